@@ -1,0 +1,82 @@
+// Runs every check `npm test` promises — typecheck, lint, unit + integration (vitest), build, e2e
+// (Playwright) — keeps going after a failure, and ends with the plain line CI reads:
+// `N passed, N failed, N skipped`. Exit code is non-zero when anything failed.
+import { spawnSync } from 'node:child_process';
+import { mkdirSync, existsSync, readFileSync, rmSync } from 'node:fs';
+
+const only = process.argv.slice(2);
+const want = (step) => only.length === 0 || only.includes(step);
+mkdirSync('reports', { recursive: true });
+
+const counts = { passed: 0, failed: 0, skipped: 0 };
+const failures = [];
+
+function run(label, cmd, args, env = {}) {
+  const started = Date.now();
+  console.log(`\n[test] ${label}: ${cmd} ${args.join(' ')}`);
+  const r = spawnSync(cmd, args, { stdio: 'inherit', env: { ...process.env, ...env } });
+  console.log(`[test] ${label} exited ${r.status ?? r.signal} after ${((Date.now() - started) / 1000).toFixed(1)}s`);
+  return r.status === 0;
+}
+
+function check(label, ok) {
+  if (ok) counts.passed++;
+  else {
+    counts.failed++;
+    failures.push(label);
+  }
+}
+
+function readJson(file) {
+  if (!existsSync(file)) return null;
+  try {
+    return JSON.parse(readFileSync(file, 'utf8'));
+  } catch {
+    return null;
+  }
+}
+
+if (want('typecheck')) check('typecheck', run('typecheck', 'npm', ['run', '--silent', 'typecheck']));
+if (want('lint')) check('lint', run('lint', 'npm', ['run', '--silent', 'lint']));
+
+if (want('vitest')) {
+  rmSync('reports/vitest.json', { force: true });
+  const ok = run('unit+integration', 'npx', ['vitest', 'run', '--reporter=default', '--reporter=json', '--outputFile.json=reports/vitest.json']);
+  const report = readJson('reports/vitest.json');
+  if (!report) check('vitest (no report)', false);
+  else {
+    counts.passed += report.numPassedTests;
+    counts.failed += report.numFailedTests;
+    counts.skipped += report.numPendingTests + (report.numTodoTests ?? 0);
+    for (const file of report.testResults ?? [])
+      for (const t of file.assertionResults ?? [])
+        if (t.status === 'failed') failures.push(`${file.name.replace(process.cwd() + '/', '')} › ${t.fullName}`);
+    // A file that fails to import has no failed test but a failed run.
+    if (!ok && report.numFailedTests === 0) check('vitest run (suite error)', false);
+  }
+}
+
+if (want('e2e')) {
+  const built = run('build', 'npm', ['run', '--silent', 'build']);
+  check('build', built);
+  if (built) {
+    rmSync('reports/e2e.json', { force: true });
+    const ok = run('e2e', 'npx', ['playwright', 'test', '--reporter=list,json'], { PLAYWRIGHT_JSON_OUTPUT_NAME: 'reports/e2e.json' });
+    const report = readJson('reports/e2e.json');
+    if (!report) check('e2e (no report)', ok);
+    else {
+      const s = report.stats ?? {};
+      counts.passed += (s.expected ?? 0) + (s.flaky ?? 0);
+      counts.failed += s.unexpected ?? 0;
+      counts.skipped += s.skipped ?? 0;
+      if (!ok && !s.unexpected) check('e2e run', false);
+    }
+  }
+}
+
+if (failures.length) {
+  console.log('\nFailed:');
+  for (const f of failures) console.log(`  - ${f}`);
+}
+console.log(`\n${counts.passed} passed, ${counts.failed} failed, ${counts.skipped} skipped`);
+process.exit(counts.failed > 0 ? 1 : 0);

@@ -1,0 +1,75 @@
+/**
+ * The one service object behind every face (CLI, `workbench serve`, Electron). Methods take one
+ * argument object, matching the IPC contract's `domain.verb` channels.
+ */
+import type {
+  AgentState,
+  ApprovalDecision,
+  ApprovalMode,
+  StreamEvent,
+  ThreadSummary,
+  WorkbenchSettings,
+} from '../../shared/types/index.ts';
+import type { LlmClient } from '../llm/types.ts';
+
+export interface SendArgs {
+  threadId?: string;
+  text: string;
+  /** Workspace for a new thread; an existing thread keeps its own. Defaults to the workbench's. */
+  workspace?: string;
+  model?: string;
+  approvalMode?: ApprovalMode;
+  maxIterations?: number;
+  /** Run workspace hooks for this run even if the workspace is not trusted (`--trust`). */
+  trust?: boolean;
+  /** Turn user hooks off for this run (`--no-hooks`). */
+  noHooks?: boolean;
+}
+
+export interface RunHandle {
+  threadId: string;
+  runId: string;
+  /** Resolves when the run ends (never rejects): the `done` event's data. */
+  finished: Promise<{ stop_reason: string; error?: string; blocked?: { by: string; reason: string } }>;
+}
+
+export interface WorkbenchOptions {
+  /** $WORKBENCH_HOME: database, settings, user hooks, skills, AGENTS.md. */
+  home: string;
+  /** Default workspace for new threads. */
+  workspace: string;
+  /** Overrides the OpenAI-compatible client (tests, bench). */
+  llm?: LlmClient;
+  /** API key from the environment or the OS keychain; never stored in settings or sent to the renderer. */
+  apiKey?: string;
+  baseURL?: string;
+  model?: string;
+}
+
+export interface Workbench {
+  readonly home: string;
+  readonly workspace: string;
+  threads: {
+    list(args?: { workspace?: string; search?: string }): ThreadSummary[];
+    get(args: { threadId: string }): AgentState | undefined;
+    summary(args: { threadId: string }): ThreadSummary | undefined;
+    create(args?: { workspace?: string; title?: string }): ThreadSummary;
+    rename(args: { threadId: string; title: string }): void;
+    delete(args: { threadId: string }): void;
+  };
+  chat: {
+    /** Starts a run; events stream to subscribers. Rejects only for bad input (empty text, unknown thread). */
+    send(args: SendArgs): Promise<RunHandle>;
+    cancel(args: { threadId: string }): boolean;
+    approve(args: { approvalId: string; decision: ApprovalDecision }): boolean;
+    /** Thread ids with a run in progress. */
+    running(): string[];
+  };
+  settings: {
+    get(): WorkbenchSettings;
+    update(patch: Partial<WorkbenchSettings>): Promise<WorkbenchSettings>;
+  };
+  /** Subscribes to every StreamEvent of every run; returns the unsubscribe function. */
+  subscribe(listener: (event: StreamEvent) => void): () => void;
+  close(): Promise<void>;
+}

@@ -1,0 +1,71 @@
+/** The LLM port: one streamed chat completion in, one assembled response out. */
+import type { Message, ToolCall, Usage } from '../../shared/types/index.ts';
+
+export interface ToolSchema {
+  name: string;
+  description: string;
+  parameters: Record<string, unknown>; // JSON Schema
+}
+
+export interface ModelRequest {
+  model: string;
+  messages: Message[];
+  tools: ToolSchema[];
+  max_tokens?: number;
+  temperature?: number;
+}
+
+/** The assembled answer of one model call (seed 000 §7.1 Response, plus what streaming adds). */
+export interface LlmResponse {
+  content: string;
+  tool_calls: ToolCall[];
+  usage?: Usage;
+  finish_reason?: string;
+  /** The stream broke after it started: `content` is partial and `tool_calls` is empty (none may run). */
+  interrupted?: boolean;
+  /** Why the stream broke, when `interrupted`. */
+  error?: string;
+  /** Calls whose argument JSON did not parse: call id → parse error. Their `args` are `{}`. */
+  invalid_args?: Record<string, string>;
+}
+
+export interface ChatOptions {
+  signal: AbortSignal;
+  /** Called with each text delta as it streams. */
+  onDelta?: (text: string) => void;
+  /** Called once when the first chunk arrives (time to first token). */
+  onFirstChunk?: () => void;
+  /** Called before each retry with the attempt number and the delay. */
+  onRetry?: (attempt: number, delayMs: number, reason: string) => void;
+}
+
+/**
+ * Contract: resolves with the assembled response, including a broken stream (`interrupted: true`);
+ * rejects with `LlmError` when no answer started (unreachable, 401, 404 model, retries exhausted) and
+ * with an `AbortError` when the signal aborts.
+ */
+export interface LlmClient {
+  chat(req: ModelRequest, opts: ChatOptions): Promise<LlmResponse>;
+}
+
+export type LlmErrorCode =
+  | 'unreachable'
+  | 'unauthorized'
+  | 'model_not_found'
+  | 'rate_limited'
+  | 'server_error'
+  | 'bad_request'
+  | 'timeout'
+  | 'unknown';
+
+/** A model call that failed before any answer streamed; `message` is one clear line for the user. */
+export class LlmError extends Error {
+  readonly code: LlmErrorCode;
+  readonly status?: number;
+  constructor(code: LlmErrorCode, message: string, status?: number) {
+    super(message);
+    this.name = 'LlmError';
+    this.code = code;
+    this.status = status;
+  }
+}

@@ -1,0 +1,49 @@
+/** Storage ports over `workbench.db` (ARCHITECTURE §4). node:sqlite is synchronous, so these are too. */
+import type { AgentState, HookRunRecord, Message, SpanRecord, ThreadSummary, Todo } from '../../shared/types/index.ts';
+
+export interface CompactionSummary {
+  /** Messages [0, upto) of the stored thread are replaced by `content` when sending to the model. */
+  upto: number;
+  content: string;
+  created_at: number;
+}
+
+export interface ThreadStore {
+  /** Returns the thread (from cache, else SQLite), or a new empty one bound to `workspace`. */
+  loadOrCreate(threadId: string | undefined, workspace: string): AgentState;
+  get(threadId: string): AgentState | undefined;
+  summary(threadId: string): ThreadSummary | undefined;
+  list(opts?: { workspace?: string; search?: string; limit?: number }): ThreadSummary[];
+  /** Appends messages as rows, in one transaction; also updates the in-memory state. */
+  appendMessages(threadId: string, msgs: Message[]): void;
+  setTodos(threadId: string, todos: Todo[]): void;
+  setFile(threadId: string, path: string, content: string): void;
+  setTitle(threadId: string, title: string): void;
+  delete(threadId: string): void;
+  getCompaction(threadId: string): CompactionSummary | undefined;
+  setCompaction(threadId: string, summary: CompactionSummary): void;
+}
+
+export interface SpanStore {
+  /** Inserts or replaces a span (called at start and at end). */
+  upsert(span: SpanRecord): void;
+  listByThread(threadId: string): SpanRecord[];
+  listByRun(runId: string): SpanRecord[];
+  /** Closes spans left open by a crash: status ERROR, error.type=process_crash, incomplete. Returns the count. */
+  closeOpenSpans(now: number): number;
+}
+
+export interface HookRunStore {
+  insert(run: Omit<HookRunRecord, 'id'>): number;
+  get(id: number): HookRunRecord | undefined;
+  recent(opts?: { limit?: number; hookId?: string; threadId?: string }): HookRunRecord[];
+}
+
+export interface Database {
+  readonly threads: ThreadStore;
+  readonly spans: SpanStore;
+  readonly hookRuns: HookRunStore;
+  /** Runs `fn` in one SQLite transaction (nested calls join the outer one). */
+  transaction<T>(fn: () => T): T;
+  close(): void;
+}

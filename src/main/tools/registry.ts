@@ -1,0 +1,53 @@
+/** Tools available to one run: registered by hooks in `beforeAgent` (seed 000 §2.3), rebuilt every run. */
+import { z } from 'zod';
+import type { ToolSchema } from '../llm/types.ts';
+import type { Tool } from './types.ts';
+
+export class ToolRegistry {
+  private readonly tools = new Map<string, Tool>();
+  private schemaCache: ToolSchema[] | undefined;
+
+  register(tool: Tool): void {
+    this.tools.set(tool.name, tool);
+    this.schemaCache = undefined;
+  }
+
+  get(name: string): Tool | undefined {
+    return this.tools.get(name);
+  }
+
+  has(name: string): boolean {
+    return this.tools.has(name);
+  }
+
+  list(): Tool[] {
+    return [...this.tools.values()];
+  }
+
+  /** Keeps only the named tools (agent profile `tools` allowlist). */
+  restrictTo(names: readonly string[]): void {
+    for (const name of [...this.tools.keys()]) if (!names.includes(name)) this.tools.delete(name);
+    this.schemaCache = undefined;
+  }
+
+  /** JSON Schemas as the model sees them; computed once per registry. */
+  schemas(): ToolSchema[] {
+    this.schemaCache ??= this.list().map((t) => ({
+      name: t.name,
+      description: t.description,
+      parameters: toJsonSchema(t.parameters),
+    }));
+    return this.schemaCache;
+  }
+}
+
+function toJsonSchema(schema: z.ZodType): Record<string, unknown> {
+  const json = z.toJSONSchema(schema, { io: 'input' }) as Record<string, unknown>;
+  delete json.$schema;
+  return json;
+}
+
+/** Adds a tool to the run's registry (seed 000 §2.3 RegisterToolOnState). */
+export function registerToolOnState(registry: ToolRegistry, tool: Tool): void {
+  registry.register(tool);
+}

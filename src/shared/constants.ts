@@ -1,0 +1,19 @@
+/** Constants of seed 000 §11 and the user-hook seeds; one place so tests and docs agree. */
+export const MAX_RESULT_CHARS = 80_000;
+export const EVICTION_KEEP_CHARS = 2_000;
+export const SUMMARIZATION_TRIGGER = 0.85;
+export const DEFAULT_CONTEXT_WINDOW = 128_000;
+export const SUMMARY_MAX_WORDS = 2_000;
+export const KEEP_RATIO = 0.1;
+export const MIN_KEEP_MESSAGES = 2;
+export const OLD_MESSAGE_TRUNCATION = 2_000;
+export const MAX_ITERATIONS = 25;
+export const THREAD_TTL_MS = 60 * 60 * 1000;
+export const THREAD_SWEEP_MS = 5 * 60 * 1000;
+export const TODO_STATUSES = ['pending', 'in_progress', 'done'] as const;
+export const SEED_HOOK_TIMEOUT_MS = 30_000;
+export const CLAUDE_HOOK_TIMEOUT_MS = 60_000;
+export const HOOK_KILL_GRACE_MS = 2_000;
+export const EXECUTE_TIMEOUT_MS = 120_000;
+/** Tools whose results are never evicted (seed 000 §6.1). */
+export const EVICTION_EXCLUDED_TOOLS = ['ls', 'glob', 'grep', 'read_file', 'edit_file', 'write_file'] as const;

@@ -1,0 +1,44 @@
+/** What the hooks panel and `workbench hooks list` show about each hook in the pipeline. */
+export type HookSource = 'builtin' | 'workspace' | 'user' | 'claude-settings' | 'plugin';
+export type HookDialect = 'builtin' | 'seed' | 'claude';
+export type FailMode = 'open' | 'closed';
+
+export interface HookInfo {
+  /** Stable id: `builtin:tracing`, `seed:workspace:guard`, `claude:<file>#PreToolUse/0/0`. */
+  id: string;
+  name: string;
+  source: HookSource;
+  dialect: HookDialect;
+  /** Phase(s) for built-ins, event for user hooks. */
+  events: string[];
+  matcher?: string;
+  enabled: boolean;
+  trusted: boolean;
+  path?: string;
+  command?: string;
+  timeout_ms?: number;
+  fail_mode?: FailMode;
+  problem?: string;
+}
+
+/** One stored execution of a user hook (`hook_runs`). */
+export interface HookRunRecord {
+  id: number;
+  hook_id: string;
+  hook_name: string;
+  event: string;
+  thread_id?: string;
+  run_id?: string;
+  span_id?: string;
+  started_at: number;
+  duration_ms: number;
+  payload: string;
+  stdout: string;
+  stderr: string;
+  exit_code: number | null;
+  signal: string | null;
+  timed_out: boolean;
+  decision: string;
+  reason?: string;
+  error?: string;
+}

@@ -1,0 +1,6 @@
+export type * from './messages.ts';
+export type * from './events.ts';
+export type * from './spans.ts';
+export type * from './hooks.ts';
+export type * from './settings.ts';
+export { DEFAULT_SETTINGS } from './settings.ts';

@@ -1,0 +1,67 @@
+/**
+ * Conversation data types, with the JSON field names of seed 000 §1 (snake_case on the wire and on
+ * disk). Pure: imported by main, renderer and tests alike.
+ */
+
+export type Role = 'system' | 'user' | 'assistant' | 'tool';
+
+/** A tool invocation requested by the model (seed 000 §1.2). */
+export interface ToolCall {
+  id: string;
+  name: string;
+  args: Record<string, unknown>;
+  /** Raw JSON the model sent; kept for token estimation and for reporting malformed arguments. */
+  raw_args?: string;
+}
+
+/** One entry of the conversation (seed 000 §1.1). */
+export interface Message {
+  role: Role;
+  content: string;
+  tool_calls?: ToolCall[];
+  tool_call_id?: string;
+  name?: string;
+  /** Set on an assistant message whose stream broke before it finished; its tool calls never ran. */
+  interrupted?: boolean;
+}
+
+/** What a tool produced (seed 000 §1.3). `error` is set only on failure. */
+export interface ToolResult {
+  tool_call_id: string;
+  name: string;
+  output: string;
+  error?: string;
+}
+
+export type TodoStatus = 'pending' | 'in_progress' | 'done';
+
+/** One task of the agent's todo list (seed 000 §1.4). */
+export interface Todo {
+  id: string;
+  title: string;
+  status: TodoStatus;
+}
+
+/** The whole state of one thread (seed 000 §3.1). */
+export interface AgentState {
+  thread_id: string;
+  messages: Message[];
+  todos: Todo[];
+  files: Record<string, string>;
+}
+
+/** Token usage of one model call, absent fields meaning "not reported". */
+export interface Usage {
+  input_tokens?: number;
+  output_tokens?: number;
+}
+
+/** A thread as listed in the sidebar and by `workbench threads list`. */
+export interface ThreadSummary {
+  thread_id: string;
+  title: string;
+  workspace: string;
+  created_at: number;
+  updated_at: number;
+  message_count: number;
+}

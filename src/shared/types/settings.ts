@@ -1,0 +1,39 @@
+/** `$WORKBENCH_HOME/settings.json`, written atomically. The API key is never stored here. */
+import type { ApprovalMode } from './events.ts';
+
+export interface ProviderSettings {
+  preset: 'openai' | 'ollama' | 'lmstudio' | 'vllm' | 'llamacpp' | 'openrouter' | 'custom';
+  base_url: string;
+  model: string;
+}
+
+export interface HookOverride {
+  enabled?: boolean;
+  fail_mode?: 'open' | 'closed';
+  timeout_ms?: number;
+}
+
+export interface WorkbenchSettings {
+  provider: ProviderSettings;
+  approval_mode: ApprovalMode;
+  theme: 'light' | 'dark' | 'system';
+  max_iterations: number;
+  disableAllHooks: boolean;
+  /** Per-hook overrides keyed by HookInfo.id (settings hooks toggled off, fail mode, timeout). */
+  hook_overrides: Record<string, HookOverride>;
+  tracing: { capture_content: boolean; otlp_endpoint?: string; otlp_headers?: Record<string, string> };
+  recent_workspaces: string[];
+  disabled_skills: string[];
+}
+
+export const DEFAULT_SETTINGS: WorkbenchSettings = {
+  provider: { preset: 'openai', base_url: 'https://api.openai.com/v1', model: 'gpt-4o-mini' },
+  approval_mode: 'ask',
+  theme: 'system',
+  max_iterations: 25,
+  disableAllHooks: false,
+  hook_overrides: {},
+  tracing: { capture_content: false },
+  recent_workspaces: [],
+  disabled_skills: [],
+};
