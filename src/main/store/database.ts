@@ -1,0 +1,74 @@
+/** Opens workbench.db (node:sqlite) and wires the stores over one connection. */
+import { mkdirSync } from 'node:fs';
+import { dirname } from 'node:path';
+import { DatabaseSync } from 'node:sqlite';
+import { THREAD_SWEEP_MS, THREAD_TTL_MS } from '../../shared/constants.ts';
+import type { Database, HookRunStore, SpanStore } from './types.ts';
+import { migrate } from './schema.ts';
+import { createTransactionRunner } from './transaction.ts';
+import { createThreadStore, type SqliteThreadStore } from './thread-store.ts';
+import { createSpanStore } from './span-store.ts';
+import { createHookRunStore } from './hook-run-store.ts';
+
+export interface OpenDatabaseOptions {
+  /** Clock for timestamps and the cache TTL (tests inject one). */
+  now?: () => number;
+  cacheTtlMs?: number;
+  sweepMs?: number;
+  /** How long a write waits for another connection's lock, ms. */
+  busyTimeoutMs?: number;
+}
+
+/** The Database port plus what owners and tests need. */
+export interface SqliteDatabase extends Database {
+  readonly threads: SqliteThreadStore;
+  readonly spans: SpanStore;
+  readonly hookRuns: HookRunStore;
+  readonly file: string;
+  /** `PRAGMA integrity_check` rows; `['ok']` when healthy. */
+  integrityCheck(): string[];
+}
+
+/**
+ * Opens (creating if needed) and migrates the database at `file` (`:memory:` allowed).
+ * Contract: WAL + synchronous=FULL, so a committed append survives kill -9 and power loss; throws
+ * a clear Error for a schema newer than this build.
+ */
+export function openDatabase(file: string, opts: OpenDatabaseOptions = {}): SqliteDatabase {
+  if (file !== ':memory:') mkdirSync(dirname(file), { recursive: true });
+  const db = new DatabaseSync(file, { timeout: opts.busyTimeoutMs ?? 5000 });
+  try {
+    db.exec('PRAGMA journal_mode = WAL');
+    db.exec('PRAGMA synchronous = FULL');
+    db.exec('PRAGMA foreign_keys = ON');
+    db.exec(`PRAGMA busy_timeout = ${Math.floor(opts.busyTimeoutMs ?? 5000)}`);
+    migrate(db, file);
+  } catch (err) {
+    db.close();
+    throw err;
+  }
+  const tx = createTransactionRunner(db);
+  const threads = createThreadStore(db, tx, {
+    now: opts.now ?? Date.now,
+    cacheTtlMs: opts.cacheTtlMs ?? THREAD_TTL_MS,
+    sweepMs: opts.sweepMs ?? THREAD_SWEEP_MS,
+  });
+  const spans = createSpanStore(db, tx);
+  const hookRuns = createHookRunStore(db);
+  let closed = false;
+  return {
+    file,
+    threads,
+    spans,
+    hookRuns,
+    transaction: (fn) => tx.run(fn),
+    integrityCheck: () =>
+      (db.prepare('PRAGMA integrity_check').all() as { integrity_check: string }[]).map((r) => r.integrity_check),
+    close() {
+      if (closed) return;
+      closed = true;
+      threads.dispose();
+      db.close();
+    },
+  };
+}

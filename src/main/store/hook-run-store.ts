@@ -1,0 +1,106 @@
+/** HookRunStore over the hook_runs table, with stored output capped. */
+import type { DatabaseSync } from 'node:sqlite';
+import type { HookRunRecord } from '../../shared/types/index.ts';
+import type { HookRunStore } from './types.ts';
+
+/** Max characters kept of a hook run's payload, stdout and stderr each. */
+export const HOOK_OUTPUT_CAP = 64 * 1024;
+
+/** Caps `text` at HOOK_OUTPUT_CAP characters, saying how much was dropped. */
+export function capOutput(text: string): string {
+  if (text.length <= HOOK_OUTPUT_CAP) return text;
+  return `${text.slice(0, HOOK_OUTPUT_CAP)}\n…[truncated ${text.length - HOOK_OUTPUT_CAP} chars]`;
+}
+
+interface HookRunRow {
+  id: number;
+  hook_id: string;
+  hook_name: string;
+  event: string;
+  thread_id: string | null;
+  run_id: string | null;
+  span_id: string | null;
+  started_at: number;
+  duration_ms: number;
+  payload: string;
+  stdout: string;
+  stderr: string;
+  exit_code: number | null;
+  signal: string | null;
+  timed_out: number;
+  decision: string;
+  reason: string | null;
+  error: string | null;
+}
+
+function fromRow(row: HookRunRow): HookRunRecord {
+  const rec: HookRunRecord = {
+    id: row.id,
+    hook_id: row.hook_id,
+    hook_name: row.hook_name,
+    event: row.event,
+    started_at: row.started_at,
+    duration_ms: row.duration_ms,
+    payload: row.payload,
+    stdout: row.stdout,
+    stderr: row.stderr,
+    exit_code: row.exit_code,
+    signal: row.signal,
+    timed_out: row.timed_out === 1,
+    decision: row.decision,
+  };
+  if (row.thread_id !== null) rec.thread_id = row.thread_id;
+  if (row.run_id !== null) rec.run_id = row.run_id;
+  if (row.span_id !== null) rec.span_id = row.span_id;
+  if (row.reason !== null) rec.reason = row.reason;
+  if (row.error !== null) rec.error = row.error;
+  return rec;
+}
+
+/** Creates the store. Contract: payload/stdout/stderr longer than HOOK_OUTPUT_CAP are stored truncated, with a marker. */
+export function createHookRunStore(db: DatabaseSync): HookRunStore {
+  const q = {
+    insert: db.prepare(
+      `INSERT INTO hook_runs (hook_id, hook_name, event, thread_id, run_id, span_id, started_at, duration_ms,
+         payload, stdout, stderr, exit_code, signal, timed_out, decision, reason, error)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+    ),
+    get: db.prepare('SELECT * FROM hook_runs WHERE id = ?'),
+    recent: db.prepare(
+      `SELECT * FROM hook_runs WHERE ($hook IS NULL OR hook_id = $hook) AND ($thread IS NULL OR thread_id = $thread)
+       ORDER BY started_at DESC, id DESC LIMIT $limit`,
+    ),
+  };
+  return {
+    insert(run) {
+      const r = q.insert.run(
+        run.hook_id,
+        run.hook_name,
+        run.event,
+        run.thread_id ?? null,
+        run.run_id ?? null,
+        run.span_id ?? null,
+        run.started_at,
+        run.duration_ms,
+        capOutput(run.payload),
+        capOutput(run.stdout),
+        capOutput(run.stderr),
+        run.exit_code,
+        run.signal,
+        run.timed_out ? 1 : 0,
+        run.decision,
+        run.reason ?? null,
+        run.error ?? null,
+      );
+      return Number(r.lastInsertRowid);
+    },
+    get(id) {
+      const row = q.get.get(id) as HookRunRow | undefined;
+      return row ? fromRow(row) : undefined;
+    },
+    recent(opts = {}) {
+      const rows = q.recent.all({ hook: opts.hookId ?? null, thread: opts.threadId ?? null, limit: opts.limit ?? 100 });
+      return (rows as unknown as HookRunRow[]).map(fromRow);
+    },
+  };
+}

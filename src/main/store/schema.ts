@@ -1,0 +1,118 @@
+/** Versioned migrations of workbench.db, tracked in `PRAGMA user_version`. */
+import type { DatabaseSync } from 'node:sqlite';
+
+/** Migration N (1-based) brings the schema from version N-1 to N. Append only; never edit a shipped one. */
+const MIGRATIONS: readonly string[] = [
+  `
+  CREATE TABLE threads (
+    id TEXT PRIMARY KEY,
+    title TEXT NOT NULL DEFAULT '',
+    workspace TEXT NOT NULL,
+    created_at INTEGER NOT NULL,
+    updated_at INTEGER NOT NULL,
+    message_count INTEGER NOT NULL DEFAULT 0,
+    todos TEXT NOT NULL DEFAULT '[]',
+    compaction TEXT
+  );
+  CREATE INDEX threads_updated ON threads(updated_at);
+  CREATE TABLE messages (
+    thread_id TEXT NOT NULL REFERENCES threads(id) ON DELETE CASCADE,
+    seq INTEGER NOT NULL,
+    role TEXT NOT NULL,
+    content TEXT NOT NULL,
+    tool_calls TEXT,
+    tool_call_id TEXT,
+    name TEXT,
+    interrupted INTEGER NOT NULL DEFAULT 0,
+    created_at INTEGER NOT NULL,
+    PRIMARY KEY (thread_id, seq)
+  ) WITHOUT ROWID;
+  CREATE TABLE files (
+    thread_id TEXT NOT NULL REFERENCES threads(id) ON DELETE CASCADE,
+    path TEXT NOT NULL,
+    content TEXT NOT NULL,
+    PRIMARY KEY (thread_id, path)
+  );
+  CREATE TABLE spans (
+    span_id TEXT PRIMARY KEY,
+    trace_id TEXT NOT NULL,
+    parent_span_id TEXT,
+    thread_id TEXT NOT NULL,
+    run_id TEXT NOT NULL,
+    name TEXT NOT NULL,
+    kind TEXT NOT NULL,
+    start_ms REAL NOT NULL,
+    end_ms REAL,
+    status TEXT NOT NULL,
+    attributes TEXT NOT NULL,
+    events TEXT NOT NULL,
+    incomplete INTEGER NOT NULL DEFAULT 0
+  );
+  CREATE INDEX spans_thread ON spans(thread_id, start_ms);
+  CREATE INDEX spans_run ON spans(run_id, start_ms);
+  CREATE INDEX spans_open ON spans(span_id) WHERE end_ms IS NULL;
+  CREATE TABLE hook_runs (
+    id INTEGER PRIMARY KEY AUTOINCREMENT,
+    hook_id TEXT NOT NULL,
+    hook_name TEXT NOT NULL,
+    event TEXT NOT NULL,
+    thread_id TEXT,
+    run_id TEXT,
+    span_id TEXT,
+    started_at REAL NOT NULL,
+    duration_ms REAL NOT NULL,
+    payload TEXT NOT NULL,
+    stdout TEXT NOT NULL,
+    stderr TEXT NOT NULL,
+    exit_code INTEGER,
+    signal TEXT,
+    timed_out INTEGER NOT NULL DEFAULT 0,
+    decision TEXT NOT NULL,
+    reason TEXT,
+    error TEXT
+  );
+  CREATE INDEX hook_runs_started ON hook_runs(started_at);
+  CREATE INDEX hook_runs_hook ON hook_runs(hook_id, started_at);
+  `,
+];
+
+/** The schema version this build writes. */
+export const SCHEMA_VERSION = MIGRATIONS.length;
+
+/** Reads `PRAGMA user_version`. */
+export function schemaVersion(db: DatabaseSync): number {
+  return Number((db.prepare('PRAGMA user_version').get() as { user_version: number }).user_version);
+}
+
+/**
+ * Brings `db` to SCHEMA_VERSION, one transaction per migration.
+ * Contract: re-running is a no-op; a database from a newer build throws instead of being touched;
+ * before upgrading an existing database a copy is written next to it (`<file>.bak-v<old>`), so an
+ * interrupted or buggy migration never loses a thread.
+ */
+export function migrate(db: DatabaseSync, file: string): void {
+  const current = schemaVersion(db);
+  if (current > SCHEMA_VERSION) {
+    throw new Error(
+      `${file} has schema version ${current}, newer than this build supports (${SCHEMA_VERSION}); update the workbench`,
+    );
+  }
+  if (current === SCHEMA_VERSION) return;
+  if (current > 0 && file !== ':memory:') {
+    const backup = `${file}.bak-v${current}`;
+    db.prepare('VACUUM INTO ?').run(backup);
+  }
+  for (let v = current; v < SCHEMA_VERSION; v++) {
+    db.exec('BEGIN IMMEDIATE');
+    try {
+      db.exec(MIGRATIONS[v]);
+      // user_version lives in the db header and is part of the transaction, so a crash here
+      // leaves the old version and the migration simply reruns.
+      db.exec(`PRAGMA user_version = ${v + 1}`);
+      db.exec('COMMIT');
+    } catch (err) {
+      db.exec('ROLLBACK');
+      throw err;
+    }
+  }
+}

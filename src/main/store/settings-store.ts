@@ -1,0 +1,106 @@
+/** settings.json under $WORKBENCH_HOME: read merged over defaults, written atomically, never with an API key. */
+import { copyFileSync, existsSync, readFileSync } from 'node:fs';
+import { DEFAULT_SETTINGS, type WorkbenchSettings } from '../../shared/types/index.ts';
+import { versionOf, writeFileAtomic } from './atomic-file.ts';
+import { homePaths } from './paths.ts';
+import { deepMerge, findApiKeyFields, isPlainObject, settingsSchema } from './settings-schema.ts';
+
+/** A partial settings object; nested objects may be partial too. */
+export type SettingsPatch = { [K in keyof WorkbenchSettings]?: unknown } & Record<string, unknown>;
+
+export interface SettingsStore {
+  readonly path: string;
+  /** Current settings over DEFAULT_SETTINGS. Contract: never throws for a bad file; see diagnostics(). */
+  get(): WorkbenchSettings;
+  /**
+   * Deep-merges `patch`, validates and writes atomically. Contract: rejects (file untouched) a patch
+   * with an api-key-looking field or an invalid value, and a file changed on disk mid-update (ConflictError).
+   */
+  update(patch: SettingsPatch): Promise<WorkbenchSettings>;
+  /** Problems found by the last get()/update(): corrupt JSON (and where it was backed up), invalid fields. */
+  diagnostics(): string[];
+}
+
+/** Creates the store for `<home>/settings.json`. */
+export function createSettingsStore(home: string): SettingsStore {
+  const path = homePaths(home).settings;
+  let diagnostics: string[] = [];
+  let queue: Promise<unknown> = Promise.resolve();
+
+  function readRaw(): string | null {
+    try {
+      return readFileSync(path, 'utf8');
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code === 'ENOENT') return null;
+      throw err;
+    }
+  }
+
+  /** Keeps a copy of a corrupt file (once per distinct content) so a later update never loses it. */
+  function backUp(raw: string): string {
+    const backup = `${path}.corrupt-${versionOf(raw)}`;
+    if (!existsSync(backup)) copyFileSync(path, backup);
+    return backup;
+  }
+
+  /** Parses and validates; invalid top-level fields fall back to their defaults, reported. */
+  function resolve(raw: string | null): { settings: WorkbenchSettings; problems: string[] } {
+    const problems: string[] = [];
+    if (raw === null || raw.trim() === '') return { settings: structuredClone(DEFAULT_SETTINGS), problems };
+    let parsed: unknown;
+    try {
+      parsed = JSON.parse(raw.replace(/^\uFEFF/, ''));
+    } catch (err) {
+      parsed = undefined;
+      problems.push(`${path}: not valid JSON (${(err as Error).message}); using defaults, copy kept at ${backUp(raw)}`);
+    }
+    if (parsed !== undefined && !isPlainObject(parsed)) {
+      problems.push(`${path}: expected a JSON object; using defaults, copy kept at ${backUp(raw)}`);
+      parsed = undefined;
+    }
+    const merged = deepMerge(structuredClone(DEFAULT_SETTINGS), parsed ?? {}) as unknown as Record<string, unknown>;
+    const result = settingsSchema.safeParse(merged);
+    if (!result.success) {
+      const bad = new Set(result.error.issues.map((i) => String(i.path[0])));
+      const backup = backUp(raw);
+      for (const key of bad) {
+        problems.push(`${path}: invalid "${key}", using the default (copy of the file kept at ${backup})`);
+        merged[key] = structuredClone((DEFAULT_SETTINGS as unknown as Record<string, unknown>)[key]);
+      }
+    }
+    return { settings: merged as unknown as WorkbenchSettings, problems };
+  }
+
+  async function doUpdate(patch: SettingsPatch): Promise<WorkbenchSettings> {
+    const secrets = findApiKeyFields(patch);
+    if (secrets.length > 0) {
+      throw new Error(`settings.json never stores API keys (refused: ${secrets.join(', ')}); use the key store or OPENAI_API_KEY`);
+    }
+    const raw = readRaw();
+    const { settings, problems } = resolve(raw);
+    const next = deepMerge(settings, patch);
+    const result = settingsSchema.safeParse(next);
+    if (!result.success) {
+      throw new Error(`invalid settings: ${result.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ')}`);
+    }
+    // The expected version makes a concurrent external edit a ConflictError instead of a silent overwrite.
+    await writeFileAtomic(path, `${JSON.stringify(next, null, 2)}\n`, versionOf(raw));
+    diagnostics = problems;
+    return next;
+  }
+
+  return {
+    path,
+    get() {
+      const { settings, problems } = resolve(readRaw());
+      diagnostics = problems;
+      return settings;
+    },
+    update(patch) {
+      const run = queue.then(() => doUpdate(patch));
+      queue = run.catch(() => undefined);
+      return run;
+    },
+    diagnostics: () => [...diagnostics],
+  };
+}

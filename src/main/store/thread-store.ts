@@ -1,0 +1,222 @@
+/** ThreadStore over SQLite with the seed 000 §3.2 in-memory cache in front. */
+import { randomBytes } from 'node:crypto';
+import type { DatabaseSync } from 'node:sqlite';
+import type { AgentState, Message, ThreadSummary, Todo } from '../../shared/types/index.ts';
+import type { CompactionSummary, ThreadStore } from './types.ts';
+import type { TransactionRunner } from './transaction.ts';
+import { ThreadCache } from './thread-cache.ts';
+import {
+  messageFromRow,
+  messageValues,
+  orphanToolResults,
+  summaryFromRow,
+  titleFrom,
+  type MessageRow,
+  type ThreadRow,
+} from './thread-rows.ts';
+
+/** The ThreadStore of `openDatabase`, plus cache controls for the owner and tests. */
+export interface SqliteThreadStore extends ThreadStore {
+  /**
+   * Appends `msgs` as new rows (one transaction) and pushes them onto the cached AgentState.
+   * Contract: callers must NOT also push to `state.messages` — the state object returned by
+   * loadOrCreate/get is the cached one and this method updates it in place. O(1) in thread length.
+   */
+  appendMessages(threadId: string, msgs: Message[]): void;
+  /** Drops cache entries idle longer than the TTL; returns how many. Also runs on a timer. */
+  sweep(): number;
+  /** Number of threads currently held in memory. */
+  readonly cacheSize: number;
+  /** Stops the sweep timer and empties the cache. */
+  dispose(): void;
+}
+
+export interface ThreadStoreOptions {
+  now: () => number;
+  cacheTtlMs: number;
+  sweepMs: number;
+}
+
+/** A new thread id: `th_` + 12 random base36 characters. */
+export function newThreadId(): string {
+  const bytes = randomBytes(12);
+  let id = 'th_';
+  for (const b of bytes) id += (b % 36).toString(36);
+  return id;
+}
+
+/** Escapes LIKE wildcards so a search for `50%` matches literally. */
+function likePattern(text: string): string {
+  return `%${text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+}
+
+/** Creates the store. Contract: every mutation is committed before it returns (or joins the caller's transaction). */
+export function createThreadStore(db: DatabaseSync, tx: TransactionRunner, opts: ThreadStoreOptions): SqliteThreadStore {
+  const { now } = opts;
+  const cache = new ThreadCache(now, opts.cacheTtlMs);
+  const timer = setInterval(() => cache.sweep(), opts.sweepMs);
+  timer.unref();
+
+  const q = {
+    insertThread: db.prepare('INSERT INTO threads (id, title, workspace, created_at, updated_at) VALUES (?, ?, ?, ?, ?)'),
+    thread: db.prepare('SELECT * FROM threads WHERE id = ?'),
+    head: db.prepare('SELECT title, message_count FROM threads WHERE id = ?'),
+    messages: db.prepare(
+      'SELECT role, content, tool_calls, tool_call_id, name, interrupted FROM messages WHERE thread_id = ? ORDER BY seq',
+    ),
+    files: db.prepare('SELECT path, content FROM files WHERE thread_id = ?'),
+    insertMessage: db.prepare(
+      `INSERT INTO messages (thread_id, seq, role, content, tool_calls, tool_call_id, name, interrupted, created_at)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+    ),
+    bumpThread: db.prepare('UPDATE threads SET message_count = ?, updated_at = ?, title = ? WHERE id = ?'),
+    setTodos: db.prepare('UPDATE threads SET todos = ?, updated_at = ? WHERE id = ?'),
+    setTitle: db.prepare('UPDATE threads SET title = ?, updated_at = ? WHERE id = ?'),
+    upsertFile: db.prepare(
+      'INSERT INTO files (thread_id, path, content) VALUES (?, ?, ?) ON CONFLICT (thread_id, path) DO UPDATE SET content = excluded.content',
+    ),
+    touch: db.prepare('UPDATE threads SET updated_at = ? WHERE id = ?'),
+    compaction: db.prepare('SELECT compaction FROM threads WHERE id = ?'),
+    setCompaction: db.prepare('UPDATE threads SET compaction = ? WHERE id = ?'),
+    deleteThread: db.prepare('DELETE FROM threads WHERE id = ?'),
+    deleteSpans: db.prepare('DELETE FROM spans WHERE thread_id = ?'),
+    list: db.prepare(
+      `SELECT * FROM threads t
+       WHERE ($ws IS NULL OR t.workspace = $ws)
+         AND ($q IS NULL OR t.title LIKE $q ESCAPE '\\'
+              OR EXISTS (SELECT 1 FROM messages m WHERE m.thread_id = t.id AND m.content LIKE $q ESCAPE '\\'))
+       ORDER BY t.updated_at DESC, t.rowid DESC
+       LIMIT $limit`,
+    ),
+  };
+
+  /** Stable message_count source inside a transaction: the threads row, never COUNT(*). */
+  function head(threadId: string): { title: string; message_count: number } {
+    const row = q.head.get(threadId) as { title: string; message_count: number } | undefined;
+    if (!row) throw new Error(`unknown thread ${threadId}`);
+    return row;
+  }
+
+  function insertMessages(threadId: string, msgs: readonly Message[]): void {
+    const h = head(threadId);
+    const t = now();
+    let title = h.title;
+    msgs.forEach((msg, i) => {
+      q.insertMessage.run(threadId, h.message_count + i, ...messageValues(msg), t);
+      if (!title && msg.role === 'user' && msg.content.trim()) title = titleFrom(msg.content);
+    });
+    q.bumpThread.run(h.message_count + msgs.length, t, title, threadId);
+  }
+
+  /** Loads from SQLite, closing tool calls a crash left unanswered (persisted, so it happens once). */
+  function load(threadId: string): AgentState | undefined {
+    const row = q.thread.get(threadId) as ThreadRow | undefined;
+    if (!row) return undefined;
+    const messages = (q.messages.all(threadId) as unknown as MessageRow[]).map(messageFromRow);
+    const files: Record<string, string> = {};
+    for (const f of q.files.all(threadId) as { path: string; content: string }[]) files[f.path] = f.content;
+    const state: AgentState = { thread_id: threadId, messages, todos: JSON.parse(row.todos) as Todo[], files };
+    const synthetic = orphanToolResults(messages);
+    if (synthetic.length > 0) {
+      tx.run(() => insertMessages(threadId, synthetic));
+      messages.push(...synthetic);
+    }
+    cache.set(threadId, state);
+    // If a surrounding transaction rolls back, the synthetic rows vanish; drop the entry so it reloads.
+    tx.onRollback(() => cache.delete(threadId));
+    return state;
+  }
+
+  function cached(threadId: string): AgentState | undefined {
+    return cache.get(threadId) ?? load(threadId);
+  }
+
+  /** Runs a write; if the enclosing transaction later rolls back, the cached state is discarded. */
+  function write(threadId: string, fn: () => void): void {
+    tx.run(() => {
+      tx.onRollback(() => cache.delete(threadId));
+      fn();
+    });
+  }
+
+  return {
+    loadOrCreate(threadId, workspace) {
+      if (threadId !== undefined) {
+        const state = cached(threadId);
+        if (!state) throw new Error(`unknown thread ${threadId}`);
+        return state;
+      }
+      const id = newThreadId();
+      const t = now();
+      q.insertThread.run(id, '', workspace, t, t);
+      const state: AgentState = { thread_id: id, messages: [], todos: [], files: {} };
+      cache.set(id, state);
+      tx.onRollback(() => cache.delete(id));
+      return state;
+    },
+    get: (threadId) => cached(threadId),
+    summary(threadId) {
+      const row = q.thread.get(threadId) as ThreadRow | undefined;
+      return row ? summaryFromRow(row) : undefined;
+    },
+    list(opts = {}): ThreadSummary[] {
+      const search = opts.search?.trim();
+      const rows = q.list.all({
+        ws: opts.workspace ?? null,
+        q: search ? likePattern(search) : null,
+        limit: opts.limit ?? -1,
+      }) as unknown as ThreadRow[];
+      return rows.map(summaryFromRow);
+    },
+    appendMessages(threadId, msgs) {
+      if (msgs.length === 0) return;
+      const state = cache.get(threadId);
+      write(threadId, () => insertMessages(threadId, msgs));
+      // Not cached: nothing to update in memory; the next load reads the rows.
+      state?.messages.push(...msgs);
+    },
+    setTodos(threadId, todos) {
+      const state = cache.get(threadId);
+      write(threadId, () => {
+        const r = q.setTodos.run(JSON.stringify(todos), now(), threadId);
+        if (r.changes === 0) throw new Error(`unknown thread ${threadId}`);
+      });
+      if (state) state.todos = [...todos];
+    },
+    setFile(threadId, path, content) {
+      const state = cache.get(threadId);
+      write(threadId, () => {
+        if (q.touch.run(now(), threadId).changes === 0) throw new Error(`unknown thread ${threadId}`);
+        q.upsertFile.run(threadId, path, content);
+      });
+      if (state) state.files[path] = content;
+    },
+    setTitle(threadId, title) {
+      if (q.setTitle.run(title.trim(), now(), threadId).changes === 0) throw new Error(`unknown thread ${threadId}`);
+    },
+    delete(threadId) {
+      tx.run(() => {
+        q.deleteSpans.run(threadId);
+        q.deleteThread.run(threadId);
+      });
+      cache.delete(threadId);
+    },
+    getCompaction(threadId) {
+      const row = q.compaction.get(threadId) as { compaction: string | null } | undefined;
+      return row?.compaction ? (JSON.parse(row.compaction) as CompactionSummary) : undefined;
+    },
+    setCompaction(threadId, summary) {
+      if (q.setCompaction.run(JSON.stringify(summary), threadId).changes === 0) {
+        throw new Error(`unknown thread ${threadId}`);
+      }
+    },
+    sweep: () => cache.sweep(),
+    get cacheSize() {
+      return cache.size;
+    },
+    dispose() {
+      clearInterval(timer);
+      cache.clear();
+    },
+  };
+}

@@ -1,0 +1,53 @@
+/** Nestable transactions over one DatabaseSync connection. */
+import type { DatabaseSync } from 'node:sqlite';
+
+/** Runs functions in SQLite transactions; nested calls join the outermost one. */
+export interface TransactionRunner {
+  run<T>(fn: () => T): T;
+  /**
+   * Registers `cb` to run if the current outermost transaction rolls back (or immediately never,
+   * when called outside a transaction). Used to drop in-memory state that SQLite no longer backs.
+   */
+  onRollback(cb: () => void): void;
+}
+
+/**
+ * Creates the runner. Contract: BEGIN IMMEDIATE … COMMIT; a throw anywhere inside rolls back the
+ * whole outermost transaction and rethrows; `fn` must be synchronous (node:sqlite is).
+ */
+export function createTransactionRunner(db: DatabaseSync): TransactionRunner {
+  let depth = 0;
+  let rollbacks: (() => void)[] = [];
+  return {
+    run<T>(fn: () => T): T {
+      if (depth > 0) {
+        depth++;
+        try {
+          return fn();
+        } finally {
+          depth--;
+        }
+      }
+      db.exec('BEGIN IMMEDIATE');
+      depth = 1;
+      try {
+        const result = fn();
+        if (result instanceof Promise) throw new Error('transaction(fn): fn must be synchronous');
+        db.exec('COMMIT');
+        rollbacks = [];
+        return result;
+      } catch (err) {
+        if (db.isTransaction) db.exec('ROLLBACK');
+        const cbs = rollbacks;
+        rollbacks = [];
+        for (const cb of cbs) cb();
+        throw err;
+      } finally {
+        depth = 0;
+      }
+    },
+    onRollback(cb) {
+      if (depth > 0) rollbacks.push(cb);
+    },
+  };
+}
