@@ -69,6 +69,11 @@ export interface Workbench {
     get(): WorkbenchSettings;
     update(patch: Partial<WorkbenchSettings>): Promise<WorkbenchSettings>;
   };
+  credentials: {
+    /** Sets the API key for model calls (kept in memory by the core; the faces decide where it is stored). */
+    setApiKey(args: { apiKey: string | undefined }): void;
+    hasApiKey(): boolean;
+  };
   /** Subscribes to every StreamEvent of every run; returns the unsubscribe function. */
   subscribe(listener: (event: StreamEvent) => void): () => void;
   close(): Promise<void>;

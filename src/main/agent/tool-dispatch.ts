@@ -1,0 +1,96 @@
+/**
+ * The centre of the wrap_tool_call onion: finds the tool, validates the model's arguments, executes
+ * with the retry rules of seed 003 (cancel/discard: no retry; snooze: retry after a delay without
+ * using an attempt; plain error: up to `maxAttempts`), and turns every failure into a ToolResult.
+ */
+import type { ToolCall, ToolResult } from '../../shared/types/index.ts';
+import { ToolError, type Tool, type ToolContext } from '../tools/types.ts';
+import type { ToolRegistry } from '../tools/registry.ts';
+import type { TraceRecorder } from '../tracing/types.ts';
+import { isAbortError } from './pipeline.ts';
+
+const MAX_SNOOZES = 5;
+
+export interface DispatchOptions {
+  tools: ToolRegistry;
+  /** Calls whose argument JSON did not parse (from the LLM response): id → parse error. */
+  invalidArgs?: Record<string, string>;
+  context: (call: ToolCall) => ToolContext;
+  trace?: TraceRecorder;
+  /** Backoff between plain-error retries; injectable for tests. */
+  backoffMs?: (attempt: number) => number;
+}
+
+const fail = (call: ToolCall, error: string): ToolResult => ({ tool_call_id: call.id, name: call.name, output: '', error });
+
+/** Contract: never rejects except on abort. */
+export async function dispatchToolCall(call: ToolCall, opts: DispatchOptions): Promise<ToolResult> {
+  const parseError = opts.invalidArgs?.[call.id];
+  if (parseError !== undefined) {
+    return fail(call, `invalid JSON in the arguments of ${call.name}: ${parseError}. Send the arguments again as one JSON object.`);
+  }
+  const tool = opts.tools.get(call.name);
+  if (!tool) {
+    const names = opts.tools.list().map((t) => t.name).join(', ');
+    return fail(call, `unknown tool "${call.name}". Available tools: ${names}`);
+  }
+  const parsed = tool.parameters.safeParse(call.args ?? {});
+  if (!parsed.success) {
+    const issues = parsed.error.issues.map((i) => `${i.path.join('.') || '(arguments)'}: ${i.message}`).join('; ');
+    return fail(call, `invalid arguments for ${call.name}: ${issues}`);
+  }
+  return executeWithRetries(tool, call, parsed.data as Record<string, unknown>, opts);
+}
+
+async function executeWithRetries(tool: Tool, call: ToolCall, args: Record<string, unknown>, opts: DispatchOptions): Promise<ToolResult> {
+  const ctx = opts.context(call);
+  const maxAttempts = Math.max(1, tool.maxAttempts ?? 1);
+  const backoff = opts.backoffMs ?? ((n: number) => Math.min(500 * 2 ** (n - 1), 8000));
+  let attempt = 1;
+  let snoozes = 0;
+  for (;;) {
+    try {
+      const output = await tool.execute(args, ctx);
+      return { tool_call_id: call.id, name: call.name, output };
+    } catch (err) {
+      if (isAbortError(err) || ctx.signal.aborted) throw abortOf(err, ctx.signal);
+      const message = err instanceof Error ? err.message : String(err);
+      const kind = err instanceof ToolError ? err.kind : 'error';
+      opts.trace?.currentSpan()?.addEvent('tool_attempt_failed', { attempt, kind, message: message.slice(0, 500) });
+      if (kind === 'cancel' || kind === 'discard') return fail(call, message);
+      if (kind === 'snooze' && snoozes < MAX_SNOOZES) {
+        snoozes++;
+        await sleep((err as ToolError).snoozeMs, ctx.signal);
+        continue;
+      }
+      if (attempt >= maxAttempts) return fail(call, attempt > 1 ? `${message} (after ${attempt} attempts)` : message);
+      await sleep(backoff(attempt), ctx.signal);
+      attempt++;
+    }
+  }
+}
+
+function abortOf(err: unknown, signal: AbortSignal): Error {
+  if (isAbortError(err)) return err as Error;
+  const reason = signal.reason;
+  if (reason instanceof Error && isAbortError(reason)) return reason;
+  const e = new Error('cancelled');
+  e.name = 'AbortError';
+  return e;
+}
+
+/** Waits `ms`, rejecting with AbortError as soon as the signal aborts. */
+export function sleep(ms: number, signal: AbortSignal): Promise<void> {
+  return new Promise((resolve, reject) => {
+    if (signal.aborted) return reject(abortOf(undefined, signal));
+    const timer = setTimeout(() => {
+      signal.removeEventListener('abort', onAbort);
+      resolve();
+    }, ms);
+    const onAbort = () => {
+      clearTimeout(timer);
+      reject(abortOf(undefined, signal));
+    };
+    signal.addEventListener('abort', onAbort, { once: true });
+  });
+}
