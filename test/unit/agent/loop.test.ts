@@ -1,0 +1,138 @@
+import { describe, expect, it } from 'vitest';
+import { runAgentLoop } from '../../../src/main/agent/loop.ts';
+import { validate } from '../../../src/main/agent/messages.ts';
+import type { Hook } from '../../../src/main/agent/hook.ts';
+import { ToolError } from '../../../src/main/tools/types.ts';
+import { harness, scriptedLlm, testTool } from './loop-harness.ts';
+
+const call = (id: string, name: string, args: Record<string, unknown> = {}) => ({ id, name, args });
+const noFailures = () => {
+  throw new Error('unexpected hook failure');
+};
+
+describe('agent loop', () => {
+  it('runs parallel tool calls and appends results in call order', async () => {
+    const finished: string[] = [];
+    const slow = testTool('slow', 'read', async () => {
+      await new Promise((r) => setTimeout(r, 30));
+      finished.push('slow');
+      return 'slow done';
+    });
+    const fast = testTool('fast', 'read', async () => {
+      finished.push('fast');
+      return 'fast done';
+    });
+    const llm = scriptedLlm([{ tool_calls: [call('c1', 'slow'), call('c2', 'fast')] }, { content: 'all done' }]);
+    const h = harness(llm, [slow, fast]);
+    const summary = await runAgentLoop({ ctx: h.ctx, hooks: [h.toolHook], maxIterations: 25, append: h.append, reportHookFailure: noFailures });
+
+    expect(summary).toMatchObject({ stop_reason: 'completed', iterations: 2 });
+    expect(finished).toEqual(['fast', 'slow']); // really concurrent
+    const tools = h.state.messages.filter((m) => m.role === 'tool');
+    expect(tools.map((m) => [m.tool_call_id, m.content])).toEqual([['c1', 'slow done'], ['c2', 'fast done']]);
+    expect(h.state.messages.at(-1)).toEqual({ role: 'assistant', content: 'all done' });
+    expect(() => validate(h.state.messages)).not.toThrow();
+    // The second request carries the tool results; tool schemas are sent every time.
+    expect(llm.requests[1].messages.filter((m) => m.role === 'tool')).toHaveLength(2);
+    expect(llm.requests[0].tools.map((t) => t.name)).toEqual(['slow', 'fast']);
+    const names = h.events.map((e) => e.event);
+    expect(names.filter((n) => n === 'on_tool_start')).toHaveLength(2);
+    expect(names).toContain('on_tools_complete');
+    expect(names.filter((n) => n === 'on_chat_model_stream')).toHaveLength(1);
+  });
+
+  it('stops at max iterations', async () => {
+    const loopForever = Array.from({ length: 5 }, (_, i) => ({ tool_calls: [call(`c${i}`, 'echo')] }));
+    const h = harness(scriptedLlm(loopForever), [testTool('echo', 'read', async () => 'again')]);
+    const summary = await runAgentLoop({ ctx: h.ctx, hooks: [h.toolHook], maxIterations: 3, append: h.append, reportHookFailure: noFailures });
+    expect(summary).toMatchObject({ stop_reason: 'max_iterations', iterations: 3 });
+    expect(() => validate(h.state.messages)).not.toThrow();
+  });
+
+  it('turns malformed arguments, unknown tools and invalid args into error results the model can correct', async () => {
+    const llm = scriptedLlm([
+      { tool_calls: [call('bad', 'echo'), call('nope', 'teleport'), call('typed', 'echo', { value: 42 })], invalid_args: { bad: 'Unexpected token } in JSON' } },
+      { content: 'fixed' },
+    ]);
+    const h = harness(llm, [testTool('echo', 'read', async () => 'ok')]);
+    await runAgentLoop({ ctx: h.ctx, hooks: [h.toolHook], maxIterations: 5, append: h.append, reportHookFailure: noFailures });
+    const results = h.state.messages.filter((m) => m.role === 'tool').map((m) => m.content);
+    expect(results[0]).toMatch(/^Error: invalid JSON in the arguments of echo: Unexpected token/);
+    expect(results[1]).toMatch(/^Error: unknown tool "teleport". Available tools: echo/);
+    expect(results[2]).toMatch(/^Error: invalid arguments for echo: value:/);
+    expect(h.state.messages.at(-1)?.content).toBe('fixed');
+  });
+
+  it('keeps the partial text of a broken stream, marks it interrupted and runs none of its tool calls', async () => {
+    let ran = false;
+    const llm = scriptedLlm([{ content: 'Let me', interrupted: true, error: 'socket hang up' }]);
+    const h = harness(llm, [testTool('echo', 'read', async () => ((ran = true), 'x'))]);
+    const summary = await runAgentLoop({ ctx: h.ctx, hooks: [h.toolHook], maxIterations: 5, append: h.append, reportHookFailure: noFailures });
+    expect(summary.stop_reason).toBe('error');
+    expect(summary.error).toContain('socket hang up');
+    expect(h.state.messages.at(-1)).toEqual({ role: 'assistant', content: 'Let me', interrupted: true });
+    expect(ran).toBe(false);
+    expect(() => validate(h.state.messages)).not.toThrow();
+  });
+
+  it('cancel aborts running tools and answers every open call', async () => {
+    const started = Promise.withResolvers<void>();
+    const hang = testTool('hang', 'read', (_a, signal) => {
+      started.resolve();
+      return new Promise((_r, reject) => signal.addEventListener('abort', () => reject(Object.assign(new Error('aborted'), { name: 'AbortError' }))));
+    });
+    const h = harness(scriptedLlm([{ tool_calls: [call('h1', 'hang'), call('h2', 'hang')] }]), [hang]);
+    const run = runAgentLoop({ ctx: h.ctx, hooks: [h.toolHook], maxIterations: 5, append: h.append, reportHookFailure: noFailures });
+    await started.promise;
+    h.controller.abort();
+    const summary = await run;
+    expect(summary.stop_reason).toBe('cancelled');
+    const tools = h.state.messages.filter((m) => m.role === 'tool');
+    expect(tools.map((m) => m.tool_call_id)).toEqual(['h1', 'h2']);
+    expect(tools[0].content).toMatch(/cancelled/);
+    expect(() => validate(h.state.messages)).not.toThrow();
+  });
+
+  it('continues the loop with follow-up messages from every agent_stop hook', async () => {
+    const follow = (name: string, text: string): Hook => {
+      let asked = false;
+      return {
+        name,
+        source: 'user',
+        onAgentStop: async () => {
+          if (asked) return {};
+          asked = true;
+          return { follow_up_messages: [text] };
+        },
+      };
+    };
+    const llm = scriptedLlm([{ content: 'first' }, { content: 'second' }]);
+    const h = harness(llm, []);
+    const summary = await runAgentLoop({ ctx: h.ctx, hooks: [follow('a', 'also do A'), follow('b', 'also do B')], maxIterations: 5, append: h.append, reportHookFailure: noFailures });
+    expect(summary.iterations).toBe(2);
+    expect(llm.requests[1].messages.slice(-2)).toEqual([{ role: 'user', content: 'also do A' }, { role: 'user', content: 'also do B' }]);
+  });
+
+  it('retries plain tool errors up to maxAttempts, never cancel errors, and snoozes without using an attempt', async () => {
+    let flaky = 0;
+    let snoozy = 0;
+    let cancelled = 0;
+    const tools = [
+      { ...testTool('flaky', 'read', async () => { if (++flaky < 3) throw new Error('transient'); return 'finally'; }), maxAttempts: 3 },
+      { ...testTool('snoozy', 'read', async () => { if (++snoozy < 3) throw new ToolError('busy', 'snooze', 1); return 'awake'; }), maxAttempts: 1 },
+      { ...testTool('cancelled', 'read', async () => { cancelled++; throw new ToolError('invalid input', 'cancel'); }), maxAttempts: 5 },
+    ];
+    const llm = scriptedLlm([{ tool_calls: [call('f', 'flaky'), call('s', 'snoozy'), call('c', 'cancelled')] }, { content: 'ok' }]);
+    const h = harness(llm, tools);
+    await runAgentLoop({ ctx: h.ctx, hooks: [h.toolHook], maxIterations: 5, append: h.append, reportHookFailure: noFailures });
+    const results = h.state.messages.filter((m) => m.role === 'tool').map((m) => m.content);
+    expect(results).toEqual(['finally', 'awake', 'Error: invalid input']);
+    expect([flaky, snoozy, cancelled]).toEqual([3, 3, 1]);
+  });
+
+  it('ends with an error summary, not a rejection, when the model call fails', async () => {
+    const h = harness(scriptedLlm([() => { throw new Error('cannot reach http://127.0.0.1:1/v1'); }]), []);
+    const summary = await runAgentLoop({ ctx: h.ctx, hooks: [], maxIterations: 5, append: h.append, reportHookFailure: noFailures });
+    expect(summary).toMatchObject({ stop_reason: 'error', error: 'cannot reach http://127.0.0.1:1/v1' });
+  });
+});
