@@ -1,0 +1,60 @@
+/** Maps our conversation types onto the OpenAI chat-completions wire format. */
+import type { Message } from '../../shared/types/index.ts';
+import type { ToolSchema } from './types.ts';
+
+/** One message as `POST /chat/completions` expects it. */
+export type OpenAiMessage =
+  | { role: 'system' | 'user'; content: string }
+  | { role: 'assistant'; content: string | null; tool_calls?: OpenAiToolCall[] }
+  | { role: 'tool'; tool_call_id: string; content: string };
+
+export interface OpenAiToolCall {
+  id: string;
+  type: 'function';
+  function: { name: string; arguments: string };
+}
+
+export interface OpenAiTool {
+  type: 'function';
+  function: { name: string; description: string; parameters: Record<string, unknown> };
+}
+
+/**
+ * Converts our messages to OpenAI chat messages.
+ * Contract: our extra fields (`name`, `interrupted`, `raw_args`…) never reach the wire; an interrupted
+ * assistant message keeps its partial text; tool-call arguments are sent as the model's raw JSON when
+ * known, so the model sees exactly what it produced.
+ */
+export function toOpenAiMessages(messages: readonly Message[]): OpenAiMessage[] {
+  return messages.map((m): OpenAiMessage => {
+    switch (m.role) {
+      case 'assistant': {
+        const calls = m.tool_calls ?? [];
+        if (calls.length === 0) return { role: 'assistant', content: m.content };
+        return {
+          role: 'assistant',
+          // Some servers reject `""` next to tool_calls; null is what OpenAI itself emits.
+          content: m.content === '' ? null : m.content,
+          tool_calls: calls.map((c) => ({
+            id: c.id,
+            type: 'function',
+            function: { name: c.name, arguments: c.raw_args ?? JSON.stringify(c.args ?? {}) },
+          })),
+        };
+      }
+      case 'tool':
+        return { role: 'tool', tool_call_id: m.tool_call_id ?? '', content: m.content };
+      default:
+        return { role: m.role, content: m.content };
+    }
+  });
+}
+
+/** Converts tool schemas to OpenAI function tools; `undefined` when there are none (omit the field). */
+export function toOpenAiTools(tools: readonly ToolSchema[]): OpenAiTool[] | undefined {
+  if (tools.length === 0) return undefined;
+  return tools.map((t) => ({
+    type: 'function',
+    function: { name: t.name, description: t.description, parameters: t.parameters },
+  }));
+}
