@@ -63,7 +63,9 @@ export function openDatabase(file: string, opts: OpenDatabaseOptions = {}): Sqli
     hookRuns,
     transaction: (fn) => tx.run(fn),
     integrityCheck: () =>
-      (db.prepare('PRAGMA integrity_check').all() as { integrity_check: string }[]).map((r) => r.integrity_check),
+      (db.prepare('PRAGMA integrity_check').all() as { integrity_check: string }[]).map(
+        (r) => r.integrity_check,
+      ),
     close() {
       if (closed) return;
       closed = true;

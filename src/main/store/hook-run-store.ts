@@ -99,7 +99,11 @@ export function createHookRunStore(db: DatabaseSync): HookRunStore {
       return row ? fromRow(row) : undefined;
     },
     recent(opts = {}) {
-      const rows = q.recent.all({ hook: opts.hookId ?? null, thread: opts.threadId ?? null, limit: opts.limit ?? 100 });
+      const rows = q.recent.all({
+        hook: opts.hookId ?? null,
+        thread: opts.threadId ?? null,
+        limit: opts.limit ?? 100,
+      });
       return (rows as unknown as HookRunRow[]).map(fromRow);
     },
   };

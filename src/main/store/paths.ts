@@ -1,5 +1,5 @@
 /** Where the workbench keeps its per-user state ($WORKBENCH_HOME, ARCHITECTURE §4). */
-import { mkdirSync } from 'node:fs';
+import { chmodSync, mkdirSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { join, resolve } from 'node:path';
 
@@ -14,13 +14,16 @@ export interface HomePaths {
 }
 
 /**
- * Returns `$WORKBENCH_HOME` (absolute) or `~/.workbench`, creating it if missing.
+ * Returns `$WORKBENCH_HOME` (absolute) or `~/.workbench` (`$HOME` of `env` first, so tests stay sandboxed), creating it if missing.
  * Contract: a newly created home has mode 0700 (it holds transcripts); an existing one is left as is.
  */
 export function resolveHome(env: NodeJS.ProcessEnv = process.env): string {
   const fromEnv = env.WORKBENCH_HOME?.trim();
-  const home = fromEnv ? resolve(expandTilde(fromEnv)) : join(homedir(), '.workbench');
-  mkdirSync(home, { recursive: true, mode: 0o700 });
+  const home = fromEnv
+    ? resolve(expandTilde(fromEnv))
+    : join(env.HOME?.trim() || homedir(), '.workbench');
+  // chmod too: mkdir's mode is filtered by the umask.
+  if (mkdirSync(home, { recursive: true, mode: 0o700 }) !== undefined) chmodSync(home, 0o700);
   return home;
 }
 

@@ -30,7 +30,10 @@ export const settingsSchema = z.looseObject({
 
 /** Keys that look like a secret's field name (`api_key`, `apiKey`, `openai-api-key`, `x-api-key`). */
 export function isApiKeyField(key: string): boolean {
-  return key.toLowerCase().replace(/[^a-z]/g, '').endsWith('apikey');
+  return key
+    .toLowerCase()
+    .replace(/[^a-z]/g, '')
+    .endsWith('apikey');
 }
 
 /** Dotted paths of every api-key-looking field in `value`. */
@@ -54,7 +57,8 @@ export function isPlainObject(v: unknown): v is Record<string, unknown> {
  * ignored. Neither input is mutated.
  */
 export function deepMerge<T>(base: T, patch: unknown): T {
-  if (!isPlainObject(base) || !isPlainObject(patch)) return (patch === undefined ? base : patch) as T;
+  if (!isPlainObject(base) || !isPlainObject(patch))
+    return (patch === undefined ? base : patch) as T;
   const out: Record<string, unknown> = { ...base };
   for (const [k, v] of Object.entries(patch)) {
     if (v === undefined || k === '__proto__' || k === 'constructor' || k === 'prototype') continue;

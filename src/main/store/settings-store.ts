@@ -46,26 +46,36 @@ export function createSettingsStore(home: string): SettingsStore {
   /** Parses and validates; invalid top-level fields fall back to their defaults, reported. */
   function resolve(raw: string | null): { settings: WorkbenchSettings; problems: string[] } {
     const problems: string[] = [];
-    if (raw === null || raw.trim() === '') return { settings: structuredClone(DEFAULT_SETTINGS), problems };
+    if (raw === null || raw.trim() === '')
+      return { settings: structuredClone(DEFAULT_SETTINGS), problems };
     let parsed: unknown;
     try {
       parsed = JSON.parse(raw.replace(/^\uFEFF/, ''));
     } catch (err) {
       parsed = undefined;
-      problems.push(`${path}: not valid JSON (${(err as Error).message}); using defaults, copy kept at ${backUp(raw)}`);
+      problems.push(
+        `${path}: not valid JSON (${(err as Error).message}); using defaults, copy kept at ${backUp(raw)}`,
+      );
     }
     if (parsed !== undefined && !isPlainObject(parsed)) {
       problems.push(`${path}: expected a JSON object; using defaults, copy kept at ${backUp(raw)}`);
       parsed = undefined;
     }
-    const merged = deepMerge(structuredClone(DEFAULT_SETTINGS), parsed ?? {}) as unknown as Record<string, unknown>;
+    const merged = deepMerge(structuredClone(DEFAULT_SETTINGS), parsed ?? {}) as unknown as Record<
+      string,
+      unknown
+    >;
     const result = settingsSchema.safeParse(merged);
     if (!result.success) {
       const bad = new Set(result.error.issues.map((i) => String(i.path[0])));
       const backup = backUp(raw);
       for (const key of bad) {
-        problems.push(`${path}: invalid "${key}", using the default (copy of the file kept at ${backup})`);
-        merged[key] = structuredClone((DEFAULT_SETTINGS as unknown as Record<string, unknown>)[key]);
+        problems.push(
+          `${path}: invalid "${key}", using the default (copy of the file kept at ${backup})`,
+        );
+        merged[key] = structuredClone(
+          (DEFAULT_SETTINGS as unknown as Record<string, unknown>)[key],
+        );
       }
     }
     return { settings: merged as unknown as WorkbenchSettings, problems };
@@ -74,14 +84,18 @@ export function createSettingsStore(home: string): SettingsStore {
   async function doUpdate(patch: SettingsPatch): Promise<WorkbenchSettings> {
     const secrets = findApiKeyFields(patch);
     if (secrets.length > 0) {
-      throw new Error(`settings.json never stores API keys (refused: ${secrets.join(', ')}); use the key store or OPENAI_API_KEY`);
+      throw new Error(
+        `settings.json never stores API keys (refused: ${secrets.join(', ')}); use the key store or OPENAI_API_KEY`,
+      );
     }
     const raw = readRaw();
     const { settings, problems } = resolve(raw);
     const next = deepMerge(settings, patch);
     const result = settingsSchema.safeParse(next);
     if (!result.success) {
-      throw new Error(`invalid settings: ${result.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ')}`);
+      throw new Error(
+        `invalid settings: ${result.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ')}`,
+      );
     }
     // The expected version makes a concurrent external edit a ConflictError instead of a silent overwrite.
     await writeFileAtomic(path, `${JSON.stringify(next, null, 2)}\n`, versionOf(raw));

@@ -79,7 +79,9 @@ export function createSpanStore(db: DatabaseSync, tx: TransactionRunner): SpanSt
         for (const span of open) {
           // The last sign of life is the best end we know; `now` would inflate durations by the downtime.
           const lastEvent = span.events.reduce((t, e) => Math.max(t, e.time_ms), -Infinity);
-          const end = Number.isFinite(lastEvent) ? Math.max(lastEvent, span.start_ms) : (span.start_ms ?? now);
+          const end = Number.isFinite(lastEvent)
+            ? Math.max(lastEvent, span.start_ms)
+            : (span.start_ms ?? now);
           upsert({
             ...span,
             end_ms: end,

@@ -22,7 +22,8 @@ export interface MessageRow {
 }
 
 /** Content of the synthetic result given to a tool call that a crash left without one. */
-export const INTERRUPTED_TOOL_RESULT = 'interrupted: the workbench stopped before this tool finished';
+export const INTERRUPTED_TOOL_RESULT =
+  'interrupted: the workbench stopped before this tool finished';
 
 /** Maps a messages row to a Message, omitting absent optional fields. */
 export function messageFromRow(row: MessageRow): Message {
@@ -35,7 +36,9 @@ export function messageFromRow(row: MessageRow): Message {
 }
 
 /** The positional values of a messages INSERT (after thread_id, seq). */
-export function messageValues(msg: Message): [string, string, string | null, string | null, string | null, number] {
+export function messageValues(
+  msg: Message,
+): [string, string, string | null, string | null, string | null, number] {
   return [
     msg.role,
     msg.content,
@@ -76,5 +79,10 @@ export function orphanToolResults(messages: readonly Message[]): Message[] {
   const answered = new Set(messages.slice(i + 1).map((m) => m.tool_call_id));
   return assistant.tool_calls
     .filter((call) => !answered.has(call.id))
-    .map((call) => ({ role: 'tool', tool_call_id: call.id, name: call.name, content: INTERRUPTED_TOOL_RESULT }));
+    .map((call) => ({
+      role: 'tool',
+      tool_call_id: call.id,
+      name: call.name,
+      content: INTERRUPTED_TOOL_RESULT,
+    }));
 }

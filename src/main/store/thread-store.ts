@@ -51,14 +51,20 @@ function likePattern(text: string): string {
 }
 
 /** Creates the store. Contract: every mutation is committed before it returns (or joins the caller's transaction). */
-export function createThreadStore(db: DatabaseSync, tx: TransactionRunner, opts: ThreadStoreOptions): SqliteThreadStore {
+export function createThreadStore(
+  db: DatabaseSync,
+  tx: TransactionRunner,
+  opts: ThreadStoreOptions,
+): SqliteThreadStore {
   const { now } = opts;
   const cache = new ThreadCache(now, opts.cacheTtlMs);
   const timer = setInterval(() => cache.sweep(), opts.sweepMs);
   timer.unref();
 
   const q = {
-    insertThread: db.prepare('INSERT INTO threads (id, title, workspace, created_at, updated_at) VALUES (?, ?, ?, ?, ?)'),
+    insertThread: db.prepare(
+      'INSERT INTO threads (id, title, workspace, created_at, updated_at) VALUES (?, ?, ?, ?, ?)',
+    ),
     thread: db.prepare('SELECT * FROM threads WHERE id = ?'),
     head: db.prepare('SELECT title, message_count FROM threads WHERE id = ?'),
     messages: db.prepare(
@@ -69,7 +75,9 @@ export function createThreadStore(db: DatabaseSync, tx: TransactionRunner, opts:
       `INSERT INTO messages (thread_id, seq, role, content, tool_calls, tool_call_id, name, interrupted, created_at)
        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
     ),
-    bumpThread: db.prepare('UPDATE threads SET message_count = ?, updated_at = ?, title = ? WHERE id = ?'),
+    bumpThread: db.prepare(
+      'UPDATE threads SET message_count = ?, updated_at = ?, title = ? WHERE id = ?',
+    ),
     setTodos: db.prepare('UPDATE threads SET todos = ?, updated_at = ? WHERE id = ?'),
     setTitle: db.prepare('UPDATE threads SET title = ?, updated_at = ? WHERE id = ?'),
     upsertFile: db.prepare(
@@ -114,8 +122,14 @@ export function createThreadStore(db: DatabaseSync, tx: TransactionRunner, opts:
     if (!row) return undefined;
     const messages = (q.messages.all(threadId) as unknown as MessageRow[]).map(messageFromRow);
     const files: Record<string, string> = {};
-    for (const f of q.files.all(threadId) as { path: string; content: string }[]) files[f.path] = f.content;
-    const state: AgentState = { thread_id: threadId, messages, todos: JSON.parse(row.todos) as Todo[], files };
+    for (const f of q.files.all(threadId) as { path: string; content: string }[])
+      files[f.path] = f.content;
+    const state: AgentState = {
+      thread_id: threadId,
+      messages,
+      todos: JSON.parse(row.todos) as Todo[],
+      files,
+    };
     const synthetic = orphanToolResults(messages);
     if (synthetic.length > 0) {
       tx.run(() => insertMessages(threadId, synthetic));
@@ -186,13 +200,15 @@ export function createThreadStore(db: DatabaseSync, tx: TransactionRunner, opts:
     setFile(threadId, path, content) {
       const state = cache.get(threadId);
       write(threadId, () => {
-        if (q.touch.run(now(), threadId).changes === 0) throw new Error(`unknown thread ${threadId}`);
+        if (q.touch.run(now(), threadId).changes === 0)
+          throw new Error(`unknown thread ${threadId}`);
         q.upsertFile.run(threadId, path, content);
       });
       if (state) state.files[path] = content;
     },
     setTitle(threadId, title) {
-      if (q.setTitle.run(title.trim(), now(), threadId).changes === 0) throw new Error(`unknown thread ${threadId}`);
+      if (q.setTitle.run(title.trim(), now(), threadId).changes === 0)
+        throw new Error(`unknown thread ${threadId}`);
     },
     delete(threadId) {
       tx.run(() => {

@@ -1,0 +1,79 @@
+import { DatabaseSync } from 'node:sqlite';
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import {
+  openDatabase,
+  SCHEMA_VERSION,
+  type SqliteDatabase,
+} from '../../../src/main/store/index.ts';
+import { useTempDir } from './helpers.ts';
+
+const tempDir = useTempDir();
+const open: SqliteDatabase[] = [];
+afterEach(() => {
+  for (const db of open.splice(0)) db.close();
+});
+function openAt(file: string): SqliteDatabase {
+  const db = openDatabase(file);
+  open.push(db);
+  return db;
+}
+function pragma(file: string, name: string): unknown {
+  const raw = new DatabaseSync(file);
+  try {
+    return Object.values(raw.prepare(`PRAGMA ${name}`).get() as object)[0];
+  } finally {
+    raw.close();
+  }
+}
+
+describe('openDatabase', () => {
+  it('migrates an empty file and re-opens idempotently', () => {
+    const file = join(tempDir(), 'nested', 'workbench.db');
+    const db = openAt(file);
+    expect(db.integrityCheck()).toEqual(['ok']);
+    const id = db.threads.loadOrCreate(undefined, '/ws').thread_id;
+    db.threads.appendMessages(id, [{ role: 'user', content: 'hi' }]);
+    db.close();
+    expect(pragma(file, 'user_version')).toBe(SCHEMA_VERSION);
+    expect(pragma(file, 'journal_mode')).toBe('wal');
+    const again = openAt(file);
+    expect(again.threads.get(id)?.messages).toEqual([{ role: 'user', content: 'hi' }]);
+    expect(existsSync(`${file}.bak-v${SCHEMA_VERSION}`)).toBe(false);
+  });
+
+  it('refuses a schema newer than this build, leaving it untouched', () => {
+    const file = join(tempDir(), 'workbench.db');
+    const raw = new DatabaseSync(file);
+    raw.exec(`PRAGMA user_version = ${SCHEMA_VERSION + 1}`);
+    raw.close();
+    expect(() => openDatabase(file)).toThrow(/newer than this build supports/);
+    expect(pragma(file, 'user_version')).toBe(SCHEMA_VERSION + 1);
+  });
+
+  it('nested transactions join the outer one and roll back together', () => {
+    const db = openAt(join(tempDir(), 'workbench.db'));
+    const state = db.threads.loadOrCreate(undefined, '/ws');
+    const id = state.thread_id;
+    expect(() =>
+      db.transaction(() => {
+        db.transaction(() => db.threads.appendMessages(id, [{ role: 'user', content: 'one' }]));
+        db.threads.appendMessages(id, [{ role: 'assistant', content: 'two' }]);
+        throw new Error('boom');
+      }),
+    ).toThrow('boom');
+    expect(db.threads.summary(id)?.message_count).toBe(0);
+    // The in-memory state no longer matched SQLite, so it was dropped and reloads from the truth.
+    expect(db.threads.get(id)?.messages).toEqual([]);
+    expect(db.transaction(() => db.transaction(() => 42))).toBe(42);
+  });
+
+  it('closes cleanly twice and keeps the WAL crash-safe settings', () => {
+    const file = join(tempDir(), 'workbench.db');
+    const db = openDatabase(file);
+    db.close();
+    db.close();
+    expect(pragma(file, 'journal_mode')).toBe('wal');
+  });
+});

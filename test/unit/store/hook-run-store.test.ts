@@ -1,0 +1,78 @@
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import type { HookRunRecord } from '../../../src/shared/types/index.ts';
+import {
+  HOOK_OUTPUT_CAP,
+  openDatabase,
+  type SqliteDatabase,
+} from '../../../src/main/store/index.ts';
+import { useTempDir } from './helpers.ts';
+
+const tempDir = useTempDir();
+const opened: SqliteDatabase[] = [];
+afterEach(() => {
+  for (const db of opened.splice(0)) db.close();
+});
+
+function run(extra: Partial<HookRunRecord> = {}): Omit<HookRunRecord, 'id'> {
+  return {
+    hook_id: 'seed:user:guard',
+    hook_name: 'guard',
+    event: 'before_tool_call',
+    started_at: 100,
+    duration_ms: 12.5,
+    payload: '{"tool":"execute"}',
+    stdout: '{"blocked":true}',
+    stderr: '',
+    exit_code: 0,
+    signal: null,
+    timed_out: false,
+    decision: 'block',
+    ...extra,
+  };
+}
+
+describe('HookRunStore', () => {
+  it('inserts, gets and filters recent runs newest first', () => {
+    const db = openDatabase(join(tempDir(), 'workbench.db'));
+    opened.push(db);
+    const id1 = db.hookRuns.insert(run({ thread_id: 'th_1', reason: 'no rm' }));
+    const id2 = db.hookRuns.insert(
+      run({
+        hook_id: 'claude:x#Stop/0/0',
+        started_at: 200,
+        exit_code: null,
+        signal: 'SIGKILL',
+        timed_out: true,
+      }),
+    );
+    const id3 = db.hookRuns.insert(run({ started_at: 300, thread_id: 'th_2', error: 'bad json' }));
+    expect(db.hookRuns.get(id1)).toEqual({
+      id: id1,
+      ...run({ thread_id: 'th_1', reason: 'no rm' }),
+    });
+    expect(db.hookRuns.get(id2)).toMatchObject({
+      exit_code: null,
+      signal: 'SIGKILL',
+      timed_out: true,
+    });
+    expect(db.hookRuns.get(999)).toBeUndefined();
+    expect(db.hookRuns.recent().map((r) => r.id)).toEqual([id3, id2, id1]);
+    expect(db.hookRuns.recent({ hookId: 'seed:user:guard' }).map((r) => r.id)).toEqual([id3, id1]);
+    expect(db.hookRuns.recent({ threadId: 'th_1' }).map((r) => r.id)).toEqual([id1]);
+    expect(db.hookRuns.recent({ limit: 1 }).map((r) => r.id)).toEqual([id3]);
+  });
+
+  it('caps payload, stdout and stderr at 64 KB each, noting the truncation', () => {
+    const db = openDatabase(join(tempDir(), 'workbench.db'));
+    opened.push(db);
+    const big = 'x'.repeat(HOOK_OUTPUT_CAP + 5000);
+    const id = db.hookRuns.insert(run({ payload: big, stdout: big, stderr: big }));
+    const rec = db.hookRuns.get(id)!;
+    for (const field of [rec.payload, rec.stdout, rec.stderr]) {
+      expect(field.startsWith('x'.repeat(HOOK_OUTPUT_CAP))).toBe(true);
+      expect(field).toMatch(/\[truncated 5000 chars\]$/);
+      expect(field.length).toBeLessThan(HOOK_OUTPUT_CAP + 100);
+    }
+  });
+});
