@@ -1,5 +1,6 @@
 /** settings.json under $WORKBENCH_HOME: read merged over defaults, written atomically, never with an API key. */
-import { copyFileSync, existsSync, readFileSync } from 'node:fs';
+import { copyFileSync, existsSync, readdirSync, readFileSync, unlinkSync } from 'node:fs';
+import { join } from 'node:path';
 import { DEFAULT_SETTINGS, type WorkbenchSettings } from '../../shared/types/index.ts';
 import { versionOf, writeFileAtomic } from './atomic-file.ts';
 import { homePaths } from './paths.ts';
@@ -21,9 +22,29 @@ export interface SettingsStore {
   diagnostics(): string[];
 }
 
-/** Creates the store for `<home>/settings.json`. */
+/** Removes temp files a crash left between write and rename (writeFileAtomic names them `.settings.json.<hex>.tmp`). */
+function removeStrayTemps(home: string): void {
+  let names: string[];
+  try {
+    names = readdirSync(home);
+  } catch {
+    return;
+  }
+  for (const name of names) {
+    if (/^\.settings\.json\.[0-9a-f]+\.tmp$/.test(name)) {
+      try {
+        unlinkSync(join(home, name));
+      } catch {
+        // Another process may have renamed or removed it first; nothing to clean.
+      }
+    }
+  }
+}
+
+/** Creates the store for `<home>/settings.json`. Contract: stray temp files of an interrupted save are removed. */
 export function createSettingsStore(home: string): SettingsStore {
   const path = homePaths(home).settings;
+  removeStrayTemps(home);
   let diagnostics: string[] = [];
   let queue: Promise<unknown> = Promise.resolve();
 

@@ -110,4 +110,13 @@ describe('SettingsStore', () => {
       external: true,
     });
   });
+
+  it('removes temp files left by a save interrupted before its rename', () => {
+    const home = tempDir();
+    writeFileSync(join(home, '.settings.json.0a1b2c3d4e5f.tmp'), '{"theme":');
+    writeFileSync(join(home, 'settings.json'), '{"theme":"dark"}');
+    const store = createSettingsStore(home);
+    expect(readdirSync(home)).toEqual(['settings.json']);
+    expect(store.get().theme).toBe('dark');
+  });
 });
