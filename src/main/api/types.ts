@@ -44,6 +44,8 @@ export interface WorkbenchOptions {
   apiKey?: string;
   baseURL?: string;
   model?: string;
+  /** False when nobody can answer approval prompts (the CLI): writes and commands are then refused unless the mode allows them. */
+  interactive?: boolean;
 }
 
 export interface Workbench {

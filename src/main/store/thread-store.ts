@@ -87,6 +87,8 @@ export function createThreadStore(
     compaction: db.prepare('SELECT compaction FROM threads WHERE id = ?'),
     setCompaction: db.prepare('UPDATE threads SET compaction = ? WHERE id = ?'),
     deleteThread: db.prepare('DELETE FROM threads WHERE id = ?'),
+    deleteMessages: db.prepare('DELETE FROM messages WHERE thread_id = ?'),
+    resetThread: db.prepare('UPDATE threads SET message_count = 0, compaction = NULL WHERE id = ?'),
     deleteSpans: db.prepare('DELETE FROM spans WHERE thread_id = ?'),
     list: db.prepare(
       `SELECT * FROM threads t
@@ -188,6 +190,16 @@ export function createThreadStore(
       write(threadId, () => insertMessages(threadId, msgs));
       // Not cached: nothing to update in memory; the next load reads the rows.
       state?.messages.push(...msgs);
+    },
+    replaceMessages(threadId, msgs) {
+      const state = cache.get(threadId);
+      write(threadId, () => {
+        head(threadId);
+        q.deleteMessages.run(threadId);
+        q.resetThread.run(threadId);
+        insertMessages(threadId, msgs);
+      });
+      state?.messages.splice(0, state.messages.length, ...msgs);
     },
     setTodos(threadId, todos) {
       const state = cache.get(threadId);

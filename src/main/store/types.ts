@@ -16,6 +16,11 @@ export interface ThreadStore {
   list(opts?: { workspace?: string; search?: string; limit?: number }): ThreadSummary[];
   /** Appends messages as rows, in one transaction; also updates the in-memory state. */
   appendMessages(threadId: string, msgs: Message[]): void;
+  /**
+   * Replaces the whole conversation (lifecycle hooks' `mutate`, the one deliberate rewrite): one
+   * transaction; the stored compaction is dropped since its message indices no longer apply.
+   */
+  replaceMessages(threadId: string, msgs: Message[]): void;
   setTodos(threadId: string, todos: Todo[]): void;
   setFile(threadId: string, path: string, content: string): void;
   setTitle(threadId: string, title: string): void;

@@ -225,3 +225,22 @@ describe('ThreadStore', () => {
     expect(third.threads.summary(id)?.message_count).toBe(5);
   });
 });
+
+describe('ThreadStore.replaceMessages', () => {
+  it('replaces the whole conversation in place and on disk, dropping a stale compaction', () => {
+    const file = join(tempDir(), 'workbench.db');
+    const db = openAt(file);
+    const state = db.threads.loadOrCreate(undefined, '/ws');
+    db.threads.appendMessages(state.thread_id, turn);
+    db.threads.setCompaction(state.thread_id, { upto: 3, content: 'old summary', created_at: 1 });
+    const replacement: Message[] = [{ role: 'user', content: 'Start over: just say hi' }];
+    db.threads.replaceMessages(state.thread_id, replacement);
+    expect(state.messages).toEqual(replacement);
+    db.threads.appendMessages(state.thread_id, [{ role: 'assistant', content: 'hi' }]);
+    db.close();
+    const again = openAt(file);
+    expect(again.threads.get(state.thread_id)!.messages).toEqual([...replacement, { role: 'assistant', content: 'hi' }]);
+    expect(again.threads.summary(state.thread_id)!.message_count).toBe(2);
+    expect(again.threads.getCompaction(state.thread_id)).toBeUndefined();
+  });
+});

@@ -1,0 +1,182 @@
+/**
+ * createWorkbench(): the one service object behind the CLI, `workbench serve` and the Electron app
+ * (ARCHITECTURE §1, §3). Owns the database, settings, event bus, approvals and the runs in progress.
+ */
+import { realpath, stat } from 'node:fs/promises';
+import type { StreamEvent, WorkbenchSettings } from '../../shared/types/index.ts';
+import { validateUserInput } from '../agent/messages.ts';
+import { ApprovalBroker } from '../agent/approval.ts';
+import { EventBus } from '../agent/event-bus.ts';
+import { loadAgentProfile } from '../agent/profile.ts';
+import { createOpenAiClient } from '../llm/openai-client.ts';
+import type { LlmClient } from '../llm/types.ts';
+import { openDatabase, createSettingsStore, homePaths, type SettingsPatch } from '../store/index.ts';
+import { createWorkspace } from '../tools/workspace.ts';
+import { createTrustStore } from '../lifecycle/index.ts';
+import { compactThreadNow } from '../hooks/summarization.ts';
+import { buildPipeline } from './pipeline-factory.ts';
+import { newRunId, startRun } from './run-agent.ts';
+import { SpanWriter } from './span-writer.ts';
+import type { RunHandle, SendArgs, Workbench, WorkbenchOptions } from './types.ts';
+
+/** Input the user can fix: the faces show it as a plain error (CLI exit 2, IPC invalid_args). */
+export class WorkbenchInputError extends Error {
+  readonly code: 'invalid_args' | 'not_found' | 'conflict';
+  constructor(code: 'invalid_args' | 'not_found' | 'conflict', message: string) {
+    super(message);
+    this.name = 'WorkbenchInputError';
+    this.code = code;
+  }
+}
+
+export async function createWorkbench(opts: WorkbenchOptions): Promise<Workbench> {
+  const home = opts.home;
+  const defaultWorkspace = await realDir(opts.workspace);
+  const db = openDatabase(homePaths(home).db);
+  // Spans left open by a crash of an earlier process are closed as incomplete.
+  db.spans.closeOpenSpans(Date.now());
+  const spans = new SpanWriter(db.spans);
+  spans.flushStandalone = () => db.transaction(() => spans.flush());
+  const settingsStore = createSettingsStore(home);
+  const trust = createTrustStore(home);
+  const bus = new EventBus();
+  const broker = new ApprovalBroker();
+  const running = new Map<string, { controller: AbortController; handle: RunHandle }>();
+  let apiKey = opts.apiKey;
+  const clients = new Map<string, LlmClient>();
+
+  function llmFor(settings: WorkbenchSettings): LlmClient {
+    if (opts.llm) return opts.llm;
+    const baseURL = opts.baseURL ?? settings.provider.base_url;
+    const key = `${baseURL}\n${apiKey ?? ''}`;
+    let client = clients.get(key);
+    if (!client) {
+      client = createOpenAiClient({ apiKey: apiKey || 'not-needed', baseURL });
+      clients.set(key, client);
+    }
+    return client;
+  }
+
+  async function send(args: SendArgs): Promise<RunHandle> {
+    try {
+      validateUserInput([{ role: 'user', content: args.text }]);
+    } catch {
+      throw new WorkbenchInputError('invalid_args', 'message is empty');
+    }
+    if (args.threadId && running.has(args.threadId)) {
+      throw new WorkbenchInputError('conflict', 'a run is already in progress on this thread');
+    }
+    if (args.threadId && !db.threads.summary(args.threadId)) {
+      throw new WorkbenchInputError('not_found', `unknown thread ${args.threadId}`);
+    }
+    const workspaceRoot = args.threadId
+      ? db.threads.summary(args.threadId)!.workspace
+      : args.workspace
+        ? await realDir(args.workspace)
+        : defaultWorkspace;
+    const state = db.threads.loadOrCreate(args.threadId, workspaceRoot);
+    const settings = settingsStore.get();
+    const { profile, diagnostics } = await loadAgentProfile(workspaceRoot);
+    const workspace = await createWorkspace(workspaceRoot);
+    const trusted = Boolean(args.trust) || trust.isTrusted(workspaceRoot);
+    const model = args.model ?? opts.model ?? profile.model ?? settings.provider.model;
+    const pipeline = await buildPipeline({
+      workspace: workspaceRoot,
+      home,
+      settings,
+      profile,
+      trusted,
+      noHooks: Boolean(args.noHooks) || settings.disableAllHooks,
+      approvalMode: args.approvalMode ?? settings.approval_mode,
+      interactive: opts.interactive !== false,
+      broker,
+      db,
+      hookRuns: db.hookRuns,
+    });
+    const controller = new AbortController();
+    const runId = newRunId();
+    for (const message of [...diagnostics, ...pipeline.diagnostics]) {
+      bus.emit({ event: 'error', run_id: runId, thread_id: state.thread_id, data: { message, code: 'diagnostic' } });
+    }
+    const llm = llmFor(settings);
+    const handle = startRun(
+      { db, spans, emit: (e) => bus.emit(e), home },
+      {
+        state,
+        text: args.text,
+        workspace,
+        model,
+        llm,
+        settings,
+        hooks: pipeline.hooks,
+        trusted,
+        maxIterations: args.maxIterations ?? settings.max_iterations,
+        controller,
+        compact: (ctx) => compactThreadNow({ store: db.threads, llm: ctx.llm, model: ctx.model, state: ctx.state, contextWindow: profile.context_window, signal: ctx.signal }).then(() => undefined),
+      },
+      runId,
+    );
+    running.set(state.thread_id, { controller, handle });
+    void handle.finished.finally(() => running.delete(state.thread_id));
+    return handle;
+  }
+
+  return {
+    home,
+    workspace: defaultWorkspace,
+    threads: {
+      list: (a) => db.threads.list(a),
+      get: (a) => db.threads.get(a.threadId),
+      summary: (a) => db.threads.summary(a.threadId),
+      create: (a) => {
+        const state = db.threads.loadOrCreate(undefined, a?.workspace ?? defaultWorkspace);
+        if (a?.title) db.threads.setTitle(state.thread_id, a.title);
+        return db.threads.summary(state.thread_id)!;
+      },
+      rename: (a) => db.threads.setTitle(a.threadId, a.title),
+      delete: (a) => {
+        running.get(a.threadId)?.controller.abort();
+        db.threads.delete(a.threadId);
+      },
+    },
+    chat: {
+      send,
+      cancel: (a) => {
+        const run = running.get(a.threadId);
+        if (!run) return false;
+        run.controller.abort();
+        return true;
+      },
+      approve: (a) => broker.answer(a.approvalId, a.decision),
+      running: () => [...running.keys()],
+    },
+    settings: {
+      get: () => settingsStore.get(),
+      update: (patch) => settingsStore.update(patch as SettingsPatch),
+    },
+    credentials: {
+      setApiKey: (a) => {
+        apiKey = a.apiKey || undefined;
+        clients.clear();
+      },
+      hasApiKey: () => Boolean(apiKey),
+    },
+    subscribe: (listener: (event: StreamEvent) => void) => bus.subscribe(listener),
+    async close() {
+      for (const run of running.values()) run.controller.abort();
+      await Promise.allSettled([...running.values()].map((r) => r.handle.finished));
+      db.transaction(() => spans.flush());
+      db.close();
+    },
+  };
+}
+
+async function realDir(dir: string): Promise<string> {
+  try {
+    const real = await realpath(dir);
+    if (!(await stat(real)).isDirectory()) throw new Error('not a directory');
+    return real;
+  } catch {
+    throw new WorkbenchInputError('invalid_args', `workspace is not a folder: ${dir}`);
+  }
+}

@@ -1,0 +1,132 @@
+/**
+ * `workbench run PROMPT`: one agent run from the terminal. The answer streams to stdout and tool
+ * activity to stderr; with `--json`, one StreamEvent per line on stdout.
+ */
+import { resolve } from 'node:path';
+import type { StreamEvent, StreamEventData } from '../../../shared/types/index.ts';
+import { createWorkbench, WorkbenchInputError } from '../../api/workbench.ts';
+import { resolveHome } from '../../store/paths.ts';
+import { parse, positiveInt } from '../args.ts';
+import { UsageError, type CliCommand, type CliIo } from '../types.ts';
+
+export const runCommand: CliCommand = async (argv, io) => {
+  const { values, positionals } = parse(argv, {
+    workspace: { type: 'string' },
+    model: { type: 'string' },
+    'base-url': { type: 'string' },
+    thread: { type: 'string' },
+    auto: { type: 'boolean' },
+    'no-hooks': { type: 'boolean' },
+    trust: { type: 'boolean' },
+    'max-iterations': { type: 'string' },
+    json: { type: 'boolean' },
+  });
+  const prompt = positionals.join(' ').trim();
+  if (!prompt) throw new UsageError('a PROMPT is required, e.g. workbench run "list the files"');
+  const maxIterations = positiveInt(values['max-iterations'], '--max-iterations');
+
+  let workbench;
+  try {
+    workbench = await createWorkbench({
+      home: resolveHome(io.env),
+      workspace: resolve(io.cwd, values.workspace ?? '.'),
+      apiKey: io.env.OPENAI_API_KEY,
+      baseURL: values['base-url'] ?? (io.env.OPENAI_BASE_URL || undefined),
+      model: values.model ?? (io.env.WORKBENCH_MODEL || undefined),
+      interactive: false,
+    });
+  } catch (err) {
+    if (err instanceof WorkbenchInputError) throw new UsageError(err.message);
+    throw err;
+  }
+  const print = values.json ? jsonPrinter(io) : textPrinter(io);
+  const unsubscribe = workbench.subscribe(print);
+  const onSigint = () => workbench.chat.running().forEach((threadId) => workbench.chat.cancel({ threadId }));
+  process.once('SIGINT', onSigint);
+  try {
+    const handle = await workbench.chat.send({
+      threadId: values.thread,
+      text: prompt,
+      approvalMode: values.auto ? 'auto' : 'ask',
+      maxIterations,
+      trust: values.trust,
+      noHooks: values['no-hooks'],
+    });
+    const result = await handle.finished;
+    if (!values.json) io.stdout('\n');
+    if (result.blocked) {
+      io.stderr(`blocked by hook ${result.blocked.by}: ${result.blocked.reason}\n`);
+      return 3;
+    }
+    if (result.stop_reason === 'cancelled') {
+      io.stderr('cancelled\n');
+      return 130;
+    }
+    if (result.error) {
+      io.stderr(`error: ${result.error}\n`);
+      return 1;
+    }
+    if (result.stop_reason === 'max_iterations') {
+      io.stderr(`stopped: the agent used all its iterations (thread ${handle.threadId}; continue with --thread)\n`);
+      return 1;
+    }
+    if (!values.json) io.stderr(`thread ${handle.threadId}\n`);
+    return 0;
+  } catch (err) {
+    if (err instanceof WorkbenchInputError) {
+      if (err.code === 'not_found' || err.code === 'invalid_args') throw new UsageError(err.message);
+    }
+    throw err;
+  } finally {
+    process.removeListener('SIGINT', onSigint);
+    unsubscribe();
+    await workbench.close();
+  }
+};
+
+function jsonPrinter(io: CliIo) {
+  return (event: StreamEvent) => io.stdout(`${JSON.stringify(event)}\n`);
+}
+
+const oneLine = (text: string, max = 120) => {
+  const flat = text.replace(/\s+/g, ' ').trim();
+  return flat.length > max ? `${flat.slice(0, max - 1)}…` : flat;
+};
+
+function textPrinter(io: CliIo) {
+  return (event: StreamEvent) => {
+    switch (event.event) {
+      case 'on_chat_model_stream':
+        io.stdout((event.data as StreamEventData['on_chat_model_stream']).delta);
+        break;
+      case 'on_tool_start': {
+        const d = event.data as StreamEventData['on_tool_start'];
+        io.stderr(`\n→ ${event.name} ${oneLine(JSON.stringify(d.args))}\n`);
+        break;
+      }
+      case 'on_tool_end': {
+        const d = event.data as StreamEventData['on_tool_end'];
+        io.stderr(d.error ? `✗ ${event.name}: ${oneLine(d.error)}\n` : `✓ ${event.name} (${d.duration_ms} ms)\n`);
+        break;
+      }
+      case 'on_todos': {
+        const todos = (event.data as StreamEventData['on_todos']).todos;
+        const mark = { done: '[x]', in_progress: '[~]', pending: '[ ]' } as const;
+        io.stderr(`todos:\n${todos.map((t) => `  ${mark[t.status]} ${t.title}`).join('\n')}\n`);
+        break;
+      }
+      case 'on_blocked': {
+        const d = event.data as StreamEventData['on_blocked'];
+        if (d.target === 'tool_call') io.stderr(`⊘ blocked by ${d.by}: ${oneLine(d.reason)}\n`);
+        break;
+      }
+      case 'error': {
+        const d = event.data as StreamEventData['error'];
+        if (d.code === 'diagnostic') io.stderr(`warning: ${d.message}\n`);
+        break;
+      }
+      default:
+        break;
+    }
+  };
+}

@@ -1,0 +1,65 @@
+/**
+ * `workbench <command>`: dispatches to command modules, imported lazily so `workbench run` loads
+ * only what a run needs. Exit codes: 0 ok, 1 runtime error, 2 bad usage, 3 blocked by a hook.
+ */
+import type { CliCommand, CliIo } from './types.ts';
+import { UsageError } from './types.ts';
+
+const COMMANDS: Record<string, () => Promise<CliCommand>> = {
+  run: async () => (await import('./commands/run.ts')).runCommand,
+  threads: async () => (await import('./commands/threads.ts')).threadsCommand,
+  trace: async () => (await import('./commands/trace.ts')).traceCommand,
+  hooks: async () => (await import('./commands/hooks.ts')).hooksCommand,
+  trust: async () => (await import('./commands/trust.ts')).trustCommand,
+  skills: async () => (await import('./commands/skills.ts')).skillsCommand,
+  compact: async () => (await import('./commands/compact.ts')).compactCommand,
+  serve: async () => (await import('./commands/serve.ts')).serveCommand,
+};
+
+export const USAGE = `usage: workbench <command> [options]
+
+commands:
+  run [--workspace DIR] [--model NAME] [--base-url URL] [--thread ID] [--auto] [--no-hooks]
+      [--trust] [--max-iterations N] [--json] PROMPT    run the agent once
+  threads list [--json]                                  list threads
+  threads show ID [--json]                               print a thread (AgentState JSON with --json)
+  compact THREAD_ID                                      compact a thread's context now
+  trace export THREAD_ID --format otlp|chrome [--out F]  export a thread's trace
+  trace import FILE                                      import a trace file
+  hooks list|runs|test ...                               inspect and try user hooks
+  trust DIR                                              trust a workspace's hooks
+  skills list [--workspace DIR] [--json]                 list skills and their problems
+  serve [--host H] [--port N] [--workspace DIR]          serve the app to a browser
+
+environment: OPENAI_API_KEY, OPENAI_BASE_URL, WORKBENCH_MODEL, WORKBENCH_HOME (default ~/.workbench)`;
+
+export const processIo = (): CliIo => ({
+  stdout: (t) => void process.stdout.write(t),
+  stderr: (t) => void process.stderr.write(t),
+  env: process.env,
+  cwd: process.cwd(),
+});
+
+/** Runs the CLI and returns the exit code. Contract: never throws. */
+export async function main(argv: string[], io: CliIo = processIo()): Promise<number> {
+  const [name, ...rest] = argv;
+  if (!name || name === '--help' || name === '-h' || name === 'help') {
+    io.stdout(`${USAGE}\n`);
+    return name ? 0 : 2;
+  }
+  const load = COMMANDS[name];
+  if (!load) {
+    io.stderr(`workbench: unknown command "${name}"\n${USAGE}\n`);
+    return 2;
+  }
+  try {
+    return await (await load())(rest, io);
+  } catch (err) {
+    if (err instanceof UsageError) {
+      io.stderr(`workbench ${name}: ${err.message}\n`);
+      return 2;
+    }
+    io.stderr(`workbench ${name}: ${err instanceof Error ? err.message : String(err)}\n`);
+    return 1;
+  }
+}
