@@ -90,6 +90,7 @@ export function startRun(deps: RunDeps, setup: RunSetup, runId: string): RunHand
 
   const finished = (async () => {
     const root = ctx.trace ? startRunSpan(recorder, { model: setup.model, threadId, workspace: setup.workspace.root }) : undefined;
+    root?.set('workbench.pid', process.pid);
     const body = async () => runWithGate(deps, ctx, setup, append, emit);
     let outcome: Awaited<ReturnType<typeof runWithGate>>;
     try {

@@ -73,9 +73,17 @@ export function createSpanStore(db: DatabaseSync, tx: TransactionRunner): SpanSt
     upsert,
     listByThread: (threadId) => (q.byThread.all(threadId) as unknown as SpanRow[]).map(fromRow),
     listByRun: (runId) => (q.byRun.all(runId) as unknown as SpanRow[]).map(fromRow),
-    closeOpenSpans(now) {
+    closeOpenSpans(now, isAlive = processAlive) {
       return tx.run(() => {
-        const open = (q.open.all() as unknown as SpanRow[]).map(fromRow);
+        const all = (q.open.all() as unknown as SpanRow[]).map(fromRow);
+        // A run's root span carries the pid of the process running it; another live process's
+        // runs (the app while a CLI starts) are still going, so their spans stay open.
+        const livePids = new Map<string, boolean>();
+        for (const span of all) {
+          const pid = span.attributes['workbench.pid'];
+          if (typeof pid === 'number') livePids.set(span.run_id, pid !== process.pid && isAlive(pid));
+        }
+        const open = all.filter((span) => !livePids.get(span.run_id));
         for (const span of open) {
           // The last sign of life is the best end we know; `now` would inflate durations by the downtime.
           const lastEvent = span.events.reduce((t, e) => Math.max(t, e.time_ms), -Infinity);
@@ -94,4 +102,14 @@ export function createSpanStore(db: DatabaseSync, tx: TransactionRunner): SpanSt
       });
     },
   };
+}
+
+/** True when a process with this pid exists (signal 0 only checks). */
+function processAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (err) {
+    return (err as NodeJS.ErrnoException).code === 'EPERM';
+  }
 }

@@ -34,8 +34,11 @@ export interface SpanStore {
   upsert(span: SpanRecord): void;
   listByThread(threadId: string): SpanRecord[];
   listByRun(runId: string): SpanRecord[];
-  /** Closes spans left open by a crash: status ERROR, error.type=process_crash, incomplete. Returns the count. */
-  closeOpenSpans(now: number): number;
+  /**
+   * Closes spans left open by a crash: status ERROR, error.type=process_crash, incomplete. Spans of a
+   * run whose root span names a live other process (`workbench.pid`) are left alone. Returns the count.
+   */
+  closeOpenSpans(now: number, isAlive?: (pid: number) => boolean): number;
 }
 
 export interface HookRunStore {

@@ -73,4 +73,18 @@ describe('SpanStore', () => {
     });
     expect(again.spans.closeOpenSpans(2000)).toBe(0);
   });
+
+  it('leaves the open spans of a run owned by another live process alone', () => {
+    const db = openDatabase(join(tempDir(), 'workbench.db'));
+    opened.push(db);
+    const root = (run: string, pid: number) => span(`root-${run}`, 1, { run_id: run, kind: 'agent', attributes: { 'workbench.pid': pid } });
+    db.spans.upsert(root('live', 4242));
+    db.spans.upsert(span('child-live', 2, { run_id: 'live' }));
+    db.spans.upsert(root('dead', 4343));
+    db.spans.upsert(span('child-dead', 2, { run_id: 'dead' }));
+    const closed = db.spans.closeOpenSpans(100, (pid) => pid === 4242);
+    expect(closed).toBe(2);
+    const open = db.spans.listByThread('th_1').filter((s) => s.end_ms === undefined).map((s) => s.run_id);
+    expect(open).toEqual(['live', 'live']);
+  });
 });
