@@ -6,7 +6,10 @@ import type { Usage } from '../../src/shared/types/index.ts';
 
 /** One tool call the model "makes". `rawArgs` wins over `args` (use it for malformed JSON). */
 export interface ScriptToolCall {
+  /** Default: a generated `call_fake_…` id. */
   id?: string;
+  /** Send no id at all (tests the client's id generation). */
+  omitId?: boolean;
   name: string;
   args?: Record<string, unknown>;
   rawArgs?: string;
@@ -35,6 +38,8 @@ export interface ScriptTurn {
   errorAfterChunks?: number;
   /** Send a non-JSON `data:` line after this many chunks, then end. */
   malformedAfterChunks?: number;
+  /** Stream the tool calls' fragments round-robin (interleaved indices) instead of one after another. */
+  interleaveToolCalls?: boolean;
   /** Default 'tool_calls' when there are tool calls, else 'stop'. */
   finishReason?: string;
   /** Only for the scripted LLM: resolve as a broken stream with this error text. */
@@ -112,19 +117,21 @@ export function buildChunks(
   for (const piece of splitText(turn.text ?? '', turn.chunkSize ?? 16))
     chunks.push(choice({ content: piece }));
   const calls = turn.toolCalls ?? [];
-  calls.forEach((call, index) => {
+  const perCall = calls.map((call, index) => {
     const id = call.id ?? `call_fake_${index}_${Math.random().toString(36).slice(2, 10)}`;
-    chunks.push(
-      choice({
-        tool_calls: [{ index, id, type: 'function', function: { name: call.name, arguments: '' } }],
-      }),
-    );
+    const header = { index, type: 'function', function: { name: call.name, arguments: '' } };
     const raw = rawArgsOf(call);
-    const third = Math.ceil(raw.length / 3);
-    for (const frag of splitText(raw, third || 1)) {
-      chunks.push(choice({ tool_calls: [{ index, function: { arguments: frag } }] }));
-    }
+    const fragments = splitText(raw, Math.ceil(raw.length / 3) || 1).map((frag) =>
+      choice({ tool_calls: [{ index, function: { arguments: frag } }] }),
+    );
+    return [choice({ tool_calls: [call.omitId ? header : { ...header, id }] }), ...fragments];
   });
+  if (turn.interleaveToolCalls) {
+    const longest = Math.max(0, ...perCall.map((c) => c.length));
+    for (let i = 0; i < longest; i++) for (const c of perCall) if (c[i]) chunks.push(c[i]!);
+  } else {
+    for (const c of perCall) chunks.push(...c);
+  }
   chunks.push(choice({}, turn.finishReason ?? (calls.length > 0 ? 'tool_calls' : 'stop')));
   if (opts.withUsage && turn.usage !== null) {
     const usage = turn.usage ?? estimateUsage(turn);

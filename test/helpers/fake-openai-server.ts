@@ -11,6 +11,21 @@
  * - Control (for a server in another process; never auth-checked): `POST /__control/script` with
  *   `{script?, rules?: [{match, flags?, turns}], models?}` replaces queue and rules;
  *   `GET /__control/requests` returns the log; `POST /__control/reset` clears queue, rules and log.
+ *
+ * Example:
+ *   await withFakeOpenAi(
+ *     [
+ *       { text: 'Reading it.', toolCalls: [{ name: 'read_file', args: { path: 'a.ts' } }] },
+ *       { text: 'Done.', usage: { input_tokens: 120, output_tokens: 3 } },
+ *       { text: 'Hel', breakAfterChunks: 2 },          // T5.1: connection drops mid-text
+ *       { error: { status: 429, retryAfter: 1 } },      // rate limited, then the next turn
+ *       (req) => ({ text: `saw ${req.messages.length} messages` }),
+ *     ],
+ *     async (fake) => {
+ *       const llm = createOpenAiClient({ apiKey: 'sk-test', baseURL: fake.baseURL });
+ *       // … fake.chatRequests() holds the request bodies
+ *     },
+ *   );
  */
 import { createServer } from 'node:http';
 import type { IncomingMessage, ServerResponse } from 'node:http';

@@ -160,5 +160,7 @@ function describeBreak(err: unknown): string {
   const code = networkCode(err);
   if (code) return `the connection was lost mid-stream (${code})`;
   const why = err instanceof Error ? err.message : String(err);
+  // undici reports a dropped socket as a bare "terminated", which says nothing to a user.
+  if (why === 'terminated' || why === '') return 'the connection was lost mid-stream';
   return `the connection was lost mid-stream (${why})`;
 }

@@ -20,6 +20,8 @@ export interface ChunkLike {
 }
 
 interface PendingCall {
+  index: number;
+  seq: number;
   id?: string;
   name: string;
   args: string;
@@ -42,7 +44,14 @@ export function createStreamAccumulator(): StreamAccumulator {
   let finishReason: string | undefined;
   let usage: Usage | undefined;
   // Keyed by the delta's `index`: parallel calls may interleave, and id/name only arrive once.
-  const calls = new Map<number, PendingCall>();
+  const byIndex = new Map<number, PendingCall>();
+  const all: PendingCall[] = [];
+
+  const interrupt = (error: string): LlmResponse => {
+    const res: LlmResponse = { content, tool_calls: [], interrupted: true, error };
+    if (usage) res.usage = usage;
+    return res;
+  };
 
   return {
     push(chunk) {
@@ -53,10 +62,12 @@ export function createStreamAccumulator(): StreamAccumulator {
       content += text;
       for (const [pos, d] of (choice.delta?.tool_calls ?? []).entries()) {
         const index = d.index ?? pos;
-        let call = calls.get(index);
-        if (!call) {
-          call = { name: '', args: '' };
-          calls.set(index, call);
+        let call = byIndex.get(index);
+        // A different id at a known index is a new call: some servers send every call as index 0.
+        if (!call || (d.id && call.id && d.id !== call.id)) {
+          call = { index, seq: all.length, name: '', args: '' };
+          byIndex.set(index, call);
+          all.push(call);
         }
         if (d.id) call.id = d.id;
         if (d.function?.name && call.name === '') call.name = d.function.name;
@@ -69,14 +80,29 @@ export function createStreamAccumulator(): StreamAccumulator {
       return finishReason !== undefined;
     },
     finish() {
+      if (finishReason === 'length' && all.length > 0) {
+        // The token limit cut the answer: the last call's arguments are truncated, so none may run.
+        return interrupt(
+          'the answer hit the max tokens limit in the middle of a tool call — raise max tokens and retry',
+        );
+      }
       const toolCalls: ToolCall[] = [];
       const invalid: Record<string, string> = {};
-      for (const index of [...calls.keys()].sort((a, b) => a - b)) {
-        const c = calls.get(index)!;
-        const id = c.id ?? generateCallId();
+      const seen = new Set<string>();
+      for (const c of [...all].sort((a, b) => a.index - b.index || a.seq - b.seq)) {
+        let id = c.id ?? generateCallId();
+        let duplicate = false;
+        if (seen.has(id)) {
+          // Two results with one id would break the transcript; rename and refuse this call.
+          id = generateCallId();
+          duplicate = true;
+        }
+        seen.add(id);
         const parsed = parseToolArgs(c.args);
         toolCalls.push({ id, name: c.name, args: parsed.ok ? parsed.args : {}, raw_args: c.args });
-        if (!parsed.ok) invalid[id] = parsed.error;
+        if (duplicate)
+          invalid[id] = `duplicate tool call id '${c.id}': this call was not run, send it again`;
+        else if (!parsed.ok) invalid[id] = parsed.error;
       }
       const res: LlmResponse = { content, tool_calls: toolCalls };
       if (usage) res.usage = usage;
@@ -84,11 +110,7 @@ export function createStreamAccumulator(): StreamAccumulator {
       if (Object.keys(invalid).length > 0) res.invalid_args = invalid;
       return res;
     },
-    interrupt(error) {
-      const res: LlmResponse = { content, tool_calls: [], interrupted: true, error };
-      if (usage) res.usage = usage;
-      return res;
-    },
+    interrupt,
   };
 }
 

@@ -113,6 +113,34 @@ describe('createOpenAiClient against the fake server', () => {
     });
   });
 
+  it('assembles interleaved parallel calls and generates missing ids', async () => {
+    const turn = {
+      interleaveToolCalls: true,
+      toolCalls: [
+        { name: 'read_file', args: { path: 'a.ts' }, omitId: true },
+        { id: 'call_2', name: 'read_file', args: { path: 'b.ts' } },
+      ],
+    };
+    await withFakeOpenAi([turn], async (fake) => {
+      const res = await client(fake.baseURL).chat(req, { signal: signal() });
+      expect(res.tool_calls.map((c) => c.args)).toEqual([{ path: 'a.ts' }, { path: 'b.ts' }]);
+      expect(res.tool_calls[0]!.id).toMatch(/^call_[0-9a-f]{24}$/);
+      expect(res.tool_calls[1]!.id).toBe('call_2');
+    });
+  });
+
+  it("finish_reason 'length' during a tool call is interrupted", async () => {
+    const turn = {
+      toolCalls: [{ name: 'write_file', rawArgs: '{"path":"a","content":"abc' }],
+      finishReason: 'length',
+    };
+    await withFakeOpenAi([turn], async (fake) => {
+      const res = await client(fake.baseURL).chat(req, { signal: signal() });
+      expect(res).toMatchObject({ tool_calls: [], interrupted: true });
+      expect(res.error).toMatch(/max tokens/);
+    });
+  });
+
   it('reports malformed tool arguments instead of guessing', async () => {
     await withFakeOpenAi(
       [{ toolCalls: [{ id: 'c1', name: 'write_file', rawArgs: "{'path': 'a'," }] }],
@@ -235,7 +263,7 @@ describe('createOpenAiClient against the fake server', () => {
       expect(res.interrupted).toBe(true);
       expect(res.tool_calls).toEqual([]);
       expect(res.content).toBe('Let me look');
-      expect(res.error).toMatch(/mid-stream|ended before/);
+      expect(res.error).toMatch(/connection was lost mid-stream|ended before/);
       expect(fake.chatRequests()).toHaveLength(1); // never retried once started
     });
   });

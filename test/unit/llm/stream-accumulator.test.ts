@@ -119,3 +119,39 @@ describe('parseToolArgs', () => {
     });
   });
 });
+
+describe('createStreamAccumulator edge cases', () => {
+  it('treats a new id at a known index as a new call', () => {
+    const acc = createStreamAccumulator();
+    acc.push(tc(0, { id: 'a', name: 'one', args: '{}' }));
+    acc.push(tc(0, { id: 'b', name: 'two', args: '{"x":1}' }));
+    acc.push({ choices: [{ finish_reason: 'tool_calls' }] });
+    expect(acc.finish().tool_calls.map((c) => [c.id, c.name, c.args])).toEqual([
+      ['a', 'one', {}],
+      ['b', 'two', { x: 1 }],
+    ]);
+  });
+
+  it('renames and refuses a duplicate call id', () => {
+    const acc = createStreamAccumulator();
+    acc.push(tc(0, { id: 'same', name: 'one', args: '{}' }));
+    acc.push(tc(1, { id: 'same', name: 'two', args: '{}' }));
+    const res = acc.finish();
+    expect(res.tool_calls[0]!.id).toBe('same');
+    const second = res.tool_calls[1]!.id;
+    expect(second).not.toBe('same');
+    expect(res.invalid_args).toEqual({
+      [second]: expect.stringMatching(/duplicate tool call id 'same'/),
+    });
+  });
+
+  it("finish_reason 'length' with an open tool call is interrupted, not executed", () => {
+    const acc = createStreamAccumulator();
+    acc.push({ choices: [{ delta: { content: 'Writing' } }] });
+    acc.push(tc(0, { id: 'a', name: 'write_file', args: '{"path":"a","content":"lo' }));
+    acc.push({ choices: [{ finish_reason: 'length' }] });
+    const res = acc.finish();
+    expect(res).toMatchObject({ content: 'Writing', tool_calls: [], interrupted: true });
+    expect(res.error).toMatch(/max tokens/);
+  });
+});
