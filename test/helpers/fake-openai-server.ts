@@ -41,6 +41,7 @@ export type {
   ScriptTurn,
 } from './fake-openai-script.ts';
 
+/** Options of `startFakeOpenAi` (also the CLI's script-file format). */
 export interface FakeOpenAiOptions {
   script?: ScriptEntry[];
   rules?: ScriptRule[];
@@ -64,6 +65,7 @@ export interface LoggedRequest {
   at: number;
 }
 
+/** A running fake server. */
 export interface FakeOpenAi {
   /** e.g. http://127.0.0.1:39123/v1 — pass it as the client's baseURL. */
   readonly baseURL: string;

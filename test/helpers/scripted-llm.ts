@@ -17,6 +17,7 @@ import { rawArgsOf, splitText } from './fake-openai-script.ts';
 /** A scripted turn, or a function of the request (e.g. to answer a summarization prompt). */
 export type ScriptedTurn = ScriptTurn | ((request: ModelRequest) => ScriptTurn);
 
+/** An LlmClient answering from a script, with its call log. */
 export interface ScriptedLlm extends LlmClient {
   /** Every request received, in order (messages copied at call time). */
   readonly calls: ReadonlyArray<{ index: number; request: ModelRequest }>;

@@ -8,12 +8,14 @@ export type OpenAiMessage =
   | { role: 'assistant'; content: string | null; tool_calls?: OpenAiToolCall[] }
   | { role: 'tool'; tool_call_id: string; content: string };
 
+/** An assistant tool call on the wire. */
 export interface OpenAiToolCall {
   id: string;
   type: 'function';
   function: { name: string; arguments: string };
 }
 
+/** A function tool on the wire. */
 export interface OpenAiTool {
   type: 'function';
   function: { name: string; description: string; parameters: Record<string, unknown> };

@@ -12,6 +12,7 @@ import { classifyError, networkCode, scrub } from './error-mapping.ts';
 import type { ClassifiedError } from './error-mapping.ts';
 import { abortError, backoffDelay, parseRetryAfter, sleep } from './retry.ts';
 
+/** Options of `createOpenAiClient`. */
 export interface OpenAiClientOptions {
   /** May be '' for local servers that need no key. */
   apiKey: string;

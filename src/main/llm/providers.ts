@@ -88,6 +88,7 @@ export function normalizeBaseUrl(input: string): string {
   return `${url.protocol}//${url.host}${path}`;
 }
 
+/** Where and how to reach an endpoint for `listModels` / `testConnection`. */
 export interface EndpointOptions {
   baseURL: string;
   apiKey?: string;
@@ -150,7 +151,10 @@ export async function testConnection(opts: EndpointOptions): Promise<ConnectionR
       ok: true,
       models: ids.length,
       modelIds: ids,
-      message: `Connected to ${baseURL} — ${count} available.`,
+      message:
+        ids.length === 0
+          ? `Connected to ${baseURL}, but it lists no models.`
+          : `Connected to ${baseURL} — ${count} available.`,
     };
   } catch (err) {
     if (err instanceof Error && err.name === 'AbortError') throw err;

@@ -1,5 +1,6 @@
 /** Backoff, `Retry-After` parsing and an abortable sleep for the model client's own retries. */
 
+/** Parameters of `backoffDelay`. */
 export interface BackoffOptions {
   baseMs: number;
   capMs: number;
