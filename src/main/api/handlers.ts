@@ -1,0 +1,340 @@
+/**
+ * The pure handler table: contract channel → Workbench call. No electron here; the Electron adapter
+ * and the `serve` socket both call `dispatch()`, which checks the channel, parses the arguments with
+ * the channel's zod schema and turns thrown errors into `IpcResult` data.
+ */
+import { realpath, stat, readdir } from 'node:fs/promises';
+import { join } from 'node:path';
+import type { z } from 'zod';
+import type { StreamEvent, WorkbenchSettings } from '../../shared/types/index.ts';
+import { ARG_SCHEMAS, type ArgSchemas } from '../../shared/ipc/schemas.ts';
+import { isInvokeChannel, type InvokeChannel } from '../../shared/ipc/channels.ts';
+import type {
+  AgentEventEnvelope,
+  AppMode,
+  EventPayloads,
+  InvokeResult,
+  KeyStorage,
+  SettingsView,
+  TrustItem,
+  TrustStatus,
+} from '../../shared/ipc/contract.ts';
+import { fail, ok, type IpcErrorCode, type IpcResult } from '../../shared/ipc/result.ts';
+import type { Workbench } from './types.ts';
+
+/** Where the face keeps the API key (safeStorage in the app; env / secrets.json in serve). */
+export interface SecretPort {
+  get(): string | undefined;
+  set(apiKey: string | null): Promise<void>;
+  storage(): KeyStorage;
+  warning?(): string | undefined;
+}
+
+/** The provider functions of src/main/llm/providers.ts (injectable for tests). */
+export interface ProvidersPort {
+  presets(): InvokeResult<'providers.presets'>;
+  listModels(o: { baseURL: string; apiKey?: string }): Promise<string[]>;
+  testConnection(o: { baseURL: string; apiKey?: string }): Promise<InvokeResult<'providers.test'>>;
+  probe(): Promise<InvokeResult<'providers.probe'>>;
+  normalize(url: string): string;
+}
+
+export interface HandlerDeps {
+  workbench: Workbench;
+  mode: AppMode;
+  version: string;
+  secrets: SecretPort;
+  /** Electron's folder dialog; absent in serve (the path is typed instead). */
+  pickFolder?: () => Promise<string | undefined>;
+  /** Base URL / model set by the environment (serve), overriding settings. */
+  envOverrides?: { baseURL?: string; model?: string };
+  providers?: ProvidersPort;
+  platform?: string;
+}
+
+type Parsed<C extends InvokeChannel> = z.output<ArgSchemas[C]>;
+
+/** One handler per channel; may throw HandlerError (or a WorkbenchInputError) for expected failures. */
+export type InvokeHandlers = {
+  [C in InvokeChannel]: (args: Parsed<C>) => Promise<InvokeResult<C>> | InvokeResult<C>;
+};
+
+/** An expected failure a handler reports to the caller as `{ok:false, error}`. */
+export class HandlerError extends Error {
+  readonly code: IpcErrorCode;
+  constructor(code: IpcErrorCode, message: string) {
+    super(message);
+    this.name = 'HandlerError';
+    this.code = code;
+  }
+}
+
+const KNOWN_CODES = new Set<string>(['invalid_args', 'not_found', 'conflict', 'forbidden', 'not_implemented', 'unavailable']);
+
+function notImplemented(channel: string): never {
+  throw new HandlerError('not_implemented', `${channel} is not available in this version`);
+}
+
+async function realDir(path: string): Promise<string> {
+  try {
+    const real = await realpath(path);
+    if (!(await stat(real)).isDirectory()) throw new Error('not a folder');
+    return real;
+  } catch {
+    throw new HandlerError('invalid_args', `not a folder: ${path}`);
+  }
+}
+
+async function exists(path: string): Promise<boolean> {
+  return stat(path).then(
+    () => true,
+    () => false,
+  );
+}
+
+/** Lists what a workspace brings that the trust prompt must show (hooks, settings hooks, AGENTS.md, skills). */
+export async function inspectWorkspace(workspace: string): Promise<TrustItem[]> {
+  const items: TrustItem[] = [];
+  const candidates: Array<[TrustItem['kind'], string]> = [
+    ['agents_md', join(workspace, 'AGENTS.md')],
+    ['hooks', join(workspace, '.workbench', 'hooks')],
+    ['workbench_settings', join(workspace, '.workbench', 'settings.json')],
+    ['claude_settings', join(workspace, '.claude', 'settings.json')],
+    ['skills', join(workspace, '.workbench', 'skills')],
+  ];
+  for (const [kind, path] of candidates) {
+    if (!(await exists(path))) continue;
+    if (kind === 'hooks' || kind === 'skills') {
+      const names = await readdir(path).catch(() => [] as string[]);
+      if (names.length === 0) continue;
+    }
+    items.push({ kind, path });
+  }
+  return items;
+}
+
+interface TrustStoreLike {
+  isTrusted(path: string): boolean;
+  trust?(path: string): unknown;
+  untrust?(path: string): unknown;
+  setTrusted?(path: string, trusted: boolean): unknown;
+}
+
+async function loadTrustStore(home: string): Promise<TrustStoreLike | undefined> {
+  // The lifecycle module lands in a later issue; imported lazily by a computed name so this file
+  // builds before it exists.
+  const spec = '../lifecycle/index.ts';
+  try {
+    const mod = (await import(/* @vite-ignore */ spec)) as { createTrustStore?: (home: string) => TrustStoreLike };
+    return mod.createTrustStore?.(home);
+  } catch {
+    return undefined;
+  }
+}
+
+async function defaultProviders(): Promise<ProvidersPort> {
+  const p = await import('../llm/providers.ts');
+  return {
+    presets: () => p.PROVIDER_PRESETS.map((x) => ({ ...x })),
+    listModels: (o) => p.listModels(o),
+    testConnection: (o) => p.testConnection(o),
+    probe: () => p.probeLocalProviders(),
+    normalize: (u) => p.normalizeBaseUrl(u),
+  };
+}
+
+function originOf(url: string): string {
+  try {
+    return new URL(url).origin.replace('//localhost', '//127.0.0.1');
+  } catch {
+    return url;
+  }
+}
+
+/** Builds the handler table over one Workbench. */
+export function createHandlers(deps: HandlerDeps): InvokeHandlers {
+  const wb = deps.workbench;
+  let current = wb.workspace;
+  let providers: ProvidersPort | undefined = deps.providers;
+  const getProviders = async () => (providers ??= await defaultProviders());
+
+  const settingsView = (settings: WorkbenchSettings = wb.settings.get()): SettingsView => ({
+    settings,
+    apiKeyConfigured: Boolean(deps.secrets.get()) || wb.credentials.hasApiKey(),
+    keyStorage: deps.secrets.storage(),
+    keyWarning: deps.secrets.warning?.(),
+    envOverrides: deps.envOverrides,
+  });
+
+  // The stored key goes only to the endpoint it was configured for (T7.4): a new origin gets none.
+  const keyFor = (baseURL: string, typed?: string): string | undefined => {
+    if (typed) return typed;
+    const configured = deps.envOverrides?.baseURL ?? wb.settings.get().provider.base_url;
+    return originOf(configured) === originOf(baseURL) ? deps.secrets.get() : undefined;
+  };
+
+  const remember = async (path: string): Promise<string[]> => {
+    const recent = [path, ...wb.settings.get().recent_workspaces.filter((p) => p !== path)].slice(0, 10);
+    await wb.settings.update({ recent_workspaces: recent });
+    return recent;
+  };
+
+  const trustStatus = async (workspace: string): Promise<TrustStatus> => {
+    const path = await realDir(workspace);
+    const store = await loadTrustStore(wb.home);
+    return { workspace: path, trusted: store?.isTrusted(path) ?? false, items: await inspectWorkspace(path) };
+  };
+
+  const threadOrThrow = (threadId: string) => {
+    const summary = wb.threads.summary({ threadId });
+    const state = wb.threads.get({ threadId });
+    if (!summary || !state) throw new HandlerError('not_found', `unknown thread ${threadId}`);
+    return { summary, state };
+  };
+
+  return {
+    'app.info': () => ({
+      version: deps.version,
+      mode: deps.mode,
+      platform: deps.platform ?? 'unknown',
+      home: wb.home,
+      workspace: current,
+      canPickFolder: Boolean(deps.pickFolder),
+    }),
+    'threads.list': (a) => wb.threads.list({ workspace: a.workspace, search: a.search }),
+    'threads.get': (a) => {
+      const { summary, state } = threadOrThrow(a.threadId);
+      return { summary, state, running: wb.chat.running().includes(a.threadId) };
+    },
+    'threads.create': (a) => wb.threads.create({ workspace: a.workspace ?? current, title: a.title }),
+    'threads.rename': (a) => {
+      threadOrThrow(a.threadId);
+      wb.threads.rename({ threadId: a.threadId, title: a.title });
+      return wb.threads.summary({ threadId: a.threadId })!;
+    },
+    'threads.delete': (a) => {
+      threadOrThrow(a.threadId);
+      wb.threads.delete({ threadId: a.threadId });
+      return { deleted: true as const };
+    },
+    'chat.send': async (a) => {
+      const handle = await wb.chat.send({ threadId: a.threadId, text: a.text, workspace: a.threadId ? undefined : (a.workspace ?? current) });
+      return { threadId: handle.threadId, runId: handle.runId };
+    },
+    'chat.cancel': (a) => ({ cancelled: wb.chat.cancel({ threadId: a.threadId }) }),
+    'chat.approve': (a) => ({ accepted: wb.chat.approve({ approvalId: a.approvalId, decision: a.decision }), decision: a.decision }),
+    'chat.running': () => wb.chat.running(),
+    'workspace.current': () => ({ path: current, recent: wb.settings.get().recent_workspaces }),
+    'workspace.open': async (a) => {
+      const chosen = a.path ?? (await deps.pickFolder?.());
+      if (!chosen) {
+        if (!deps.pickFolder) throw new HandlerError('invalid_args', 'type the folder path');
+        return null;
+      }
+      current = await realDir(chosen);
+      return { path: current, recent: await remember(current) };
+    },
+    'workspace.recent': () => wb.settings.get().recent_workspaces,
+    'trust.status': (a) => trustStatus(a.workspace),
+    'trust.set': async (a) => {
+      const path = await realDir(a.workspace);
+      const store = await loadTrustStore(wb.home);
+      if (!store) notImplemented('trust.set');
+      if (store.setTrusted) await store.setTrusted(path, a.trusted);
+      else if (a.trusted && store.trust) await store.trust(path);
+      else if (!a.trusted && store.untrust) await store.untrust(path);
+      else notImplemented('trust.set');
+      return trustStatus(path);
+    },
+    'settings.get': () => settingsView(),
+    'settings.update': async (a) => {
+      const patch: Partial<WorkbenchSettings> = {};
+      const { provider, ...rest } = a.patch;
+      Object.assign(patch, rest);
+      if (provider) {
+        const base = wb.settings.get().provider;
+        const merged = { ...base, ...provider };
+        if (provider.base_url !== undefined) merged.base_url = (await getProviders()).normalize(provider.base_url);
+        patch.provider = merged;
+      }
+      try {
+        return settingsView(await wb.settings.update(patch));
+      } catch (err) {
+        if (err instanceof HandlerError) throw err;
+        throw new HandlerError('invalid_args', err instanceof Error ? err.message : String(err));
+      }
+    },
+    'settings.setApiKey': async (a) => {
+      const key = a.apiKey?.trim() || null;
+      await deps.secrets.set(key);
+      wb.credentials.setApiKey({ apiKey: key ?? undefined });
+      return settingsView();
+    },
+    'providers.presets': async () => (await getProviders()).presets(),
+    'providers.models': async (a) => {
+      const p = await getProviders();
+      try {
+        return await p.listModels({ baseURL: a.baseURL, apiKey: keyFor(a.baseURL, a.apiKey) });
+      } catch (err) {
+        throw new HandlerError('unavailable', err instanceof Error ? err.message : String(err));
+      }
+    },
+    'providers.test': async (a) => (await getProviders()).testConnection({ baseURL: a.baseURL, apiKey: keyFor(a.baseURL, a.apiKey) }),
+    'providers.probe': async () => (await getProviders()).probe(),
+    'todos.get': (a) => threadOrThrow(a.threadId).state.todos,
+    'trace.list': () => notImplemented('trace.list'),
+    'trace.export': () => notImplemented('trace.export'),
+    'trace.import': () => notImplemented('trace.import'),
+    'memory.read': () => notImplemented('memory.read'),
+    'memory.write': () => notImplemented('memory.write'),
+    'memory.effective': () => notImplemented('memory.effective'),
+    'skills.list': () => notImplemented('skills.list'),
+    'skills.create': () => notImplemented('skills.create'),
+    'skills.save': () => notImplemented('skills.save'),
+    'skills.delete': () => notImplemented('skills.delete'),
+    'skills.setEnabled': () => notImplemented('skills.setEnabled'),
+    'hooks.list': () => notImplemented('hooks.list'),
+    'hooks.setEnabled': () => notImplemented('hooks.setEnabled'),
+    'hooks.runs': () => notImplemented('hooks.runs'),
+    'hooks.test': () => notImplemented('hooks.test'),
+    'hooks.create': () => notImplemented('hooks.create'),
+  };
+}
+
+/**
+ * Validates and runs one call.
+ * Contract: never throws; an unknown channel or arguments failing the schema never reach a handler.
+ */
+export async function dispatch(handlers: InvokeHandlers, channel: unknown, args: unknown): Promise<IpcResult<unknown>> {
+  if (!isInvokeChannel(channel)) return fail('unknown_channel', `unknown channel ${JSON.stringify(String(channel)).slice(0, 120)}`);
+  const parsed = ARG_SCHEMAS[channel].safeParse(args === undefined ? {} : args);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0];
+    const where = issue?.path.length ? ` at ${issue.path.join('.')}` : '';
+    return fail('invalid_args', `${channel}: ${issue?.message ?? 'invalid arguments'}${where}`);
+  }
+  try {
+    const handler = handlers[channel] as (a: unknown) => unknown;
+    return ok(await handler(parsed.data));
+  } catch (err) {
+    const code = (err as { code?: unknown })?.code;
+    const message = err instanceof Error ? err.message : String(err);
+    if (typeof code === 'string' && KNOWN_CODES.has(code)) return fail(code as IpcErrorCode, message);
+    return fail('internal', message);
+  }
+}
+
+/**
+ * Forwards every Workbench StreamEvent to `send` as numbered `agent.event` envelopes.
+ * Returns the unsubscribe function.
+ */
+export function forwardEvents(
+  workbench: Workbench,
+  send: <E extends keyof EventPayloads>(channel: E, payload: EventPayloads[E]) => void,
+): () => void {
+  let seq = 0;
+  return workbench.subscribe((event: StreamEvent) => {
+    const envelope: AgentEventEnvelope = { seq: ++seq, event };
+    send('agent.event', envelope);
+  });
+}

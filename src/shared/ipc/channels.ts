@@ -1,0 +1,69 @@
+/**
+ * The runtime list of every IPC channel and event name. The preload and the socket server accept only
+ * these; kept free of zod so the sandboxed preload bundle stays tiny.
+ */
+
+/** Every `domain.verb` invoke channel, in contract order. */
+export const INVOKE_CHANNELS = [
+  'app.info',
+  'threads.list',
+  'threads.get',
+  'threads.create',
+  'threads.rename',
+  'threads.delete',
+  'chat.send',
+  'chat.cancel',
+  'chat.approve',
+  'chat.running',
+  'workspace.current',
+  'workspace.open',
+  'workspace.recent',
+  'trust.status',
+  'trust.set',
+  'settings.get',
+  'settings.update',
+  'settings.setApiKey',
+  'providers.presets',
+  'providers.models',
+  'providers.test',
+  'providers.probe',
+  'todos.get',
+  'trace.list',
+  'trace.export',
+  'trace.import',
+  'memory.read',
+  'memory.write',
+  'memory.effective',
+  'skills.list',
+  'skills.create',
+  'skills.save',
+  'skills.delete',
+  'skills.setEnabled',
+  'hooks.list',
+  'hooks.setEnabled',
+  'hooks.runs',
+  'hooks.test',
+  'hooks.create',
+] as const;
+
+/** Every event the main side pushes to the renderer. */
+export const EVENT_CHANNELS = ['agent.event', 'app.command'] as const;
+
+export type InvokeChannel = (typeof INVOKE_CHANNELS)[number];
+export type EventChannel = (typeof EVENT_CHANNELS)[number];
+
+const invokeSet: ReadonlySet<string> = new Set(INVOKE_CHANNELS);
+const eventSet: ReadonlySet<string> = new Set(EVENT_CHANNELS);
+
+/** True when `name` is a contract invoke channel (own name, not a prototype key). */
+export function isInvokeChannel(name: unknown): name is InvokeChannel {
+  return typeof name === 'string' && invokeSet.has(name);
+}
+
+/** True when `name` is a contract event channel. */
+export function isEventChannel(name: unknown): name is EventChannel {
+  return typeof name === 'string' && eventSet.has(name);
+}
+
+/** The Electron ipcMain channel an invoke channel travels on (one namespace for the app). */
+export const IPC_PREFIX = 'wb:';

@@ -1,0 +1,76 @@
+/**
+ * One strict zod schema per invoke channel: the arguments object. Unknown keys, wrong types and
+ * oversized strings are rejected before any handler runs (security-tests T1.1/T1.2).
+ */
+import { z } from 'zod';
+import type { InvokeChannel } from './channels.ts';
+
+const Id = z.string().min(1).max(200);
+const Path = z.string().min(1).max(4096);
+const Title = z.string().max(500);
+const Text = z.string().max(200_000);
+const Url = z.string().min(1).max(2048);
+const Key = z.string().max(4096);
+const Empty = z.strictObject({});
+const Scope = z.enum(['user', 'workspace']);
+const ProviderId = z.enum(['openai', 'ollama', 'lmstudio', 'vllm', 'llamacpp', 'openrouter', 'custom']);
+
+const SettingsPatch = z.strictObject({
+  provider: z
+    .strictObject({ preset: ProviderId.optional(), base_url: z.string().max(2048).optional(), model: z.string().max(500).optional() })
+    .optional(),
+  approval_mode: z.enum(['ask', 'auto-edit', 'auto']).optional(),
+  theme: z.enum(['light', 'dark', 'system']).optional(),
+  max_iterations: z.number().int().min(1).max(500).optional(),
+  disableAllHooks: z.boolean().optional(),
+});
+
+/** Argument schemas by channel. */
+export const ARG_SCHEMAS = {
+  'app.info': Empty,
+  'threads.list': z.strictObject({ workspace: Path.optional(), search: z.string().max(500).optional() }),
+  'threads.get': z.strictObject({ threadId: Id }),
+  'threads.create': z.strictObject({ workspace: Path.optional(), title: Title.optional() }),
+  'threads.rename': z.strictObject({ threadId: Id, title: Title.min(1) }),
+  'threads.delete': z.strictObject({ threadId: Id }),
+  'chat.send': z.strictObject({ threadId: Id.optional(), text: Text.min(1), workspace: Path.optional() }),
+  'chat.cancel': z.strictObject({ threadId: Id }),
+  'chat.approve': z.strictObject({ approvalId: Id, decision: z.enum(['allow_once', 'allow_thread', 'deny']) }),
+  'chat.running': Empty,
+  'workspace.current': Empty,
+  'workspace.open': z.strictObject({ path: Path.optional() }),
+  'workspace.recent': Empty,
+  'trust.status': z.strictObject({ workspace: Path }),
+  'trust.set': z.strictObject({ workspace: Path, trusted: z.boolean() }),
+  'settings.get': Empty,
+  'settings.update': z.strictObject({ patch: SettingsPatch }),
+  'settings.setApiKey': z.strictObject({ apiKey: Key.nullable() }),
+  'providers.presets': Empty,
+  'providers.models': z.strictObject({ baseURL: Url, apiKey: Key.optional() }),
+  'providers.test': z.strictObject({ baseURL: Url, apiKey: Key.optional() }),
+  'providers.probe': Empty,
+  'todos.get': z.strictObject({ threadId: Id }),
+  'trace.list': z.strictObject({ threadId: Id }),
+  'trace.export': z.strictObject({ threadId: Id, format: z.enum(['otlp', 'chrome']) }),
+  'trace.import': z.strictObject({ content: z.string().max(20_000_000) }),
+  'memory.read': z.strictObject({ scope: Scope }),
+  'memory.write': z.strictObject({ scope: Scope, content: Text, baseVersion: z.string().max(200) }),
+  'memory.effective': Empty,
+  'skills.list': Empty,
+  'skills.create': z.strictObject({ scope: Scope, name: z.string().min(1).max(64), description: z.string().max(1024) }),
+  'skills.save': z.strictObject({ path: Path, content: Text, baseVersion: z.string().max(200) }),
+  'skills.delete': z.strictObject({ path: Path }),
+  'skills.setEnabled': z.strictObject({ name: z.string().min(1).max(64), enabled: z.boolean() }),
+  'hooks.list': Empty,
+  'hooks.setEnabled': z.strictObject({ id: z.string().min(1).max(1000), enabled: z.boolean() }),
+  'hooks.runs': z.strictObject({ hookId: z.string().max(1000).optional(), limit: z.number().int().min(1).max(1000).optional() }),
+  'hooks.test': z.strictObject({ id: z.string().min(1).max(1000), event: z.string().min(1).max(100), payload: z.string().max(1_000_000) }),
+  'hooks.create': z.strictObject({
+    scope: Scope,
+    name: z.string().min(1).max(100),
+    event: z.string().min(1).max(100),
+    dialect: z.enum(['seed', 'claude']),
+  }),
+} as const satisfies Record<InvokeChannel, z.ZodType>;
+
+export type ArgSchemas = typeof ARG_SCHEMAS;

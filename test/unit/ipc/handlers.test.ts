@@ -1,0 +1,77 @@
+import { describe, expect, it } from 'vitest';
+import { createHandlers, dispatch } from '../../../src/main/api/handlers.ts';
+import { INVOKE_CHANNELS } from '../../../src/shared/ipc/channels.ts';
+import { ARG_SCHEMAS } from '../../../src/shared/ipc/schemas.ts';
+import { createStubWorkbench } from '../server/stub-workbench.ts';
+
+const secrets = () => {
+  let k: string | undefined;
+  return { get: () => k, set: async (v: string | null) => void (k = v ?? undefined), storage: () => 'memory' as const };
+};
+
+describe('handler table and dispatch', () => {
+  const wb = createStubWorkbench();
+  const handlers = createHandlers({ workbench: wb, mode: 'serve', version: '1', secrets: secrets() });
+
+  it('has a schema and a handler for every channel', () => {
+    for (const c of INVOKE_CHANNELS) {
+      expect(ARG_SCHEMAS[c]).toBeDefined();
+      expect(typeof handlers[c]).toBe('function');
+    }
+  });
+
+  it('refuses unknown channels, prototype names included', async () => {
+    for (const c of ['nope', '__proto__', 'constructor', 'threads.list ', 42, undefined]) {
+      const r = await dispatch(handlers, c, {});
+      expect(r).toMatchObject({ ok: false, error: { code: 'unknown_channel' } });
+    }
+  });
+
+  it('rejects bad payloads before the handler runs', async () => {
+    const before = wb.sent.length;
+    for (const args of [42, 'x', { text: 42 }, { text: 'hi', extra: 1 }, {}, { text: '' }, JSON.parse('{"text":"a","__proto__":{"polluted":1}}')]) {
+      const r = await dispatch(handlers, 'chat.send', args);
+      expect(r).toMatchObject({ ok: false, error: { code: 'invalid_args' } });
+    }
+    expect(wb.sent.length).toBe(before);
+    expect(({} as Record<string, unknown>).polluted).toBeUndefined();
+  });
+
+  it('rejects oversized strings', async () => {
+    const r = await dispatch(handlers, 'chat.send', { text: 'x'.repeat(300_000) });
+    expect(r.ok).toBe(false);
+  });
+
+  it('runs valid calls and maps errors', async () => {
+    const created = await dispatch(handlers, 'threads.create', { title: 'A' });
+    expect(created).toMatchObject({ ok: true, value: { title: 'A' } });
+    expect(await dispatch(handlers, 'threads.get', { threadId: 'missing' })).toMatchObject({ ok: false, error: { code: 'not_found' } });
+    expect(await dispatch(handlers, 'hooks.list', {})).toMatchObject({ ok: false, error: { code: 'not_implemented' } });
+  });
+
+  it('never returns the API key, only whether one is configured', async () => {
+    const r = await dispatch(handlers, 'settings.setApiKey', { apiKey: 'sk-canary-123' });
+    expect(JSON.stringify(r)).not.toContain('sk-canary-123');
+    expect(r).toMatchObject({ ok: true, value: { apiKeyConfigured: true } });
+  });
+
+  it('sends the stored key only to the configured origin', async () => {
+    const seen: Array<string | undefined> = [];
+    const h = createHandlers({
+      workbench: createStubWorkbench(),
+      mode: 'serve',
+      version: '1',
+      secrets: { get: () => 'sk-stored', set: async () => {}, storage: () => 'memory' },
+      providers: {
+        presets: () => [],
+        listModels: async (o) => (seen.push(o.apiKey), []),
+        testConnection: async (o) => (seen.push(o.apiKey), { ok: false, message: 'x' }),
+        probe: async () => [],
+        normalize: (u) => u,
+      },
+    });
+    await dispatch(h, 'providers.models', { baseURL: 'https://api.openai.com/v1' });
+    await dispatch(h, 'providers.models', { baseURL: 'https://evil.example/v1' });
+    expect(seen).toEqual(['sk-stored', undefined]);
+  });
+});
