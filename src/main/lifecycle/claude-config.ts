@@ -1,0 +1,164 @@
+/**
+ * Claude Code dialect configuration: the `hooks` key of the settings files, flattened into one
+ * handler list with stable ids `claude:<file>#<Event>/<group>/<handler>`. Identical handlers found in
+ * several files run once (the first file wins), as in Claude Code.
+ */
+import { readFile } from 'node:fs/promises';
+import { basename, join } from 'node:path';
+import { CLAUDE_HOOK_TIMEOUT_MS } from '../../shared/constants.ts';
+import type { WorkbenchSettings } from '../../shared/types/index.ts';
+import { isRecord } from './json-output.ts';
+
+export const CLAUDE_EVENTS = [
+  'PreToolUse',
+  'PostToolUse',
+  'PostToolUseFailure',
+  'UserPromptSubmit',
+  'Stop',
+  'SessionStart',
+  'SessionEnd',
+  'PreCompact',
+  'PostCompact',
+] as const;
+export type ClaudeEvent = (typeof CLAUDE_EVENTS)[number];
+
+export interface ClaudeSettingsFile {
+  path: string;
+  /** Workspace files need trust; the user's own settings never do. */
+  scope: 'workspace' | 'user';
+}
+
+export interface ClaudeHandler {
+  id: string;
+  name: string;
+  file: string;
+  scope: 'workspace' | 'user';
+  event: string;
+  matcher?: string;
+  /** Shell string (run with /bin/sh -c) or, with `args`, the program of the exec form. */
+  command: string;
+  args?: string[];
+  timeoutMs: number;
+  enabled: boolean;
+  trusted: boolean;
+  problem?: string;
+  /** Same event, matcher and command as a handler listed earlier: that one runs instead. */
+  duplicate?: boolean;
+}
+
+/** The settings files of the Claude dialect, in precedence order. */
+export function claudeSettingsFiles(workspace: string, home: string): ClaudeSettingsFile[] {
+  return [
+    { path: join(workspace, '.claude', 'settings.json'), scope: 'workspace' },
+    { path: join(workspace, '.claude', 'settings.local.json'), scope: 'workspace' },
+    { path: join(workspace, '.workbench', 'settings.json'), scope: 'workspace' },
+    { path: join(home, 'settings.json'), scope: 'user' },
+  ];
+}
+
+/** A short display name: the program's file name, else the start of the command. */
+function displayName(command: string): string {
+  const first = command.trim().split(/\s+/)[0] ?? command;
+  const base = basename(first.replace(/^["']|["']$/g, ''));
+  return base || command.slice(0, 40);
+}
+
+export interface LoadedClaudeConfig {
+  handlers: ClaudeHandler[];
+  diagnostics: string[];
+}
+
+/**
+ * Reads every settings file and returns all handlers, problems included (for listing).
+ * Contract: never throws; a missing file is skipped, bad JSON or shape becomes a diagnostic and an
+ * entry with `problem`.
+ */
+export async function loadClaudeHooks(opts: { workspace: string; home: string; trusted: boolean; settings: WorkbenchSettings }): Promise<LoadedClaudeConfig> {
+  const handlers: ClaudeHandler[] = [];
+  const diagnostics: string[] = [];
+  const seen = new Set<string>();
+  for (const file of claudeSettingsFiles(opts.workspace, opts.home)) {
+    let text: string;
+    try {
+      text = await readFile(file.path, 'utf8');
+    } catch {
+      continue;
+    }
+    const trusted = file.scope === 'user' || opts.trusted;
+    const base = { file: file.path, scope: file.scope, trusted, command: '', timeoutMs: CLAUDE_HOOK_TIMEOUT_MS, enabled: false };
+    let data: unknown;
+    try {
+      data = JSON.parse(text.replace(/^\uFEFF/, ''));
+    } catch (err) {
+      const problem = `bad JSON in settings: ${err instanceof Error ? err.message : String(err)}`;
+      diagnostics.push(`${file.path}: ${problem}`);
+      handlers.push({ ...base, id: `claude:${file.path}`, name: basename(file.path), event: '(file)', problem });
+      continue;
+    }
+    if (!isRecord(data) || data.hooks === undefined) continue;
+    if (!isRecord(data.hooks)) {
+      const problem = '"hooks" must be an object of events';
+      diagnostics.push(`${file.path}: ${problem}`);
+      handlers.push({ ...base, id: `claude:${file.path}`, name: basename(file.path), event: '(file)', problem });
+      continue;
+    }
+    for (const [event, groups] of Object.entries(data.hooks)) {
+      const known = (CLAUDE_EVENTS as readonly string[]).includes(event);
+      if (!Array.isArray(groups)) {
+        const problem = `"${event}" must be an array of matcher groups`;
+        diagnostics.push(`${file.path}: ${problem}`);
+        handlers.push({ ...base, id: `claude:${file.path}#${event}`, name: event, event, problem });
+        continue;
+      }
+      groups.forEach((group: unknown, g) => {
+        const matcher = isRecord(group) && typeof group.matcher === 'string' ? group.matcher : undefined;
+        const list = isRecord(group) && Array.isArray(group.hooks) ? group.hooks : undefined;
+        if (!list) {
+          const problem = `${event}[${g}] needs a "hooks" array`;
+          diagnostics.push(`${file.path}: ${problem}`);
+          handlers.push({ ...base, id: `claude:${file.path}#${event}/${g}`, name: event, event, matcher, problem });
+          return;
+        }
+        list.forEach((h: unknown, i) => {
+          const id = `claude:${file.path}#${event}/${g}/${i}`;
+          const override = opts.settings.hook_overrides[id] ?? {};
+          const entry: ClaudeHandler = { ...base, id, name: event, event, matcher, enabled: override.enabled !== false };
+          let problem: string | undefined;
+          if (!known) problem = `unsupported event "${event}" (supported: ${CLAUDE_EVENTS.join(', ')})`;
+          if (!isRecord(h)) problem ??= 'handler must be an object';
+          else {
+            if (h.type !== undefined && h.type !== 'command') problem ??= `handler type "${String(h.type)}" is not supported (only "command")`;
+            if (typeof h.command !== 'string' || h.command.trim() === '') problem ??= 'handler needs a "command" string';
+            else {
+              entry.command = h.command;
+              entry.name = displayName(h.command);
+            }
+            if (h.args !== undefined) {
+              if (!Array.isArray(h.args) || h.args.some((a) => typeof a !== 'string')) problem ??= '"args" must be an array of strings';
+              else entry.args = h.args as string[];
+            }
+            if (h.timeout !== undefined) {
+              if (typeof h.timeout !== 'number' || !(h.timeout > 0)) problem ??= '"timeout" must be a positive number of seconds';
+              else entry.timeoutMs = Math.round(h.timeout * 1000);
+            }
+          }
+          if (override.timeout_ms) entry.timeoutMs = override.timeout_ms;
+          if (problem) {
+            entry.problem = problem;
+            diagnostics.push(`${file.path}: ${event}[${g}].hooks[${i}]: ${problem}`);
+          }
+          const key = JSON.stringify([event, matcher ?? '', entry.command, entry.args ?? null]);
+          if (!problem && trusted) {
+            if (seen.has(key)) entry.duplicate = true;
+            else seen.add(key);
+          }
+          handlers.push(entry);
+        });
+      });
+    }
+  }
+  return { handlers, diagnostics };
+}
+
+/** Whether a handler takes part in runs. */
+export const isClaudeRunnable = (h: ClaudeHandler): boolean => h.enabled && h.trusted && !h.problem && !h.duplicate;

@@ -1,0 +1,112 @@
+/**
+ * Reading a Claude Code hook's answer (reference/claude-code-hooks.md §2.6–2.7): exit 2 blocks with
+ * stderr; exit 0 stdout starting with `{` is strict JSON; other exit codes are non-blocking errors
+ * unless stdout holds a valid JSON object, which then decides alone.
+ */
+import { isRecord, parseHookJson } from './json-output.ts';
+import { processFailure } from './record.ts';
+import type { HookProcessResult } from './runner.ts';
+import type { HookReading } from './types.ts';
+
+const MAX_TEXT = 10_000;
+
+/** What one Claude handler asked for. */
+export interface ClaudeVerdict {
+  /** deny / block / continue:false: the reason. */
+  block?: string;
+  ask?: string;
+  allow?: boolean;
+  updatedInput?: Record<string, unknown>;
+  additionalContext?: string;
+  systemMessage?: string;
+  updatedToolOutput?: string;
+  /** Set when the run failed (treated per fail mode). */
+  failed?: string;
+}
+
+const cap = (s: string) => (s.length > MAX_TEXT ? `${s.slice(0, MAX_TEXT)}…` : s);
+
+function optStr(o: Record<string, unknown>, key: string): string | undefined {
+  const v = o[key];
+  if (v === undefined || v === null) return undefined;
+  if (typeof v !== 'string') throw new Error(`"${key}" must be a string`);
+  return v;
+}
+
+/** Reads the JSON object into a verdict. Throws with a schema message on a bad field. */
+function fromJson(o: Record<string, unknown>, event: string): ClaudeVerdict {
+  const v: ClaudeVerdict = {};
+  if (o.continue !== undefined && typeof o.continue !== 'boolean') throw new Error('"continue" must be a boolean');
+  const stopReason = optStr(o, 'stopReason');
+  v.systemMessage = optStr(o, 'systemMessage');
+  const decision = o.decision;
+  if (decision !== undefined && decision !== null && decision !== 'block' && decision !== 'approve') throw new Error('"decision" must be "block" or "approve"');
+  const reason = optStr(o, 'reason');
+  if (decision === 'block') v.block = reason || 'blocked by hook';
+  if (decision === 'approve') v.allow = true;
+  const hso = o.hookSpecificOutput;
+  if (hso !== undefined && hso !== null) {
+    if (!isRecord(hso)) throw new Error('"hookSpecificOutput" must be an object');
+    const pd = hso.permissionDecision;
+    if (pd !== undefined && !['allow', 'deny', 'ask', 'defer'].includes(pd as string)) throw new Error('"permissionDecision" must be allow, deny, ask or defer');
+    const pdr = optStr(hso, 'permissionDecisionReason');
+    if (pd === 'deny') v.block = pdr || reason || 'denied by hook';
+    if (pd === 'ask' || pd === 'defer') v.ask = pdr || reason || '';
+    if (pd === 'allow') v.allow = true;
+    if (hso.updatedInput !== undefined && hso.updatedInput !== null) {
+      if (!isRecord(hso.updatedInput)) throw new Error('"updatedInput" must be an object');
+      v.updatedInput = hso.updatedInput;
+    }
+    v.additionalContext = optStr(hso, 'additionalContext');
+    const uto = hso.updatedToolOutput;
+    if (uto !== undefined && uto !== null) v.updatedToolOutput = typeof uto === 'string' ? uto : JSON.stringify(uto);
+  }
+  if (o.continue === false) v.block = stopReason || reason || `stopped by hook (${event})`;
+  return v;
+}
+
+/**
+ * Reads a process result into the stored reading and the verdict.
+ * Contract: a truncated or unparsable stdout never yields a decision (no partial updatedInput).
+ */
+export function readClaudeResult(event: string, res: HookProcessResult): { reading: HookReading; verdict: ClaudeVerdict } {
+  const failure = processFailure(res);
+  if (failure) return { reading: { decision: 'error', error: failure }, verdict: { failed: failure } };
+  const stdout = res.stdout.replace(/^\uFEFF/, '').trim();
+  if (res.exitCode === 2) {
+    // Exit 2 blocks whatever stdout says (a JSON "allow" cannot override it).
+    const reason = cap(res.stderr.trim()) || 'blocked by hook (exit 2)';
+    return { reading: { decision: 'block', reason }, verdict: { block: reason } };
+  }
+  const parsed = stdout.startsWith('{') ? parseHookJson(stdout) : undefined;
+  if (parsed?.kind === 'object') {
+    try {
+      const verdict = fromJson(parsed.value, event);
+      return { reading: { decision: decisionOf(verdict), reason: verdict.block ?? verdict.ask, jsonValid: true }, verdict };
+    } catch (err) {
+      const error = `invalid hook output: ${err instanceof Error ? err.message : String(err)}`;
+      return { reading: { decision: 'error', error, jsonValid: false }, verdict: { failed: error } };
+    }
+  }
+  if (res.exitCode !== 0) {
+    const firstLine = res.stderr.trim().split('\n')[0]?.slice(0, 300);
+    const error = `exited with ${res.exitCode ?? res.signal}${firstLine ? `: ${firstLine}` : ''}`;
+    return { reading: { decision: 'error', error }, verdict: { failed: error } };
+  }
+  if (parsed?.kind === 'invalid') return { reading: { decision: 'error', error: parsed.error, jsonValid: false }, verdict: { failed: parsed.error } };
+  if (stdout === '') return { reading: { decision: 'none' }, verdict: {} };
+  // Plain text is model context only for the prompt and session-start events.
+  if (event === 'UserPromptSubmit' || event === 'SessionStart') {
+    return { reading: { decision: 'context' }, verdict: { additionalContext: cap(stdout) } };
+  }
+  return { reading: { decision: 'none' }, verdict: {} };
+}
+
+function decisionOf(v: ClaudeVerdict): string {
+  if (v.block !== undefined) return 'deny';
+  if (v.ask !== undefined) return 'ask';
+  if (v.updatedInput) return 'rewrite';
+  if (v.allow) return 'allow';
+  if (v.additionalContext) return 'context';
+  return 'none';
+}

@@ -1,0 +1,124 @@
+/**
+ * One recorded hook invocation: a `hook {event} {name}` span (kind 'hook'), a hook_runs row and an
+ * `on_hook_end` event around one process run, whatever its outcome.
+ */
+import type { StreamEvent } from '../../shared/types/index.ts';
+import type { HookRunStore } from '../store/types.ts';
+import type { TraceRecorder } from '../tracing/types.ts';
+import { runHookProcess, type HookProcessResult, type HookProcessSpec } from './runner.ts';
+import type { HookReading, UserHookRef } from './types.ts';
+
+/** What a recorded run may report to; every part is optional (the CLI `hooks test` has no run). */
+export interface RecordTarget {
+  threadId?: string;
+  runId?: string;
+  trace?: TraceRecorder;
+  emit?: (event: StreamEvent) => void;
+  hookRuns?: HookRunStore;
+}
+
+export interface RecordedRun {
+  result: HookProcessResult;
+  reading: HookReading;
+  recordId?: number;
+}
+
+/** The failure a process result is, before its output is even looked at; undefined if none. */
+export function processFailure(res: HookProcessResult): string | undefined {
+  if (res.error) return res.error;
+  if (res.timedOut) return 'hook timed out';
+  if (res.stdoutTruncated) return 'output too large';
+  return undefined;
+}
+
+function errorType(reading: HookReading, res: HookProcessResult): string {
+  if (res.timedOut) return 'timeout';
+  if (res.stdoutTruncated) return 'output_too_large';
+  if (res.error) return 'spawn_error';
+  return reading.jsonValid === false ? 'invalid_output' : 'hook_error';
+}
+
+/**
+ * Runs the hook process, reads the result with `read`, and records it everywhere.
+ * Contract: never rejects (a failing store or trace is swallowed after the run is read).
+ */
+export async function runAndRecord(
+  target: RecordTarget,
+  hook: UserHookRef,
+  payload: string,
+  spec: HookProcessSpec,
+  read: (res: HookProcessResult) => HookReading,
+): Promise<RecordedRun> {
+  const startedAt = Date.now();
+  const span = target.trace?.startSpan(`hook ${hook.event} ${hook.name}`, 'hook', {
+    'workbench.hook.name': hook.name,
+    'workbench.hook.event': hook.event,
+    'workbench.hook.kind': 'external',
+    'workbench.hook.fail_mode': hook.failMode,
+  });
+  const result = await runHookProcess(spec);
+  let reading: HookReading;
+  try {
+    reading = read(result);
+  } catch (err) {
+    reading = { decision: 'error', error: err instanceof Error ? err.message : String(err) };
+  }
+  if (span) {
+    span.setAll({
+      'workbench.hook.decision': reading.decision,
+      'workbench.hook.exit_code': result.exitCode ?? undefined,
+      'workbench.hook.signal': result.signal ?? undefined,
+      'workbench.hook.timed_out': result.timedOut,
+      'workbench.hook.stdout_bytes': result.stdoutBytes,
+      'workbench.hook.stderr_bytes': result.stderrBytes,
+      'workbench.hook.json_valid': reading.jsonValid,
+    });
+    if (reading.error) span.fail(errorType(reading, result), reading.error);
+    span.end();
+  }
+  let recordId: number | undefined;
+  try {
+    recordId = target.hookRuns?.insert({
+      hook_id: hook.id,
+      hook_name: hook.name,
+      event: hook.event,
+      thread_id: target.threadId,
+      run_id: target.runId,
+      span_id: span?.record.span_id,
+      started_at: startedAt,
+      duration_ms: result.durationMs,
+      payload,
+      stdout: result.stdout,
+      stderr: result.stderr,
+      exit_code: result.exitCode,
+      signal: result.signal,
+      timed_out: result.timedOut,
+      decision: reading.decision,
+      reason: reading.reason,
+      error: reading.error,
+    });
+  } catch (err) {
+    target.trace?.recordEvent('hook_run_store_failed', { message: err instanceof Error ? err.message : String(err) });
+  }
+  target.emit?.({
+    event: 'on_hook_end',
+    name: hook.name,
+    run_id: target.runId,
+    thread_id: target.threadId,
+    data: {
+      hook: hook.name,
+      event: hook.event,
+      decision: reading.decision,
+      reason: reading.reason ?? reading.error,
+      duration_ms: result.durationMs,
+      ok: !reading.error,
+      run_id: recordId,
+    },
+  });
+  return { result, reading, recordId };
+}
+
+/** A RecordTarget for a run context. */
+export function targetOf(ctx: { threadId: string; runId: string; trace?: TraceRecorder; emit(e: StreamEvent): void }, hookRuns?: HookRunStore): RecordTarget {
+  return { threadId: ctx.threadId, runId: ctx.runId, trace: ctx.trace, emit: (e) => ctx.emit(e), hookRuns };
+}

@@ -1,0 +1,178 @@
+/**
+ * Runs one hook executable as a child process with every guard of security-tests T4: own process
+ * group, parent-side deadline (SIGTERM to the group, SIGKILL after a grace), capped-but-drained
+ * output, a drain window after exit (a grandchild holding the pipe does not hold us), EPIPE-safe stdin.
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { HOOK_KILL_GRACE_MS } from '../../shared/constants.ts';
+
+/** Captured stdout bytes; beyond this the output is drained and discarded. */
+export const STDOUT_CAP_BYTES = 1024 * 1024;
+/** Captured stderr bytes. */
+export const STDERR_CAP_BYTES = 256 * 1024;
+/** How long we keep reading after the hook exited before giving up on a pipe a grandchild holds. */
+const DRAIN_AFTER_EXIT_MS = 150;
+/** After SIGKILL, how long we wait for the exit event before resolving anyway (reaping may lag). */
+const REAP_SLACK_MS = 500;
+
+export interface HookProcessSpec {
+  /** Executable path, or with `shell` the command string given to /bin/sh -c. */
+  command: string;
+  args?: string[];
+  shell?: boolean;
+  cwd: string;
+  env: NodeJS.ProcessEnv;
+  /** Written to stdin, which is then closed. */
+  stdin?: string;
+  timeoutMs: number;
+  graceMs?: number;
+}
+
+export interface HookProcessResult {
+  exitCode: number | null;
+  signal: string | null;
+  timedOut: boolean;
+  stdout: string;
+  stderr: string;
+  stdoutTruncated: boolean;
+  stderrTruncated: boolean;
+  stdoutBytes: number;
+  stderrBytes: number;
+  durationMs: number;
+  /** Could not start (ENOENT, EACCES…) or similar runner-level failure. */
+  error?: string;
+}
+
+class CappedBuffer {
+  private readonly chunks: Buffer[] = [];
+  private kept = 0;
+  total = 0;
+  private readonly cap: number;
+  constructor(cap: number) {
+    this.cap = cap;
+  }
+  push(chunk: Buffer): void {
+    this.total += chunk.length;
+    if (this.kept >= this.cap) return; // keep draining, keep nothing
+    const room = this.cap - this.kept;
+    const part = chunk.length > room ? chunk.subarray(0, room) : chunk;
+    this.chunks.push(part);
+    this.kept += part.length;
+  }
+  get truncated(): boolean {
+    return this.total > this.kept;
+  }
+  text(): string {
+    return Buffer.concat(this.chunks).toString('utf8');
+  }
+}
+
+function killGroup(child: ChildProcess, signal: NodeJS.Signals): void {
+  if (child.pid === undefined) return;
+  try {
+    process.kill(-child.pid, signal);
+  } catch {
+    // The group is gone already (ESRCH): nothing left to kill.
+    try {
+      child.kill(signal);
+    } catch {
+      /* already dead */
+    }
+  }
+}
+
+function describeSpawnError(err: NodeJS.ErrnoException, command: string): string {
+  if (err.code === 'ENOENT') return `cannot run ${command}: ENOENT (the file or its interpreter was not found)`;
+  if (err.code === 'EACCES') return `cannot run ${command}: EACCES (not executable)`;
+  return `cannot run ${command}: ${err.code ?? ''} ${err.message}`.trim();
+}
+
+/**
+ * Runs the process to its end or its deadline.
+ * Contract: never rejects; resolves at the latest at timeoutMs + graceMs + a small reaping slack.
+ */
+export function runHookProcess(spec: HookProcessSpec): Promise<HookProcessResult> {
+  const started = performance.now();
+  const grace = spec.graceMs ?? HOOK_KILL_GRACE_MS;
+  const out = new CappedBuffer(STDOUT_CAP_BYTES);
+  const err = new CappedBuffer(STDERR_CAP_BYTES);
+  return new Promise((resolve) => {
+    let child: ChildProcess;
+    let settled = false;
+    let timedOut = false;
+    let exitCode: number | null = null;
+    let exitSignal: string | null = null;
+    let spawnError: string | undefined;
+    const timers: NodeJS.Timeout[] = [];
+
+    const finish = () => {
+      if (settled) return;
+      settled = true;
+      for (const t of timers) clearTimeout(t);
+      // Whatever is still in the group (a grandchild holding the pipe) goes with the hook.
+      if (child) {
+        if (child.exitCode === null && child.signalCode === null) killGroup(child, 'SIGKILL');
+        else if (child.stdout && !child.stdout.readableEnded) killGroup(child, 'SIGKILL');
+        child.stdout?.destroy();
+        child.stderr?.destroy();
+        child.stdin?.destroy();
+      }
+      resolve({
+        exitCode,
+        signal: exitSignal,
+        timedOut,
+        stdout: out.text(),
+        stderr: err.text(),
+        stdoutTruncated: out.truncated,
+        stderrTruncated: err.truncated,
+        stdoutBytes: out.total,
+        stderrBytes: err.total,
+        durationMs: Math.round(performance.now() - started),
+        ...(spawnError ? { error: spawnError } : {}),
+      });
+    };
+
+    try {
+      child = spec.shell
+        ? spawn('/bin/sh', ['-c', spec.command], { cwd: spec.cwd, env: spec.env, detached: true, stdio: ['pipe', 'pipe', 'pipe'] })
+        : spawn(spec.command, spec.args ?? [], { cwd: spec.cwd, env: spec.env, detached: true, stdio: ['pipe', 'pipe', 'pipe'] });
+    } catch (e) {
+      spawnError = describeSpawnError(e as NodeJS.ErrnoException, spec.command);
+      finish();
+      return;
+    }
+
+    child.on('error', (e: NodeJS.ErrnoException) => {
+      spawnError ??= describeSpawnError(e, spec.command);
+      // A spawn failure never produces an exit; settle now.
+      if (child.pid === undefined) finish();
+    });
+    child.stdout!.on('data', (c: Buffer) => out.push(c));
+    child.stderr!.on('data', (c: Buffer) => err.push(c));
+    // A hook that never reads its stdin is fine: EPIPE/ECONNRESET on write are expected.
+    child.stdin!.on('error', () => {});
+    child.stdin!.end(spec.stdin ?? '');
+
+    let closed = false;
+    child.on('close', () => {
+      closed = true;
+      finish();
+    });
+    child.on('exit', (code, signal) => {
+      exitCode = code;
+      exitSignal = signal;
+      child.stdin?.destroy();
+      if (!closed) timers.push(setTimeout(finish, DRAIN_AFTER_EXIT_MS));
+    });
+
+    timers.push(
+      setTimeout(() => {
+        timedOut = true;
+        killGroup(child, 'SIGTERM');
+        timers.push(setTimeout(() => killGroup(child, 'SIGKILL'), grace));
+        // Parent-side hard stop: resolve even if the kernel is slow to reap (stopped process, zombie).
+        timers.push(setTimeout(finish, grace + REAP_SLACK_MS));
+      }, spec.timeoutMs),
+    );
+  });
+}
