@@ -1,0 +1,19 @@
+/** The chars/4 token heuristic of seed 000 §1.6 / §11, per message so callers can budget slices. */
+import type { Message } from '../../shared/types/index.ts';
+
+/**
+ * Estimated tokens of one message: ceil((content + raw tool arguments) / 4).
+ * Contract: pure and deterministic; arguments count as `raw_args` when present, else their JSON.
+ */
+export function estimateMessageTokens(m: Message): number {
+  let chars = m.content.length;
+  for (const tc of m.tool_calls ?? []) chars += (tc.raw_args ?? JSON.stringify(tc.args)).length;
+  return Math.ceil(chars / 4);
+}
+
+/** Estimated tokens of a conversation: the sum of `estimateMessageTokens` over `msgs`. */
+export function estimateTokens(msgs: readonly Message[]): number {
+  let total = 0;
+  for (const m of msgs) total += estimateMessageTokens(m);
+  return total;
+}

@@ -1,0 +1,171 @@
+/**
+ * Skill discovery (seed 000 §6.2, Agent Skills format): `<root>/<folder>/SKILL.md` with YAML
+ * frontmatter. Loading never throws: a broken skill becomes a diagnostic the skills panel and
+ * `workbench skills list` show next to the good ones.
+ */
+import { open, readdir, realpath } from 'node:fs/promises';
+import { isAbsolute, join, resolve } from 'node:path';
+import { homedir } from 'node:os';
+import { LineCounter, parseDocument } from 'yaml';
+
+export type SkillSource = 'workspace' | 'user' | 'claude' | 'extra';
+
+export interface Skill {
+  name: string;
+  description: string;
+  /** Absolute (real) path of SKILL.md. */
+  path: string;
+  /** Absolute (real) path of the skill's folder. */
+  dir: string;
+  source: SkillSource;
+  enabled: boolean;
+  /** Every frontmatter key, `allowed-tools`, `license`, `metadata` … included. */
+  frontmatter: Record<string, unknown>;
+}
+
+export interface SkillDiagnostic {
+  path: string;
+  severity: 'error' | 'warning';
+  message: string;
+}
+
+export interface LoadSkillsOptions {
+  home: string;
+  workspace: string;
+  /** agent.yaml `skills.paths`: folders of skill folders, relative to the workspace. */
+  extraPaths?: readonly string[];
+  /** Skill names switched off in settings: still listed, `enabled: false`. */
+  disabled?: readonly string[];
+}
+
+export interface LoadSkillsResult {
+  skills: Skill[];
+  diagnostics: SkillDiagnostic[];
+}
+
+/** Only the frontmatter matters for the catalog; a larger SKILL.md is read up to here. */
+const HEAD_BYTES = 64 * 1024;
+const MAX_DESCRIPTION = 1024;
+const NAME_PATTERN = /^[a-z0-9]+(-[a-z0-9]+)*$/;
+
+/** The skill roots in precedence order (first wins on duplicate names). */
+export function skillRoots(opts: Pick<LoadSkillsOptions, 'home' | 'workspace' | 'extraPaths'>): Array<{ dir: string; source: SkillSource }> {
+  return [
+    { dir: join(opts.workspace, '.workbench', 'skills'), source: 'workspace' },
+    { dir: join(opts.home, 'skills'), source: 'user' },
+    { dir: join(opts.workspace, '.claude', 'skills'), source: 'claude' },
+    ...(opts.extraPaths ?? []).map((p) => ({ dir: expand(p, opts.workspace), source: 'extra' as const })),
+  ];
+}
+
+/**
+ * Discovers every `*\/SKILL.md` under the skill roots.
+ * Contract: never rejects; missing roots are skipped silently; missing name or description, no
+ * frontmatter or bad YAML → error diagnostic, skill not listed; name ≠ folder, a name outside the
+ * Agent Skills pattern, an overlong description or a shadowed duplicate → warning.
+ */
+export async function loadSkills(opts: LoadSkillsOptions): Promise<LoadSkillsResult> {
+  const disabled = new Set(opts.disabled ?? []);
+  const skills: Skill[] = [];
+  const diagnostics: SkillDiagnostic[] = [];
+  const byName = new Map<string, Skill>();
+  const seenRoots = new Set<string>();
+  for (const root of skillRoots(opts)) {
+    const realRoot = await realpath(root.dir).catch(() => undefined);
+    if (!realRoot || seenRoots.has(realRoot)) continue;
+    seenRoots.add(realRoot);
+    for (const folder of await subfolders(realRoot)) {
+      const file = join(realRoot, folder, 'SKILL.md');
+      const head = await readHead(file);
+      if (head === undefined) continue; // a folder without SKILL.md is not a skill
+      const dir = await realpath(join(realRoot, folder)).catch(() => join(realRoot, folder));
+      const path = join(dir, 'SKILL.md');
+      const parsed = parseSkillFile(head, path, folder);
+      diagnostics.push(...parsed.diagnostics);
+      if (!parsed.skill) continue;
+      const skill: Skill = { ...parsed.skill, path, dir, source: root.source, enabled: !disabled.has(parsed.skill.name) };
+      const first = byName.get(skill.name);
+      if (first) {
+        diagnostics.push({ path, severity: 'warning', message: `skill "${skill.name}" is shadowed by ${first.path} (the first source wins)` });
+        continue;
+      }
+      byName.set(skill.name, skill);
+      skills.push(skill);
+    }
+  }
+  return { skills, diagnostics };
+}
+
+/**
+ * Parses a SKILL.md's frontmatter; `folder` is the name of its folder.
+ * Contract: pure; returns the skill's metadata, or no skill when it has an error diagnostic.
+ */
+export function parseSkillFile(
+  text: string,
+  path: string,
+  folder: string,
+): { skill?: { name: string; description: string; frontmatter: Record<string, unknown> }; diagnostics: SkillDiagnostic[] } {
+  const error = (message: string) => ({ diagnostics: [{ path, severity: 'error' as const, message }] });
+  const body = text.replace(/^\uFEFF/, '');
+  const open = /^---[ \t]*\r?\n/.exec(body);
+  if (!open) return error('no YAML frontmatter: SKILL.md must start with a "---" line, then name and description, then "---"');
+  const close = /^---[ \t]*$/m;
+  const rest = body.slice(open[0].length);
+  const end = close.exec(rest);
+  if (!end) return error('frontmatter is not closed by a "---" line');
+  const yamlText = rest.slice(0, end.index);
+  const lines = new LineCounter();
+  const doc = parseDocument(yamlText, { lineCounter: lines, prettyErrors: false });
+  if (doc.errors.length > 0) {
+    const e = doc.errors[0];
+    // +1: the opening "---" line comes before the YAML.
+    return error(`invalid YAML in frontmatter (line ${lines.linePos(e.pos[0]).line + 1}): ${e.message.split('\n')[0]}`);
+  }
+  const data: unknown = doc.toJS();
+  if (data === null || typeof data !== 'object' || Array.isArray(data)) return error('frontmatter must be a mapping with name and description');
+  const frontmatter = data as Record<string, unknown>;
+  const name = typeof frontmatter.name === 'string' ? frontmatter.name.trim() : '';
+  const description = typeof frontmatter.description === 'string' ? frontmatter.description.replace(/\s+/g, ' ').trim() : '';
+  const missing = [!name && 'name', !description && 'description'].filter(Boolean);
+  if (missing.length) return error(`frontmatter is missing ${missing.join(' and ')} (both are required strings)`);
+  const diagnostics: SkillDiagnostic[] = [];
+  const warn = (message: string) => diagnostics.push({ path, severity: 'warning', message });
+  if (name !== folder) warn(`name "${name}" differs from its folder "${folder}"`);
+  if (!NAME_PATTERN.test(name) || name.length > 64) warn(`name "${name}" should be lowercase letters, digits and single hyphens, at most 64 characters`);
+  if (description.length > MAX_DESCRIPTION) warn(`description is ${description.length} characters; keep it under ${MAX_DESCRIPTION}`);
+  return { skill: { name, description, frontmatter }, diagnostics };
+}
+
+async function subfolders(dir: string): Promise<string[]> {
+  try {
+    const entries = await readdir(dir, { withFileTypes: true });
+    // Symlinked skill folders count too; readHead filters out anything without a SKILL.md.
+    return entries
+      .filter((e) => (e.isDirectory() || e.isSymbolicLink()) && !e.name.startsWith('.'))
+      .map((e) => e.name)
+      .sort();
+  } catch {
+    return [];
+  }
+}
+
+async function readHead(file: string): Promise<string | undefined> {
+  let handle;
+  try {
+    handle = await open(file, 'r');
+    if (!(await handle.stat()).isFile()) return undefined;
+    const buf = Buffer.alloc(HEAD_BYTES);
+    const { bytesRead } = await handle.read(buf, 0, HEAD_BYTES, 0);
+    return buf.subarray(0, bytesRead).toString('utf8');
+  } catch {
+    return undefined;
+  } finally {
+    await handle?.close();
+  }
+}
+
+function expand(p: string, workspace: string): string {
+  if (p === '~' || p.startsWith('~/')) return join(homedir(), p.slice(1));
+  return isAbsolute(p) ? p : resolve(workspace, p);
+}
+
