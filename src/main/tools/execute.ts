@@ -1,0 +1,72 @@
+/** The `execute` tool: a shell command in the workspace root, in its own process group, with a deadline. */
+import { z } from 'zod';
+import { EXECUTE_TIMEOUT_MS } from '../../shared/constants.ts';
+import { parseArgs } from './parse-args.ts';
+import type { Tool } from './types.ts';
+import { runInProcessGroup, type GroupRunResult } from './process-group.ts';
+import { safeChildEnv } from './safe-env.ts';
+
+const MAX_TIMEOUT_SECONDS = 3600;
+
+const params = z.object({
+  command: z.string().min(1, 'command must not be empty').describe('Shell command to run in the workspace root'),
+  timeout_seconds: z
+    .number()
+    .positive()
+    .max(MAX_TIMEOUT_SECONDS)
+    .optional()
+    .describe(`Seconds before the command is killed (default ${EXECUTE_TIMEOUT_MS / 1000})`),
+});
+
+export interface ExecuteToolOptions {
+  /** Between SIGTERM and SIGKILL of the group (default 2000 ms). */
+  killGraceMs?: number;
+  /** Bytes kept from the start and from the end of the output (default 40 KB each). */
+  keepBytes?: number;
+}
+
+/**
+ * Creates `execute`.
+ * Contract: a non-zero exit, a timeout or a cancel is a normal result ending in a status line
+ * (`exit code: N`, `killed by signal S`, `timed out after Ns`, `cancelled`); stdin is closed; the child
+ * environment is an allowlist without secrets; the whole process group is killed on timeout or abort.
+ */
+export function createExecuteTool(opts: ExecuteToolOptions = {}): Tool {
+  return {
+    name: 'execute',
+    description:
+      'Run a shell command in the workspace root and return its combined stdout and stderr and exit code. ' +
+      'stdin is closed (no interactive input). Long outputs keep their beginning and end.',
+    parameters: params,
+    kind: 'execute',
+    async execute(args, ctx) {
+      const { command, timeout_seconds: timeoutSeconds } = parseArgs(params, args, 'execute');
+      const timeoutMs = timeoutSeconds !== undefined ? timeoutSeconds * 1000 : EXECUTE_TIMEOUT_MS;
+      const cwd = await ctx.workspace.resolve('.', 'write');
+      const result = await runInProcessGroup({
+        command,
+        cwd,
+        env: safeChildEnv({ PWD: cwd }),
+        timeoutMs,
+        signal: ctx.signal,
+        killGraceMs: opts.killGraceMs,
+        headBytes: opts.keepBytes,
+        tailBytes: opts.keepBytes,
+      });
+      return formatResult(result, timeoutMs);
+    },
+  };
+}
+
+/** The text the model sees for a finished command. */
+export function formatResult(r: GroupRunResult, timeoutMs: number): string {
+  let status: string;
+  if (r.cancelled) status = 'cancelled';
+  else if (r.timedOut) status = `timed out after ${Math.round(timeoutMs / 100) / 10}s`;
+  else if (r.signal) status = `killed by signal ${r.signal}`;
+  else status = `exit code: ${r.exitCode ?? -1}`;
+  const notes: string[] = [];
+  if (r.killedSurvivors && !r.timedOut && !r.cancelled) notes.push('background processes left by the command were stopped');
+  const output = r.output.length > 0 ? r.output.replace(/\n$/, '') : '(no output)';
+  return [output, '', status, ...notes].join('\n');
+}

@@ -1,0 +1,65 @@
+/** Small file helpers shared by the fs tools: binary sniffing and atomic writes that keep the mode. */
+import { randomBytes } from 'node:crypto';
+import { promises as fs } from 'node:fs';
+import path from 'node:path';
+
+/** Bytes looked at to decide whether a file is binary (the same rule as git and ripgrep: a NUL byte). */
+export const BINARY_SNIFF_BYTES = 8192;
+/** Largest file read whole, written or edited. */
+export const MAX_FILE_BYTES = 10 * 1024 * 1024;
+
+/** True when the buffer (first 8 KB of a file) contains a NUL byte. */
+export function looksBinary(head: Uint8Array): boolean {
+  return head.subarray(0, BINARY_SNIFF_BYTES).includes(0);
+}
+
+/** Reads up to the first 8 KB of a file. */
+export async function readHead(file: string): Promise<Buffer> {
+  const fh = await fs.open(file, 'r');
+  try {
+    const buf = Buffer.alloc(BINARY_SNIFF_BYTES);
+    const { bytesRead } = await fh.read(buf, 0, buf.length, 0);
+    return buf.subarray(0, bytesRead);
+  } finally {
+    await fh.close();
+  }
+}
+
+/**
+ * Writes through a temp file in the same folder then renames over the target, keeping an existing
+ * file's mode. Contract: readers see the old or the new content, never a torn file; a hard link to
+ * the old inode is left untouched (the name is re-pointed, the old inode is never written).
+ */
+export async function writeFileAtomic(file: string, data: string | Uint8Array): Promise<void> {
+  let mode: number | undefined;
+  try {
+    mode = (await fs.stat(file)).mode & 0o7777;
+  } catch {
+    mode = undefined;
+  }
+  const tmp = path.join(path.dirname(file), `.${path.basename(file)}.${randomBytes(6).toString('hex')}.tmp`);
+  try {
+    const fh = await fs.open(tmp, 'wx', mode ?? 0o666);
+    try {
+      await fh.writeFile(data);
+      if (mode !== undefined) await fh.chmod(mode); // the umask may have narrowed it
+      await fh.sync();
+    } finally {
+      await fh.close();
+    }
+    await fs.rename(tmp, file);
+  } catch (err) {
+    await fs.rm(tmp, { force: true }).catch(() => undefined);
+    throw err;
+  }
+}
+
+/** Message of a Node fs error in words the model can act on. */
+export function describeFsError(err: unknown, display: string): string {
+  const code = (err as NodeJS.ErrnoException | undefined)?.code;
+  if (code === 'ENOENT') return `no such file or directory: ${display}`;
+  if (code === 'EISDIR') return `is a directory: ${display}`;
+  if (code === 'ENOTDIR') return `not a directory: ${display}`;
+  if (code === 'EACCES' || code === 'EPERM') return `permission denied: ${display}`;
+  return err instanceof Error ? err.message : String(err);
+}

@@ -1,0 +1,66 @@
+/** The result shape both grep engines produce, and a bounded collector that keeps the first N in order. */
+
+export interface GrepMatch {
+  file: string; // root-relative (absolute only for read-only roots outside the workspace)
+  line: number; // 1-based
+  text: string;
+}
+
+export interface GrepOutput {
+  matches: GrepMatch[];
+  truncated: boolean;
+}
+
+/** Longest line text returned for a match. */
+export const MAX_MATCH_TEXT = 300;
+
+/** The request both engines run. */
+export interface GrepRequest {
+  /** Workspace root (cwd for ripgrep). */
+  readonly root: string;
+  /** Real absolute folder or file to search. */
+  readonly target: string;
+  readonly pattern: string;
+  readonly caseInsensitive: boolean;
+  /** File filter glob: without `/` it matches the file name, with `/` the path below `target`. */
+  readonly glob?: string;
+  readonly maxResults: number;
+  readonly signal: AbortSignal;
+  readonly display: (abs: string) => string;
+}
+
+/** Line text as shown: line ending removed, cut to MAX_MATCH_TEXT characters. */
+export function matchText(line: string): string {
+  const text = line.replace(/\r?\n$/, '').replace(/\r$/, '');
+  return text.length > MAX_MATCH_TEXT ? text.slice(0, MAX_MATCH_TEXT) + '…' : text;
+}
+
+function compare(a: GrepMatch, b: GrepMatch): number {
+  if (a.file !== b.file) return a.file < b.file ? -1 : 1;
+  return a.line - b.line;
+}
+
+/**
+ * Keeps the first `max` matches in (file, line) order whatever order they arrive in.
+ * Contract: memory stays under 2×max matches; `truncated` is true when more than `max` were seen.
+ */
+export class MatchCollector {
+  private readonly max: number;
+  private items: GrepMatch[] = [];
+  private seen = 0;
+
+  constructor(max: number) {
+    this.max = max;
+  }
+
+  add(match: GrepMatch): void {
+    this.seen++;
+    this.items.push(match);
+    if (this.items.length >= this.max * 2) this.items = this.items.sort(compare).slice(0, this.max);
+  }
+
+  result(): GrepOutput {
+    const matches = this.items.sort(compare).slice(0, this.max);
+    return { matches, truncated: this.seen > this.max };
+  }
+}

@@ -1,0 +1,83 @@
+/** The `grep` tool: regex search over workspace files, through ripgrep when present, else in JS. */
+import { promises as fs } from 'node:fs';
+import { z } from 'zod';
+import { parseArgs } from './parse-args.ts';
+import { ToolError, type Tool } from './types.ts';
+import { jsSearch } from './grep-js.ts';
+import { findRipgrep, ripgrepSearch, RipgrepUnusableError } from './grep-ripgrep.ts';
+import type { GrepOutput, GrepRequest } from './grep-results.ts';
+
+export const DEFAULT_GREP_RESULTS = 200;
+const MAX_GREP_RESULTS = 2000;
+
+const params = z.object({
+  pattern: z.string().describe('Regular expression to search for (one line at a time)'),
+  path: z.string().optional().describe('Folder or file to search, relative to the workspace root (default: the root)'),
+  glob: z.string().optional().describe('Only search files matching this glob, e.g. "*.ts" or "src/**/*.tsx"'),
+  case_insensitive: z.boolean().optional().describe('Ignore case (default false)'),
+  max_results: z.number().int().min(1).max(MAX_GREP_RESULTS).optional().describe(`Most matches returned (default ${DEFAULT_GREP_RESULTS})`),
+});
+
+export interface GrepToolOptions {
+  /** false forces the JS engine; true/undefined uses ripgrep when it is on PATH. */
+  useRipgrep?: boolean;
+  /** Path of the rg binary (default: looked up on PATH). */
+  ripgrepPath?: string;
+}
+
+/**
+ * Creates `grep`.
+ * Contract: returns JSON {matches:[{file,line,text}],truncated} sorted by file then line, identical for
+ * both engines; honours .gitignore, skips `.git` and binary files.
+ */
+export function createGrepTool(opts: GrepToolOptions = {}): Tool {
+  return {
+    name: 'grep',
+    description:
+      'Search file contents with a regular expression. Honours .gitignore and skips binary files. ' +
+      'Returns JSON {matches:[{file,line,text}], truncated}.',
+    parameters: params,
+    kind: 'read',
+    async execute(args, ctx) {
+      const a = parseArgs(params, args, 'grep');
+      try {
+        new RegExp(a.pattern, a.case_insensitive ? 'i' : '');
+      } catch (err) {
+        throw new ToolError(`invalid regular expression: ${(err as Error).message}`);
+      }
+      const target = await ctx.workspace.resolve(a.path ?? '.', 'read');
+      await fs.stat(target).catch(() => {
+        throw new ToolError(`no such file or directory: ${ctx.workspace.display(target)}`);
+      });
+      const req: GrepRequest = {
+        root: ctx.workspace.root,
+        target,
+        pattern: a.pattern,
+        caseInsensitive: a.case_insensitive ?? false,
+        glob: a.glob,
+        maxResults: a.max_results ?? DEFAULT_GREP_RESULTS,
+        signal: ctx.signal,
+        display: (abs) => ctx.workspace.display(abs),
+      };
+      return JSON.stringify(await search(req, opts));
+    },
+  };
+}
+
+async function search(req: GrepRequest, opts: GrepToolOptions): Promise<GrepOutput> {
+  const rg = opts.useRipgrep === false ? null : (opts.ripgrepPath ?? findRipgrep());
+  if (rg) {
+    try {
+      return await ripgrepSearch(rg, req);
+    } catch (err) {
+      // A regex only JavaScript understands, or rg vanished: the JS engine still answers.
+      if (!(err instanceof RipgrepUnusableError) && (err as NodeJS.ErrnoException).code !== 'ENOENT') throw err;
+    }
+  }
+  try {
+    return await jsSearch(req);
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === 'ENOENT') throw new ToolError(`no such file or directory: ${req.display(req.target)}`);
+    throw err;
+  }
+}

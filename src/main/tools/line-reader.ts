@@ -1,0 +1,93 @@
+/** Streams a page of lines from a file without ever holding a whole file or a whole huge line. */
+import { createReadStream } from 'node:fs';
+
+export interface LinePage {
+  /** The lines read, without their line ending, each cut to `maxLineChars`. */
+  lines: string[];
+  /** 1-based number of the first line in `lines`. */
+  first: number;
+  /** Lines that were cut to `maxLineChars`, by index in `lines`. */
+  cut: Set<number>;
+  /** True when the file has more content after the page. */
+  more: boolean;
+  /** Lines seen in total (only the whole file when `more` is false). */
+  linesSeen: number;
+}
+
+export interface LinePageOptions {
+  offset: number; // 1-based first line
+  limit: number;
+  maxLineChars: number;
+  /** Stop early when the page's text grows past this many characters. */
+  maxPageChars: number;
+  signal?: AbortSignal;
+}
+
+/** Reads lines `offset .. offset+limit-1` of a UTF-8 file (invalid bytes become U+FFFD). */
+export async function readLinePage(file: string, opts: LinePageOptions): Promise<LinePage> {
+  const page: LinePage = { lines: [], first: opts.offset, cut: new Set(), more: false, linesSeen: 0 };
+  const decoder = new TextDecoder('utf-8');
+  const stream = createReadStream(file, { highWaterMark: 64 * 1024, signal: opts.signal });
+  let current = '';
+  let currentCut = false;
+  let lineNo = 1;
+  let pageChars = 0;
+  let done = false;
+  const finishLine = (): void => {
+    if (current.endsWith('\r')) current = current.slice(0, -1);
+    if (lineNo >= opts.offset) {
+      if (currentCut) page.cut.add(page.lines.length);
+      page.lines.push(current);
+      pageChars += current.length + 8;
+    }
+    page.linesSeen = lineNo;
+    lineNo++;
+    current = '';
+    currentCut = false;
+  };
+  const pageFull = () => page.lines.length >= opts.limit || pageChars >= opts.maxPageChars;
+  const append = (text: string): void => {
+    if (lineNo < opts.offset) return; // lines before the page are only counted
+    const room = opts.maxLineChars + 1 - current.length; // one extra char to know it was cut
+    if (room > 0) current += text.length > room ? text.slice(0, room) : text;
+    if (current.length > opts.maxLineChars) {
+      current = current.slice(0, opts.maxLineChars);
+      currentCut = true;
+    }
+  };
+  try {
+    for await (const chunk of stream as AsyncIterable<Buffer>) {
+      const text = decoder.decode(chunk, { stream: true });
+      let pos = 0;
+      while (pos <= text.length) {
+        if (pageFull()) {
+          if (pos < text.length) page.more = true;
+          break;
+        }
+        const nl = text.indexOf('\n', pos);
+        if (nl === -1) {
+          append(text.slice(pos));
+          break;
+        }
+        append(text.slice(pos, nl));
+        finishLine();
+        pos = nl + 1;
+      }
+      if (page.more) {
+        done = true;
+        break;
+      }
+    }
+    if (!done) {
+      const tail = decoder.decode();
+      if (tail) append(tail);
+      if (current.length > 0 || currentCut) {
+        if (pageFull()) page.more = true;
+        else finishLine();
+      }
+    }
+  } finally {
+    stream.destroy();
+  }
+  return page;
+}

@@ -1,0 +1,104 @@
+/**
+ * The workspace path guard: every model-given path is resolved to the real location the OS would
+ * touch (symlinks of every existing part followed, dangling links followed to their target) and must
+ * lie under the real root, or under a read-only extra root for reads. Checked before any side effect;
+ * tools then use the returned real path, so what was checked is what gets opened.
+ */
+import { promises as fs, realpathSync } from 'node:fs';
+import path from 'node:path';
+import { PathOutsideWorkspaceError, type Workspace } from './workspace.ts';
+import { ToolError } from './types.ts';
+
+const MAX_SYMLINK_HOPS = 40;
+
+/** Creates the guard for a workspace folder. Contract: rejects if `root` does not exist. */
+export async function createWorkspace(root: string): Promise<Workspace> {
+  const realRoot = await fs.realpath(path.resolve(root));
+  const readRoots: string[] = [];
+
+  return {
+    root: realRoot,
+    async resolve(requested: string, mode: 'read' | 'write' = 'write'): Promise<string> {
+      const abs = toAbsolute(realRoot, requested);
+      const real = await resolveReal(abs);
+      if (isInside(real, realRoot)) return real;
+      if (mode === 'read' && readRoots.some((r) => isInside(real, r))) return real;
+      throw new PathOutsideWorkspaceError(requested);
+    },
+    display(absolutePath: string): string {
+      if (!isInside(absolutePath, realRoot)) return absolutePath;
+      return path.relative(realRoot, absolutePath) || '.';
+    },
+    addReadRoot(dir: string): void {
+      let real: string;
+      try {
+        real = realpathSync(path.resolve(dir));
+      } catch {
+        real = path.resolve(dir);
+      }
+      if (!readRoots.includes(real)) readRoots.push(real);
+    },
+  };
+}
+
+/** True when `p` is `dir` or below it; compared with a trailing separator so `/ws/proj-evil` is not in `/ws/proj`. */
+export function isInside(p: string, dir: string): boolean {
+  if (p === dir) return true;
+  const prefix = dir.endsWith(path.sep) ? dir : dir + path.sep;
+  return p.startsWith(prefix);
+}
+
+function toAbsolute(root: string, requested: string): string {
+  if (typeof requested !== 'string') throw new ToolError('invalid path: expected a string');
+  if (requested.includes('\0')) throw new ToolError('invalid path: contains a NUL byte');
+  if (requested.trim() === '') throw new ToolError('invalid path: empty');
+  // `~`, `$HOME` and `%2e` are deliberately not expanded: they stay literal names inside the root.
+  return path.isAbsolute(requested) ? path.resolve(requested) : path.resolve(root, requested);
+}
+
+/**
+ * Real path of `abs` even when its tail does not exist yet: realpath of the deepest existing part,
+ * following dangling symlinks to where a write would land, then the missing tail re-appended.
+ */
+export async function resolveReal(abs: string): Promise<string> {
+  try {
+    return await fs.realpath(abs);
+  } catch (err) {
+    const code = (err as NodeJS.ErrnoException).code;
+    if (code === 'ELOOP') throw new ToolError(`symlink loop in path: ${abs}`);
+    if (code !== 'ENOENT' && code !== 'ENOTDIR') throw err;
+  }
+  return walkComponents(abs, { hops: 0 });
+}
+
+async function walkComponents(abs: string, counter: { hops: number }): Promise<string> {
+  const parts = abs.split(path.sep).filter((p) => p !== '');
+  let real = path.parse(abs).root || path.sep;
+  for (let i = 0; i < parts.length; i++) {
+    const part = parts[i]!;
+    if (part === '.') continue;
+    if (part === '..') {
+      real = path.dirname(real);
+      continue;
+    }
+    const next = path.join(real, part);
+    let isLink: boolean;
+    try {
+      isLink = (await fs.lstat(next)).isSymbolicLink();
+    } catch (err) {
+      const code = (err as NodeJS.ErrnoException).code;
+      if (code !== 'ENOENT' && code !== 'ENOTDIR') throw err;
+      // Nothing exists from here on: the rest is created as written (path.join normalises `..`).
+      return path.join(next, ...parts.slice(i + 1));
+    }
+    if (!isLink) {
+      real = next;
+      continue;
+    }
+    if (++counter.hops > MAX_SYMLINK_HOPS) throw new ToolError(`symlink loop in path: ${abs}`);
+    const target = await fs.readlink(next);
+    // Resolve the link target component by component too (it may be dangling or chain further).
+    real = await walkComponents(path.isAbsolute(target) ? target : real + path.sep + target, counter);
+  }
+  return real;
+}

@@ -1,0 +1,132 @@
+/**
+ * Runs a shell command in its own process group with a deadline, abort, head+tail output capture and
+ * a kill of the whole group (SIGTERM, SIGKILL after a grace). Returns shortly after the direct child
+ * exits even if a background grandchild still holds the pipe, and leaves no survivor in the group.
+ */
+import { spawn } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { setTimeout as delay } from 'node:timers/promises';
+import { HeadTailBuffer } from './output-buffer.ts';
+
+export interface GroupRunOptions {
+  command: string;
+  cwd: string;
+  env: Record<string, string>;
+  timeoutMs: number;
+  signal?: AbortSignal;
+  /** Between SIGTERM and SIGKILL (default 2000 ms). */
+  killGraceMs?: number;
+  /** How long to keep reading after the child exited (default 200 ms). */
+  drainMs?: number;
+  headBytes?: number;
+  tailBytes?: number;
+}
+
+export interface GroupRunResult {
+  output: string;
+  exitCode: number | null;
+  signal: NodeJS.Signals | null;
+  timedOut: boolean;
+  cancelled: boolean;
+  droppedBytes: number;
+  /** True when processes left in the group after the child exited had to be killed. */
+  killedSurvivors: boolean;
+  pid: number;
+}
+
+/** The shell used for commands: bash when installed, else POSIX sh. */
+export function defaultShell(): string {
+  return existsSync('/bin/bash') ? '/bin/bash' : '/bin/sh';
+}
+
+/** True while any process is in group `pgid`. */
+export function groupAlive(pgid: number): boolean {
+  try {
+    process.kill(-pgid, 0);
+    return true;
+  } catch (err) {
+    return (err as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
+function signalGroup(pgid: number, sig: NodeJS.Signals): void {
+  try {
+    process.kill(-pgid, sig);
+  } catch {
+    // the group is already gone
+  }
+}
+
+/** Contract: never rejects for the command's own failure (only when the shell cannot be spawned). */
+export function runInProcessGroup(opts: GroupRunOptions): Promise<GroupRunResult> {
+  const grace = opts.killGraceMs ?? 2000;
+  const drain = opts.drainMs ?? 200;
+  const buffer = new HeadTailBuffer(opts.headBytes ?? 40 * 1024, opts.tailBytes ?? 40 * 1024);
+  return new Promise<GroupRunResult>((resolve, reject) => {
+    const child = spawn(defaultShell(), ['-c', opts.command], {
+      cwd: opts.cwd,
+      env: opts.env,
+      detached: true, // own process group, so the whole tree can be signalled at once
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let timedOut = false;
+    let cancelled = false;
+    let killTimer: NodeJS.Timeout | undefined;
+    const terminate = (): void => {
+      if (child.pid === undefined || killTimer) return;
+      signalGroup(child.pid, 'SIGTERM');
+      killTimer = setTimeout(() => signalGroup(child.pid!, 'SIGKILL'), grace);
+    };
+    const deadline = setTimeout(() => {
+      timedOut = true;
+      terminate();
+    }, opts.timeoutMs);
+    const onAbort = (): void => {
+      cancelled = true;
+      terminate();
+    };
+    if (opts.signal?.aborted) onAbort();
+    else opts.signal?.addEventListener('abort', onAbort, { once: true });
+
+    child.stdout.on('data', (d: Buffer) => buffer.write(d));
+    child.stderr.on('data', (d: Buffer) => buffer.write(d));
+    let streamsClosed = false;
+    child.once('close', () => (streamsClosed = true));
+    child.once('error', (err) => {
+      clearTimeout(deadline);
+      opts.signal?.removeEventListener('abort', onAbort);
+      reject(err);
+    });
+    child.once('exit', (code, sig) => {
+      clearTimeout(deadline);
+      opts.signal?.removeEventListener('abort', onAbort);
+      void (async () => {
+        // Let the last output arrive, but do not wait for EOF: a grandchild may hold the pipe forever.
+        const until = Date.now() + drain;
+        while (!streamsClosed && Date.now() < until) await delay(20);
+        const pgid = child.pid!;
+        let killedSurvivors = false;
+        if (groupAlive(pgid)) {
+          killedSurvivors = true;
+          terminate();
+          // Killed members may linger as zombies until init reaps them; bounded so we never hang.
+          const giveUp = Date.now() + grace + 5000;
+          while (groupAlive(pgid) && Date.now() < giveUp) await delay(25);
+        }
+        if (killTimer) clearTimeout(killTimer);
+        child.stdout.destroy();
+        child.stderr.destroy();
+        resolve({
+          output: buffer.text(),
+          exitCode: code,
+          signal: sig,
+          timedOut,
+          cancelled,
+          droppedBytes: buffer.droppedBytes,
+          killedSurvivors,
+          pid: pgid,
+        });
+      })();
+    });
+  });
+}

@@ -1,0 +1,69 @@
+/** The `read_file` tool: numbered lines of a text file, paged, never dumping binaries or huge files. */
+import { promises as fs } from 'node:fs';
+import { z } from 'zod';
+import { parseArgs } from './parse-args.ts';
+import { ToolError, type Tool } from './types.ts';
+import { MAX_FILE_BYTES, describeFsError, looksBinary, readHead } from './file-io.ts';
+import { readLinePage } from './line-reader.ts';
+
+export const DEFAULT_READ_LINES = 2000;
+export const MAX_LINE_CHARS = 2000;
+const MAX_PAGE_CHARS = 256 * 1024;
+
+const params = z.object({
+  path: z.string().describe('File to read, relative to the workspace root'),
+  offset: z.number().int().min(1).optional().describe('1-based line number to start from'),
+  limit: z.number().int().min(1).optional().describe(`Number of lines to read (default ${DEFAULT_READ_LINES})`),
+});
+
+/** Creates `read_file`. Contract: output is `cat -n` style; binaries and >10 MB files without offset/limit are not read. */
+export function createReadFileTool(opts: { maxLines?: number } = {}): Tool {
+  const defaultLimit = opts.maxLines ?? DEFAULT_READ_LINES;
+  return {
+    name: 'read_file',
+    description:
+      `Read a text file of the workspace. Returns numbered lines (up to ${defaultLimit} by default); ` +
+      'use offset and limit to page through long files.',
+    parameters: params,
+    kind: 'read',
+    async execute(args, ctx) {
+      const { path: requested, offset, limit } = parseArgs(params, args, 'read_file');
+      const file = await ctx.workspace.resolve(requested, 'read');
+      const shown = ctx.workspace.display(file);
+      let size: number;
+      try {
+        const st = await fs.stat(file);
+        if (st.isDirectory()) throw new ToolError(`is a directory: ${shown} (use ls)`);
+        size = st.size;
+        if (looksBinary(await readHead(file))) return `binary file (${size} bytes), not shown`;
+      } catch (err) {
+        if (err instanceof ToolError) throw err;
+        throw new ToolError(describeFsError(err, shown));
+      }
+      if (size > MAX_FILE_BYTES && offset === undefined && limit === undefined) {
+        throw new ToolError(`file is too large to read whole (${size} bytes); read a part with offset and limit`);
+      }
+      if (size === 0) return '(empty file)';
+      const start = offset ?? 1;
+      const page = await readLinePage(file, {
+        offset: start,
+        limit: limit ?? defaultLimit,
+        maxLineChars: MAX_LINE_CHARS,
+        maxPageChars: MAX_PAGE_CHARS,
+        signal: ctx.signal,
+      });
+      if (page.lines.length === 0) {
+        return `offset ${start} is past the end of the file (${page.linesSeen} lines)`;
+      }
+      const body = page.lines
+        .map((line, i) => {
+          const text = page.cut.has(i) ? `${line}… [line cut at ${MAX_LINE_CHARS} characters]` : line;
+          return `${String(start + i).padStart(6)}\t${text}`;
+        })
+        .join('\n');
+      if (!page.more) return body;
+      const next = start + page.lines.length;
+      return `${body}\n\n(more lines remain; continue with offset=${next})`;
+    },
+  };
+}

@@ -1,0 +1,44 @@
+/** The `write_file` tool: creates or replaces a file, creating missing parent folders. */
+import { promises as fs } from 'node:fs';
+import path from 'node:path';
+import { z } from 'zod';
+import { parseArgs } from './parse-args.ts';
+import { ToolError, type Tool } from './types.ts';
+import { MAX_FILE_BYTES, describeFsError, writeFileAtomic } from './file-io.ts';
+
+const params = z.object({
+  path: z.string().describe('File to write, relative to the workspace root'),
+  content: z.string().describe('The complete new content of the file'),
+});
+
+/** Called after a successful write or edit with the displayed path and the new content. */
+export type FileChangeListener = (displayPath: string, content: string) => void;
+
+/** Creates `write_file`. Contract: returns JSON {path, bytes_written}; the path is checked before any folder is created. */
+export function createWriteFileTool(opts: { onFileChange?: FileChangeListener } = {}): Tool {
+  return {
+    name: 'write_file',
+    description: 'Create or overwrite a file in the workspace with the given content. Parent folders are created.',
+    parameters: params,
+    kind: 'write',
+    async execute(args, ctx) {
+      const { path: requested, content } = parseArgs(params, args, 'write_file');
+      const bytes = Buffer.byteLength(content, 'utf8');
+      if (bytes > MAX_FILE_BYTES) throw new ToolError(`content too large (${bytes} bytes; the limit is ${MAX_FILE_BYTES})`);
+      const file = await ctx.workspace.resolve(requested, 'write');
+      const shown = ctx.workspace.display(file);
+      if (file === ctx.workspace.root) throw new ToolError(`is a directory: ${shown}`);
+      try {
+        await fs.mkdir(path.dirname(file), { recursive: true });
+        const st = await fs.stat(file).catch(() => undefined);
+        if (st?.isDirectory()) throw new ToolError(`is a directory: ${shown}`);
+        await writeFileAtomic(file, content);
+      } catch (err) {
+        if (err instanceof ToolError) throw err;
+        throw new ToolError(describeFsError(err, shown));
+      }
+      opts.onFileChange?.(shown, content);
+      return JSON.stringify({ path: shown, bytes_written: bytes });
+    },
+  };
+}
