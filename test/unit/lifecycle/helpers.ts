@@ -1,5 +1,5 @@
 /** Test helpers for user hooks: temp workspace/home, zoo installs, a minimal RunContext. */
-import { chmodSync, copyFileSync, mkdirSync, mkdtempSync, realpathSync, rmSync } from 'node:fs';
+import { chmodSync, copyFileSync, mkdirSync, mkdtempSync, realpathSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { isAbsolute, join, relative, resolve } from 'node:path';
 import { z } from 'zod';
@@ -43,7 +43,7 @@ export function installZoo(dir: string, name: string): string {
 export function installFixture(dir: string, fixture: string, name = fixture.split('/').pop()!): string {
   const dest = join(dir, name);
   copyFileSync(join(ZOO, fixture), dest);
-  chmodSync(dest, 0o755);
+  chmodSync(dest, statSync(join(ZOO, fixture)).mode & 0o777);
   return dest;
 }
 
