@@ -1,0 +1,110 @@
+/**
+ * `loop`: agent-host overhead per model round with every built-in hook, SQLite persistence and tracing
+ * on. The model is an in-process client answering at once with one read_file call, so a run of N
+ * rounds is N × (hooks + model-call plumbing + tool dispatch + read_file + appends + spans).
+ * Overhead per round = run wall time / N − the model's own time − read_file's own time (measured alone).
+ * Threads are pre-filled to 20 and 2,000 messages and loaded into the thread cache before the timed run.
+ */
+import path from 'node:path';
+import type { Workbench } from '../../src/main/api/types.ts';
+import { homePaths, openDatabase } from '../../src/main/store/index.ts';
+import { createInstantLlm } from '../lib/instant-llm.ts';
+import { syntheticThread } from '../lib/messages.ts';
+import { runGroup } from '../lib/group.ts';
+import { tempDir } from '../lib/tmp.ts';
+import { READ_PATH, writeReadTarget } from '../lib/workspace-files.ts';
+import { derived, figure, goal, median, sample, type Figure } from '../lib/stats.ts';
+
+await runGroup('loop', async (ctx) => {
+  const { createWorkbench } = await import('../../src/main/api/workbench.ts');
+  const { createReadFileTool, createWorkspace } = await import('../../src/main/tools/index.ts');
+  const home = tempDir('loop-home');
+  const workspace = tempDir('loop-ws');
+  writeReadTarget(workspace);
+  const rounds = ctx.quick ? 5 : 20;
+  const runs = ctx.quick ? 3 : 9;
+  const warmup = 2;
+  const sizes = [20, ctx.size(2000, 200)];
+
+  // read_file alone on the same file, through the same workspace guard.
+  const ws = await createWorkspace(workspace);
+  const readFile = createReadFileTool();
+  const signal = new AbortController().signal;
+  const toolCtx = { callId: 'c', workspace: ws, signal, state: { thread_id: 't', messages: [], todos: [], files: {} } };
+  const readTimes = await sample(ctx.quick ? 50 : 300, 30, async () => {
+    const t0 = performance.now();
+    await readFile.execute({ path: READ_PATH }, toolCtx);
+    return performance.now() - t0;
+  });
+  const readMs = median(readTimes);
+
+  // Pre-fill one thread per run (and warm-up) for each size, through a separate connection.
+  const fill = openDatabase(homePaths(home).db);
+  const threads = new Map<number, string[]>();
+  for (const size of sizes) {
+    const ids: string[] = [];
+    for (let i = 0; i < runs + warmup; i++) {
+      const id = fill.threads.loadOrCreate(undefined, workspace).thread_id;
+      fill.threads.appendMessages(id, syntheticThread(size, i));
+      ids.push(id);
+    }
+    threads.set(size, ids);
+  }
+  fill.close();
+
+  const llm = createInstantLlm(READ_PATH);
+  const wb: Workbench = await createWorkbench({ home, workspace, llm, interactive: false });
+  let events = 0;
+  const unsubscribe = wb.subscribe(() => void events++);
+  const figures: Record<string, Figure> = {};
+  const perRound = new Map<number, number>();
+  try {
+    for (const size of sizes) {
+      const ids = [...threads.get(size)!];
+      const overheads: number[] = [];
+      const walls: number[] = [];
+      const intervals: number[] = [];
+      const samples = await sample(runs, warmup, async () => {
+        const threadId = ids.shift()!;
+        wb.threads.get({ threadId }); // load into the thread cache: a hot thread, as in a live session
+        llm.callTimes.length = 0;
+        llm.ownMs = 0;
+        const t0 = performance.now();
+        const handle = await wb.chat.send({ threadId, text: 'Read the router again.', approvalMode: 'auto', maxIterations: rounds });
+        const result = await handle.finished;
+        const wall = performance.now() - t0;
+        if (result.stop_reason !== 'max_iterations') throw new Error(`run ended with ${result.stop_reason}: ${result.error ?? ''}`);
+        if (llm.lastRequestLength < size) throw new Error(`the model saw ${llm.lastRequestLength} messages, expected ≥ ${size}`);
+        const perRoundWall = wall / rounds;
+        walls.push(perRoundWall);
+        const gaps = llm.callTimes.slice(1).map((t, i) => t - llm.callTimes[i]!);
+        intervals.push(median(gaps));
+        const overhead = perRoundWall - llm.ownMs / rounds - readMs;
+        overheads.push(overhead);
+        return overhead;
+      });
+      // `sample` also records warm-up runs into walls/overheads; keep the measured tail only.
+      const tail = <T,>(a: T[]) => a.slice(-runs);
+      figures[`overhead_${size}`] = figure(`overhead per round, ${size}-message thread`, 'ms', samples);
+      figures[`wall_${size}`] = figure(`wall time per round (incl. read_file), ${size}-message thread`, 'ms', tail(walls));
+      figures[`interval_${size}`] = figure(`steady-state model-call interval, ${size}-message thread`, 'ms', tail(intervals));
+      perRound.set(size, median(samples));
+      ctx.log(`${size} messages: ${median(samples).toFixed(3)} ms/round overhead`);
+    }
+  } finally {
+    unsubscribe();
+    await wb.close();
+  }
+  figures.read_file = figure('read_file alone (4 KB file, subtracted above)', 'ms', readTimes);
+  const [small, big] = sizes as [number, number];
+  const ratio = perRound.get(big)! / perRound.get(small)!;
+  figures.ratio = derived(`overhead ratio ${big}/${small} messages`, '×', ratio);
+  return {
+    figures,
+    goals: [
+      goal(`overhead ≤ 1 ms per round at ${big.toLocaleString('en-US')} messages`, perRound.get(big)!, 'ms', 1, { figure: `overhead_${big}` }),
+      goal(`${big}/${small} overhead ratio ≤ 1.5`, ratio, '×', 1.5, { figure: 'ratio' }),
+    ],
+    notes: [`${rounds} rounds per run, ${runs} runs after ${warmup} warm-up runs; ${events} events delivered to one subscriber; built-in hooks, SQLite (synchronous=FULL) and tracing on, no user hooks`],
+  };
+});

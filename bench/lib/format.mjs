@@ -1,0 +1,36 @@
+// Human output of `npm run bench`: one table of figures and one of goals per group.
+
+const pad = (s, n, right = false) => (right ? String(s).padStart(n) : String(s).padEnd(n));
+
+function num(v) {
+  if (v === null || v === undefined) return '—';
+  if (typeof v !== 'number') return String(v);
+  if (Math.abs(v) >= 1000) return Math.round(v).toLocaleString('en-US');
+  return String(v);
+}
+
+/** Formats one group's result as plain text tables. */
+export function formatGroup(r) {
+  const lines = [`== ${r.group}${r.quick ? ' (quick sizes)' : ''} — ${r.seconds ?? '?'} s ==`];
+  if (r.error) lines.push(`  ERROR: ${r.error}`);
+  const figs = Object.values(r.figures ?? {});
+  if (figs.length) {
+    const w = Math.max(6, ...figs.map((f) => f.label.length));
+    lines.push(`  ${pad('figure', w)}  ${pad('median', 10, true)}  ${pad('min', 10, true)}  ${pad('max', 10, true)}  unit  (runs)`);
+    for (const f of figs) {
+      lines.push(`  ${pad(f.label, w)}  ${pad(num(f.median), 10, true)}  ${pad(num(f.min), 10, true)}  ${pad(num(f.max), 10, true)}  ${f.unit}  (${f.runs})`);
+    }
+  }
+  const goals = r.goals ?? [];
+  if (goals.length) {
+    const w = Math.max(4, ...goals.map((g) => g.label.length));
+    lines.push('');
+    lines.push(`  ${pad('goal', w)}  ${pad('value', 10, true)}  ${pad('target', 10, true)}  status`);
+    for (const g of goals) {
+      const status = g.met === null ? 'not measured' : g.met ? 'MET' : 'MISSED';
+      lines.push(`  ${pad(g.label, w)}  ${pad(num(g.value), 10, true)}  ${pad('≤ ' + num(g.target), 10, true)}  ${status}${g.unit ? ` (${g.unit})` : ''}${g.note ? ` — ${g.note}` : ''}`);
+    }
+  }
+  for (const n of r.notes ?? []) lines.push(`  note: ${n}`);
+  return `${lines.join('\n')}\n`;
+}

@@ -1,0 +1,41 @@
+/**
+ * An in-process LlmClient that answers at once, always with one `read_file` call, and times itself
+ * (its own time is subtracted from the loop's per-round figure). Unlike test/helpers/scripted-llm.ts
+ * it does not deep-copy each request, which would cost O(thread length) per round and be billed to us.
+ */
+import type { ChatOptions, LlmClient, LlmResponse, ModelRequest } from '../../src/main/llm/types.ts';
+
+export interface InstantLlm extends LlmClient {
+  /** performance.now() at the start of every call. */
+  readonly callTimes: number[];
+  /** Total ms spent inside chat(). */
+  ownMs: number;
+  /** Messages in the last request (to check the whole thread was sent). */
+  lastRequestLength: number;
+}
+
+export function createInstantLlm(path: string): InstantLlm {
+  let ids = 0;
+  const llm: InstantLlm = {
+    callTimes: [],
+    ownMs: 0,
+    lastRequestLength: 0,
+    async chat(req: ModelRequest, opts: ChatOptions): Promise<LlmResponse> {
+      const t0 = performance.now();
+      llm.callTimes.push(t0);
+      llm.lastRequestLength = req.messages.length;
+      opts.signal.throwIfAborted();
+      opts.onFirstChunk?.();
+      const raw = JSON.stringify({ path });
+      const res: LlmResponse = {
+        content: '',
+        tool_calls: [{ id: `call_bench_${++ids}`, name: 'read_file', args: { path }, raw_args: raw }],
+        usage: { input_tokens: 100, output_tokens: 10 },
+        finish_reason: 'tool_calls',
+      };
+      llm.ownMs += performance.now() - t0;
+      return res;
+    },
+  };
+  return llm;
+}
