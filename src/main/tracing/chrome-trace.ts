@@ -91,7 +91,8 @@ export function toChromeTrace(spans: readonly SpanRecord[], opts: ChromeExportOp
     const callId = s.attributes['gen_ai.tool.call.id'];
     if (typeof callId !== 'string') continue;
     const key = `${s.trace_id}/${callId}`;
-    toolsByCall.set(key, [...(toolsByCall.get(key) ?? []), s]);
+    if (toolsByCall.has(key)) toolsByCall.get(key)?.push(s);
+    else toolsByCall.set(key, [s]);
   }
   for (const chat of spans) {
     const ids = chat.attributes['workbench.tool_call_ids'];

@@ -8,6 +8,7 @@ export { fromOtlpJson, type OtlpImportOptions } from './otlp-decode.ts';
 export type { OtlpTraceRequest, OtlpSpan } from './otlp-types.ts';
 export { toChromeTrace, type ChromeTrace, type ChromeTraceEvent, type ChromeExportOptions } from './chrome-trace.ts';
 export { createOtlpHttpExporter, parseRetryAfter, type OtlpExporter, type OtlpExporterOptions, type OtlpExporterStats } from './otlp-exporter.ts';
+export { runInSpan } from './in-span.ts';
 export { validateSpanTree, type SpanTreeReport } from './validate.ts';
 export { formatSpanTree } from './tree-text.ts';
 export { isContentAttribute, redactAttributes, truncate, PREVIEW_CHARS, MAX_ATTRIBUTE_CHARS } from './attributes.ts';

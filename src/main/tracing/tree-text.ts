@@ -24,8 +24,9 @@ export function formatSpanTree(spans: readonly SpanRecord[]): string {
   const children = new Map<string, SpanRecord[]>();
   const roots: SpanRecord[] = [];
   for (const s of spans) {
-    if (s.parent_span_id && ids.has(s.parent_span_id)) children.set(s.parent_span_id, [...(children.get(s.parent_span_id) ?? []), s]);
-    else roots.push(s);
+    if (!s.parent_span_id || !ids.has(s.parent_span_id)) roots.push(s);
+    else if (children.has(s.parent_span_id)) children.get(s.parent_span_id)?.push(s);
+    else children.set(s.parent_span_id, [s]);
   }
   const byStart = (a: SpanRecord, b: SpanRecord) => a.start_ms - b.start_ms;
   const lines: string[] = [];

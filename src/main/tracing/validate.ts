@@ -9,6 +9,12 @@ export interface SpanTreeReport {
   roots: Record<string, SpanRecord>;
 }
 
+function pushTo<K, V>(map: Map<K, V[]>, key: K, value: V): void {
+  const list = map.get(key);
+  if (list) list.push(value);
+  else map.set(key, [value]);
+}
+
 /**
  * Validates `spans` (any order). Contract: for each run, exactly one root, every parent exists in
  * the same run and trace, every span reachable from the root, and each ended child lies within its
@@ -18,7 +24,7 @@ export function validateSpanTree(spans: readonly SpanRecord[], slackMs = 1): Spa
   const errors: string[] = [];
   const roots: Record<string, SpanRecord> = {};
   const byRun = new Map<string, SpanRecord[]>();
-  for (const s of spans) byRun.set(s.run_id, [...(byRun.get(s.run_id) ?? []), s]);
+  for (const s of spans) pushTo(byRun, s.run_id, s);
 
   for (const [runId, list] of byRun) {
     const byId = new Map(list.map((s) => [s.span_id, s]));
@@ -38,7 +44,7 @@ export function validateSpanTree(spans: readonly SpanRecord[], slackMs = 1): Spa
         errors.push(`run ${runId}: span "${s.name}" (${s.span_id}) has a missing parent ${s.parent_span_id}`);
         continue;
       }
-      children.set(parent.span_id, [...(children.get(parent.span_id) ?? []), s]);
+      pushTo(children, parent.span_id, s);
       if (s.start_ms < parent.start_ms - slackMs) errors.push(`run ${runId}: span "${s.name}" starts before its parent "${parent.name}"`);
       if (parent.end_ms !== undefined && (s.end_ms ?? Infinity) > parent.end_ms + slackMs) {
         errors.push(`run ${runId}: span "${s.name}" ends after its parent "${parent.name}"`);
