@@ -40,12 +40,20 @@ export interface MemoryHookOptions {
   extraPaths?: readonly string[];
 }
 
+/**
+ * File timestamps are coarse (a jiffy on ext4, 2 s on FAT): a file changed within this long before
+ * it was read is re-read next time even if its stat looks the same (git's "racy clean" rule).
+ */
+const RACY_MS = 2_000;
+
 /** Per-file cap: memory loads without trust, so a huge file must not flood every request. */
 export const MEMORY_FILE_CAP = 64 * 1024;
 export const MEMORY_SEPARATOR = '\n\n---\n\n';
 
 interface CacheEntry {
   key: string;
+  /** Changed so shortly before it was read that a later edit could keep the same stat signature. */
+  racy: boolean;
   text: string;
   bytes: number;
   truncated: boolean;
@@ -138,23 +146,26 @@ async function pickFile(dir: string): Promise<string> {
 
 async function readCached(path: string, cache: MemoryCache): Promise<CacheEntry | undefined> {
   let key: string;
+  let changedAt: number;
   try {
     const s = await stat(path);
     if (!s.isFile()) return undefined;
     key = `${s.ino}:${s.size}:${s.mtimeMs}:${s.ctimeMs}`;
+    changedAt = Math.max(s.mtimeMs, s.ctimeMs);
   } catch {
     cache.delete(path);
     return undefined;
   }
   const hit = cache.get(path);
-  if (hit?.key === key) return hit;
-  const entry = await readCapped(path, key);
+  if (hit?.key === key && !hit.racy) return hit;
+  const racy = Date.now() - changedAt < RACY_MS;
+  const entry = await readCapped(path, key, racy);
   if (entry) cache.set(path, entry);
   else cache.delete(path);
   return entry;
 }
 
-async function readCapped(path: string, key: string): Promise<CacheEntry | undefined> {
+async function readCapped(path: string, key: string, racy: boolean): Promise<CacheEntry | undefined> {
   let handle;
   try {
     handle = await open(path, 'r');
@@ -165,7 +176,7 @@ async function readCapped(path: string, key: string): Promise<CacheEntry | undef
     // A cut may split a UTF-8 sequence; drop the replacement characters it leaves.
     let text = buf.subarray(0, bytesRead).toString('utf8');
     if (truncated) text = `${text.replace(/\uFFFD+$/, '')}\n\n[memory file truncated: ${path} is ${size} bytes; only the first ${MEMORY_FILE_CAP} are shown]`;
-    return { key, text, bytes: size, truncated };
+    return { key, racy, text, bytes: size, truncated };
   } catch {
     return undefined;
   } finally {
