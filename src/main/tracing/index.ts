@@ -7,6 +7,7 @@ export { toOtlpJson, SCOPE_NAME, type OtlpExportOptions } from './otlp-encode.ts
 export { fromOtlpJson, type OtlpImportOptions } from './otlp-decode.ts';
 export type { OtlpTraceRequest, OtlpSpan } from './otlp-types.ts';
 export { toChromeTrace, type ChromeTrace, type ChromeTraceEvent, type ChromeExportOptions } from './chrome-trace.ts';
+export { exporterFromSettings } from './exporter-settings.ts';
 export { createOtlpHttpExporter, parseRetryAfter, type OtlpExporter, type OtlpExporterOptions, type OtlpExporterStats } from './otlp-exporter.ts';
 export { runInSpan } from './in-span.ts';
 export { validateSpanTree, type SpanTreeReport } from './validate.ts';

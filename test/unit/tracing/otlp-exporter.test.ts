@@ -149,3 +149,20 @@ describe('OTLP HTTP exporter', () => {
     expect(parseRetryAfter('soon')).toBeUndefined();
   });
 });
+
+describe('exporterFromSettings', () => {
+  it('is undefined without an endpoint and rejects non-http endpoints', async () => {
+    const { exporterFromSettings } = await import('../../../src/main/tracing/exporter-settings.ts');
+    expect(exporterFromSettings({ capture_content: false })).toBeUndefined();
+    expect(() => exporterFromSettings({ capture_content: false, otlp_endpoint: 'ftp://x' })).toThrow(/must be http/);
+    expect(() => exporterFromSettings({ capture_content: false, otlp_endpoint: 'not a url' })).toThrow(/not a URL/);
+    const stub = await stubCollector();
+    stubs.push(stub);
+    const exp = exporterFromSettings({ capture_content: true, otlp_endpoint: stub.url, otlp_headers: { 'x-langfuse-ingestion-version': '4' } }, { flushMs: 60_000 })!;
+    exp.enqueue(span());
+    await exp.flush();
+    expect(stub.requests[0].headers['x-langfuse-ingestion-version']).toBe('4');
+    expect(stub.requests[0].body.resourceSpans[0].scopeSpans[0].spans[0].attributes.map((a) => a.key)).toContain('output_preview');
+    await exp.shutdown();
+  });
+});
