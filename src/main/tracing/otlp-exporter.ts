@@ -59,7 +59,16 @@ function tracesUrl(endpoint: string): string {
   return base.endsWith('/v1/traces') ? base : `${base}/v1/traces`;
 }
 
-const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms).unref?.());
+/** Background waits must not keep the process alive; waits during shutdown must. */
+function sleep(ms: number, keepAlive: boolean): Promise<void> {
+  return new Promise<void>((resolve) => {
+    const t = setTimeout(resolve, ms);
+    if (!keepAlive) t.unref?.();
+  });
+}
+
+/** Longest retry wait while shutting down: quitting the app must not hang on a slow collector. */
+const SHUTDOWN_MAX_DELAY_MS = 1000;
 
 /** Creates the exporter; the flush timer never keeps the process alive. */
 export function createOtlpHttpExporter(opts: OtlpExporterOptions): OtlpExporter {
@@ -79,6 +88,7 @@ export function createOtlpHttpExporter(opts: OtlpExporterOptions): OtlpExporter 
   const stats: OtlpExporterStats = { sent: 0, dropped: 0, failed: 0, queued: 0 };
   let inFlight: Promise<void> | undefined;
   let closed = false;
+  let closing = false;
   let kick: NodeJS.Immediate | undefined;
 
   const timer = setInterval(() => void flush(), opts.flushMs ?? 2000);
@@ -121,7 +131,7 @@ export function createOtlpHttpExporter(opts: OtlpExporterOptions): OtlpExporter 
         stats.lastError = err instanceof Error ? err.message : String(err);
       }
       if (attempt >= maxRetries || closed) break;
-      await sleep(delay);
+      await sleep(closing ? Math.min(delay, SHUTDOWN_MAX_DELAY_MS) : delay, closing);
     }
     stats.failed += batch.length;
   }
@@ -166,6 +176,7 @@ export function createOtlpHttpExporter(opts: OtlpExporterOptions): OtlpExporter 
     },
     flush,
     async shutdown() {
+      closing = true;
       clearInterval(timer);
       if (kick) clearImmediate(kick);
       await flush();
