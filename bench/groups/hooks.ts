@@ -1,0 +1,128 @@
+/**
+ * `hooks`: user-hook cost. (1) One seed-dialect hook (a shell script that exits 0 with no output) run
+ * through the dialect's invoke path (env allowlist, runner with process group + deadline + capped
+ * output, JSON reading, span, hook_runs row in SQLite) and through the bare runner, each against a bare
+ * `child_process.spawn` of the same script with the same payload and environment, in the same process;
+ * (2) the same for a Claude-dialect handler (`/bin/sh -c`); (3) the extra time per tool call of a run with
+ * 5 seed hooks on (3 before_tool_call + 2 after_tool_call) against the same run with hooks off.
+ */
+import { spawn } from 'node:child_process';
+import { chmodSync, mkdirSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { DEFAULT_SETTINGS } from '../../src/shared/types/index.ts';
+import type { Workbench } from '../../src/main/api/types.ts';
+import { homePaths, openDatabase } from '../../src/main/store/index.ts';
+import { createTraceRecorder } from '../../src/main/tracing/index.ts';
+import { runGroup } from '../lib/group.ts';
+import { createInstantLlm } from '../lib/instant-llm.ts';
+import { samplePair } from '../lib/pair.ts';
+import { tempDir } from '../lib/tmp.ts';
+import { READ_PATH, writeReadTarget } from '../lib/workspace-files.ts';
+import { derived, figure, goal, median, sample, type Figure, type Goal } from '../lib/stats.ts';
+
+/** A bare spawn: write the payload, drain both pipes, resolve on close. */
+function bareSpawn(command: string, args: string[], cwd: string, env: NodeJS.ProcessEnv, stdin: string): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(command, args, { cwd, env, stdio: ['pipe', 'pipe', 'pipe'] });
+    child.stdout.resume();
+    child.stderr.resume();
+    child.stdin.on('error', () => {});
+    child.stdin.end(stdin);
+    child.on('error', reject);
+    child.on('close', () => resolve());
+  });
+}
+
+function writeHook(file: string, event: string): void {
+  writeFileSync(file, `#!/bin/sh\nif [ "$1" = hook ]; then echo ${event}; fi\nexit 0\n`);
+  chmodSync(file, 0o755);
+}
+
+await runGroup('hooks', async (ctx) => {
+  const { invokeSeedHook } = await import('../../src/main/lifecycle/seed-hooks.ts');
+  const { invokeClaudeHandler } = await import('../../src/main/lifecycle/claude-hooks.ts');
+  const { runHookProcess, buildHookEnv } = await import('../../src/main/lifecycle/index.ts');
+  const { basePayload } = await import('../../src/main/lifecycle/seed-protocol.ts');
+  const workspace = tempDir('hooks-ws');
+  const home = tempDir('hooks-home');
+  writeReadTarget(workspace);
+  const script = path.join(home, 'noop-hook');
+  writeHook(script, 'before_tool_call');
+  const runs = ctx.quick ? 20 : 100;
+  const warmup = 10;
+  const figures: Record<string, Figure> = {};
+  const goals: Goal[] = [];
+
+  const db = openDatabase(homePaths(home).db);
+  const threadId = db.threads.loadOrCreate(undefined, workspace).thread_id;
+  const trace = createTraceRecorder({ threadId, runId: 'run_bench', sink: { onStart: (s) => db.spans.upsert(s), onEnd: (s) => db.spans.upsert(s) } });
+  const target = { threadId, runId: 'run_bench', trace, emit: () => {}, hookRuns: db.hookRuns };
+
+  // Seed dialect.
+  const seedPayload = { ...basePayload('before_tool_call', threadId, workspace), tool_name: 'read_file', tool_input: { path: READ_PATH } };
+  const seedStdin = JSON.stringify(seedPayload);
+  const seedEnv = buildHookEnv(workspace);
+  const ref = { id: 'user:noop-hook', name: 'noop-hook', event: 'before_tool_call', failMode: 'open' as const, timeoutMs: 30_000 };
+  const bareSeed = () => bareSpawn(script, ['run'], workspace, seedEnv, seedStdin);
+  const [seedRunner, bare1] = await samplePair(runs, warmup, () => runHookProcess({ command: script, args: ['run'], cwd: workspace, env: seedEnv, stdin: seedStdin, timeoutMs: 30_000 }), bareSeed);
+  const [seedFull, bare2] = await samplePair(runs, warmup, () => invokeSeedHook(target, ref, script, workspace, seedPayload, () => 'none'), bareSeed);
+  figures.bare_seed = figure('bare child_process.spawn of the script', 'ms', [...bare1, ...bare2]);
+  figures.seed_runner = figure('seed hook, runner only (runHookProcess)', 'ms', seedRunner);
+  figures.seed_full = figure('seed hook, dialect path (invokeSeedHook: runner + span + hook_runs row)', 'ms', seedFull);
+  figures.seed_runner_ratio = derived('seed runner / bare spawn', '×', median(seedRunner) / median(bare1));
+  figures.seed_full_ratio = derived('seed dialect path / bare spawn', '×', median(seedFull) / median(bare2));
+  goals.push(goal('seed hook through the runner ≤ 1.2× bare spawn', figures.seed_full_ratio.median, '×', 1.2, { figure: 'seed_full_ratio' }));
+  ctx.log(`seed: bare ${median(bare2).toFixed(2)} ms, runner ${median(seedRunner).toFixed(2)} ms, dialect ${median(seedFull).toFixed(2)} ms`);
+
+  // Claude dialect: a PreToolUse handler, shell form.
+  const handler = { id: 'claude:user:PreToolUse:0', name: 'noop-hook', file: path.join(home, 'settings.json'), scope: 'user' as const, event: 'PreToolUse', matcher: '*', command: script, timeoutMs: 60_000, enabled: true, trusted: true };
+  const claudeInput = { session_id: threadId, transcript_path: path.join(home, 't.jsonl'), cwd: workspace, hook_event_name: 'PreToolUse', tool_name: 'Read', tool_input: { file_path: path.join(workspace, READ_PATH) } };
+  const claudeStdin = JSON.stringify(claudeInput);
+  const claudeEnv = buildHookEnv(workspace, { claude: true });
+  const bareClaude = () => bareSpawn('/bin/sh', ['-c', script], workspace, claudeEnv, claudeStdin);
+  const [claudeFull, bare3] = await samplePair(runs, warmup, () => invokeClaudeHandler(target, handler, DEFAULT_SETTINGS, workspace, claudeInput), bareClaude);
+  figures.bare_claude = figure('bare spawn of /bin/sh -c script', 'ms', bare3);
+  figures.claude_full = figure('Claude hook, dialect path (invokeClaudeHandler)', 'ms', claudeFull);
+  figures.claude_full_ratio = derived('Claude dialect path / bare spawn', '×', median(claudeFull) / median(bare3));
+  goals.push(goal('Claude hook through the runner ≤ 1.2× bare spawn', figures.claude_full_ratio.median, '×', 1.2, { figure: 'claude_full_ratio' }));
+  ctx.log(`claude: bare ${median(bare3).toFixed(2)} ms, dialect ${median(claudeFull).toFixed(2)} ms`);
+  db.close();
+
+  // A whole run with 5 user hooks ($WORKBENCH_HOME/hooks: user scope, no trust needed) against hooks off.
+  mkdirSync(homePaths(home).hooksDir, { recursive: true });
+  for (const [i, event] of ['before_tool_call', 'before_tool_call', 'before_tool_call', 'after_tool_call', 'after_tool_call'].entries()) {
+    writeHook(path.join(homePaths(home).hooksDir, `hook-${i}`), event);
+  }
+  const { createWorkbench } = await import('../../src/main/api/workbench.ts');
+  const llm = createInstantLlm(READ_PATH);
+  const wb: Workbench = await createWorkbench({ home, workspace, llm, interactive: false });
+  const rounds = ctx.quick ? 5 : 20;
+  const runOnce = async (noHooks: boolean) => {
+    llm.callTimes.length = 0;
+    const t0 = performance.now();
+    const handle = await wb.chat.send({ text: 'Read the router.', approvalMode: 'auto', maxIterations: rounds, noHooks });
+    const result = await handle.finished;
+    if (result.stop_reason !== 'max_iterations') throw new Error(`run ended with ${result.stop_reason}: ${result.error ?? ''}`);
+    const gaps = llm.callTimes.slice(1).map((t, i) => t - llm.callTimes[i]!);
+    return { perRound: (performance.now() - t0) / rounds, interval: median(gaps) };
+  };
+  const on: { perRound: number; interval: number }[] = [];
+  const off: { perRound: number; interval: number }[] = [];
+  await sample(ctx.quick ? 3 : 7, 1, async () => {
+    off.push(await runOnce(true));
+    on.push(await runOnce(false));
+  });
+  await wb.close();
+  const tail = <T,>(a: T[]) => a.slice(-(ctx.quick ? 3 : 7));
+  const diffs = tail(on).map((o, i) => o.perRound - tail(off)[i]!.perRound);
+  const intervalDiffs = tail(on).map((o, i) => o.interval - tail(off)[i]!.interval);
+  figures.five_hooks_per_call = figure('5 hooks on: extra wall time per tool call (incl. discovery, amortised)', 'ms', diffs);
+  figures.five_hooks_interval = figure('5 hooks on: extra steady-state time per tool call', 'ms', intervalDiffs);
+  figures.five_bare = derived('reference: 5 × bare spawn', 'ms', 5 * median(bare1));
+  ctx.log(`5 hooks: +${median(diffs).toFixed(2)} ms per tool call`);
+  return {
+    figures,
+    goals,
+    notes: [`${runs} paired runs after ${warmup} warm-up pairs; the 5-hook run has ${rounds} rounds with one read_file call each, hooks run one after another per call`],
+  };
+});
