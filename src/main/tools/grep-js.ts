@@ -48,18 +48,22 @@ async function listFiles(req: GrepRequest): Promise<string[]> {
     skipDirNames: new Set(['.git']),
     signal: req.signal,
   });
-  let files = walk.files.filter((f) => !walk.symlinks.has(f) && path.basename(f) !== '.git');
-  if (req.glob) {
-    const glob = req.glob.replace(/^\//, '');
-    if (glob.includes('/')) {
-      const re = globToRegExp(glob);
-      files = files.filter((f) => re.test(f.slice(req.target.length + 1).split(path.sep).join('/')));
-    } else {
-      const re = globToRegExp(glob);
-      files = files.filter((f) => re.test(path.basename(f)));
-    }
-  }
-  return files;
+  const keep = globFilter(req);
+  return walk.files.filter((f) => !walk.symlinks.has(f) && path.basename(f) !== '.git' && keep(f));
+}
+
+/**
+ * The `glob` file filter both engines apply themselves (ripgrep's own --glob would override .gitignore):
+ * without `/` it matches the file name, with `/` the path below the search target.
+ */
+export function globFilter(req: GrepRequest): (abs: string) => boolean {
+  if (!req.glob) return () => true;
+  const glob = req.glob.replace(/^\//, '');
+  const re = globToRegExp(glob);
+  if (!glob.includes('/')) return (abs) => re.test(path.basename(abs));
+  return (abs) =>
+    abs === req.target ||
+    (abs.startsWith(req.target + path.sep) && re.test(abs.slice(req.target.length + 1).split(path.sep).join('/')));
 }
 
 async function searchFile(file: string, scan: RegExp, lineRe: RegExp, maxCount: number, out: Array<{ line: number; text: string }>): Promise<void> {

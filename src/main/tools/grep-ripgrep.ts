@@ -4,7 +4,7 @@ import { accessSync, constants } from 'node:fs';
 import path from 'node:path';
 import { createInterface } from 'node:readline';
 import { MatchCollector, matchText, type GrepOutput, type GrepRequest } from './grep-results.ts';
-import { MAX_GREP_FILE_BYTES } from './grep-js.ts';
+import { MAX_GREP_FILE_BYTES, globFilter } from './grep-js.ts';
 
 let cachedRg: string | null | undefined;
 
@@ -31,7 +31,8 @@ export class RipgrepUnusableError extends Error {}
 
 /**
  * Runs ripgrep with flags that make it agree with the JS fallback: hidden files searched, `.git`
- * skipped, only `.gitignore` files honoured (also outside a git repo), binaries and >50 MB files skipped.
+ * skipped, only `.gitignore` files honoured (also outside a git repo), binaries and >50 MB files skipped;
+ * the file glob is applied to its results, as in the JS engine.
  */
 export async function ripgrepSearch(rg: string, req: GrepRequest): Promise<GrepOutput> {
   const args = [
@@ -41,7 +42,6 @@ export async function ripgrepSearch(rg: string, req: GrepRequest): Promise<GrepO
   ];
   if (req.caseInsensitive) args.push('--ignore-case');
   else args.push('--case-sensitive');
-  if (req.glob) args.push('--glob', req.glob);
   args.push('--glob', '!.git', '--regexp', req.pattern);
   const rel = path.relative(req.root, req.target);
   const inside = rel !== '' && !rel.startsWith('..') && !path.isAbsolute(rel);
@@ -60,6 +60,7 @@ export async function ripgrepSearch(rg: string, req: GrepRequest): Promise<GrepO
   };
   req.signal.addEventListener('abort', kill, { once: true });
   const collector = new MatchCollector(req.maxResults);
+  const keep = globFilter(req);
   let stderr = '';
   child.stderr.setEncoding('utf8');
   child.stderr.on('data', (d: string) => {
@@ -74,8 +75,9 @@ export async function ripgrepSearch(rg: string, req: GrepRequest): Promise<GrepO
     for await (const line of lines) {
       if (!line.startsWith('{"type":"match"')) continue;
       const data = (JSON.parse(line) as { data: RgMatchData }).data;
-      const file = decode(data.path);
-      collector.add({ file: req.display(path.resolve(req.root, file)), line: data.line_number, text: matchText(decode(data.lines)) });
+      const abs = path.resolve(req.root, decode(data.path));
+      if (!keep(abs)) continue;
+      collector.add({ file: req.display(abs), line: data.line_number, text: matchText(decode(data.lines)) });
     }
     const code = await exit;
     req.signal.throwIfAborted();

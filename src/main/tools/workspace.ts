@@ -24,3 +24,6 @@ export class PathOutsideWorkspaceError extends Error {
     this.name = 'PathOutsideWorkspaceError';
   }
 }
+
+// The implementation lives next door; re-exported so callers can import the port and factory together.
+export { createWorkspace } from './path-guard.ts';
