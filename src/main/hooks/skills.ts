@@ -15,6 +15,8 @@ export interface SkillsHookOptions {
   disabled?: readonly string[];
 }
 
+const MAX_CATALOG_DESCRIPTION = 1024;
+
 export const SKILLS_HEADER = [
   '## Skills',
   'Skills are folders of instructions for specific tasks. When a task matches a skill\'s description, read its SKILL.md with read_file before starting and follow it; files it mentions are relative to its folder.',
@@ -22,7 +24,9 @@ export const SKILLS_HEADER = [
 
 /** One catalog line, exactly as seed §6.2 shows it. */
 export function catalogLine(skill: Pick<Skill, 'name' | 'description' | 'path'>): string {
-  return `[${skill.name}] ${skill.description} → Read ${skill.path} for full instructions`;
+  // Skills load without trust: an overlong description must not flood every request.
+  const description = skill.description.length > MAX_CATALOG_DESCRIPTION ? `${skill.description.slice(0, MAX_CATALOG_DESCRIPTION)}…` : skill.description;
+  return `[${skill.name}] ${description} → Read ${skill.path} for full instructions`;
 }
 
 /** The catalog block, or '' when no skill is enabled. */

@@ -110,8 +110,7 @@ export async function compactMessages(input: CompactInput): Promise<CompactionOu
 function applyStored(input: CompactInput): { working: Message[]; threadIndex: number[] } {
   const msgs = input.messages;
   const thread = input.threadMessages;
-  // Hooks before us may only have prepended (a system message); anything else and we cannot map.
-  const offset = thread && msgs.length >= thread.length ? msgs.length - thread.length : undefined;
+  const offset = thread ? findOffset(msgs, thread) : undefined;
   const indexOf = (j: number) => (offset !== undefined && j >= offset ? j - offset : -1);
   const all = { working: msgs.slice(), threadIndex: msgs.map((_, j) => indexOf(j)) };
   const stored = input.stored;
@@ -125,6 +124,20 @@ function applyStored(input: CompactInput): { working: Message[]; threadIndex: nu
     working: [...msgs.slice(0, lead), summaryMessage(stored.content), ...keep.map((j) => msgs[j])],
     threadIndex: [...msgs.slice(0, lead).map((_, j) => indexOf(j)), -1, ...keep.map(indexOf)],
   };
+}
+
+/**
+ * Where thread message 0 sits in the request: hooks before us prepend system messages (memory,
+ * skills, the system prompt) and might append some; anything else and the request cannot be mapped.
+ */
+function findOffset(msgs: readonly Message[], thread: readonly Message[]): number | undefined {
+  const candidates = [msgs.length - thread.length, leadingSystemCount(msgs) - leadingSystemCount(thread)];
+  return candidates.find((offset) => offset >= 0 && offset + thread.length <= msgs.length && mapsOnto(msgs, thread, offset));
+}
+
+/** True when `msgs[offset + k]` is thread message k (same role and tool call id) for every k. */
+function mapsOnto(msgs: readonly Message[], thread: readonly Message[], offset: number): boolean {
+  return thread.every((m, k) => msgs[offset + k].role === m.role && msgs[offset + k].tool_call_id === m.tool_call_id);
 }
 
 /** Asks `llm` for a summary of `old`; rejects on an empty or broken answer. */

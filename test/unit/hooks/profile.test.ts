@@ -2,7 +2,9 @@ import { mkdtempSync, mkdirSync, rmSync, writeFileSync, realpathSync } from 'nod
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { defaultSystemPrompt, loadAgentProfile } from '../../../src/main/agent/profile.ts';
+import type { RunContext } from '../../../src/main/agent/hook.ts';
+import { createSystemPromptHook, defaultSystemPrompt, loadAgentProfile } from '../../../src/main/agent/profile.ts';
+import type { Message } from '../../../src/shared/types/index.ts';
 
 let workspace: string;
 let file: string;
@@ -108,5 +110,17 @@ describe('loadAgentProfile', () => {
   it('treats an empty file as defaults', async () => {
     writeFileSync(file, '# nothing yet\n');
     expect(await loadAgentProfile(workspace)).toMatchObject({ diagnostics: [], profile: { name: 'workbench' } });
+  });
+});
+
+describe('createSystemPromptHook', () => {
+  it('puts the prompt first, creating or extending the leading system message, without mutating', async () => {
+    const hook = createSystemPromptHook({ system_prompt: 'P' });
+    const ctx = {} as RunContext;
+    const plain: Message[] = [{ role: 'user', content: 'hi' }];
+    expect(await hook.modifyRequest!(ctx, plain)).toEqual([{ role: 'system', content: 'P' }, plain[0]]);
+    const withSystem: Message[] = [{ role: 'system', content: 'S' }, plain[0]];
+    expect(await hook.modifyRequest!(ctx, withSystem)).toEqual([{ role: 'system', content: 'P\n\nS' }, plain[0]]);
+    expect(withSystem[0].content).toBe('S');
   });
 });

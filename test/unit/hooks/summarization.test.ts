@@ -233,6 +233,32 @@ describe('SummarizationHook stored summary', () => {
     expect(await runTwice()).toEqual(await runTwice());
   });
 
+  it('maps the request onto the thread when a hook appended a message, and not when messages are missing', async () => {
+    const store = fakeStore();
+    const thread = chat(40);
+    const llm = createScriptedLlm([summaryTurn('S'), summaryTurn('T')]);
+    const s = setup(thread, llm, { contextWindow: 4_000, compaction: { strategy: 'summarization' }, store });
+    const hook = createSummarizationHook({ contextWindow: 4_000, compaction: { strategy: 'summarization' }, store });
+    const send = async (msgs: Message[]) => {
+      let sent: Message[] = [];
+      await hook.wrapModelCall!(s.ctx, msgs, async (m) => {
+        sent = m;
+        return { content: '', tool_calls: [] };
+      });
+      return sent;
+    };
+    const appended = await send([SYSTEM, ...thread, user('appended by a hook')]);
+    // 41 messages after the system one: 4 kept, so thread messages [0, 37) are summarized
+    expect(store.saved.map((x) => x.upto)).toEqual([37]);
+    expect(appended.slice(2)).toEqual([...thread.slice(37), user('appended by a hook')]);
+    // Messages dropped from the request: no index is trustworthy, so nothing is applied or stored.
+    const dropped = await send([SYSTEM, ...thread.slice(5)]);
+    expect(llm.calls).toHaveLength(2);
+    expect(llm.calls[1].request.messages[1].content).not.toContain(SUMMARY_PREFIX);
+    expect(dropped[1].content).toBe(`${SUMMARY_PREFIX}\nT`);
+    expect(store.saved).toHaveLength(1);
+  });
+
   it('ignores a stored summary that no longer fits the thread', async () => {
     const store = fakeStore();
     store.setCompaction('t1', { upto: 500, content: 'stale', created_at: 0 });
