@@ -4,7 +4,7 @@
  * permissions; the desktop app encrypts with the OS keychain through Electron safeStorage instead).
  * The key is never sent back to the browser.
  */
-import { chmod, readFile, rm, writeFile, rename } from 'node:fs/promises';
+import { chmod, rm, writeFile, rename } from 'node:fs/promises';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { SecretPort } from '../api/handlers.ts';

@@ -1,0 +1,99 @@
+/**
+ * The Electron main process: one hardened window over the shared core (ARCHITECTURE §5). Thin on
+ * purpose — the logic lives in plain modules (handlers, sender-guard, key-store, window-state).
+ */
+import { app, BrowserWindow, dialog, ipcMain, Menu, protocol, safeStorage, session, shell } from 'electron';
+import { homedir } from 'node:os';
+import { join } from 'node:path';
+import { createWorkbench } from '../api/workbench.ts';
+import { createHandlers, forwardEvents } from '../api/handlers.ts';
+import type { Workbench } from '../api/types.ts';
+import { resolveHome } from '../store/paths.ts';
+import { handleAppScheme, registerAppScheme } from './app-protocol.ts';
+import { createEventSender, registerIpc } from './ipc-adapter.ts';
+import { createSafeStorageSecrets } from './key-store.ts';
+import { menuTemplate } from './menu.ts';
+import { hardenSession, hardenWindow } from './security.ts';
+import { APP_ORIGIN, isTrustedSender } from './sender-guard.ts';
+import { loadWindowState, saveWindowState } from './window-state.ts';
+
+const devUrl = process.env.ELECTRON_RENDERER_URL;
+const origins = devUrl ? [APP_ORIGIN, new URL(devUrl).origin] : [APP_ORIGIN];
+let win: BrowserWindow | null = null;
+let workbench: Workbench | null = null;
+
+registerAppScheme(protocol);
+if (!app.requestSingleInstanceLock()) app.quit();
+app.on('second-instance', () => {
+  if (!win) return;
+  if (win.isMinimized()) win.restore();
+  win.focus();
+});
+
+async function start(): Promise<void> {
+  const home = resolveHome(process.env);
+  const secrets = createSafeStorageSecrets(safeStorage, home, process.env.OPENAI_API_KEY || undefined);
+  if (secrets.warning?.()) console.warn(`workbench: ${secrets.warning()}`);
+  const recent = await import('../store/index.ts').then((m) => m.createSettingsStore(home).get().recent_workspaces[0]).catch(() => undefined);
+  workbench = await createWorkbench({ home, workspace: recent ?? homedir(), apiKey: secrets.get() }).catch(() => createWorkbench({ home, workspace: homedir(), apiKey: secrets.get() }));
+
+  handleAppScheme(protocol, join(import.meta.dirname, '../renderer'));
+  hardenSession(session.defaultSession, devUrl);
+  const state = loadWindowState(home);
+  win = new BrowserWindow({
+    ...state,
+    minWidth: 720,
+    minHeight: 480,
+    show: false,
+    title: 'Agent Workbench',
+    webPreferences: {
+      preload: join(import.meta.dirname, '../preload/preload.cjs'),
+      contextIsolation: true,
+      sandbox: true,
+      nodeIntegration: false,
+      webSecurity: true,
+      webviewTag: false,
+      spellcheck: true,
+    },
+  });
+  if (state.maximized) win.maximize();
+  hardenWindow(win, origins, shell, dialog);
+  const current = win;
+  const handlers = createHandlers({
+    workbench,
+    mode: 'electron',
+    version: app.getVersion(),
+    secrets,
+    platform: process.platform,
+    pickFolder: async () => {
+      const r = await dialog.showOpenDialog(current, { properties: ['openDirectory', 'createDirectory'] });
+      return r.canceled ? undefined : r.filePaths[0];
+    },
+  });
+  const unregister = registerIpc(ipcMain, handlers, (event) => isTrustedSender(event.senderFrame, current.webContents.mainFrame, origins));
+  const send = createEventSender(win.webContents);
+  const unsubscribe = forwardEvents(workbench, send);
+  Menu.setApplicationMenu(Menu.buildFromTemplate(menuTemplate(process.platform === 'darwin', (action) => send('app.command', { action }))));
+
+  win.once('ready-to-show', () => current.show());
+  win.on('close', () => saveWindowState(home, { ...current.getNormalBounds(), maximized: current.isMaximized() }));
+  win.on('closed', () => {
+    unsubscribe();
+    unregister();
+    win = null;
+  });
+  await win.loadURL(devUrl ?? `${APP_ORIGIN}/index.html`);
+}
+
+app.whenReady().then(start, (err: unknown) => {
+  dialog.showErrorBox('Agent Workbench could not start', err instanceof Error ? err.message : String(err));
+  app.quit();
+});
+app.on('window-all-closed', () => app.quit());
+app.on('will-quit', (event) => {
+  if (!workbench) return;
+  event.preventDefault();
+  const wb = workbench;
+  workbench = null;
+  void wb.close().finally(() => app.quit());
+});

@@ -1,0 +1,43 @@
+import { useWorkbenchStore } from '../../stores/store.ts';
+import { emptyThread } from '../../stores/chat-types.ts';
+import { ApprovalCard } from './ApprovalCard.tsx';
+import { Composer } from './Composer.tsx';
+import { MessageList } from './MessageList.tsx';
+
+const NO_THREAD = emptyThread('');
+
+/** The middle column: messages, pending approvals and the composer. */
+export function ChatView() {
+  const activeId = useWorkbenchStore((s) => s.activeThreadId);
+  const thread = useWorkbenchStore((s) => (s.activeThreadId ? s.chat.threads[s.activeThreadId] : undefined)) ?? NO_THREAD;
+  const title = useWorkbenchStore((s) => s.threads.find((t) => t.thread_id === s.activeThreadId)?.title);
+  const empty = !activeId || (thread.loaded && thread.messages.length === 0 && !thread.running);
+  return (
+    <main className="chat" aria-label="Chat">
+      <header className="chat-header">
+        <h1 data-testid="thread-title">{activeId ? (title ?? 'Thread') : 'New thread'}</h1>
+        {thread.running && (
+          <span className="run-badge" data-testid="run-status">
+            Running
+          </span>
+        )}
+      </header>
+      {empty ? (
+        <div className="chat-empty" data-testid="chat-empty">
+          <h2>What should the agent do?</h2>
+          <p>It can read, edit and run things in your workspace. Writes and commands ask first.</p>
+        </div>
+      ) : (
+        <MessageList thread={thread} />
+      )}
+      {thread.approvals.length > 0 && (
+        <div className="approvals">
+          {thread.approvals.map((a) => (
+            <ApprovalCard key={a.approvalId} approval={a} />
+          ))}
+        </div>
+      )}
+      <Composer running={thread.running} queued={thread.queue.length} />
+    </main>
+  );
+}

@@ -1,0 +1,56 @@
+import { useEffect, useRef, useState, type KeyboardEvent } from 'react';
+import { useWorkbenchStore } from '../../stores/store.ts';
+
+/** The message box: Enter sends, Shift+Enter new line; while a run goes, messages queue. */
+export function Composer({ running, queued }: { running: boolean; queued: number }) {
+  const [text, setText] = useState('');
+  const send = useWorkbenchStore((s) => s.send);
+  const cancel = useWorkbenchStore((s) => s.cancel);
+  const activeThreadId = useWorkbenchStore((s) => s.activeThreadId);
+  const ref = useRef<HTMLTextAreaElement>(null);
+
+  useEffect(() => {
+    ref.current?.focus();
+  }, [activeThreadId]);
+
+  const submit = () => {
+    if (!text.trim()) return;
+    void send(text);
+    setText('');
+  };
+  const onKeyDown = (e: KeyboardEvent<HTMLTextAreaElement>) => {
+    if (e.key === 'Enter' && !e.shiftKey && !e.nativeEvent.isComposing) {
+      e.preventDefault();
+      submit();
+    }
+  };
+  return (
+    <div className="composer">
+      {queued > 0 && (
+        <div className="queued" data-testid="queued">
+          {queued} message{queued > 1 ? 's' : ''} queued — sent when this run ends
+        </div>
+      )}
+      <div className="composer-row">
+        <textarea
+          ref={ref}
+          value={text}
+          onChange={(e) => setText(e.target.value)}
+          onKeyDown={onKeyDown}
+          placeholder={running ? 'The agent is working — type to queue a message' : 'Ask the agent… (Enter to send, Shift+Enter for a new line)'}
+          aria-label="Message"
+          data-testid="composer-input"
+          rows={Math.min(8, Math.max(2, text.split('\n').length))}
+        />
+        {running ? (
+          <button type="button" className="danger" onClick={() => void cancel()} data-testid="cancel-button" aria-label="Cancel run (Esc)" title="Cancel (Esc)">
+            Stop
+          </button>
+        ) : null}
+        <button type="button" className="primary" onClick={submit} disabled={!text.trim()} data-testid="send-button" aria-label="Send message">
+          {running ? 'Queue' : 'Send'}
+        </button>
+      </div>
+    </div>
+  );
+}

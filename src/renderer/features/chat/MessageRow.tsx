@@ -1,0 +1,55 @@
+import { memo } from 'react';
+import type { Usage } from '../../../shared/types/index.ts';
+import type { ToolRun } from '../../stores/chat-types.ts';
+import { Markdown } from './Markdown.tsx';
+import { ToolGroup } from './ToolCard.tsx';
+import type { Row } from './rows.ts';
+
+function UsageLine({ usage }: { usage?: Usage }) {
+  if (!usage || (usage.input_tokens === undefined && usage.output_tokens === undefined)) return null;
+  const fmt = (n?: number) => (n === undefined ? '?' : n.toLocaleString());
+  return (
+    <div className="usage" data-testid="usage">
+      {fmt(usage.input_tokens)} tokens in · {fmt(usage.output_tokens)} out
+    </div>
+  );
+}
+
+/** One row of the message list. */
+export const MessageRow = memo(function MessageRow({ row, tools }: { row: Row; tools: Record<string, ToolRun> }) {
+  switch (row.kind) {
+    case 'user':
+      return (
+        <div className="msg msg-user" data-testid="message-user">
+          <div className="bubble">{row.text}</div>
+        </div>
+      );
+    case 'assistant':
+      return (
+        <div className="msg msg-assistant" data-testid="message-assistant">
+          <Markdown text={row.text} />
+          {row.interrupted && <div className="notice notice-warning">The answer broke off.</div>}
+          <UsageLine usage={row.usage} />
+        </div>
+      );
+    case 'tools':
+      return (
+        <div className="msg msg-tools">
+          <ToolGroup calls={row.calls} tools={tools} />
+          <UsageLine usage={row.usage} />
+        </div>
+      );
+    case 'notice':
+      return (
+        <div className={`notice notice-${row.notice.kind}`} role={row.notice.kind === 'error' ? 'alert' : undefined} data-testid={`notice-${row.notice.kind}`}>
+          {row.notice.kind === 'blocked' ? `Blocked${row.notice.by ? ` by ${row.notice.by}` : ''}: ${row.notice.text}` : row.notice.text}
+        </div>
+      );
+    case 'streaming':
+      return (
+        <div className="msg msg-assistant streaming" data-testid="message-streaming">
+          {row.text ? <Markdown text={row.text} /> : <div className="thinking" aria-label="Working">Working…</div>}
+        </div>
+      );
+  }
+});

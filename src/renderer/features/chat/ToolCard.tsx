@@ -1,0 +1,91 @@
+import { memo, useEffect, useState } from 'react';
+import type { ToolCall } from '../../../shared/types/index.ts';
+import type { ToolRun, ToolStatus } from '../../stores/chat-types.ts';
+
+const LABEL: Record<ToolStatus, string> = {
+  pending: 'Queued',
+  awaiting_approval: 'Needs approval',
+  running: 'Running',
+  done: 'Done',
+  error: 'Failed',
+  blocked: 'Blocked',
+  denied: 'Denied',
+  cancelled: 'Cancelled',
+};
+
+/** The one argument worth showing in the header (path, command, pattern…). */
+export function headlineOf(call: ToolCall): string {
+  const a = call.args ?? {};
+  const v = a.command ?? a.path ?? a.file_path ?? a.pattern ?? a.query ?? a.url;
+  return typeof v === 'string' ? v : '';
+}
+
+function useElapsed(run: ToolRun | undefined): number | undefined {
+  const [now, setNow] = useState(() => Date.now());
+  const live = run?.status === 'running' && run.startedAt !== undefined;
+  useEffect(() => {
+    if (!live) return;
+    const t = setInterval(() => setNow(Date.now()), 250);
+    return () => clearInterval(t);
+  }, [live]);
+  if (run?.durationMs !== undefined) return run.durationMs;
+  return live ? now - run!.startedAt! : undefined;
+}
+
+function formatMs(ms: number): string {
+  return ms < 1000 ? `${Math.round(ms)} ms` : `${(ms / 1000).toFixed(1)} s`;
+}
+
+/** One tool call: name, arguments, live status, duration, collapsible output, error styling. */
+export const ToolCard = memo(function ToolCard({ call, run }: { call: ToolCall; run: ToolRun | undefined }) {
+  const status = run?.status ?? 'pending';
+  const elapsed = useElapsed(run);
+  const [open, setOpen] = useState(false);
+  const headline = headlineOf(call);
+  const failed = status === 'error' || status === 'blocked' || status === 'denied';
+  const output = run?.output ?? '';
+  return (
+    <div className={`tool-card status-${status}`} data-testid="tool-card" data-tool={call.name} data-status={status} aria-label={`Tool ${call.name}: ${LABEL[status]}`}>
+      <div className="tool-head">
+        <span className={`tool-dot dot-${status}`} aria-hidden />
+        <span className="tool-name">{call.name}</span>
+        {headline && <code className="tool-headline" title={headline}>{headline}</code>}
+        <span className="tool-status" data-testid="tool-status">{LABEL[status]}</span>
+        {elapsed !== undefined && <span className="tool-duration" data-testid="tool-duration">{formatMs(elapsed)}</span>}
+        <button type="button" className="link-button" aria-expanded={open} onClick={() => setOpen(!open)} data-testid="tool-toggle">
+          {open ? 'Hide' : 'Details'}
+        </button>
+      </div>
+      {failed && (run?.reason || run?.error) && (
+        <div className="tool-error" role="alert" data-testid="tool-error">
+          {status === 'blocked' ? `Blocked by a hook: ${run?.reason ?? run?.error}` : (run?.error ?? run?.reason)}
+        </div>
+      )}
+      {open && (
+        <div className="tool-body">
+          <div className="tool-section-label">Arguments</div>
+          <pre className="tool-args">{JSON.stringify(call.args, null, 2)}</pre>
+          <div className="tool-section-label">Output</div>
+          <pre className="tool-output" data-testid="tool-output">{output || (status === 'running' ? '…' : '(no output)')}</pre>
+        </div>
+      )}
+    </div>
+  );
+});
+
+/** Tool calls from one model turn, shown together (they run in parallel). */
+export function ToolGroup({ calls, tools }: { calls: ToolCall[]; tools: Record<string, ToolRun> }) {
+  const done = calls.filter((c) => ['done', 'error', 'blocked', 'denied', 'cancelled'].includes(tools[c.id]?.status ?? '')).length;
+  return (
+    <div className="tool-group" data-testid="tool-group" data-count={calls.length}>
+      {calls.length > 1 && (
+        <div className="tool-group-head">
+          {calls.length} tools in parallel · {done}/{calls.length} finished
+        </div>
+      )}
+      {calls.map((c) => (
+        <ToolCard key={c.id} call={c} run={tools[c.id]} />
+      ))}
+    </div>
+  );
+}

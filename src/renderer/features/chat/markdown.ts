@@ -1,0 +1,59 @@
+/**
+ * Model text → safe HTML: marked for Markdown, highlight.js for code blocks (with a copy button),
+ * DOMPurify last so nothing the model writes can run script; only http(s)/mailto links survive.
+ */
+import { Marked, type Tokens } from 'marked';
+import DOMPurify from 'dompurify';
+import hljs from 'highlight.js/lib/common';
+
+const escapeHtml = (s: string) => s.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
+
+const marked = new Marked({
+  gfm: true,
+  breaks: false,
+  renderer: {
+    code(token: Tokens.Code) {
+      const lang = (token.lang ?? '').split(/\s/)[0] ?? '';
+      let body: string;
+      try {
+        body = lang && hljs.getLanguage(lang) ? hljs.highlight(token.text, { language: lang }).value : escapeHtml(token.text);
+      } catch {
+        body = escapeHtml(token.text);
+      }
+      const label = lang ? `<span class="code-lang">${escapeHtml(lang)}</span>` : '';
+      return `<div class="code-block">${label}<button type="button" class="code-copy" aria-label="Copy code">Copy</button><pre><code class="hljs">${body}</code></pre></div>`;
+    },
+  },
+});
+
+const SAFE_URL = /^(?:https?:|mailto:|#)/i;
+let hooked = false;
+
+function installHooks(): void {
+  if (hooked) return;
+  hooked = true;
+  DOMPurify.addHook('afterSanitizeAttributes', (node) => {
+    if (node.tagName === 'A') {
+      const href = node.getAttribute('href') ?? '';
+      if (!SAFE_URL.test(href.trim())) node.removeAttribute('href');
+      node.setAttribute('rel', 'noopener noreferrer');
+      node.setAttribute('target', '_blank');
+    }
+    if (node.tagName === 'IMG') {
+      // Remote images would leak that the user read this text; only inline data images stay.
+      const src = node.getAttribute('src') ?? '';
+      if (!/^data:image\/(png|gif|jpeg|webp);/i.test(src)) node.removeAttribute('src');
+    }
+  });
+}
+
+/** Renders Markdown to sanitized HTML. Contract: the result has no script, handlers or javascript: URLs. */
+export function renderMarkdown(text: string): string {
+  installHooks();
+  const html = marked.parse(text, { async: false }) as string;
+  return DOMPurify.sanitize(html, {
+    FORBID_TAGS: ['style', 'form', 'input', 'textarea', 'select', 'iframe', 'object', 'embed', 'svg', 'math'],
+    FORBID_ATTR: ['style'],
+    ALLOW_DATA_ATTR: false,
+  });
+}

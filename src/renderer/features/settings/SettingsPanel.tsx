@@ -1,0 +1,197 @@
+import { useEffect, useState } from 'react';
+import type { ConnectionResultView, KeyStorage } from '../../../shared/ipc/contract.ts';
+import type { ApprovalMode, ProviderSettings, WorkbenchSettings } from '../../../shared/types/index.ts';
+import { call } from '../../ipc/client.ts';
+import { useWorkbenchStore } from '../../stores/store.ts';
+
+const STORAGE: Record<KeyStorage, string> = {
+  'safe-storage': 'encrypted with the OS keychain',
+  'basic-text': 'obfuscated only (no OS keychain found)',
+  env: 'from the OPENAI_API_KEY environment variable',
+  'server-file': 'in secrets.json on the server (mode 0600)',
+  memory: 'in memory until the server stops',
+  none: 'no key saved',
+};
+
+const errorText = (err: unknown) => (err instanceof Error ? err.message : String(err));
+
+/** Provider, model, API key, connection test, approval mode and theme. */
+export function SettingsPanel() {
+  const view = useWorkbenchStore((s) => s.settings);
+  const presets = useWorkbenchStore((s) => s.presets);
+  const setSettings = useWorkbenchStore((s) => s.setSettings);
+  const [provider, setProvider] = useState<ProviderSettings | null>(view?.settings.provider ?? null);
+  const [approval, setApproval] = useState<ApprovalMode>(view?.settings.approval_mode ?? 'ask');
+  const [theme, setTheme] = useState<WorkbenchSettings['theme']>(view?.settings.theme ?? 'system');
+  const [apiKey, setApiKey] = useState('');
+  const [models, setModels] = useState<string[]>([]);
+  const [modelsNote, setModelsNote] = useState('');
+  const [test, setTest] = useState<ConnectionResultView | null>(null);
+  const [busy, setBusy] = useState(false);
+  const [saved, setSaved] = useState('');
+
+  useEffect(() => {
+    if (view && !provider) {
+      setProvider(view.settings.provider);
+      setApproval(view.settings.approval_mode);
+      setTheme(view.settings.theme);
+    }
+  }, [view, provider]);
+
+  if (!view || !provider) return <p className="muted">Loading settings…</p>;
+
+  const loadModels = async () => {
+    setModelsNote('Loading models…');
+    try {
+      const ids = await call('providers.models', { baseURL: provider.base_url, apiKey: apiKey || undefined });
+      setModels(ids);
+      setModelsNote(ids.length ? `${ids.length} models available` : 'The endpoint lists no models; type the name.');
+    } catch (err) {
+      setModels([]);
+      setModelsNote(errorText(err));
+    }
+  };
+
+  const testConnection = async () => {
+    setBusy(true);
+    setTest(null);
+    try {
+      const r = await call('providers.test', { baseURL: provider.base_url, apiKey: apiKey || undefined });
+      setTest(r);
+      if (r.ok) setModels(r.modelIds);
+    } catch (err) {
+      setTest({ ok: false, message: errorText(err) });
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  const save = async () => {
+    setBusy(true);
+    setSaved('');
+    try {
+      let next = await call('settings.update', { patch: { provider, approval_mode: approval, theme } });
+      if (apiKey) next = await call('settings.setApiKey', { apiKey });
+      setApiKey('');
+      setSettings(next);
+      setProvider(next.settings.provider);
+      setSaved('Saved.');
+    } catch (err) {
+      setSaved(`Not saved: ${errorText(err)}`);
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  const removeKey = async () => {
+    setSettings(await call('settings.setApiKey', { apiKey: null }));
+  };
+
+  const onPreset = (id: ProviderSettings['preset']) => {
+    const preset = presets.find((p) => p.id === id);
+    setProvider({ ...provider, preset: id, base_url: preset?.baseURL || provider.base_url });
+    setModels([]);
+    setTest(null);
+  };
+
+  return (
+    <form
+      className="settings"
+      data-testid="settings"
+      onSubmit={(e) => {
+        e.preventDefault();
+        void save();
+      }}
+    >
+      <h2>Model provider</h2>
+      <label>
+        Provider
+        <select value={provider.preset} onChange={(e) => onPreset(e.target.value as ProviderSettings['preset'])} data-testid="settings-preset">
+          {presets.map((p) => (
+            <option key={p.id} value={p.id}>
+              {p.label}
+            </option>
+          ))}
+        </select>
+      </label>
+      <label>
+        Base URL
+        <input value={provider.base_url} onChange={(e) => setProvider({ ...provider, base_url: e.target.value })} placeholder="http://127.0.0.1:11434/v1" data-testid="settings-base-url" spellCheck={false} />
+      </label>
+      {view.envOverrides?.baseURL && <p className="hint">OPENAI_BASE_URL is set on the server ({view.envOverrides.baseURL}) and wins over this.</p>}
+      <label>
+        Model
+        <div className="inline">
+          <input value={provider.model} onChange={(e) => setProvider({ ...provider, model: e.target.value })} list="model-options" data-testid="settings-model" spellCheck={false} />
+          <button type="button" onClick={() => void loadModels()} data-testid="settings-load-models">
+            List models
+          </button>
+        </div>
+        <datalist id="model-options">
+          {models.map((m) => (
+            <option key={m} value={m} />
+          ))}
+        </datalist>
+      </label>
+      {models.length > 0 && (
+        <select aria-label="Pick a model" value={models.includes(provider.model) ? provider.model : ''} onChange={(e) => setProvider({ ...provider, model: e.target.value })} data-testid="settings-model-select">
+          <option value="" disabled>
+            Pick one of {models.length} models
+          </option>
+          {models.map((m) => (
+            <option key={m} value={m}>
+              {m}
+            </option>
+          ))}
+        </select>
+      )}
+      {modelsNote && <p className="hint" data-testid="models-note">{modelsNote}</p>}
+      <label>
+        API key
+        <input type="password" value={apiKey} onChange={(e) => setApiKey(e.target.value)} placeholder={view.apiKeyConfigured ? '•••••••• (saved — type to replace)' : 'sk-… (not needed for local servers)'} autoComplete="off" data-testid="settings-api-key" />
+      </label>
+      <p className="hint" data-testid="key-status">
+        {view.apiKeyConfigured ? `A key is configured: ${STORAGE[view.keyStorage]}.` : 'No key configured.'}{' '}
+        {view.apiKeyConfigured && view.keyStorage !== 'env' && (
+          <button type="button" className="link-button" onClick={() => void removeKey()}>
+            Remove key
+          </button>
+        )}
+      </p>
+      {view.keyWarning && <p className="warning" role="alert">{view.keyWarning}</p>}
+      <div className="inline">
+        <button type="button" onClick={() => void testConnection()} disabled={busy} data-testid="settings-test">
+          Test connection
+        </button>
+      </div>
+      {test && (
+        <p className={test.ok ? 'success' : 'warning'} role="status" data-testid="connection-result">
+          {test.message}
+        </p>
+      )}
+      <h2>Behaviour</h2>
+      <label>
+        Approvals
+        <select value={approval} onChange={(e) => setApproval(e.target.value as ApprovalMode)} data-testid="settings-approval">
+          <option value="ask">Ask before writes and commands</option>
+          <option value="auto-edit">Allow file edits, ask before commands</option>
+          <option value="auto">Allow everything (no prompts)</option>
+        </select>
+      </label>
+      <label>
+        Theme
+        <select value={theme} onChange={(e) => setTheme(e.target.value as WorkbenchSettings['theme'])} data-testid="settings-theme">
+          <option value="system">System</option>
+          <option value="light">Light</option>
+          <option value="dark">Dark</option>
+        </select>
+      </label>
+      <div className="inline">
+        <button type="submit" className="primary" disabled={busy} data-testid="settings-save">
+          Save settings
+        </button>
+        {saved && <span role="status" data-testid="settings-saved">{saved}</span>}
+      </div>
+    </form>
+  );
+}

@@ -1,0 +1,98 @@
+import { useEffect, useMemo, useRef, useState } from 'react';
+import { useWorkbenchStore } from '../../stores/store.ts';
+import { relativeTime } from './relative-time.ts';
+
+function baseName(path: string): string {
+  return path.split(/[\\/]/).filter(Boolean).pop() ?? path;
+}
+
+/** Workspace picker, thread search, new thread and the thread list. */
+export function Sidebar() {
+  const threads = useWorkbenchStore((s) => s.threads);
+  const activeId = useWorkbenchStore((s) => s.activeThreadId);
+  const running = useWorkbenchStore((s) => s.chat.threads);
+  const search = useWorkbenchStore((s) => s.search);
+  const setSearch = useWorkbenchStore((s) => s.setSearch);
+  const openThread = useWorkbenchStore((s) => s.openThread);
+  const workspace = useWorkbenchStore((s) => s.workspace);
+  const openWorkspace = useWorkbenchStore((s) => s.openWorkspace);
+  const canPick = useWorkbenchStore((s) => s.app?.canPickFolder ?? false);
+  const searchFocus = useWorkbenchStore((s) => s.searchFocus);
+  const searchRef = useRef<HTMLInputElement>(null);
+  const [typing, setTyping] = useState(false);
+  const [folder, setFolder] = useState('');
+
+  useEffect(() => {
+    if (searchFocus) searchRef.current?.focus();
+  }, [searchFocus]);
+
+  const visible = useMemo(() => {
+    const q = search.trim().toLowerCase();
+    const mine = threads.filter((t) => !workspace.path || t.workspace === workspace.path);
+    return q ? mine.filter((t) => t.title.toLowerCase().includes(q)) : mine;
+  }, [threads, search, workspace.path]);
+
+  return (
+    <nav className="sidebar" aria-label="Threads">
+      <div className="workspace" data-testid="workspace">
+        <div className="workspace-label">Workspace</div>
+        <div className="workspace-path" title={workspace.path} data-testid="workspace-path">
+          {baseName(workspace.path) || '—'}
+        </div>
+        {typing ? (
+          <form
+            className="folder-form"
+            onSubmit={(e) => {
+              e.preventDefault();
+              void openWorkspace(folder.trim()).then(() => setTyping(false));
+            }}
+          >
+            <input autoFocus value={folder} onChange={(e) => setFolder(e.target.value)} placeholder="/path/to/project" aria-label="Folder path" list="recent-workspaces" />
+            <datalist id="recent-workspaces">
+              {workspace.recent.map((r) => (
+                <option key={r} value={r} />
+              ))}
+            </datalist>
+          </form>
+        ) : (
+          <button type="button" className="link-button" data-testid="open-folder" onClick={() => (canPick ? void openWorkspace() : setTyping(true))}>
+            Open folder…
+          </button>
+        )}
+      </div>
+      <button type="button" className="primary new-thread" onClick={() => void openThread(null)} data-testid="new-thread" title="New thread (Ctrl+N)">
+        + New thread
+      </button>
+      <input
+        ref={searchRef}
+        className="search"
+        type="search"
+        placeholder="Search threads (Ctrl+K)"
+        aria-label="Search threads"
+        data-testid="thread-search"
+        value={search}
+        onChange={(e) => setSearch(e.target.value)}
+      />
+      <ul className="thread-list" data-testid="thread-list">
+        {visible.map((t) => (
+          <li key={t.thread_id}>
+            <button
+              type="button"
+              className={`thread-item${t.thread_id === activeId ? ' active' : ''}`}
+              onClick={() => void openThread(t.thread_id)}
+              data-testid="thread-item"
+              aria-current={t.thread_id === activeId ? 'true' : undefined}
+            >
+              <span className="thread-title">
+                {running[t.thread_id]?.running && <span className="live-dot" aria-label="running" />}
+                {t.title || 'Untitled'}
+              </span>
+              <span className="thread-time">{relativeTime(t.updated_at)}</span>
+            </button>
+          </li>
+        ))}
+        {visible.length === 0 && <li className="muted empty-list">{search ? 'No thread matches.' : 'No threads yet.'}</li>}
+      </ul>
+    </nav>
+  );
+}

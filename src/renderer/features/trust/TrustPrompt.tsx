@@ -1,0 +1,54 @@
+import { useState } from 'react';
+import type { TrustItem } from '../../../shared/ipc/contract.ts';
+import { call } from '../../ipc/client.ts';
+import { useWorkbenchStore } from '../../stores/store.ts';
+
+const KIND: Record<TrustItem['kind'], string> = {
+  agents_md: 'AGENTS.md instructions (added to every prompt)',
+  hooks: 'Hook programs (run on your machine)',
+  claude_settings: 'Claude Code settings hooks (run on your machine)',
+  workbench_settings: 'Workbench settings hooks (run on your machine)',
+  skills: 'Skills (offered to the model)',
+};
+
+/** Shown the first time a folder bringing hooks, skills or AGENTS.md is opened. */
+export function TrustPrompt() {
+  const prompt = useWorkbenchStore((s) => s.trustPrompt);
+  const close = useWorkbenchStore((s) => s.setTrustPrompt);
+  const [note, setNote] = useState('');
+  if (!prompt) return null;
+  const answer = async (trusted: boolean) => {
+    try {
+      await call('trust.set', { workspace: prompt.workspace, trusted });
+      close(null);
+    } catch (err) {
+      setNote(err instanceof Error ? err.message : String(err));
+    }
+  };
+  return (
+    <div className="modal-backdrop">
+      <div className="modal" role="dialog" aria-modal="true" aria-labelledby="trust-title" data-testid="trust-prompt">
+        <h2 id="trust-title">Trust this folder?</h2>
+        <p className="mono">{prompt.workspace}</p>
+        <p>It brings:</p>
+        <ul>
+          {prompt.items.map((i) => (
+            <li key={i.path}>
+              {KIND[i.kind]} — <code>{i.path}</code>
+            </li>
+          ))}
+        </ul>
+        <p className="hint">Hooks from this folder run only if you trust it. AGENTS.md and skills only add text to prompts and load either way.</p>
+        {note && <p className="warning">{note}</p>}
+        <div className="inline">
+          <button type="button" className="primary" onClick={() => void answer(true)}>
+            Trust and run its hooks
+          </button>
+          <button type="button" onClick={() => close(null)}>
+            Don&apos;t trust
+          </button>
+        </div>
+      </div>
+    </div>
+  );
+}

@@ -1,0 +1,149 @@
+/**
+ * The one pure reducer through which server data enters the store (CONVENTIONS §2.7): applies one
+ * `agent.event` envelope to ChatData and returns the new ChatData (unchanged parts shared).
+ */
+import type { AgentEventEnvelope } from '../../shared/ipc/contract.ts';
+import type { AgentState, Message, StreamEventData } from '../../shared/types/index.ts';
+import { emptyThread, type ChatData, type Notice, type ThreadChat, type ToolRun } from './chat-types.ts';
+
+type D<K extends keyof StreamEventData> = StreamEventData[K];
+
+function patchThread(data: ChatData, threadId: string, fn: (t: ThreadChat) => ThreadChat): ChatData {
+  const before = data.threads[threadId] ?? emptyThread(threadId);
+  const after = fn(before);
+  if (after === before && data.threads[threadId]) return data;
+  return { ...data, threads: { ...data.threads, [threadId]: after } };
+}
+
+function setTool(t: ThreadChat, id: string, patch: Partial<ToolRun>): ThreadChat {
+  const prev = t.tools[id] ?? { status: 'pending' as const };
+  return { ...t, tools: { ...t.tools, [id]: { ...prev, ...patch } } };
+}
+
+function addNotice(t: ThreadChat, notice: Omit<Notice, 'id' | 'afterIndex'>): ThreadChat {
+  const id = `n${t.notices.length + 1}-${t.messages.length}`;
+  return { ...t, notices: [...t.notices, { ...notice, id, afterIndex: t.messages.length - 1 }] };
+}
+
+/** The status a stored tool message implies (`Error: …` prefix from the loop's toToolMessage). */
+export function statusFromToolMessage(content: string): ToolRun {
+  if (!content.startsWith('Error: ')) return { status: 'done', output: content };
+  const error = content.slice('Error: '.length);
+  const status = /^the user denied/.test(error) ? 'denied' : /^cancelled/.test(error) ? 'cancelled' : 'error';
+  return { status, error: error.split('\n')[0], output: error.split('\n').slice(1).join('\n') };
+}
+
+function lastAssistantIndex(messages: Message[]): number {
+  for (let i = messages.length - 1; i >= 0; i--) if (messages[i]!.role === 'assistant') return i;
+  return -1;
+}
+
+function onMessage(t: ThreadChat, d: D<'on_message'>): ThreadChat {
+  if (!t.loaded && d.index !== 0) return { ...t, stale: true };
+  const messages = t.messages.slice();
+  if (d.index > messages.length) return { ...t, stale: true };
+  messages[d.index] = d.message;
+  const next: ThreadChat = { ...t, loaded: true, messages };
+  if (d.message.role === 'assistant') next.streaming = '';
+  if (d.message.role === 'tool' && d.message.tool_call_id) {
+    const run = t.tools[d.message.tool_call_id];
+    if (!run || run.status === 'pending' || run.status === 'running') {
+      return setTool(next, d.message.tool_call_id, statusFromToolMessage(d.message.content));
+    }
+  }
+  return next;
+}
+
+function applyToThread(t: ThreadChat, env: AgentEventEnvelope): ThreadChat {
+  const e = env.event;
+  switch (e.event) {
+    case 'on_run_created':
+    case 'on_run_start':
+      return t.running && t.runId === e.run_id ? t : { ...t, running: true, runId: e.run_id, streaming: '' };
+    case 'on_message':
+      return onMessage(t, e.data as D<'on_message'>);
+    case 'on_chat_model_stream':
+      return { ...t, running: true, streaming: t.streaming + (e.data as D<'on_chat_model_stream'>).delta };
+    case 'on_model_end': {
+      const d = e.data as D<'on_model_end'>;
+      const idx = lastAssistantIndex(t.messages);
+      const usage = d.usage && idx >= 0 ? { ...t.usage, [idx]: d.usage } : t.usage;
+      return { ...t, streaming: '', usage };
+    }
+    case 'on_tool_pending':
+      return setTool(t, (e.data as D<'on_tool_pending'>).tool_call_id, { status: 'pending' });
+    case 'on_tool_start': {
+      const id = (e.data as D<'on_tool_start'>).tool_call_id;
+      const prev = t.tools[id]?.status;
+      return setTool(t, id, { status: prev === 'awaiting_approval' ? prev : 'running', startedAt: Date.now() });
+    }
+    case 'on_tool_end': {
+      const d = e.data as D<'on_tool_end'>;
+      const prev = t.tools[d.tool_call_id];
+      const denied = prev?.status === 'denied' || /denied/i.test(d.error ?? '');
+      const status = prev?.status === 'blocked' ? 'blocked' : denied && d.error ? 'denied' : d.error ? (/cancel/i.test(d.error) ? 'cancelled' : 'error') : 'done';
+      return setTool(t, d.tool_call_id, { status, output: d.output, error: d.error, durationMs: d.duration_ms });
+    }
+    case 'on_approval_request': {
+      const d = e.data as D<'on_approval_request'>;
+      if (t.approvals.some((a) => a.approvalId === d.approval_id)) return t;
+      const next = { ...t, approvals: [...t.approvals, { approvalId: d.approval_id, toolCall: d.tool_call, kind: d.kind, preview: d.preview }] };
+      return setTool(next, d.tool_call.id, { status: 'awaiting_approval' });
+    }
+    case 'on_approval_resolved': {
+      const d = e.data as D<'on_approval_resolved'>;
+      const approval = t.approvals.find((a) => a.approvalId === d.approval_id);
+      const next = { ...t, approvals: t.approvals.filter((a) => a.approvalId !== d.approval_id) };
+      if (!approval) return next;
+      return setTool(next, approval.toolCall.id, { status: d.decision === 'deny' ? 'denied' : 'running' });
+    }
+    case 'on_blocked': {
+      const d = e.data as D<'on_blocked'>;
+      if (d.target === 'tool_call' && d.tool_call_id) return setTool(t, d.tool_call_id, { status: 'blocked', reason: d.reason });
+      return addNotice(t, { kind: 'blocked', text: d.reason, by: d.by });
+    }
+    case 'on_todos':
+      return { ...t, todos: (e.data as D<'on_todos'>).todos };
+    case 'error': {
+      const d = e.data as D<'error'>;
+      return addNotice(t, { kind: d.code === 'diagnostic' ? 'warning' : 'error', text: d.message });
+    }
+    case 'done': {
+      const d = e.data as D<'done'>;
+      const tools = { ...t.tools };
+      for (const [id, run] of Object.entries(tools)) {
+        if (run.status === 'pending' || run.status === 'running' || run.status === 'awaiting_approval') tools[id] = { ...run, status: 'cancelled' };
+      }
+      const ended: ThreadChat = { ...t, running: false, streaming: '', approvals: [], tools };
+      return d.stop_reason === 'cancelled' ? addNotice(ended, { kind: 'cancelled', text: 'Run cancelled.' }) : ended;
+    }
+    default:
+      return t;
+  }
+}
+
+/** Applies one envelope. Contract: pure; events without a thread id only advance `lastSeq`. */
+export function applyEvent(data: ChatData, env: AgentEventEnvelope): ChatData {
+  const base = env.seq > data.lastSeq ? { ...data, lastSeq: env.seq } : data;
+  const threadId = env.event.thread_id;
+  if (!threadId) return base;
+  return patchThread(base, threadId, (t) => applyToThread(t, env));
+}
+
+/** Applies a batch of envelopes (one animation frame's worth). */
+export function applyEvents(data: ChatData, envs: readonly AgentEventEnvelope[]): ChatData {
+  return envs.reduce(applyEvent, data);
+}
+
+/** Replaces a thread's messages and todos with the server's copy (open, reload, resync). */
+export function loadThread(data: ChatData, state: AgentState, running: boolean): ChatData {
+  return patchThread(data, state.thread_id, (t) => {
+    const tools: Record<string, ToolRun> = { ...t.tools };
+    for (const m of state.messages) {
+      if (m.role === 'tool' && m.tool_call_id && !tools[m.tool_call_id]) {
+        tools[m.tool_call_id] = statusFromToolMessage(m.content);
+      }
+    }
+    return { ...t, loaded: true, stale: false, messages: state.messages, todos: state.todos, running, tools, streaming: running ? t.streaming : '' };
+  });
+}

@@ -1,0 +1,83 @@
+/** Chat: the active thread, sending (with a queue while a run is going), cancel and approvals. */
+import type { StateCreator } from 'zustand';
+import { call } from '../../ipc/client.ts';
+import { emptyThread } from '../chat-types.ts';
+import { loadThread } from '../apply-event.ts';
+import type { ChatSlice, WorkbenchState } from '../state.ts';
+
+const errorText = (err: unknown) => (err instanceof Error ? err.message : String(err));
+
+/** Creates the chat slice. */
+export const createChatSlice: StateCreator<WorkbenchState, [], [], ChatSlice> = (set, get) => ({
+  chat: { threads: {}, lastSeq: 0 },
+  activeThreadId: null,
+
+  async openThread(threadId) {
+    set({ activeThreadId: threadId });
+    if (threadId) await get().reloadThread(threadId);
+  },
+
+  async reloadThread(threadId) {
+    try {
+      const view = await call('threads.get', { threadId });
+      set((s) => ({ chat: loadThread(s.chat, view.state, view.running) }));
+    } catch (err) {
+      get().setBanner(`Could not open the thread: ${errorText(err)}`);
+    }
+  },
+
+  async send(text) {
+    const trimmed = text.trim();
+    if (!trimmed) return;
+    const id = get().activeThreadId;
+    const thread = id ? get().chat.threads[id] : undefined;
+    if (id && thread?.running) {
+      set((s) => ({ chat: { ...s.chat, threads: { ...s.chat.threads, [id]: { ...thread, queue: [...thread.queue, trimmed] } } } }));
+      return;
+    }
+    try {
+      const r = await call('chat.send', { threadId: id ?? undefined, text: trimmed, workspace: id ? undefined : get().workspace.path || undefined });
+      if (!id) {
+        set((s) => {
+          const t = s.chat.threads[r.threadId] ?? { ...emptyThread(r.threadId), loaded: true };
+          return { activeThreadId: r.threadId, chat: { ...s.chat, threads: { ...s.chat.threads, [r.threadId]: { ...t, running: t.running || true } } } };
+        });
+        if (!get().chat.threads[r.threadId]?.messages.length) void get().reloadThread(r.threadId);
+      }
+      void get().refreshThreads();
+    } catch (err) {
+      get().setBanner(`Could not send: ${errorText(err)}`);
+    }
+  },
+
+  async cancel() {
+    const id = get().activeThreadId;
+    if (!id) return;
+    try {
+      await call('chat.cancel', { threadId: id });
+    } catch (err) {
+      get().setBanner(`Could not cancel: ${errorText(err)}`);
+    }
+  },
+
+  async approve(approvalId, decision) {
+    try {
+      await call('chat.approve', { approvalId, decision });
+    } catch (err) {
+      get().setBanner(`Could not answer the approval: ${errorText(err)}`);
+    }
+  },
+
+  async drainQueue(threadId) {
+    const t = get().chat.threads[threadId];
+    if (!t || t.running || t.queue.length === 0) return;
+    const [next, ...rest] = t.queue;
+    set((s) => ({ chat: { ...s.chat, threads: { ...s.chat.threads, [threadId]: { ...t, queue: rest, running: true } } } }));
+    try {
+      await call('chat.send', { threadId, text: next! });
+    } catch (err) {
+      set((s) => ({ chat: { ...s.chat, threads: { ...s.chat.threads, [threadId]: { ...s.chat.threads[threadId]!, running: false } } } }));
+      get().setBanner(`Could not send the queued message: ${errorText(err)}`);
+    }
+  },
+});

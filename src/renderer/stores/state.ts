@@ -1,0 +1,56 @@
+/** The renderer store's full shape; each slice contributes a part. */
+import type { AppInfo, ProviderPresetView, SettingsView, TrustStatus } from '../../shared/ipc/contract.ts';
+import type { ApprovalDecision, ThreadSummary } from '../../shared/types/index.ts';
+import type { ConnectionState } from '../ipc/socket-bridge.ts';
+import type { ChatData } from './chat-types.ts';
+
+export type DockTab = 'todos' | 'trace' | 'memory' | 'skills' | 'hooks' | 'settings';
+
+export interface ChatSlice {
+  chat: ChatData;
+  activeThreadId: string | null;
+  openThread(threadId: string | null): Promise<void>;
+  reloadThread(threadId: string): Promise<void>;
+  send(text: string): Promise<void>;
+  cancel(): Promise<void>;
+  approve(approvalId: string, decision: ApprovalDecision): Promise<void>;
+  /** Sends the next queued message of a thread whose run ended. */
+  drainQueue(threadId: string): Promise<void>;
+}
+
+export interface SidebarSlice {
+  threads: ThreadSummary[];
+  search: string;
+  workspace: { path: string; recent: string[] };
+  setSearch(search: string): void;
+  refreshThreads(): Promise<void>;
+  openWorkspace(path?: string): Promise<void>;
+  deleteThread(threadId: string): Promise<void>;
+}
+
+export interface UiSlice {
+  app: AppInfo | null;
+  connection: ConnectionState | 'bridge';
+  dockTab: DockTab;
+  dockOpen: boolean;
+  /** A short message shown in the banner (last failed call). */
+  banner: string | null;
+  trustPrompt: TrustStatus | null;
+  searchFocus: number;
+  setDockTab(tab: DockTab): void;
+  toggleDock(): void;
+  setBanner(text: string | null): void;
+  focusSearch(): void;
+  setTrustPrompt(t: TrustStatus | null): void;
+}
+
+export interface SettingsSlice {
+  settings: SettingsView | null;
+  presets: ProviderPresetView[];
+  onboarding: boolean;
+  loadSettings(): Promise<void>;
+  setSettings(view: SettingsView): void;
+  setOnboarding(open: boolean): void;
+}
+
+export type WorkbenchState = ChatSlice & SidebarSlice & UiSlice & SettingsSlice;

@@ -1,0 +1,17 @@
+/** The one bound zustand store, built from slices (CONVENTIONS §2.7). */
+import { create } from 'zustand';
+import { createChatSlice } from './slices/chat-slice.ts';
+import { createSidebarSlice } from './slices/sidebar-slice.ts';
+import { createUiSlice } from './slices/ui-slice.ts';
+import { createSettingsSlice } from './slices/settings-slice.ts';
+import type { WorkbenchState } from './state.ts';
+
+export type { WorkbenchState } from './state.ts';
+
+/** The app store. */
+export const useWorkbenchStore = create<WorkbenchState>()((...a) => ({
+  ...createChatSlice(...a),
+  ...createSidebarSlice(...a),
+  ...createUiSlice(...a),
+  ...createSettingsSlice(...a),
+}));
