@@ -12,6 +12,7 @@ import { buildHookEnv } from './env.ts';
 import { refuseRewrittenInput } from './input-guard.ts';
 import { parseHookJson } from './json-output.ts';
 import { processFailure, runAndRecord, targetOf } from './record.ts';
+import type { HookProcessResult } from './runner.ts';
 import { isRunnableFile, type SeedEvent, type SeedHookEntry } from './seed-discovery.ts';
 import {
   basePayload,
@@ -57,26 +58,36 @@ export async function invokeSeedHook(
 ): Promise<SeedInvocation> {
   const stdin = JSON.stringify(payload);
   let value: Record<string, unknown> | undefined;
-  const { reading } = await runAndRecord(target, ref, stdin, { command: path, args: ['run'], cwd, env: buildHookEnv(cwd), stdin, timeoutMs: ref.timeoutMs }, (res) => {
-    const failure = processFailure(res);
-    if (failure) return { decision: 'error', error: failure };
-    if (res.exitCode !== 0) {
-      const firstLine = res.stderr.trim().split('\n')[0]?.slice(0, 300);
-      return { decision: 'error', error: `exited with ${res.exitCode ?? res.signal}${firstLine ? `: ${firstLine}` : ''}` };
-    }
-    const parsed = parseHookJson(res.stdout);
-    if (parsed.kind === 'empty') return { decision: 'none' };
-    if (parsed.kind === 'invalid') return { decision: 'error', error: parsed.error, jsonValid: false };
-    try {
-      const decision = check(parsed.value);
-      value = parsed.value;
-      const reason = typeof parsed.value.reason === 'string' ? parsed.value.reason : undefined;
-      return { decision, reason, jsonValid: true };
-    } catch (err) {
-      return { decision: 'error', error: err instanceof Error ? err.message : String(err), jsonValid: false };
-    }
+  const spec = { command: path, args: ['run'], cwd, env: buildHookEnv(cwd), stdin, timeoutMs: ref.timeoutMs };
+  const { reading } = await runAndRecord(target, ref, stdin, spec, (res) => {
+    const r = readSeedResult(res, check);
+    value = r.value;
+    return r.reading;
   });
   return { reading, value };
+}
+
+/**
+ * Reads a seed hook's process result: failures, then strict JSON, then `check` (the event's schema).
+ * Contract: a truncated, unparsable or schema-invalid stdout never yields a value.
+ */
+export function readSeedResult(res: HookProcessResult, check: (o: Record<string, unknown>) => string): SeedInvocation {
+  const failure = processFailure(res);
+  if (failure) return { reading: { decision: 'error', error: failure } };
+  if (res.exitCode !== 0) {
+    const firstLine = res.stderr.trim().split('\n')[0]?.slice(0, 300);
+    return { reading: { decision: 'error', error: `exited with ${res.exitCode ?? res.signal}${firstLine ? `: ${firstLine}` : ''}` } };
+  }
+  const parsed = parseHookJson(res.stdout);
+  if (parsed.kind === 'empty') return { reading: { decision: 'none' } };
+  if (parsed.kind === 'invalid') return { reading: { decision: 'error', error: parsed.error, jsonValid: false } };
+  try {
+    const decision = check(parsed.value);
+    const reason = typeof parsed.value.reason === 'string' ? parsed.value.reason : undefined;
+    return { reading: { decision, reason, jsonValid: true }, value: parsed.value };
+  } catch (err) {
+    return { reading: { decision: 'error', error: err instanceof Error ? err.message : String(err), jsonValid: false } };
+  }
 }
 
 const blockedResult = (call: ToolCall, by: string, reason: string): ToolResult => ({

@@ -116,3 +116,41 @@ export function readLoopResult(o: Record<string, unknown>, allowFollowUps: boole
   }
   return out;
 }
+
+/** The decision a seed result means for `event` (used by `workbench hooks test`). Throws on a bad shape. */
+export function seedDecision(event: string, o: Record<string, unknown>): string {
+  switch (event) {
+    case 'before_tool_call': {
+      const r = readBlockResult(o);
+      return r.blocked ? 'block' : r.input ? 'rewrite' : 'allow';
+    }
+    case 'user_message_send':
+      return readBlockResult(o).blocked ? 'block' : 'allow';
+    case 'after_tool_call':
+      return readAfterToolResult(o).output ? 'rewrite' : 'none';
+    default: {
+      const r = readLoopResult(o, event === 'agent_stop');
+      if (r.mutate) return 'mutate';
+      if (r.callback) return 'callback';
+      return r.follow_up_messages?.length ? 'follow_up' : 'none';
+    }
+  }
+}
+
+/** A sample payload for trying a seed hook by hand (`workbench hooks test`). */
+export function sampleSeedPayload(event: string, convId: string, cwd: string): Record<string, unknown> {
+  const base = { event, conv_id: convId, cwd, invoked_by: 'main' };
+  const usage = { input_tokens: 1000, output_tokens: 100, current_context_window: 1100, max_context_window: 128000 };
+  switch (event) {
+    case 'before_tool_call':
+      return { ...base, tool_name: 'execute', tool_input: { command: 'ls' }, tool_user_id: 'call_test' };
+    case 'after_tool_call':
+      return { ...base, tool_name: 'execute', tool_input: { command: 'ls' }, tool_output: { toolName: 'execute', success: true, metadata: { output: 'README.md' }, timestamp: new Date().toISOString() }, tool_user_id: 'call_test' };
+    case 'user_message_send':
+      return { ...base, message: 'hello' };
+    case 'after_turn':
+      return { ...base, turn_number: 1, tools_used: false, usage, auto_compact_enabled: true, auto_compact_threshold: 0.85 };
+    default:
+      return { ...base, messages: [{ role: 'user', content: 'hello' }, { role: 'assistant', content: 'hi' }], usage, invoked_recipe: '', auto_compact_enabled: true, auto_compact_threshold: 0.85 };
+  }
+}
