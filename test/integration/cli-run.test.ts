@@ -55,7 +55,7 @@ describe('workbench run', () => {
     expect(done.event).toBe('done');
     const threadId = done.thread_id!;
     expect(threadId).toMatch(/^th_/);
-    expect(evs.filter((e) => e.event === 'on_tool_end').map((e) => e.name)).toEqual([
+    expect(evs.filter((e) => e.event === 'on_tool_start').map((e) => e.name)).toEqual([
       'write_todos', 'write_file', 'edit_file', 'ls', 'read_file', 'glob', 'grep', 'execute', 'write_todos',
     ]);
 

@@ -3,7 +3,7 @@
  * user_message_send gate, the append, the loop, and the run lifecycle events and root span.
  */
 import { randomBytes } from 'node:crypto';
-import type { AgentState, Message, RunState, RunStopReason, StreamEvent, WorkbenchSettings } from '../../shared/types/index.ts';
+import type { AgentState, Message, SpanRecord, RunState, RunStopReason, StreamEvent, WorkbenchSettings } from '../../shared/types/index.ts';
 import type { Hook, RunContext } from '../agent/hook.ts';
 import { runAgentLoop, type RunSummary } from '../agent/loop.ts';
 import { ToolRegistry } from '../tools/registry.ts';
@@ -16,6 +16,8 @@ import type { RunHandle } from './types.ts';
 
 export interface RunDeps {
   db: SqliteDatabase;
+  /** Live OTLP exporter, when an endpoint is configured. */
+  exporter?: { enqueue(span: SpanRecord): void };
   spans: SpanWriter;
   emit: (event: StreamEvent) => void;
   home: string;
@@ -54,6 +56,7 @@ export function startRun(deps: RunDeps, setup: RunSetup, runId: string): RunHand
       },
       onEnd: (span) => {
         deps.spans.write(span);
+        deps.exporter?.enqueue(span);
         emit({ event: 'on_span_end', data: { span } });
       },
     },

@@ -14,6 +14,7 @@ import { openDatabase, createSettingsStore, homePaths, type SettingsPatch } from
 import { createWorkspace } from '../tools/workspace.ts';
 import { createTrustStore } from '../lifecycle/index.ts';
 import { compactThreadNow } from '../hooks/summarization.ts';
+import { exporterFromSettings } from '../tracing/index.ts';
 import { buildPipeline } from './pipeline-factory.ts';
 import { newRunId, startRun } from './run-agent.ts';
 import { SpanWriter } from './span-writer.ts';
@@ -38,6 +39,7 @@ export async function createWorkbench(opts: WorkbenchOptions): Promise<Workbench
   const spans = new SpanWriter(db.spans);
   spans.flushStandalone = () => db.transaction(() => spans.flush());
   const settingsStore = createSettingsStore(home);
+  const exporter = exporterFromSettings(settingsStore.get().tracing);
   const trust = createTrustStore(home);
   const bus = new EventBus();
   const broker = new ApprovalBroker();
@@ -100,7 +102,7 @@ export async function createWorkbench(opts: WorkbenchOptions): Promise<Workbench
     }
     const llm = llmFor(settings);
     const handle = startRun(
-      { db, spans, emit: (e) => bus.emit(e), home },
+      { db, spans, exporter, emit: (e) => bus.emit(e), home },
       {
         state,
         text: args.text,
@@ -166,6 +168,7 @@ export async function createWorkbench(opts: WorkbenchOptions): Promise<Workbench
       for (const run of running.values()) run.controller.abort();
       await Promise.allSettled([...running.values()].map((r) => r.handle.finished));
       db.transaction(() => spans.flush());
+      await exporter?.shutdown();
       db.close();
     },
   };

@@ -24,8 +24,10 @@ commands:
   threads list [--json]                                  list threads
   threads show ID [--json]                               print a thread (AgentState JSON with --json)
   compact THREAD_ID                                      compact a thread's context now
-  trace export THREAD_ID --format otlp|chrome [--out F]  export a thread's trace
-  trace import FILE                                      import a trace file
+  trace export THREAD_ID --format otlp|chrome [--out F] [--content]
+                                                         export a thread's trace
+  trace import FILE [--thread ID]                        import an OTLP JSON trace
+  trace show THREAD_ID [--json]                          print a thread's span tree
   hooks list|runs|test ...                               inspect and try user hooks
   trust DIR                                              trust a workspace's hooks
   skills list [--workspace DIR] [--json]                 list skills and their problems
