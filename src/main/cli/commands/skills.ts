@@ -15,7 +15,9 @@ export const skillsCommand: CliCommand = async (argv, io) => {
   if (positionals.length) throw new UsageError(`unexpected argument "${positionals[0]}"`);
   const workspace = resolve(io.cwd, values.workspace ?? '.');
   const home = resolveHome(io.env);
-  const { profile } = await loadAgentProfile(workspace);
+  const { profile, diagnostics: profileProblems } = await loadAgentProfile(workspace);
+  // agent.yaml problems matter here: a broken skills.paths silently hides skills.
+  for (const line of profileProblems) io.stderr(`workbench skills: ${line}\n`);
   const result = await loadSkills({ home, workspace, extraPaths: profile.skills.paths, disabled: disabledSkills(home) });
   if (values.json) {
     io.stdout(`${JSON.stringify(result, null, 2)}\n`);
