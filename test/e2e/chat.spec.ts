@@ -1,0 +1,59 @@
+import { test, expect } from './fixtures.ts';
+
+test('a message streams in and the thread shows in the sidebar', async ({ fake, chat, sidebar }) => {
+  await fake.script([{ text: 'Hello from the **fake** model. Here is code:\n\n```js\nconst x = 1;\n```\n', chunkSize: 4, delayMs: 15 }]);
+  await chat.sendNew('Say hello');
+  await expect(chat.user.last()).toHaveText('Say hello');
+  await expect(chat.page.getByTestId('message-streaming')).toBeVisible();
+  await expect(chat.assistant.last()).toContainText('Hello from the fake model');
+  await expect(chat.assistant.last().locator('strong')).toHaveText('fake');
+  await expect(chat.assistant.last().locator('.code-block .hljs-keyword').first()).toHaveText('const');
+  await expect(chat.assistant.last().locator('button.code-copy')).toHaveCount(1);
+  await expect(chat.page.getByTestId('usage').last()).toContainText('tokens in');
+  await chat.waitIdle();
+  await expect(sidebar.active()).toHaveCount(1);
+});
+
+test('parallel tool calls show together with live status and output', async ({ fake, chat }) => {
+  await fake.script([
+    { toolCalls: [{ name: 'ls', args: { path: '.' } }, { name: 'read_file', args: { path: 'README.md' } }] },
+    { text: 'Both done.' },
+  ]);
+  await chat.sendNew('Look around');
+  const group = chat.page.getByTestId('tool-group').first();
+  await expect(group).toHaveAttribute('data-count', '2');
+  await expect(group).toContainText('2 tools in parallel');
+  await expect(chat.toolCard('ls')).toHaveAttribute('data-status', 'done');
+  await expect(chat.toolCard('read_file')).toHaveAttribute('data-status', 'done');
+  await expect(chat.toolCard('read_file').getByTestId('tool-duration')).toBeVisible();
+  await chat.toolCard('read_file').getByTestId('tool-toggle').click();
+  await expect(chat.toolCard('read_file').getByTestId('tool-output')).toContainText('Demo project');
+  await expect(chat.assistant.last()).toContainText('Both done.');
+});
+
+test('a failing tool call is shown as an error', async ({ fake, chat }) => {
+  await fake.script([{ toolCalls: [{ name: 'read_file', args: { path: 'missing.txt' } }] }, { text: 'It is missing.' }]);
+  await chat.sendNew('Read the missing file');
+  await expect(chat.toolCard('read_file')).toHaveAttribute('data-status', 'error');
+  await expect(chat.toolCard('read_file').getByTestId('tool-error')).toBeVisible();
+});
+
+test('reload keeps the thread', async ({ fake, chat, app }) => {
+  await fake.script([{ text: 'Remember me after a reload.' }]);
+  await chat.sendNew('First message');
+  await expect(chat.assistant.last()).toContainText('Remember me');
+  await chat.waitIdle();
+  await app.reload();
+  await expect(chat.user.first()).toHaveText('First message');
+  await expect(chat.assistant.last()).toContainText('Remember me after a reload.');
+});
+
+test('messages typed during a run are queued and sent after it', async ({ fake, chat }) => {
+  await fake.script([{ text: 'A slow first answer that takes a while to stream in.', chunkSize: 2, delayMs: 40 }, { text: 'Second answer.' }]);
+  await chat.sendNew('first');
+  await expect(chat.page.getByTestId('run-status')).toBeVisible();
+  await chat.send('second');
+  await expect(chat.page.getByTestId('queued')).toContainText('1 message queued');
+  await expect(chat.user).toHaveCount(2, { timeout: 15_000 });
+  await expect(chat.assistant.last()).toContainText('Second answer.');
+});
