@@ -102,7 +102,8 @@ export function createClaudeHooks(opts: ClaudeHooksOptions, source: HookSource):
       hook_event_name: event,
       ...fields,
     };
-    const target = targetOf(ctx, opts.hookRuns);
+    // SessionEnd runs after a cancel too, so it must not be cancelled by the run's signal.
+    const target = atEnd ? { ...targetOf(ctx, opts.hookRuns), signal: undefined } : targetOf(ctx, opts.hookRuns);
     return Promise.all(matching.map((h) => invokeClaudeHandler(target, h, opts.settings, ctx.workspace.root, input)));
   }
 

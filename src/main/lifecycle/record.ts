@@ -15,6 +15,8 @@ export interface RecordTarget {
   trace?: TraceRecorder;
   emit?: (event: StreamEvent) => void;
   hookRuns?: HookRunStore;
+  /** Cancels the hook process with the run. */
+  signal?: AbortSignal;
 }
 
 export interface RecordedRun {
@@ -34,6 +36,7 @@ export function processFailure(res: HookProcessResult): string | undefined {
 function errorType(reading: HookReading, res: HookProcessResult): string {
   if (res.timedOut) return 'timeout';
   if (res.stdoutTruncated) return 'output_too_large';
+  if (res.error === 'cancelled') return 'cancelled';
   if (res.error) return 'spawn_error';
   return reading.jsonValid === false ? 'invalid_output' : 'hook_error';
 }
@@ -56,7 +59,7 @@ export async function runAndRecord(
     'workbench.hook.kind': 'external',
     'workbench.hook.fail_mode': hook.failMode,
   });
-  const result = await runHookProcess(spec);
+  const result = await runHookProcess(target.signal ? { ...spec, signal: target.signal } : spec);
   let reading: HookReading;
   try {
     reading = read(result);
@@ -119,6 +122,6 @@ export async function runAndRecord(
 }
 
 /** A RecordTarget for a run context. */
-export function targetOf(ctx: { threadId: string; runId: string; trace?: TraceRecorder; emit(e: StreamEvent): void }, hookRuns?: HookRunStore): RecordTarget {
-  return { threadId: ctx.threadId, runId: ctx.runId, trace: ctx.trace, emit: (e) => ctx.emit(e), hookRuns };
+export function targetOf(ctx: { threadId: string; runId: string; trace?: TraceRecorder; signal: AbortSignal; emit(e: StreamEvent): void }, hookRuns?: HookRunStore): RecordTarget {
+  return { threadId: ctx.threadId, runId: ctx.runId, trace: ctx.trace, emit: (e) => ctx.emit(e), hookRuns, signal: ctx.signal };
 }

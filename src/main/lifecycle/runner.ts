@@ -26,6 +26,8 @@ export interface HookProcessSpec {
   stdin?: string;
   timeoutMs: number;
   graceMs?: number;
+  /** The run's cancel: kills the hook's group at once. */
+  signal?: AbortSignal;
 }
 
 export interface HookProcessResult {
@@ -105,9 +107,14 @@ export function runHookProcess(spec: HookProcessSpec): Promise<HookProcessResult
     let spawnError: string | undefined;
     const timers: NodeJS.Timeout[] = [];
 
+    const onAbort = () => {
+      spawnError ??= 'cancelled';
+      if (child) killGroup(child, 'SIGKILL');
+    };
     const finish = () => {
       if (settled) return;
       settled = true;
+      spec.signal?.removeEventListener('abort', onAbort);
       for (const t of timers) clearTimeout(t);
       // Whatever is still in the group (a grandchild holding the pipe) goes with the hook.
       if (child) {
@@ -132,6 +139,11 @@ export function runHookProcess(spec: HookProcessSpec): Promise<HookProcessResult
       });
     };
 
+    if (spec.signal?.aborted) {
+      spawnError = 'cancelled';
+      finish();
+      return;
+    }
     try {
       child = spec.shell
         ? spawn('/bin/sh', ['-c', spec.command], { cwd: spec.cwd, env: spec.env, detached: true, stdio: ['pipe', 'pipe', 'pipe'] })
@@ -142,6 +154,7 @@ export function runHookProcess(spec: HookProcessSpec): Promise<HookProcessResult
       return;
     }
 
+    spec.signal?.addEventListener('abort', onAbort, { once: true });
     child.on('error', (e: NodeJS.ErrnoException) => {
       spawnError ??= describeSpawnError(e, spec.command);
       // A spawn failure never produces an exit; settle now.

@@ -125,3 +125,16 @@ describe('hook environment', () => {
     }
   });
 });
+
+describe('cancel', () => {
+  it('a cancelled run kills the hook at once', async () => {
+    const controller = new AbortController();
+    const started = Date.now();
+    const pending = runHookProcess({ command: installZoo(sb.wsHooks, 'x--ignore-term'), args: ['run'], cwd: sb.ws, env: buildHookEnv(sb.ws), timeoutMs: 60_000, signal: controller.signal });
+    setTimeout(() => controller.abort(), 200);
+    const res = await pending;
+    expect(res.error).toBe('cancelled');
+    expect(res.signal).toBe('SIGKILL');
+    expect(Date.now() - started).toBeLessThan(10_000);
+  });
+});
