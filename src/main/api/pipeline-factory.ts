@@ -6,7 +6,7 @@
 import type { HookInfo, WorkbenchSettings } from '../../shared/types/index.ts';
 import type { Hook } from '../agent/hook.ts';
 import { createApprovalHook, type ApprovalBroker } from '../agent/approval.ts';
-import type { AgentProfile } from '../agent/profile.ts';
+import { createSystemPromptHook, type AgentProfile } from '../agent/profile.ts';
 import type { ApprovalMode } from '../../shared/types/index.ts';
 import type { Database, HookRunStore } from '../store/types.ts';
 import { createTracingHook } from '../hooks/tracing.ts';
@@ -30,6 +30,7 @@ export const BUILTIN_HOOKS: readonly BuiltinSpec[] = [
   { name: 'user-hooks', phases: ['user_message_send', 'before_tool_call', 'after_tool_call', 'after_turn', 'agent_stop'], description: 'Runs your executable and settings hooks' },
   { name: 'approval', phases: ['wrap_tool_call'], description: 'Asks before tools that write or execute' },
   { name: 'filesystem', phases: ['before_agent', 'wrap_tool_call'], description: 'The seven workspace tools; evicts results over 80,000 characters' },
+  { name: 'profile', phases: ['before_agent', 'modify_request'], description: 'System prompt and tools allowlist from .workbench/agent.yaml' },
   { name: 'skills', phases: ['before_agent', 'modify_request'], description: 'Adds the SKILL.md catalog to the system message' },
   { name: 'memory', phases: ['before_agent', 'modify_request'], description: 'Adds AGENTS.md memory to the system message' },
   { name: 'summarization', phases: ['wrap_model_call'], description: 'Compacts the conversation near the context window' },
@@ -87,10 +88,25 @@ export async function buildPipeline(o: PipelineOptions): Promise<Pipeline> {
   // Approval is a safety policy, not a convenience: it cannot be switched off here (use approval mode 'auto').
   hooks.push(createApprovalHook({ mode: o.approvalMode, broker: o.broker, interactive: o.interactive }));
   if (on('filesystem')) hooks.push(createFilesystemHook());
+  if (on('profile')) hooks.push(createProfileHook(o.profile));
   if (on('skills')) hooks.push(createSkillsHook({ home: o.home, extraPaths: o.profile.skills.paths, disabled: o.settings.disabled_skills }));
   if (on('memory')) hooks.push(createMemoryHook({ home: o.home, extraPaths: o.profile.memory.paths }));
   if (on('summarization')) {
     hooks.push(createSummarizationHook({ contextWindow: o.profile.context_window, compaction: o.profile.compaction, store: o.db.threads }));
   }
   return { hooks, userHookInfos: user.infos, diagnostics: user.diagnostics };
+}
+
+/** The agent profile as a hook: its system prompt first in the system message, its tools allowlist. */
+function createProfileHook(profile: AgentProfile): Hook {
+  const systemPrompt = createSystemPromptHook(profile);
+  return {
+    name: 'profile',
+    source: 'builtin',
+    modifyRequest: systemPrompt.modifyRequest,
+    async beforeAgent(ctx) {
+      // Runs after todolist and filesystem registered their tools (pipeline order).
+      if (profile.tools?.length) ctx.tools.restrictTo(profile.tools);
+    },
+  };
 }

@@ -114,7 +114,7 @@ export async function createWorkbench(opts: WorkbenchOptions): Promise<Workbench
         trusted,
         maxIterations: args.maxIterations ?? settings.max_iterations,
         controller,
-        compact: (ctx) => compactThreadNow({ store: db.threads, llm: ctx.llm, model: ctx.model, state: ctx.state, contextWindow: profile.context_window, signal: ctx.signal }).then(() => undefined),
+        compact: (ctx) => compactThreadNow({ store: db.threads, llm: ctx.llm, model: ctx.model, state: ctx.state, contextWindow: profile.context_window, compaction: profile.compaction, trace: ctx.trace, signal: ctx.signal }).then(() => undefined),
       },
       runId,
     );
