@@ -1,0 +1,146 @@
+import { describe, expect, it } from 'vitest';
+import { applyEvent, applyEvents, loadThread, statusFromToolMessage } from '../../../src/renderer/stores/apply-event.ts';
+import type { ChatData } from '../../../src/renderer/stores/chat-types.ts';
+import { buildRows } from '../../../src/renderer/features/chat/rows.ts';
+import type { AgentEventEnvelope } from '../../../src/shared/ipc/contract.ts';
+import type { StreamEvent } from '../../../src/shared/types/index.ts';
+
+const T = 'th1';
+let seq = 0;
+const env = (event: Omit<StreamEvent, 'thread_id'> & { thread_id?: string }): AgentEventEnvelope => ({ seq: ++seq, event: { thread_id: T, run_id: 'r1', ...event } });
+const empty = (): ChatData => ({ threads: {}, lastSeq: 0 });
+
+function run(events: AgentEventEnvelope[], start = empty()) {
+  return applyEvents(start, events);
+}
+
+describe('applyEvent', () => {
+  it('streams text, then replaces it with the stored message and keeps usage per turn', () => {
+    let d = run([
+      env({ event: 'on_run_start', data: { workspace: '/w', model: 'm' } }),
+      env({ event: 'on_message', data: { index: 0, message: { role: 'user', content: 'hi' } } }),
+      env({ event: 'on_chat_model_stream', data: { delta: 'Hel' } }),
+      env({ event: 'on_chat_model_stream', data: { delta: 'lo' } }),
+    ]);
+    expect(d.threads[T]!.streaming).toBe('Hello');
+    expect(d.threads[T]!.running).toBe(true);
+    d = run(
+      [
+        env({ event: 'on_message', data: { index: 1, message: { role: 'assistant', content: 'Hello' } } }),
+        env({ event: 'on_model_end', data: { content: 'Hello', tool_calls: [], usage: { input_tokens: 10, output_tokens: 2 } } }),
+        env({ event: 'done', data: { stop_reason: 'completed', iterations: 1 } }),
+      ],
+      d,
+    );
+    const t = d.threads[T]!;
+    expect(t.streaming).toBe('');
+    expect(t.running).toBe(false);
+    expect(t.usage[1]).toEqual({ input_tokens: 10, output_tokens: 2 });
+    expect(buildRows(t).map((r) => r.kind)).toEqual(['user', 'assistant']);
+    expect(d.lastSeq).toBe(seq);
+  });
+
+  it('tracks parallel tool calls through approval, deny and end', () => {
+    const calls = [
+      { id: 'a', name: 'ls', args: { path: '.' } },
+      { id: 'b', name: 'write_file', args: { path: 'x', content: 'y' } },
+    ];
+    let d = run([
+      env({ event: 'on_message', data: { index: 0, message: { role: 'user', content: 'go' } } }),
+      env({ event: 'on_message', data: { index: 1, message: { role: 'assistant', content: '', tool_calls: calls } } }),
+      env({ event: 'on_tool_pending', data: { tool_call_id: 'a', tool_name: 'ls' } }),
+      env({ event: 'on_tool_pending', data: { tool_call_id: 'b', tool_name: 'write_file' } }),
+      env({ event: 'on_tool_start', data: { tool_call_id: 'a', args: {} } }),
+      env({ event: 'on_approval_request', data: { approval_id: 'ap1', tool_call: calls[1], kind: 'write', preview: 'write x' } }),
+      env({ event: 'on_tool_start', data: { tool_call_id: 'b', args: {} } }),
+    ]);
+    expect(d.threads[T]!.tools.a!.status).toBe('running');
+    expect(d.threads[T]!.tools.b!.status).toBe('awaiting_approval');
+    expect(d.threads[T]!.approvals).toHaveLength(1);
+    d = run(
+      [
+        env({ event: 'on_tool_end', data: { tool_call_id: 'a', output: 'README.md', duration_ms: 5 } }),
+        env({ event: 'on_approval_resolved', data: { approval_id: 'ap1', decision: 'deny' } }),
+        env({ event: 'on_tool_end', data: { tool_call_id: 'b', output: '', error: 'the user denied write_file', duration_ms: 900 } }),
+      ],
+      d,
+    );
+    const t = d.threads[T]!;
+    expect(t.approvals).toHaveLength(0);
+    expect(t.tools.a).toMatchObject({ status: 'done', output: 'README.md', durationMs: 5 });
+    expect(t.tools.b).toMatchObject({ status: 'denied', error: 'the user denied write_file' });
+    const rows = buildRows(t);
+    expect(rows.find((r) => r.kind === 'tools')).toMatchObject({ calls });
+  });
+
+  it('shows a hook block on a message and on a tool call', () => {
+    const d = run([
+      env({ event: 'on_message', data: { index: 0, message: { role: 'user', content: 'rm -rf' } } }),
+      env({ event: 'on_blocked', data: { by: 'guard', reason: 'no deleting', target: 'message' } }),
+      env({ event: 'on_blocked', data: { by: 'guard', reason: 'not that file', target: 'tool_call', tool_call_id: 'c1' } }),
+      env({ event: 'done', data: { stop_reason: 'blocked', iterations: 0 } }),
+    ]);
+    const t = d.threads[T]!;
+    expect(t.notices[0]).toMatchObject({ kind: 'blocked', by: 'guard', text: 'no deleting', afterIndex: 0 });
+    expect(t.tools.c1).toMatchObject({ status: 'blocked', reason: 'not that file' });
+  });
+
+  it('updates todos and marks cancelled runs', () => {
+    const todos = [{ id: '1', title: 'a', status: 'done' as const }];
+    const d = run([
+      env({ event: 'on_todos', data: { todos } }),
+      env({ event: 'on_tool_start', data: { tool_call_id: 'z', args: {} } }),
+      env({ event: 'done', data: { stop_reason: 'cancelled', iterations: 1 } }),
+    ]);
+    expect(d.threads[T]!.todos).toEqual(todos);
+    expect(d.threads[T]!.tools.z!.status).toBe('cancelled');
+    expect(d.threads[T]!.notices.at(-1)!.kind).toBe('cancelled');
+  });
+
+  it('flags a gap instead of inventing messages, and loadThread resyncs', () => {
+    const d = run([env({ event: 'on_message', data: { index: 5, message: { role: 'assistant', content: 'x' } } })]);
+    expect(d.threads[T]!.stale).toBe(true);
+    const loaded = loadThread(
+      d,
+      {
+        thread_id: T,
+        messages: [
+          { role: 'user', content: 'q' },
+          { role: 'assistant', content: '', tool_calls: [{ id: 'k', name: 'execute', args: {} }] },
+          { role: 'tool', content: 'Error: the user denied execute', tool_call_id: 'k' },
+        ],
+        todos: [],
+        files: {},
+      },
+      false,
+    );
+    expect(loaded.threads[T]!.stale).toBe(false);
+    expect(loaded.threads[T]!.tools.k!.status).toBe('denied');
+  });
+
+  it('ignores events without a thread and is pure', () => {
+    const start = empty();
+    const frozen = Object.freeze({ ...start, threads: Object.freeze({}) }) as ChatData;
+    const d = applyEvent(frozen, { seq: 1, event: { event: 'on_chat_model_stream', data: { delta: 'x' } } });
+    expect(d.threads).toEqual({});
+    expect(frozen.lastSeq).toBe(0);
+  });
+
+  it('reads tool message statuses', () => {
+    expect(statusFromToolMessage('fine').status).toBe('done');
+    expect(statusFromToolMessage('Error: boom\nstack').status).toBe('error');
+    expect(statusFromToolMessage('Error: cancelled: the user stopped').status).toBe('cancelled');
+  });
+
+  it('handles a 5,000-message thread and a 10,000-delta stream quickly', () => {
+    const messages = Array.from({ length: 5000 }, (_, i) => ({ role: i % 2 ? ('assistant' as const) : ('user' as const), content: `message ${i}` }));
+    const started = performance.now();
+    let d = loadThread(empty(), { thread_id: T, messages, todos: [], files: {} }, true);
+    const deltas = Array.from({ length: 10_000 }, () => env({ event: 'on_chat_model_stream', data: { delta: 'x' } }));
+    d = applyEvents(d, deltas);
+    const rows = buildRows(d.threads[T]!);
+    expect(rows).toHaveLength(5001);
+    expect(d.threads[T]!.streaming).toHaveLength(10_000);
+    expect(performance.now() - started).toBeLessThan(2000);
+  });
+});
