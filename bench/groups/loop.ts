@@ -8,6 +8,7 @@
 import path from 'node:path';
 import type { Workbench } from '../../src/main/api/types.ts';
 import { homePaths, openDatabase } from '../../src/main/store/index.ts';
+import { commits } from '../lib/commit-timer.ts';
 import { createInstantLlm } from '../lib/instant-llm.ts';
 import { syntheticThread } from '../lib/messages.ts';
 import { runGroup } from '../lib/group.ts';
@@ -45,7 +46,11 @@ await runGroup('loop', async (ctx) => {
     const ids: string[] = [];
     for (let i = 0; i < runs + warmup; i++) {
       const id = fill.threads.loadOrCreate(undefined, workspace).thread_id;
-      fill.threads.appendMessages(id, syntheticThread(size, i));
+      const msgs = syntheticThread(size, i);
+      fill.threads.appendMessages(id, msgs);
+      // A long thread has lived through compaction: it carries a stored summary of all but its last exchange,
+      // as the summarization hook leaves it (otherwise each run's first round would summarize 2,000 messages).
+      if (size > 100) fill.threads.setCompaction(id, { upto: msgs.findLastIndex((m) => m.role === 'user'), content: 'Summary: the user asked to read the router and related files; each was read.', created_at: Date.now() });
       ids.push(id);
     }
     threads.set(size, ids);
@@ -64,23 +69,30 @@ await runGroup('loop', async (ctx) => {
       const overheads: number[] = [];
       const walls: number[] = [];
       const intervals: number[] = [];
+      const commitMs: number[] = [];
+      const cpu: number[] = [];
       const samples = await sample(runs, warmup, async () => {
         const threadId = ids.shift()!;
         wb.threads.get({ threadId }); // load into the thread cache: a hot thread, as in a live session
         llm.callTimes.length = 0;
         llm.ownMs = 0;
+        const c0 = { ...commits };
         const t0 = performance.now();
         const handle = await wb.chat.send({ threadId, text: 'Read the router again.', approvalMode: 'auto', maxIterations: rounds });
         const result = await handle.finished;
         const wall = performance.now() - t0;
         if (result.stop_reason !== 'max_iterations') throw new Error(`run ended with ${result.stop_reason}: ${result.error ?? ''}`);
-        if (llm.lastRequestLength < size) throw new Error(`the model saw ${llm.lastRequestLength} messages, expected ≥ ${size}`);
+        const after = wb.threads.get({ threadId })!.messages.length;
+        if (after !== size + 1 + 2 * rounds) throw new Error(`thread has ${after} messages, expected ${size + 1 + 2 * rounds}`);
         const perRoundWall = wall / rounds;
         walls.push(perRoundWall);
         const gaps = llm.callTimes.slice(1).map((t, i) => t - llm.callTimes[i]!);
         intervals.push(median(gaps));
         const overhead = perRoundWall - llm.ownMs / rounds - readMs;
         overheads.push(overhead);
+        const committing = (commits.ms - c0.ms) / rounds;
+        commitMs.push(committing);
+        cpu.push(overhead - committing);
         return overhead;
       });
       // `sample` also records warm-up runs into walls/overheads; keep the measured tail only.
@@ -88,6 +100,8 @@ await runGroup('loop', async (ctx) => {
       figures[`overhead_${size}`] = figure(`overhead per round, ${size}-message thread`, 'ms', samples);
       figures[`wall_${size}`] = figure(`wall time per round (incl. read_file), ${size}-message thread`, 'ms', tail(walls));
       figures[`interval_${size}`] = figure(`steady-state model-call interval, ${size}-message thread`, 'ms', tail(intervals));
+      figures[`commit_${size}`] = figure(`of the overhead: SQLite COMMIT (fsync), ${size}-message thread`, 'ms', tail(commitMs));
+      figures[`cpu_${size}`] = figure(`of the overhead: everything but COMMIT, ${size}-message thread`, 'ms', tail(cpu));
       perRound.set(size, median(samples));
       ctx.log(`${size} messages: ${median(samples).toFixed(3)} ms/round overhead`);
     }

@@ -1,0 +1,162 @@
+/**
+ * `ui`: the renderer in headless Chromium (Debian's /usr/bin/chromium through playwright-core) against
+ * `startServer` (the code behind `workbench serve`) in this process, with the fake OpenAI server:
+ * - time from clicking a 5,000-message thread in the sidebar until its last message is on screen
+ *   (fresh page load before each sample, so nothing is cached in the renderer);
+ * - the longest main-thread task (PerformanceObserver 'longtask') while 2,000 tokens stream at 500 tokens/s;
+ * - 20,000-span trace render and filter, when the trace panel exists;
+ * - the renderer's JS heap after all of it (after a forced GC, through CDP).
+ */
+import { existsSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { chromium, type Page } from 'playwright-core';
+import type { Message } from '../../src/shared/types/index.ts';
+import { startFakeOpenAi } from '../../test/helpers/fake-openai-server.ts';
+import { homePaths, openDatabase } from '../../src/main/store/index.ts';
+import { runGroup } from '../lib/group.ts';
+import { syntheticThread } from '../lib/messages.ts';
+import { ensureRenderer } from '../lib/renderer-build.ts';
+import { tempDir } from '../lib/tmp.ts';
+import { figure, goal, median, sample, type Figure, type Goal } from '../lib/stats.ts';
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
+const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+const END_MARKER = 'END-OF-BENCH-THREAD';
+
+/** Clicks the thread titled `title` and resolves with ms until a message holding `marker` is painted on screen. */
+function timeThreadOpen(page: Page, title: string, marker: string): Promise<number> {
+  return page.evaluate(
+    ({ title, marker }) =>
+      new Promise<number>((resolve, reject) => {
+        const item = [...document.querySelectorAll<HTMLElement>('[data-testid="thread-item"]')].find((e) => e.textContent?.includes(title));
+        if (!item) return reject(new Error(`no thread item "${title}"`));
+        const t0 = performance.now();
+        item.click();
+        const onScreen = () =>
+          [...document.querySelectorAll<HTMLElement>('[data-testid="message-list"] *')].some((e) => {
+            if (e.childElementCount > 0 || !e.textContent?.includes(marker)) return false;
+            const r = e.getBoundingClientRect();
+            return r.height > 0 && r.bottom > 0 && r.top < innerHeight;
+          });
+        const check = () => {
+          if (performance.now() - t0 > 30_000) return reject(new Error('thread not visible after 30 s'));
+          // Found: wait for the frame that paints it.
+          if (onScreen()) requestAnimationFrame(() => setTimeout(() => resolve(performance.now() - t0), 0));
+          else requestAnimationFrame(check);
+        };
+        check();
+      }),
+    { title, marker },
+  );
+}
+
+await runGroup('ui', async (ctx) => {
+  const notes: string[] = [];
+  const figures: Record<string, Figure> = {};
+  const goals: Goal[] = [];
+  const notMeasured = (label: string, target: number, unit: string, why: string) => goals.push(goal(label, null, unit, target, { note: why }));
+  const renderer = ensureRenderer(root, ctx.log);
+  if (!existsSync(CHROMIUM)) {
+    notMeasured('5,000 messages visible in ≤ 500 ms', 500, 'ms', `no Chromium at ${CHROMIUM} (set CHROMIUM_PATH)`);
+    return { figures, goals, notes };
+  }
+  if ('error' in renderer) {
+    notMeasured('5,000 messages visible in ≤ 500 ms', 500, 'ms', renderer.error);
+    return { figures, goals, notes };
+  }
+  const { createWorkbench } = await import('../../src/main/api/workbench.ts');
+  const { startServer } = await import('../../src/main/server/server.ts');
+
+  const fake = await startFakeOpenAi();
+  const home = tempDir('ui-home');
+  const workspace = tempDir('ui-ws');
+  writeFileSync(homePaths(home).settings, JSON.stringify({ provider: { preset: 'custom', base_url: fake.baseURL, model: 'fake-model' } }, null, 2));
+  const size = ctx.size(5000, 500);
+  const fill = openDatabase(homePaths(home).db);
+  const big = fill.threads.loadOrCreate(undefined, workspace).thread_id;
+  const msgs: Message[] = syntheticThread(size);
+  msgs[msgs.length - 1] = { role: 'assistant', content: `${END_MARKER}: that is the whole table.` };
+  fill.threads.appendMessages(big, msgs);
+  fill.threads.setTitle(big, 'bench big thread');
+  // A newer small thread, so the app opens that one at start and the big one is opened by the click.
+  const small = fill.threads.loadOrCreate(undefined, workspace).thread_id;
+  fill.threads.appendMessages(small, syntheticThread(4, 1));
+  fill.threads.setTitle(small, 'bench small thread');
+  fill.close();
+
+  const workbench = await createWorkbench({ home, workspace, apiKey: 'sk-bench', baseURL: fake.baseURL, model: 'fake-model' });
+  const server = await startServer({ workbench, host: '127.0.0.1', port: 0, rendererDir: renderer.dir });
+  const browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--no-sandbox'] });
+  try {
+    const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
+    const page = await context.newPage();
+    await page.addInitScript(() => {
+      const w = window as unknown as { __longtasks: { start: number; duration: number }[] };
+      w.__longtasks = [];
+      new PerformanceObserver((list) => {
+        for (const e of list.getEntries()) w.__longtasks.push({ start: e.startTime, duration: e.duration });
+      }).observe({ type: 'longtask', buffered: true });
+    });
+    const load = async () => {
+      await page.goto(server.url);
+      await page.getByTestId('thread-item').first().waitFor({ timeout: 20_000 });
+    };
+
+    // 1. A 5,000-message thread, from click to its last message on screen.
+    const openTimes = await sample(ctx.quick ? 3 : 7, 1, async () => {
+      await load();
+      if (await page.getByText(END_MARKER).isVisible()) await timeThreadOpen(page, 'bench small thread', 'Done:');
+      return timeThreadOpen(page, 'bench big thread', END_MARKER);
+    });
+    figures.open_thread = figure(`${size.toLocaleString('en-US')}-message thread: click → last message painted`, 'ms', openTimes);
+    goals.push(goal(`${size.toLocaleString('en-US')} messages visible in ≤ 500 ms`, median(openTimes), 'ms', 500, { figure: 'open_thread' }));
+    ctx.log(`open ${size}: ${median(openTimes).toFixed(0)} ms`);
+
+    // 2. Streaming 2,000 tokens at 500 tokens/s (a token ≈ 4 characters: an 8-character chunk every 4 ms).
+    const tokens = ctx.size(2000, 200);
+    const longest: number[] = [];
+    const counts: number[] = [];
+    const rates: number[] = [];
+    await sample(ctx.quick ? 1 : 3, 0, async () => {
+      await load();
+      fake.push({ text: `${'tok '.repeat(tokens - 1)}${END_MARKER}`, chunkSize: 8, delayMs: 4 });
+      await page.getByTestId('new-thread').click();
+      await page.getByTestId('composer-input').fill('stream please');
+      const start = await page.evaluate(() => performance.now());
+      await page.getByTestId('composer-input').press('Enter');
+      await page.getByTestId('message-assistant').filter({ hasText: END_MARKER }).waitFor({ timeout: 60_000 });
+      await page.getByTestId('run-status').waitFor({ state: 'detached', timeout: 30_000 }).catch(() => {});
+      const { tasks, end } = await page.evaluate(() => ({ tasks: (window as unknown as { __longtasks: { start: number; duration: number }[] }).__longtasks, end: performance.now() }));
+      const during = tasks.filter((t) => t.start >= start);
+      longest.push(during.reduce((m, t) => Math.max(m, t.duration), 0));
+      ctx.log(`long tasks during the stream (ms after send: duration): ${during.map((t) => `${Math.round(t.start - start)}: ${Math.round(t.duration)}`).join(', ') || 'none'}`);
+      counts.push(during.length);
+      rates.push(tokens / ((end - start) / 1000));
+    });
+    figures.stream_longest = figure(`longest main-thread task while ${tokens.toLocaleString('en-US')} tokens stream`, 'ms', longest);
+    figures.stream_long_tasks = figure('long tasks (> 50 ms) during the stream', 'count', counts);
+    figures.stream_rate = figure('achieved stream rate (send → done)', 'tokens/s', rates);
+    goals.push(goal('no long task over 50 ms while streaming', median(longest), 'ms', 50, { figure: 'stream_longest' }));
+    ctx.log(`stream: longest task ${median(longest).toFixed(0)} ms`);
+
+    // 3. The trace panel.
+    if (!existsSync(path.join(root, 'src/renderer/features/trace'))) {
+      notMeasured('20,000 spans drawn in ≤ 1 s', 1000, 'ms', 'trace panel not built yet');
+      notMeasured('20,000-span trace filtered in ≤ 100 ms', 100, 'ms', 'trace panel not built yet');
+    }
+
+    // 4. Heap after all of the above (forced GC first).
+    const cdp = await context.newCDPSession(page);
+    await cdp.send('HeapProfiler.collectGarbage');
+    const heap = (await cdp.send('Runtime.getHeapUsage')) as { usedSize: number };
+    figures.heap = figure('renderer JS heap after the above (after GC)', 'MiB', [heap.usedSize / 2 ** 20]);
+  } finally {
+    await browser.close();
+    await server.close();
+    await workbench.close();
+    await fake.close();
+  }
+  notes.push(`renderer from ${path.relative(root, renderer.dir)}; Chromium ${CHROMIUM} headless, 1280×800`);
+  return { figures, goals, notes };
+});
