@@ -20,6 +20,21 @@ import type { UserHookRef } from './types.ts';
 /** Stop-hook blocks in a row before we let the agent stop anyway (Claude Code's cap). */
 const STOP_BLOCK_CAP = 8;
 export const ASK_REASON = 'hook asked for confirmation';
+/** Handlers of one event running at the same time (security-tests T4.13); results keep config order. */
+const MAX_PARALLEL = 8;
+
+async function mapLimited<T, R>(items: readonly T[], limit: number, fn: (item: T) => Promise<R>): Promise<R[]> {
+  const results = new Array<R>(items.length);
+  let next = 0;
+  const worker = async () => {
+    while (next < items.length) {
+      const i = next++;
+      results[i] = await fn(items[i]);
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker));
+  return results;
+}
 
 export interface ClaudeHooksOptions {
   handlers: ClaudeHandler[];
@@ -104,7 +119,7 @@ export function createClaudeHooks(opts: ClaudeHooksOptions, source: HookSource):
     };
     // SessionEnd runs after a cancel too, so it must not be cancelled by the run's signal.
     const target = atEnd ? { ...targetOf(ctx, opts.hookRuns), signal: undefined } : targetOf(ctx, opts.hookRuns);
-    return Promise.all(matching.map((h) => invokeClaudeHandler(target, h, opts.settings, ctx.workspace.root, input)));
+    return mapLimited(matching, MAX_PARALLEL, (h) => invokeClaudeHandler(target, h, opts.settings, ctx.workspace.root, input));
   }
 
   const blocked = (ctx: RunContext, call: ToolCall, by: string, reason: string): ToolResult => {

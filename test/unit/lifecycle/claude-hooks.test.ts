@@ -116,6 +116,17 @@ describe('Claude Code dialect', () => {
     expect(Date.now() - started).toBeLessThan(2900);
   });
 
+  it('many matching handlers all run, at most 8 at a time, and the slow one does not starve the rest', async () => {
+    const handlers = [{ ...exec('sleep'), timeout: 1 }, ...Array.from({ length: 19 }, () => ({ command: ZOO_SH, args: ['allow', '0.1'] }))];
+    // Distinct commands so identical handlers are not folded into one.
+    handlers.forEach((h, i) => (h.args = [...(h.args ?? []), `#${i}`]));
+    writeSettings(projectSettings(), { PreToolUse: [{ hooks: handlers }] });
+    const { call, hookRuns } = await setup();
+    expect((await call('execute', { command: 'ls' })).error).toBeUndefined();
+    expect(hookRuns.rows).toHaveLength(20);
+    expect(hookRuns.rows.filter((r) => r.timed_out)).toHaveLength(1);
+  });
+
   it('updatedInput is mapped back and path-guarded', async () => {
     writeSettings(projectSettings(), { PreToolUse: [{ matcher: 'Write', hooks: [exec('rewrite', '/etc/passwd')] }] });
     const { call } = await setup();
