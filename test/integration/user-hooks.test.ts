@@ -75,6 +75,15 @@ describe('user hooks in a full run', () => {
     expect(toolMessages(llm, 1)).toEqual(['Error: blocked by hook zoo.sh: no writes here (protected)']);
   });
 
+  it('Claude hooks in $WORKBENCH_HOME/settings.json survive a settings update and block without trust', async () => {
+    writeFileSync(join(sb.home, 'settings.json'), JSON.stringify({ hooks: { PreToolUse: [{ matcher: 'Bash', hooks: [{ command: join(ZOO, 'claude', 'zoo.sh'), args: ['deny', 'user-policy'] }] }] } }));
+    const { wb, llm } = await start([{ toolCalls: [{ name: 'execute', args: { command: 'echo hi' } }] }, { text: 'ok' }], { trust: false });
+    await wb.settings.update({ max_iterations: 5 });
+    expect(JSON.parse(readFileSync(join(sb.home, 'settings.json'), 'utf8')).hooks).toBeTruthy();
+    await send(wb, 'go');
+    expect(toolMessages(llm, 1)).toEqual(['Error: blocked by hook zoo.sh: denied by user-policy']);
+  });
+
   it('a follow-up hook makes the agent do one more turn', async () => {
     installFixture(sb.wsHooks, 'seeds/seed001-foo-txt-remover');
     writeFileSync(join(sb.ws, 'foo.txt'), 'x');

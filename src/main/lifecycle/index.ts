@@ -54,6 +54,10 @@ export async function createUserHooks(opts: CreateUserHooksOptions): Promise<Use
   const infos = [...seed.map((e) => seedInfo(e, opts.settings)), ...claude.handlers.map((h) => claudeInfo(h, opts.settings))];
   const diagnostics = [...claude.diagnostics];
   for (const e of seed) if (e.problem && e.enabled && e.trusted) diagnostics.push(`hook ${e.path}: ${e.problem}`);
+  const held = infos.filter((i) => !i.trusted && i.enabled).length;
+  if (held && !off) {
+    diagnostics.push(`${held} hook(s) of workspace ${opts.workspace} will not run until you trust it (workbench trust DIR, or --trust for one run)`);
+  }
   if (off) return { hooks: [], infos: infos.map((i) => ({ ...i, enabled: false })), diagnostics };
 
   const hooks: Hook[] = [];

@@ -49,6 +49,7 @@ describe('seed discovery', () => {
     installZoo(sb.userHooks, 'before_tool_call--touch');
     const { user, t, hook } = await setup(settingsWith(), false);
     const info = user.infos.find((i) => i.id === 'seed:workspace:user_message_send--block')!;
+    expect(user.diagnostics).toEqual([expect.stringMatching(/^1 hook\(s\) of workspace .* will not run until you trust it/)]);
     expect(info).toMatchObject({ trusted: false, events: [] });
     expect(await hook!.onUserMessage?.(t.ctx, 'hi')).toEqual({ blocked: false });
     await hook!.wrapToolCall!(t.ctx, { id: 'c', name: 'execute', args: { command: 'ls' } }, runTool(t));
