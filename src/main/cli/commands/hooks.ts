@@ -50,10 +50,10 @@ export function pipelineOrder(builtins: HookInfo[], user: HookInfo[]): HookInfo[
 }
 
 function formatInfo(i: HookInfo): string {
-  const state = !i.enabled ? 'off' : i.problem ? 'problem' : 'on';
+  const state = !i.enabled ? 'off' : !i.trusted ? 'untrusted' : i.problem ? 'problem' : 'on';
   const what = [i.events.join(',') || '?', i.matcher ? `[${i.matcher}]` : ''].filter(Boolean).join(' ');
   const where = i.path ?? i.command ?? '';
-  return `${state.padEnd(8)}${i.source.padEnd(16)}${i.name.padEnd(28)}${what.padEnd(30)}${where}${i.problem ? `\n        ! ${i.problem}` : ''}${i.dialect !== 'builtin' ? `\n        id: ${i.id}` : ''}`;
+  return `${state.padEnd(10)}${i.source.padEnd(16)}${i.name.padEnd(28)} ${what.padEnd(30)} ${where}${i.problem ? `\n        ! ${i.problem}` : ''}${i.dialect !== 'builtin' ? `\n        id: ${i.id}` : ''}`;
 }
 
 function formatRun(r: HookRunRecord): string {
