@@ -47,6 +47,7 @@ function machine() {
     node: nodeVersion,
     platform: `${os.type()} ${os.release()} ${os.arch()}`,
     ripgrep: rg.status === 0 ? rg.stdout.split('\n')[0] : null,
+    loadavg: os.loadavg().map((v) => Math.round(v * 100) / 100),
   };
 }
 
@@ -56,6 +57,8 @@ function runGroup(name) {
     if (quick) args.push('--quick');
     if (verbose || !json) args.push('--verbose');
     const started = Date.now();
+    // Other work on the machine skews timings: each group records the load average around it.
+    const loadBefore = os.loadavg().map((v) => Math.round(v * 100) / 100);
     const child = spawn(nodeBin, args, { cwd: root, stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, NODE_NO_WARNINGS: '1' } });
     let out = '';
     let err = '';
@@ -67,8 +70,9 @@ function runGroup(name) {
     child.on('close', (code) => {
       const line = out.trim().split('\n').pop() ?? '';
       const seconds = Math.round((Date.now() - started) / 100) / 10;
+      const load = os.loadavg().map((v) => Math.round(v * 100) / 100);
       try {
-        resolve({ ...JSON.parse(line), seconds });
+        resolve({ ...JSON.parse(line), seconds, loadavg_before: loadBefore, loadavg_after: load });
       } catch {
         resolve({ group: name, quick, error: `exited ${code}: ${(err.trim().split('\n').slice(-5).join(' ') || 'no output').slice(0, 600)}`, figures: {}, goals: [], notes: [], seconds });
       }
@@ -86,7 +90,7 @@ const report = {
 if (!json) {
   const m = report.machine;
   process.stdout.write(`Agent Workbench benchmarks — ${report.date}${quick ? ' (quick: sizes ÷10)' : ''}\n`);
-  process.stdout.write(`machine: ${m.nproc} cores (${m.cpu}), ${m.memory_mib} MiB, Node ${m.node}, ${m.platform}, ${m.ripgrep ?? 'ripgrep not installed'}\n\n`);
+  process.stdout.write(`machine: ${m.nproc} cores (${m.cpu}), ${m.memory_mib} MiB, Node ${m.node}, ${m.platform}, ${m.ripgrep ?? 'ripgrep not installed'}, load average ${m.loadavg.join(" ")}\n\n`);
 }
 for (const name of selected) {
   if (!json) process.stderr.write(`running ${name}…\n`);

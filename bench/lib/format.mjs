@@ -11,7 +11,8 @@ function num(v) {
 
 /** Formats one group's result as plain text tables. */
 export function formatGroup(r) {
-  const lines = [`== ${r.group}${r.quick ? ' (quick sizes)' : ''} — ${r.seconds ?? '?'} s ==`];
+  const load = r.loadavg_before ? `, load average ${r.loadavg_before[0]} → ${r.loadavg_after?.[0]}` : '';
+  const lines = [`== ${r.group}${r.quick ? ' (quick sizes)' : ''} — ${r.seconds ?? '?'} s${load} ==`];
   if (r.error) lines.push(`  ERROR: ${r.error}`);
   const figs = Object.values(r.figures ?? {});
   if (figs.length) {
@@ -28,7 +29,7 @@ export function formatGroup(r) {
     lines.push(`  ${pad('goal', w)}  ${pad('value', 10, true)}  ${pad('target', 10, true)}  status`);
     for (const g of goals) {
       const status = g.met === null ? 'not measured' : g.met ? 'MET' : 'MISSED';
-      lines.push(`  ${pad(g.label, w)}  ${pad(num(g.value), 10, true)}  ${pad('≤ ' + num(g.target), 10, true)}  ${status}${g.unit ? ` (${g.unit})` : ''}${g.note ? ` — ${g.note}` : ''}`);
+      lines.push(`  ${pad(g.label, w)}  ${pad(num(g.value), 10, true)}  ${pad(`${g.strict ? '<' : '≤'} ${num(g.target)}`, 10, true)}  ${status}${g.unit ? ` (${g.unit})` : ''}${g.note ? ` — ${g.note}` : ''}`);
     }
   }
   for (const n of r.notes ?? []) lines.push(`  note: ${n}`);

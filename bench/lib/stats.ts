@@ -18,6 +18,8 @@ export interface Goal {
   value: number | null;
   unit: string;
   target: number;
+  /** True for a strict `<` goal (e.g. RSS < 174 MiB). */
+  strict?: boolean;
   /** `met` is null when the figure could not be taken (e.g. a module not built yet). */
   met: boolean | null;
   note?: string;
@@ -69,5 +71,5 @@ export async function sample(runs: number, warmup: number, fn: () => Promise<num
 /** A goal "value ≤ target" (or `<` with strict). */
 export function goal(label: string, value: number | null, unit: string, target: number, opts: { figure?: string; strict?: boolean; note?: string } = {}): Goal {
   const met = value === null ? null : opts.strict ? value < target : value <= target;
-  return { label, figure: opts.figure, value: value === null ? null : round(value), unit, target, met, ...(opts.note ? { note: opts.note } : {}) };
+  return { label, figure: opts.figure, value: value === null ? null : round(value), unit, target, ...(opts.strict ? { strict: true } : {}), met, ...(opts.note ? { note: opts.note } : {}) };
 }
