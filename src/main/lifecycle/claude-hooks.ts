@@ -103,6 +103,8 @@ function aggregate(outcomes: ClaudeOutcome[], settings: WorkbenchSettings, block
 /** Creates the `claude-hooks` pipeline Hook. Contract: its methods never reject except on abort. */
 export function createClaudeHooks(opts: ClaudeHooksOptions, source: HookSource): Hook {
   const stopBlocks = new Map<string, number>();
+  // SessionStart additionalContext / plain stdout, added to the system message of every request of the run.
+  const sessionContext = new Map<string, string>();
 
   async function fire(ctx: RunContext, event: string, matchValue: string | undefined, fields: Record<string, unknown>, atEnd = false): Promise<ClaudeOutcome[]> {
     const matching = opts.handlers.filter((h) => h.event === event && (matchValue === undefined || matcherMatches(h.matcher, matchValue)));
@@ -133,7 +135,18 @@ export function createClaudeHooks(opts: ClaudeHooksOptions, source: HookSource):
 
     async beforeAgent(ctx, state) {
       const source = state.messages.filter((m) => m.role === 'user').length > 1 ? 'resume' : 'startup';
-      await fire(ctx, 'SessionStart', source, { source, model: ctx.model });
+      const outcomes = await fire(ctx, 'SessionStart', source, { source, model: ctx.model });
+      const context = outcomes.map((o) => o.verdict.additionalContext).filter((c): c is string => Boolean(c));
+      if (context.length) sessionContext.set(ctx.runId, context.join('\n'));
+    },
+
+    async modifyRequest(ctx, msgs) {
+      const context = sessionContext.get(ctx.runId);
+      if (!context) return msgs;
+      const block = `<session_start_hook_context>\n${context}\n</session_start_hook_context>`;
+      const first = msgs[0];
+      if (first?.role === 'system') return [{ ...first, content: `${first.content}\n\n${block}` }, ...msgs.slice(1)];
+      return [{ role: 'system', content: block }, ...msgs];
     },
 
     async onUserMessage(ctx, text): Promise<UserMessageOutcome> {
@@ -191,6 +204,7 @@ export function createClaudeHooks(opts: ClaudeHooksOptions, source: HookSource):
 
     async afterAgent(ctx, outcome) {
       stopBlocks.delete(ctx.runId);
+      sessionContext.delete(ctx.runId);
       const reason = outcome.stop_reason === 'cancelled' ? 'prompt_input_exit' : 'other';
       await fire(ctx, 'SessionEnd', reason, { reason, stop_reason: outcome.stop_reason }, true);
     },

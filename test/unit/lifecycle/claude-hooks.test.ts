@@ -145,6 +145,15 @@ describe('Claude Code dialect', () => {
     expect(await b.hook!.onUserMessage!(b.t.ctx, 'hi')).toEqual({ blocked: true, reason: 'no writes here (prompt)', by: 'zoo.sh' });
   });
 
+  it('SessionStart context reaches the system message of every request', async () => {
+    writeSettings(projectSettings(), { SessionStart: [{ matcher: 'startup', hooks: [exec('context')] }] });
+    const { hook, t } = await setup();
+    await hook!.beforeAgent!(t.ctx, t.ctx.state);
+    const msgs = await hook!.modifyRequest!(t.ctx, [{ role: 'system', content: 'base' }, { role: 'user', content: 'hi' }]);
+    expect(msgs[0].content).toBe('base\n\n<session_start_hook_context>\nremember: the build uses make\n</session_start_hook_context>');
+    expect(msgs[1]).toEqual({ role: 'user', content: 'hi' });
+  });
+
   it('Stop block continues the loop with the reason; stop_hook_active is set next time', async () => {
     writeSettings(projectSettings(), { Stop: [{ hooks: [exec('block-stop')] }] });
     const { hook, t, hookRuns } = await setup();

@@ -115,6 +115,14 @@ describe('seed semantics', () => {
     expect(typeof after.tool_output.timestamp).toBe('string');
   });
 
+  it('a payload over 1 MB is delivered intact', async () => {
+    installZoo(sb.wsHooks, 'before_tool_call--record');
+    const { call } = await setup();
+    const command = 'x'.repeat(2_000_000);
+    await call({ command });
+    expect(JSON.parse(readFileSync(join(sb.ws, 'payload-before_tool_call--record.json'), 'utf8')).tool_input.command).toBe(command);
+  });
+
   it('a rewritten input pointing outside the workspace is refused', async () => {
     installZoo(sb.wsHooks, 'before_tool_call--rewrite-outside');
     const { call } = await setup();
