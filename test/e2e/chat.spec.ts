@@ -49,11 +49,27 @@ test('reload keeps the thread', async ({ fake, chat, app }) => {
 });
 
 test('messages typed during a run are queued and sent after it', async ({ fake, chat }) => {
-  await fake.script([{ text: 'A slow first answer that takes a while to stream in.', chunkSize: 2, delayMs: 40 }, { text: 'Second answer.' }]);
+  await fake.script([{ text: 'A slow first answer that takes a while to stream in, long enough to queue.', chunkSize: 1, delayMs: 60 }, { text: 'Second answer.' }]);
   await chat.sendNew('first');
   await expect(chat.page.getByTestId('run-status')).toBeVisible();
   await chat.send('second');
   await expect(chat.page.getByTestId('queued')).toContainText('1 message queued');
   await expect(chat.user).toHaveCount(2, { timeout: 15_000 });
   await expect(chat.assistant.last()).toContainText('Second answer.');
+});
+
+test('long tool output opens in the locally bundled Monaco editor, with no request off the machine', async ({ fake, chat, app }) => {
+  const foreign: string[] = [];
+  app.on('request', (r) => {
+    const u = new URL(r.url());
+    if (u.hostname !== '127.0.0.1' && u.protocol !== 'data:' && u.protocol !== 'blob:') foreign.push(r.url());
+  });
+  await fake.script([{ toolCalls: [{ name: 'read_file', args: { path: 'long.txt' } }] }, { text: 'Read it.' }]);
+  await chat.sendNew('Read long.txt');
+  await expect(chat.toolCard('read_file')).toHaveAttribute('data-status', 'done');
+  await chat.toolCard('read_file').getByTestId('tool-toggle').click();
+  await chat.toolCard('read_file').getByTestId('tool-open-editor').click();
+  await expect(chat.page.locator('[data-testid="monaco-editor"] .monaco-editor')).toBeVisible({ timeout: 15_000 });
+  await expect(chat.page.locator('[data-testid="monaco-editor"] .view-lines')).toContainText('line 1');
+  expect(foreign).toEqual([]);
 });

@@ -67,6 +67,7 @@ export async function startStack(settings: Record<string, unknown> = {}): Promis
   mkdirSync(workspace, { recursive: true });
   writeFileSync(join(workspace, 'README.md'), '# Demo project\n\nA small workspace for the e2e tests.\n');
   writeFileSync(join(workspace, 'index.js'), 'console.log("hello");\n');
+  writeFileSync(join(workspace, 'long.txt'), Array.from({ length: 60 }, (_, i) => `line ${i + 1}`).join('\n') + '\n');
   const fake = await startProcess(['test/helpers/fake-openai-cli.ts', '--port', '0'], {}, /FAKE_OPENAI_URL=(\S+)/);
   const fakeURL = fake.match[1]!;
   writeFileSync(

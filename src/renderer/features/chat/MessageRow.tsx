@@ -48,7 +48,7 @@ export const MessageRow = memo(function MessageRow({ row, tools }: { row: Row; t
     case 'streaming':
       return (
         <div className="msg msg-assistant streaming" data-testid="message-streaming">
-          {row.text ? <Markdown text={row.text} /> : <div className="thinking" aria-label="Working">Working…</div>}
+          {row.text ? <Markdown text={row.text} /> : <div className="thinking">{row.waiting ? 'Waiting for your approval…' : 'Working…'}</div>}
         </div>
       );
   }

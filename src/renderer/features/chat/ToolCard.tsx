@@ -1,6 +1,8 @@
-import { memo, useEffect, useState } from 'react';
+import { lazy, memo, Suspense, useEffect, useState } from 'react';
 import type { ToolCall } from '../../../shared/types/index.ts';
 import type { ToolRun, ToolStatus } from '../../stores/chat-types.ts';
+
+const MonacoEditor = lazy(() => import('../../components/MonacoEditor.tsx'));
 
 const LABEL: Record<ToolStatus, string> = {
   pending: 'Queued',
@@ -41,6 +43,7 @@ export const ToolCard = memo(function ToolCard({ call, run }: { call: ToolCall; 
   const status = run?.status ?? 'pending';
   const elapsed = useElapsed(run);
   const [open, setOpen] = useState(false);
+  const [editor, setEditor] = useState(false);
   const headline = headlineOf(call);
   const failed = status === 'error' || status === 'blocked' || status === 'denied';
   const output = run?.output ?? '';
@@ -65,8 +68,21 @@ export const ToolCard = memo(function ToolCard({ call, run }: { call: ToolCall; 
         <div className="tool-body">
           <div className="tool-section-label">Arguments</div>
           <pre className="tool-args">{JSON.stringify(call.args, null, 2)}</pre>
-          <div className="tool-section-label">Output</div>
-          <pre className="tool-output" data-testid="tool-output">{output || (status === 'running' ? '…' : '(no output)')}</pre>
+          <div className="tool-section-label">
+            Output
+            {output.split('\n').length > 30 && (
+              <button type="button" className="link-button" onClick={() => setEditor(!editor)} data-testid="tool-open-editor">
+                {editor ? 'Plain view' : 'Open in editor'}
+              </button>
+            )}
+          </div>
+          {editor ? (
+            <Suspense fallback={<p className="muted">Loading editor…</p>}>
+              <MonacoEditor value={output} readOnly height={360} />
+            </Suspense>
+          ) : (
+            <pre className="tool-output" data-testid="tool-output">{output || (status === 'running' ? '…' : '(no output)')}</pre>
+          )}
         </div>
       )}
     </div>

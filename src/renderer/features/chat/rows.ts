@@ -7,7 +7,7 @@ export type Row =
   | { key: string; kind: 'assistant'; text: string; usage?: Usage; interrupted?: boolean }
   | { key: string; kind: 'tools'; calls: ToolCall[]; usage?: Usage }
   | { key: string; kind: 'notice'; notice: Notice }
-  | { key: string; kind: 'streaming'; text: string };
+  | { key: string; kind: 'streaming'; text: string; waiting: boolean };
 
 /** The rows of a thread, in order; the streaming answer and a "thinking" row come last. */
 export function buildRows(t: ThreadChat): Row[] {
@@ -27,7 +27,7 @@ export function buildRows(t: ThreadChat): Row[] {
     }
     pushNotices(i);
   });
-  if (t.running) rows.push({ key: 'streaming', kind: 'streaming', text: t.streaming });
+  if (t.running) rows.push({ key: 'streaming', kind: 'streaming', text: t.streaming, waiting: t.approvals.length > 0 });
   return rows;
 }
 

@@ -1,0 +1,120 @@
+// Renders the main views in headless Chromium against `workbench serve` with the scripted fake LLM and
+// writes PNGs to docs/screenshots/. Run with `npm run screenshots` (builds first).
+import { mkdirSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { chromium } from '@playwright/test';
+import { startStack } from '../test/e2e/stack.ts';
+
+const root = resolve(import.meta.dirname, '..');
+const outDir = join(root, 'docs', 'screenshots');
+mkdirSync(outDir, { recursive: true });
+const launchOptions = {
+  executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
+  args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+};
+
+async function script(stack, turns) {
+  const origin = new URL(stack.fakeURL).origin;
+  const r = await fetch(`${origin}/__control/script`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ script: turns }) });
+  if (!r.ok) throw new Error(`fake control: ${r.status}`);
+}
+
+async function send(page, text) {
+  await page.getByTestId('composer-input').fill(text);
+  await page.getByTestId('composer-input').press('Enter');
+}
+
+const idle = (page) => page.getByTestId('run-status').waitFor({ state: 'detached', timeout: 15_000 });
+
+const todos = (states) => ({
+  name: 'write_todos',
+  args: { todos: ['Read the failing test', 'Find the off-by-one in paginate()', 'Fix and add a regression test', 'Run the suite'].map((title, i) => ({ id: String(i + 1), title, status: states[i] })) },
+});
+
+const answer = [
+  'Found it. `paginate()` used `<=` where it needed `<`, so the last page repeated one item.',
+  '',
+  '```ts',
+  'export function paginate<T>(items: T[], page: number, size: number): T[] {',
+  '  const start = page * size;',
+  '  return items.slice(start, start + size); // was: start + size + 1',
+  '}',
+  '```',
+  '',
+  '| Check | Result |',
+  '| --- | --- |',
+  '| unit tests | 42 passed |',
+  '| lint | clean |',
+  '',
+  'See the [slice docs](https://developer.mozilla.org/docs/Web/JavaScript/Reference/Global_Objects/Array/slice) for details.',
+].join('\n');
+
+async function main() {
+  const stack = await startStack();
+  const browser = await chromium.launch(launchOptions);
+  try {
+    const context = await browser.newContext({ viewport: { width: 1440, height: 900 }, deviceScaleFactor: 1, colorScheme: 'light' });
+    const page = await context.newPage();
+    await page.goto(stack.url);
+    await page.getByTestId('app').waitFor();
+
+    // 1. A finished run: todos, parallel tools, markdown with code and a table.
+    await script(stack, [
+      { toolCalls: [todos(['in_progress', 'pending', 'pending', 'pending'])] },
+      { text: 'Let me look at the code and the test.', toolCalls: [{ name: 'ls', args: { path: '.' } }, { name: 'read_file', args: { path: 'README.md' } }, { name: 'grep', args: { pattern: 'console' } }] },
+      { toolCalls: [todos(['done', 'done', 'in_progress', 'pending'])] },
+      { text: answer, chunkSize: 24, delayMs: 5, usage: { input_tokens: 3120, output_tokens: 214 } },
+    ]);
+    await send(page, 'The last page of the results list repeats an item. Can you find and fix it?');
+    await idle(page);
+    await page.getByTestId('tab-todos').click();
+    await page.locator('[data-testid="tool-card"][data-tool="read_file"] [data-testid="tool-toggle"]').click();
+    await page.waitForTimeout(300);
+    await page.screenshot({ path: join(outDir, 'chat-light.png') });
+
+    // 2. An approval prompt for a command.
+    await script(stack, [{ text: 'I will run the test suite.', toolCalls: [{ name: 'execute', args: { command: 'npm test -- --run paginate' } }] }, { text: 'All green.' }]);
+    await page.getByTestId('new-thread').click();
+    await send(page, 'Run the tests for paginate');
+    await page.getByTestId('approval-card').waitFor();
+    await page.waitForTimeout(200);
+    await page.screenshot({ path: join(outDir, 'approval.png') });
+    await page.getByTestId('approve-deny').click();
+    await idle(page);
+
+    // 3. Settings.
+    await page.getByTestId('tab-settings').click();
+    await page.getByTestId('settings-test').click();
+    await page.getByTestId('connection-result').waitFor();
+    await page.screenshot({ path: join(outDir, 'settings.png') });
+
+    // 4. Dark theme on the first thread.
+    await page.getByTestId('settings-theme').selectOption('dark');
+    await page.getByTestId('settings-save').click();
+    await page.getByTestId('thread-item').last().click();
+    await page.getByTestId('tab-todos').click();
+    await page.waitForTimeout(400);
+    await page.screenshot({ path: join(outDir, 'chat-dark.png') });
+    await context.close();
+  } finally {
+    await browser.close();
+    await stack.stop();
+  }
+
+  // 5. First start without a provider: onboarding.
+  const fresh = await startStack({ provider: { preset: 'openai', base_url: 'https://api.openai.com/v1', model: 'gpt-4o-mini' } });
+  const browser2 = await chromium.launch(launchOptions);
+  try {
+    const page = await browser2.newPage({ viewport: { width: 1440, height: 900 } });
+    await page.goto(fresh.url);
+    await page.getByTestId('onboarding').waitFor();
+    await page.waitForTimeout(1200);
+    await page.screenshot({ path: join(outDir, 'onboarding.png') });
+  } finally {
+    await browser2.close();
+    await fresh.stop();
+  }
+  console.log(`screenshots written to ${outDir}`);
+}
+
+await main();
