@@ -7,7 +7,7 @@ import { existsSync } from 'node:fs';
 import os from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { formatGroup } from './lib/format.mjs';
+import { formatGroup, formatMarkdown } from './lib/format.mjs';
 
 const GROUPS = ['loop', 'hooks', 'grep', 'store', 'ui', 'cli'];
 const here = dirname(fileURLToPath(import.meta.url));
@@ -16,12 +16,14 @@ const root = join(here, '..');
 const argv = process.argv.slice(2);
 const flag = (name) => argv.includes(name);
 const json = flag('--json');
+const markdown = flag('--markdown');
+const quiet = json || markdown;
 const quick = flag('--quick');
 const verbose = flag('--verbose');
 const onlyIdx = argv.indexOf('--only');
 const only = onlyIdx >= 0 ? argv[onlyIdx + 1] : undefined;
 if (flag('--help')) {
-  process.stdout.write(`usage: npm run bench -- [--json] [--quick] [--only ${GROUPS.join('|')}] [--verbose]\n`);
+  process.stdout.write(`usage: npm run bench -- [--json | --markdown] [--quick] [--only ${GROUPS.join('|')}] [--verbose]\n`);
   process.exit(0);
 }
 const selected = only ? only.split(',') : GROUPS;
@@ -55,7 +57,7 @@ function runGroup(name) {
   return new Promise((resolve) => {
     const args = [join(here, 'groups', `${name}.ts`)];
     if (quick) args.push('--quick');
-    if (verbose || !json) args.push('--verbose');
+    if (verbose || !quiet) args.push('--verbose');
     const started = Date.now();
     // Other work on the machine skews timings: each group records the load average around it.
     const loadBefore = os.loadavg().map((v) => Math.round(v * 100) / 100);
@@ -65,7 +67,7 @@ function runGroup(name) {
     child.stdout.setEncoding('utf8').on('data', (d) => (out += d));
     child.stderr.setEncoding('utf8').on('data', (d) => {
       err += d;
-      if (!json || verbose) process.stderr.write(d);
+      if (!quiet || verbose) process.stderr.write(d);
     });
     child.on('close', (code) => {
       const line = out.trim().split('\n').pop() ?? '';
@@ -87,15 +89,16 @@ const report = {
   quick,
   groups: {},
 };
-if (!json) {
+if (!quiet) {
   const m = report.machine;
   process.stdout.write(`Agent Workbench benchmarks — ${report.date}${quick ? ' (quick: sizes ÷10)' : ''}\n`);
   process.stdout.write(`machine: ${m.nproc} cores (${m.cpu}), ${m.memory_mib} MiB, Node ${m.node}, ${m.platform}, ${m.ripgrep ?? 'ripgrep not installed'}, load average ${m.loadavg.join(" ")}\n\n`);
 }
 for (const name of selected) {
-  if (!json) process.stderr.write(`running ${name}…\n`);
+  if (!quiet) process.stderr.write(`running ${name}…\n`);
   const result = await runGroup(name);
   report.groups[name] = result;
-  if (!json) process.stdout.write(`${formatGroup(result)}\n`);
+  if (!quiet) process.stdout.write(`${formatGroup(result)}\n`);
 }
 if (json) process.stdout.write(`${JSON.stringify(report, null, 2)}\n`);
+else if (markdown) process.stdout.write(`${formatMarkdown(report)}\n`);

@@ -35,3 +35,34 @@ export function formatGroup(r) {
   for (const n of r.notes ?? []) lines.push(`  note: ${n}`);
   return `${lines.join('\n')}\n`;
 }
+
+/** Formats the whole report as Markdown (`--markdown`), for docs/performance.md. */
+export function formatMarkdown(report) {
+  const m = report.machine;
+  const out = [
+    `Measured ${report.date} with \`${report.command}\` on ${m.nproc} cores (${m.cpu}), ${m.memory_mib} MiB, Node ${m.node}, ${m.platform}, ${m.ripgrep ?? 'no ripgrep'}; load average at start ${m.loadavg.join(' ')}.`,
+    '',
+  ];
+  for (const r of Object.values(report.groups)) {
+    const load = r.loadavg_before ? ` (load average ${r.loadavg_before[0]} → ${r.loadavg_after?.[0]})` : '';
+    out.push(`### ${r.group}${r.quick ? ' (quick sizes)' : ''}${load}`, '');
+    if (r.error) out.push(`Error: ${r.error}`, '');
+    const figs = Object.values(r.figures ?? {});
+    if (figs.length) {
+      out.push('| figure | median | min | max | unit | runs |', '|---|--:|--:|--:|---|--:|');
+      for (const f of figs) out.push(`| ${f.label} | ${num(f.median)} | ${num(f.min)} | ${num(f.max)} | ${f.unit} | ${f.runs} |`);
+      out.push('');
+    }
+    if ((r.goals ?? []).length) {
+      out.push('| goal | value | target | status |', '|---|--:|--:|---|');
+      for (const g of r.goals) {
+        const status = g.met === null ? `not measured${g.note ? `: ${g.note}` : ''}` : g.met ? '**met**' : '**missed**';
+        out.push(`| ${g.label} | ${num(g.value)} ${g.unit} | ${g.strict ? '<' : '≤'} ${num(g.target)} ${g.unit} | ${status} |`);
+      }
+      out.push('');
+    }
+    for (const n of r.notes ?? []) out.push(`- ${n}`);
+    if ((r.notes ?? []).length) out.push('');
+  }
+  return out.join('\n');
+}
