@@ -84,9 +84,9 @@ interface Aggregate {
 function aggregate(outcomes: ClaudeOutcome[], settings: WorkbenchSettings, blocking: boolean): Aggregate {
   const agg: Aggregate = { context: [] };
   const failClosed = (o: ClaudeOutcome) => blocking && o.verdict.failed !== undefined && settings.hook_overrides[o.handler.id]?.fail_mode === 'closed';
-  const deny = outcomes.find((o) => o.verdict.block !== undefined || failClosed(o));
+  const deny = outcomes.find((o) => o.verdict.halt !== undefined || o.verdict.block !== undefined || failClosed(o));
   if (deny) {
-    const reason = deny.verdict.block ?? `hook failed (fail-closed): ${deny.verdict.failed}`;
+    const reason = deny.verdict.halt ?? deny.verdict.block ?? `hook failed (fail-closed): ${deny.verdict.failed}`;
     agg.block = { by: deny.handler.name, reason };
   } else {
     const ask = outcomes.find((o) => o.verdict.ask !== undefined);
@@ -193,7 +193,9 @@ export function createClaudeHooks(opts: ClaudeHooksOptions, source: HookSource):
       const last = [...msgs].reverse().find((m) => m.role === 'assistant');
       const outcomes = await fire(ctx, 'Stop', undefined, { stop_hook_active: inRow > 0, last_assistant_message: last?.content ?? '' });
       const reasons = outcomes.filter((o) => o.verdict.block !== undefined).map((o) => o.verdict.block as string);
-      if (reasons.length === 0 || inRow >= STOP_BLOCK_CAP) {
+      // `continue: false` means "stop now", which beats any request to keep going.
+      const halted = outcomes.some((o) => o.verdict.halt !== undefined);
+      if (reasons.length === 0 || halted || inRow >= STOP_BLOCK_CAP) {
         stopBlocks.delete(ctx.runId);
         return {};
       }

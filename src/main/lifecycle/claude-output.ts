@@ -12,8 +12,10 @@ const MAX_TEXT = 10_000;
 
 /** What one Claude handler asked for. */
 export interface ClaudeVerdict {
-  /** deny / block / continue:false: the reason. */
+  /** deny / decision "block": the reason. */
   block?: string;
+  /** `continue: false`: stop processing (blocks a prompt or tool call; ends the loop on Stop). */
+  halt?: string;
   ask?: string;
   allow?: boolean;
   updatedInput?: Record<string, unknown>;
@@ -61,7 +63,7 @@ function fromJson(o: Record<string, unknown>, event: string): ClaudeVerdict {
     const uto = hso.updatedToolOutput;
     if (uto !== undefined && uto !== null) v.updatedToolOutput = typeof uto === 'string' ? uto : JSON.stringify(uto);
   }
-  if (o.continue === false) v.block = stopReason || reason || `stopped by hook (${event})`;
+  if (o.continue === false) v.halt = stopReason || reason || `stopped by hook (${event})`;
   return v;
 }
 
@@ -82,7 +84,7 @@ export function readClaudeResult(event: string, res: HookProcessResult): { readi
   if (parsed?.kind === 'object') {
     try {
       const verdict = fromJson(parsed.value, event);
-      return { reading: { decision: decisionOf(verdict), reason: verdict.block ?? verdict.ask, jsonValid: true }, verdict };
+      return { reading: { decision: decisionOf(verdict), reason: verdict.halt ?? verdict.block ?? verdict.ask, jsonValid: true }, verdict };
     } catch (err) {
       const error = `invalid hook output: ${err instanceof Error ? err.message : String(err)}`;
       return { reading: { decision: 'error', error, jsonValid: false }, verdict: { failed: error } };
@@ -103,6 +105,7 @@ export function readClaudeResult(event: string, res: HookProcessResult): { readi
 }
 
 function decisionOf(v: ClaudeVerdict): string {
+  if (v.halt !== undefined) return 'stop';
   if (v.block !== undefined) return 'deny';
   if (v.ask !== undefined) return 'ask';
   if (v.updatedInput) return 'rewrite';

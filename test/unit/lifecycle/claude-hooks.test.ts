@@ -163,6 +163,13 @@ describe('Claude Code dialect', () => {
     expect(JSON.parse(hookRuns.rows[0].payload).stop_hook_active).toBe(false);
   });
 
+  it('continue:false blocks a tool call but ends the loop on Stop', async () => {
+    writeSettings(projectSettings(), { PreToolUse: [{ hooks: [exec('halt')] }], Stop: [{ hooks: [exec('block-stop'), exec('halt')] }] });
+    const { call, hook, t } = await setup();
+    expect((await call('execute', { command: 'ls' })).error).toBe('blocked by hook zoo.sh: halted by policy');
+    expect(await hook!.onAgentStop!(t.ctx, t.ctx.state.messages)).toEqual({});
+  });
+
   it('exit 1 is a non-blocking error unless fail-closed', async () => {
     writeSettings(projectSettings(), { PreToolUse: [{ hooks: [exec('exit1')] }] });
     const a = await setup();
