@@ -9,27 +9,46 @@ import { globToRegExp } from './glob-pattern.ts';
 import { MatchCollector, matchText, type GrepOutput, type GrepRequest } from './grep-results.ts';
 import { BINARY_SNIFF_BYTES } from './file-io.ts';
 import { ancestorIgnores, walkTree } from './tree-walk.ts';
+import { searchInWorkers } from './grep-worker.ts';
+import { compareStrings } from './glob.ts';
 
 /** Files larger than this are skipped by both engines. */
 export const MAX_GREP_FILE_BYTES = 50 * 1024 * 1024;
 const WHOLE_READ_BYTES = 1024 * 1024;
 const CHUNK_BYTES = 1024 * 1024;
 const CONCURRENCY = 32;
+/** Below this many files the main-thread async search is cheaper than starting workers. */
+const WORKER_THRESHOLD = 256;
 
-/** Searches with the JS engine. Contract: same output shape and order as the ripgrep engine. */
-export async function jsSearch(req: GrepRequest): Promise<GrepOutput> {
+/**
+ * Searches with the JS engine: worker threads for big file sets (`workers: false` forbids them,
+ * `true` forces them even for few files). Contract: same output shape and order as the ripgrep engine.
+ */
+export async function jsSearch(req: GrepRequest, opts: { workers?: boolean } = {}): Promise<GrepOutput> {
   const flags = req.caseInsensitive ? 'i' : '';
   const scan = new RegExp(req.pattern, flags + 'gm');
   const lineRe = new RegExp(req.pattern, flags);
   const collector = new MatchCollector(req.maxResults);
   const files = await listFiles(req);
+  if ((files.length >= WORKER_THRESHOLD && opts.workers !== false) || (opts.workers === true && files.length > 0)) {
+    try {
+      const found = await searchInWorkers({ files, pattern: req.pattern, flags, maxCount: req.maxResults, maxFileBytes: MAX_GREP_FILE_BYTES, signal: req.signal });
+      for (const [i, line, text] of found.matches) collector.add({ file: req.display(files[i]!), line, text });
+      if (found.more) collector.markTruncated();
+      return collector.result();
+    } catch (err) {
+      req.signal.throwIfAborted();
+      if (opts.workers === true) throw err;
+      // Workers unavailable in this host: search on the main thread instead.
+    }
+  }
   let next = 0;
   const worker = async (): Promise<void> => {
     while (next < files.length) {
       req.signal.throwIfAborted();
       const file = files[next++]!;
       const matches: Array<{ line: number; text: string }> = [];
-      await searchFile(file, scan, lineRe, req.maxResults, matches).catch(() => undefined);
+      await searchFile(file, scan, lineRe, req.maxResults + 1, matches).catch(() => undefined);
       if (matches.length === 0) continue;
       const shown = req.display(file);
       for (const m of matches) collector.add({ file: shown, line: m.line, text: m.text });
@@ -49,7 +68,8 @@ async function listFiles(req: GrepRequest): Promise<string[]> {
     signal: req.signal,
   });
   const keep = globFilter(req);
-  return walk.files.filter((f) => !walk.symlinks.has(f) && path.basename(f) !== '.git' && keep(f));
+  // Path order (the order of the output) lets the workers stop early; shared prefix, so same as display order.
+  return walk.files.filter((f) => !walk.symlinks.has(f) && path.basename(f) !== '.git' && keep(f)).sort(compareStrings);
 }
 
 /**

@@ -48,6 +48,8 @@ export class MatchCollector {
   private readonly max: number;
   private items: GrepMatch[] = [];
   private seen = 0;
+  private forced = false;
+  private worst: GrepMatch | undefined;
 
   constructor(max: number) {
     this.max = max;
@@ -56,11 +58,30 @@ export class MatchCollector {
   add(match: GrepMatch): void {
     this.seen++;
     this.items.push(match);
-    if (this.items.length >= this.max * 2) this.items = this.items.sort(compare).slice(0, this.max);
+    if (this.items.length >= this.max * 2) {
+      this.items = this.items.sort(compare).slice(0, this.max);
+      this.worst = this.items[this.max - 1];
+    }
+  }
+
+  /** False when a match at (file, line) certainly cannot be in the result: callers may then `skip()` it cheaply. */
+  wouldKeep(file: string, line: number): boolean {
+    const w = this.worst;
+    return w === undefined || file < w.file || (file === w.file && line < w.line);
+  }
+
+  /** Counts a match that was not built because `wouldKeep` said no. */
+  skip(): void {
+    this.seen++;
+  }
+
+  /** Records that matches beyond the first `max` exist even though they were never added. */
+  markTruncated(): void {
+    this.forced = true;
   }
 
   result(): GrepOutput {
     const matches = this.items.sort(compare).slice(0, this.max);
-    return { matches, truncated: this.seen > this.max };
+    return { matches, truncated: this.forced || this.seen > this.max };
   }
 }

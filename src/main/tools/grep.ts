@@ -4,6 +4,7 @@ import { z } from 'zod';
 import { parseArgs } from './parse-args.ts';
 import { ToolError, type Tool } from './types.ts';
 import { jsSearch } from './grep-js.ts';
+import { looksBinary, readHead } from './file-io.ts';
 import { findRipgrep, ripgrepSearch, RipgrepUnusableError } from './grep-ripgrep.ts';
 import type { GrepOutput, GrepRequest } from './grep-results.ts';
 
@@ -23,6 +24,8 @@ export interface GrepToolOptions {
   useRipgrep?: boolean;
   /** Path of the rg binary (default: looked up on PATH). */
   ripgrepPath?: string;
+  /** JS engine only: false keeps the search on the main thread, true forces worker threads (tests). */
+  workers?: boolean;
 }
 
 /**
@@ -46,9 +49,11 @@ export function createGrepTool(opts: GrepToolOptions = {}): Tool {
         throw new ToolError(`invalid regular expression: ${(err as Error).message}`);
       }
       const target = await ctx.workspace.resolve(a.path ?? '.', 'read');
-      await fs.stat(target).catch(() => {
+      const st = await fs.stat(target).catch(() => {
         throw new ToolError(`no such file or directory: ${ctx.workspace.display(target)}`);
       });
+      // A binary file named directly: rg would print a "binary file matches" notice; both engines skip it.
+      if (st.isFile() && looksBinary(await readHead(target))) return JSON.stringify({ matches: [], truncated: false });
       const req: GrepRequest = {
         root: ctx.workspace.root,
         target,
@@ -75,7 +80,7 @@ async function search(req: GrepRequest, opts: GrepToolOptions): Promise<GrepOutp
     }
   }
   try {
-    return await jsSearch(req);
+    return await jsSearch(req, { workers: opts.workers });
   } catch (err) {
     if ((err as NodeJS.ErrnoException).code === 'ENOENT') throw new ToolError(`no such file or directory: ${req.display(req.target)}`);
     throw err;

@@ -40,7 +40,9 @@ beforeAll(async () => {
 afterAll(() => t.cleanup());
 
 async function both(args: Record<string, unknown>): Promise<{ js: unknown; rg: unknown }> {
-  const js = await run(createGrepTool({ useRipgrep: false }), args, t.ctx);
+  const js = await run(createGrepTool({ useRipgrep: false, workers: false }), args, t.ctx);
+  const threaded = await run(createGrepTool({ useRipgrep: false, workers: true }), args, t.ctx);
+  expect(threaded).toEqual(js);
   const rg = hasRg ? await run(createGrepTool({ useRipgrep: true }), args, t.ctx) : js;
   return { js: js.ok ? JSON.parse(js.text) : js, rg: rg.ok ? JSON.parse(rg.text) : rg };
 }
@@ -84,6 +86,19 @@ describe('grep (rg and JS fallback agree)', () => {
     });
   });
 
+  it('handles a named file, a binary file and paths with colons', async () => {
+    await writeTree(t.root, { 'odd/a:b.txt': 'x needle: y\n' });
+    const a = await both({ pattern: 'needle', path: 'odd' });
+    expect(a.js).toEqual(a.rg);
+    expect(a.js).toEqual({ matches: [{ file: 'odd/a:b.txt', line: 1, text: 'x needle: y' }], truncated: false });
+    const b = await both({ pattern: 'needle', path: 'bin/blob.bin' });
+    expect(b.js).toEqual(b.rg);
+    expect(b.js).toEqual({ matches: [], truncated: false });
+    const c = await both({ pattern: 'needle', path: 'src/app.ts', glob: 'nested/*.ts' });
+    expect(c.js).toEqual(c.rg);
+    await fs.rm(path.join(t.root, 'odd'), { recursive: true });
+  });
+
   it('cuts long lines to 300 characters', async () => {
     const { js, rg } = await both({ pattern: 'needle', path: 'long.txt' });
     expect(js).toEqual(rg);
@@ -120,6 +135,23 @@ describe('grep (rg and JS fallback agree)', () => {
     expect((js as { matches: Array<{ file: string }> }).matches.map((m) => m.file)).toEqual([
       'docs/a/b.md', 'keep.log', 'lib/build', 'long.txt', 'many.txt',
     ]);
+  });
+
+  it('flags truncation inside one file and at exactly max_results', async () => {
+    const a = await both({ pattern: 'needle', path: 'many.txt', max_results: 10 });
+    expect(a.js).toEqual(a.rg);
+    expect(a.js).toMatchObject({ truncated: true });
+    const b = await both({ pattern: 'needle', path: 'many.txt', max_results: 30 });
+    expect(b.js).toEqual(b.rg);
+    expect(b.js).toMatchObject({ truncated: false });
+    const all = await both({ pattern: 'needle', max_results: 500 });
+    const total = (all.js as { matches: unknown[] }).matches.length;
+    const c = await both({ pattern: 'needle', max_results: total });
+    expect(c.js).toEqual(c.rg);
+    expect(c.js).toMatchObject({ truncated: false });
+    const d = await both({ pattern: 'needle', max_results: total - 1 });
+    expect(d.js).toEqual(d.rg);
+    expect(d.js).toMatchObject({ truncated: true });
   });
 
   it('reports bad input as errors', async () => {
