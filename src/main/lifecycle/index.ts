@@ -61,7 +61,8 @@ export async function createUserHooks(opts: CreateUserHooksOptions): Promise<Use
   if (off) return { hooks: [], infos: infos.map((i) => ({ ...i, enabled: false })), diagnostics };
 
   const hooks: Hook[] = [];
-  const runnableSeed = seed.filter(isSeedRunnable);
+  // A seed hook is switched off by its `.disable` name, or (as a settings hook) by hook_overrides.
+  const runnableSeed = seed.filter((e) => isSeedRunnable(e) && opts.settings.hook_overrides[e.id]?.enabled !== false);
   if (runnableSeed.length) {
     const source = runnableSeed.some((e) => e.scope === 'workspace') ? 'workspace' : 'user';
     hooks.push(createSeedHooks({ entries: runnableSeed, settings: opts.settings, hookRuns: opts.hookRuns }, source));

@@ -20,7 +20,7 @@ export function seedInfo(e: SeedHookEntry, settings: WorkbenchSettings): HookInf
     source: e.scope === 'workspace' ? 'workspace' : 'user',
     dialect: 'seed',
     events: e.event ? [e.event] : [],
-    enabled: e.enabled,
+    enabled: e.enabled && settings.hook_overrides[e.id]?.enabled !== false,
     trusted: e.trusted,
     path: e.path,
     timeout_ms: ref.timeoutMs,

@@ -64,6 +64,13 @@ describe('seed discovery', () => {
     expect(b.hooks).toEqual([]);
   });
 
+  it('hook_overrides[id].enabled=false also switches a seed hook off', async () => {
+    installZoo(sb.wsHooks, 'before_tool_call--block');
+    const { hook, user } = await setup(settingsWith({ 'seed:workspace:before_tool_call--block': { enabled: false } }));
+    expect(hook).toBeUndefined();
+    expect(user.infos[0].enabled).toBe(false);
+  });
+
   it('a `.disable` rename takes effect on the very next event, and back', async () => {
     const path = installZoo(sb.wsHooks, 'before_tool_call--block');
     const { call } = await setup();
