@@ -34,6 +34,7 @@ export class RipgrepUnusableError extends Error {}
  * the file glob is applied to its results, as in the JS engine.
  */
 export async function ripgrepSearch(rg: string, req: GrepRequest): Promise<GrepOutput> {
+  req.signal.throwIfAborted();
   const args = [
     '--null', '--line-number', '--no-heading', '--with-filename', '--color', 'never', '--no-config', '--hidden', '--no-require-git', '--no-ignore-global', '--no-ignore-exclude',
     '--no-ignore-dot', '--no-messages', '--max-count', String(req.maxResults + 1),
@@ -69,6 +70,7 @@ export async function ripgrepSearch(rg: string, req: GrepRequest): Promise<GrepO
     child.once('error', reject);
     child.once('close', (code) => resolve(code));
   });
+  exit.catch(() => undefined); // awaited below; this only stops an early rejection from counting as unhandled
   let lastPath: Buffer | undefined;
   let lastFile: string | null = null; // displayed file of lastPath, or null when the glob filters it out
   const onLine = (line: Buffer): void => {

@@ -125,6 +125,14 @@ describe('write_file', () => {
     expect((await run(createWriteFileTool(), { path: 'x' }, t.ctx)).text).toMatch(/invalid arguments for write_file: content/);
   });
 
+  it('never writes through a hard link to an outside file (the name is replaced, the inode kept)', async () => {
+    await writeTree(t.outside, { 'victim.txt': 'original' });
+    await fs.link(path.join(t.outside, 'victim.txt'), path.join(t.root, 'hard.txt'));
+    await run(createWriteFileTool(), { path: 'hard.txt', content: 'changed' }, t.ctx);
+    expect(await fs.readFile(path.join(t.outside, 'victim.txt'), 'utf8')).toBe('original');
+    expect(await fs.readFile(path.join(t.root, 'hard.txt'), 'utf8')).toBe('changed');
+  });
+
   it('writes through an in-workspace symlink to its target', async () => {
     await writeTree(t.root, { 'real.txt': 'a' });
     await fs.symlink('real.txt', path.join(t.root, 'alias.txt'));

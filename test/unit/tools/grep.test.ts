@@ -154,6 +154,15 @@ describe('grep (rg and JS fallback agree)', () => {
     expect(d.js).toMatchObject({ truncated: true });
   });
 
+  it('rejects with an abort when the run is cancelled', async () => {
+    const controller = new AbortController();
+    controller.abort();
+    const ctx = { ...t.ctx, signal: controller.signal };
+    for (const tool of [createGrepTool({ useRipgrep: false, workers: true }), createGrepTool({ useRipgrep: false, workers: false }), createGrepTool()]) {
+      await expect(tool.execute({ pattern: 'needle' }, ctx)).rejects.toMatchObject({ name: 'AbortError' });
+    }
+  });
+
   it('reports bad input as errors', async () => {
     const tool = createGrepTool({ useRipgrep: false });
     expect((await run(tool, { pattern: '(' }, t.ctx)).text).toMatch(/invalid regular expression/);
