@@ -20,6 +20,7 @@ import type {
   TrustStatus,
 } from '../../shared/ipc/contract.ts';
 import { fail, ok, type IpcErrorCode, type IpcResult } from '../../shared/ipc/result.ts';
+import { createTrustStore } from '../lifecycle/trust-store.ts';
 import type { Workbench } from './types.ts';
 
 /** Where the face keeps the API key (safeStorage in the app; env / secrets.json in serve). */
@@ -113,25 +114,6 @@ export async function inspectWorkspace(workspace: string): Promise<TrustItem[]> 
   return items;
 }
 
-interface TrustStoreLike {
-  isTrusted(path: string): boolean;
-  trust?(path: string): unknown;
-  untrust?(path: string): unknown;
-  setTrusted?(path: string, trusted: boolean): unknown;
-}
-
-async function loadTrustStore(home: string): Promise<TrustStoreLike | undefined> {
-  // The lifecycle module lands in a later issue; imported lazily by a computed name so this file
-  // builds before it exists.
-  const spec = '../lifecycle/index.ts';
-  try {
-    const mod = (await import(/* @vite-ignore */ spec)) as { createTrustStore?: (home: string) => TrustStoreLike };
-    return mod.createTrustStore?.(home);
-  } catch {
-    return undefined;
-  }
-}
-
 async function defaultProviders(): Promise<ProvidersPort> {
   const p = await import('../llm/providers.ts');
   return {
@@ -179,10 +161,10 @@ export function createHandlers(deps: HandlerDeps): InvokeHandlers {
     return recent;
   };
 
+  const trust = createTrustStore(wb.home);
   const trustStatus = async (workspace: string): Promise<TrustStatus> => {
     const path = await realDir(workspace);
-    const store = await loadTrustStore(wb.home);
-    return { workspace: path, trusted: store?.isTrusted(path) ?? false, items: await inspectWorkspace(path) };
+    return { workspace: path, trusted: trust.isTrusted(path), items: await inspectWorkspace(path) };
   };
 
   const threadOrThrow = (threadId: string) => {
@@ -238,12 +220,8 @@ export function createHandlers(deps: HandlerDeps): InvokeHandlers {
     'trust.status': (a) => trustStatus(a.workspace),
     'trust.set': async (a) => {
       const path = await realDir(a.workspace);
-      const store = await loadTrustStore(wb.home);
-      if (!store) notImplemented('trust.set');
-      if (store.setTrusted) await store.setTrusted(path, a.trusted);
-      else if (a.trusted && store.trust) await store.trust(path);
-      else if (!a.trusted && store.untrust) await store.untrust(path);
-      else notImplemented('trust.set');
+      if (a.trusted) await trust.trust(path);
+      else await trust.untrust(path);
       return trustStatus(path);
     },
     'settings.get': () => settingsView(),

@@ -75,3 +75,24 @@ describe('handler table and dispatch', () => {
     expect(seen).toEqual(['sk-stored', undefined]);
   });
 });
+
+describe('workspace trust', () => {
+  it('lists what a folder brings and stores trust outside it', async () => {
+    const { mkdtempSync, mkdirSync, writeFileSync } = await import('node:fs');
+    const { tmpdir } = await import('node:os');
+    const { join } = await import('node:path');
+    const ws = mkdtempSync(join(tmpdir(), 'wb-trust-ws-'));
+    const home = mkdtempSync(join(tmpdir(), 'wb-trust-home-'));
+    writeFileSync(join(ws, 'AGENTS.md'), '# be nice');
+    mkdirSync(join(ws, '.workbench', 'hooks'), { recursive: true });
+    writeFileSync(join(ws, '.workbench', 'hooks', 'guard'), '#!/bin/sh\n');
+    const wb = { ...createStubWorkbench(ws), home };
+    const h = createHandlers({ workbench: wb, mode: 'serve', version: '1', secrets: secrets() });
+    const before = await dispatch(h, 'trust.status', { workspace: ws });
+    expect(before).toMatchObject({ ok: true, value: { trusted: false } });
+    const kinds = (before as { value: { items: Array<{ kind: string }> } }).value.items.map((i) => i.kind);
+    expect(kinds).toEqual(['agents_md', 'hooks']);
+    expect(await dispatch(h, 'trust.set', { workspace: ws, trusted: true })).toMatchObject({ ok: true, value: { trusted: true } });
+    expect(await dispatch(h, 'trust.set', { workspace: ws, trusted: false })).toMatchObject({ ok: true, value: { trusted: false } });
+  });
+});
