@@ -103,11 +103,16 @@ await runGroup('ui', async (ctx) => {
       await page.getByTestId('thread-item').first().waitFor({ timeout: 20_000 });
     };
 
+    // Opens the small thread and waits for it, so the big one is opened by the timed click.
+    const openBig = async () => {
+      await timeThreadOpen(page, 'bench small thread', 'Done:');
+      return timeThreadOpen(page, 'bench big thread', END_MARKER);
+    };
+
     // 1. A 5,000-message thread, from click to its last message on screen.
     const openTimes = await sample(ctx.quick ? 3 : 7, 1, async () => {
       await load();
-      if (await page.getByText(END_MARKER).isVisible()) await timeThreadOpen(page, 'bench small thread', 'Done:');
-      return timeThreadOpen(page, 'bench big thread', END_MARKER);
+      return openBig();
     });
     figures.open_thread = figure(`${size.toLocaleString('en-US')}-message thread: click → last message painted`, 'ms', openTimes);
     goals.push(goal(`${size.toLocaleString('en-US')} messages visible in ≤ 500 ms`, median(openTimes), 'ms', 500, { figure: 'open_thread' }));
@@ -118,8 +123,10 @@ await runGroup('ui', async (ctx) => {
     const longest: number[] = [];
     const counts: number[] = [];
     const rates: number[] = [];
+    // Each sample: fresh page, the big thread opened (so the heap below holds it), then a new thread streams.
     await sample(ctx.quick ? 1 : 3, 0, async () => {
       await load();
+      await openBig();
       fake.push({ text: `${'tok '.repeat(tokens - 1)}${END_MARKER}`, chunkSize: 8, delayMs: 4 });
       await page.getByTestId('new-thread').click();
       await page.getByTestId('composer-input').fill('stream please');
@@ -137,8 +144,9 @@ await runGroup('ui', async (ctx) => {
     figures.stream_longest = figure(`longest main-thread task while ${tokens.toLocaleString('en-US')} tokens stream`, 'ms', longest);
     figures.stream_long_tasks = figure('long tasks (> 50 ms) during the stream', 'count', counts);
     figures.stream_rate = figure('achieved stream rate (send → done)', 'tokens/s', rates);
-    goals.push(goal('no long task over 50 ms while streaming', median(longest), 'ms', 50, { figure: 'stream_longest' }));
-    ctx.log(`stream: longest task ${median(longest).toFixed(0)} ms`);
+    // "No long task" is a worst-case goal: judged on the longest task of all samples, not the median.
+    goals.push(goal('no long task over 50 ms while streaming (worst of all samples)', Math.max(...longest), 'ms', 50, { figure: 'stream_longest' }));
+    ctx.log(`stream: longest task ${Math.max(...longest).toFixed(0)} ms`);
 
     // 3. The trace panel.
     if (!existsSync(path.join(root, 'src/renderer/features/trace'))) {
@@ -150,7 +158,7 @@ await runGroup('ui', async (ctx) => {
     const cdp = await context.newCDPSession(page);
     await cdp.send('HeapProfiler.collectGarbage');
     const heap = (await cdp.send('Runtime.getHeapUsage')) as { usedSize: number };
-    figures.heap = figure('renderer JS heap after the above (after GC)', 'MiB', [heap.usedSize / 2 ** 20]);
+    figures.heap = figure(`renderer JS heap with the ${size.toLocaleString('en-US')}-message thread opened and a stream done (after GC)`, 'MiB', [heap.usedSize / 2 ** 20]);
   } finally {
     await browser.close();
     await server.close();
