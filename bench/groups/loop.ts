@@ -70,6 +70,7 @@ await runGroup('loop', async (ctx) => {
       const walls: number[] = [];
       const intervals: number[] = [];
       const commitMs: number[] = [];
+      const setups: number[] = [];
       const cpu: number[] = [];
       const samples = await sample(runs, warmup, async () => {
         const threadId = ids.shift()!;
@@ -86,6 +87,7 @@ await runGroup('loop', async (ctx) => {
         if (after !== size + 1 + 2 * rounds) throw new Error(`thread has ${after} messages, expected ${size + 1 + 2 * rounds}`);
         const perRoundWall = wall / rounds;
         walls.push(perRoundWall);
+        setups.push(llm.callTimes[0]! - t0);
         const gaps = llm.callTimes.slice(1).map((t, i) => t - llm.callTimes[i]!);
         intervals.push(median(gaps));
         const overhead = perRoundWall - llm.ownMs / rounds - readMs;
@@ -100,6 +102,7 @@ await runGroup('loop', async (ctx) => {
       figures[`overhead_${size}`] = figure(`overhead per round, ${size}-message thread`, 'ms', samples);
       figures[`wall_${size}`] = figure(`wall time per round (incl. read_file), ${size}-message thread`, 'ms', tail(walls));
       figures[`interval_${size}`] = figure(`steady-state model-call interval, ${size}-message thread`, 'ms', tail(intervals));
+      figures[`setup_${size}`] = figure(`run start (send → first model call), ${size}-message thread`, 'ms', tail(setups));
       figures[`commit_${size}`] = figure(`of the overhead: SQLite COMMIT (fsync), ${size}-message thread`, 'ms', tail(commitMs));
       figures[`cpu_${size}`] = figure(`of the overhead: everything but COMMIT, ${size}-message thread`, 'ms', tail(cpu));
       perRound.set(size, median(samples));
