@@ -11,7 +11,7 @@ export function ChatView() {
   const activeId = useWorkbenchStore((s) => s.activeThreadId);
   const thread = useWorkbenchStore((s) => (s.activeThreadId ? s.chat.threads[s.activeThreadId] : undefined)) ?? NO_THREAD;
   const title = useWorkbenchStore((s) => s.threads.find((t) => t.thread_id === s.activeThreadId)?.title);
-  const empty = !activeId || (thread.loaded && thread.messages.length === 0 && !thread.running);
+  const empty = !activeId || (thread.loaded && thread.messages.length === 0 && thread.notices.length === 0 && !thread.running);
   return (
     <main className="chat" aria-label="Chat">
       <header className="chat-header">
