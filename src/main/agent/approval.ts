@@ -18,6 +18,17 @@ export class ApprovalBroker {
   private readonly pending = new Map<string, Pending>();
   /** Thread id → tool names allowed for the rest of the thread. */
   private readonly allowedForThread = new Map<string, Set<string>>();
+  /** Tool call ids the user already allowed (through a hook's confirmation request). */
+  private readonly preApproved = new Set<string>();
+
+  preApprove(callId: string): void {
+    this.preApproved.add(callId);
+  }
+
+  /** True once for a call the user already allowed. */
+  consumePreApproval(callId: string): boolean {
+    return this.preApproved.delete(callId);
+  }
 
   request(threadId: string, signal: AbortSignal): { id: string; decision: Promise<ApprovalDecision> } {
     const id = `ap_${randomUUID()}`;
@@ -77,6 +88,44 @@ export function needsApproval(mode: ApprovalMode, kind: ToolKind): boolean {
   return true;
 }
 
+/** Shows an approval prompt and waits for the user's decision (rejects with AbortError on cancel). */
+export async function askUser(
+  ctx: RunContext,
+  broker: ApprovalBroker,
+  call: ToolCall,
+  kind: 'write' | 'execute',
+  preview: string,
+): Promise<ApprovalDecision> {
+  const { id, decision } = broker.request(ctx.threadId, ctx.signal);
+  ctx.emit({
+    event: 'on_approval_request',
+    run_id: ctx.runId,
+    thread_id: ctx.threadId,
+    name: call.name,
+    data: { approval_id: id, tool_call: call, kind, preview },
+  });
+  const d = await decision;
+  ctx.emit({ event: 'on_approval_resolved', run_id: ctx.runId, thread_id: ctx.threadId, data: { approval_id: id, decision: d } });
+  ctx.trace?.currentSpan()?.setAll({ 'workbench.permission.decision': d, 'workbench.permission.decided_by': 'user' });
+  return d;
+}
+
+/**
+ * `RunContext.askUser` for hooks that want a call confirmed: denies at once when nobody can answer;
+ * an allowed call is remembered so the approval ring does not ask a second time.
+ */
+export function createHookConfirmation(broker: ApprovalBroker, interactive: boolean) {
+  return async (ctx: RunContext, call: ToolCall, reason: string): Promise<'allow' | 'deny'> => {
+    if (!interactive) return 'deny';
+    const kind = ctx.tools.get(call.name)?.kind === 'execute' ? 'execute' : 'write';
+    const d = await askUser(ctx, broker, call, kind, `${reason}\n\n${describeCall(call)}`);
+    if (d === 'deny') return 'deny';
+    if (d === 'allow_thread') broker.allowForThread(ctx.threadId, call.name);
+    broker.preApprove(call.id);
+    return 'allow';
+  };
+}
+
 /** What the approval prompt shows: exactly what will run or be written. */
 export function describeCall(call: ToolCall): string {
   const a = call.args;
@@ -107,7 +156,7 @@ export function createApprovalHook(opts: ApprovalHookOptions): Hook {
     async wrapToolCall(ctx: RunContext, call, next) {
       const tool = ctx.tools.get(call.name);
       if (!tool || !needsApproval(opts.mode, tool.kind)) return next(call);
-      if (opts.broker.isAllowedForThread(ctx.threadId, call.name)) return next(call);
+      if (opts.broker.isAllowedForThread(ctx.threadId, call.name) || opts.broker.consumePreApproval(call.id)) return next(call);
       if (!opts.interactive) {
         return {
           tool_call_id: call.id,
@@ -116,17 +165,7 @@ export function createApprovalHook(opts: ApprovalHookOptions): Hook {
           error: `the user did not allow ${call.name}: this run may not ${tool.kind === 'execute' ? 'run commands' : 'change files'} (start it with --auto to allow)`,
         };
       }
-      const { id, decision } = opts.broker.request(ctx.threadId, ctx.signal);
-      ctx.emit({
-        event: 'on_approval_request',
-        run_id: ctx.runId,
-        thread_id: ctx.threadId,
-        name: call.name,
-        data: { approval_id: id, tool_call: call, kind: tool.kind === 'execute' ? 'execute' : 'write', preview: describeCall(call) },
-      });
-      const d = await decision;
-      ctx.emit({ event: 'on_approval_resolved', run_id: ctx.runId, thread_id: ctx.threadId, data: { approval_id: id, decision: d } });
-      ctx.trace?.currentSpan()?.setAll({ 'workbench.permission.decision': d, 'workbench.permission.decided_by': 'user' });
+      const d = await askUser(ctx, opts.broker, call, tool.kind === 'execute' ? 'execute' : 'write', describeCall(call));
       if (d === 'deny') {
         return { tool_call_id: call.id, name: call.name, output: '', error: `the user denied ${call.name}` };
       }

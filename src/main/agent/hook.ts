@@ -28,6 +28,11 @@ export interface RunContext {
   recordFile(path: string, content: string): void;
   /** Replaces the todo list: updates `state.todos`, persists it and emits `on_todos`. */
   setTodos(todos: Todo[]): void;
+  /**
+   * Asks the user to allow a tool call a hook wants confirmed (Claude `permissionDecision: "ask"`);
+   * resolves 'deny' at once when nobody can answer. An allowed call is not asked again by the approval ring.
+   */
+  askUser?(call: ToolCall, reason: string): Promise<'allow' | 'deny'>;
   /** Forces a compaction of the thread (lifecycle `callback: "compact"`); no-op without a compactor. */
   compact?(): Promise<void>;
 }

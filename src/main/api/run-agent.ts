@@ -3,7 +3,7 @@
  * user_message_send gate, the append, the loop, and the run lifecycle events and root span.
  */
 import { randomBytes } from 'node:crypto';
-import type { AgentState, Message, SpanRecord, RunState, RunStopReason, StreamEvent, WorkbenchSettings } from '../../shared/types/index.ts';
+import type { AgentState, Message, SpanRecord, ToolCall, RunState, RunStopReason, StreamEvent, WorkbenchSettings } from '../../shared/types/index.ts';
 import type { Hook, RunContext } from '../agent/hook.ts';
 import { runAgentLoop, type RunSummary } from '../agent/loop.ts';
 import { ToolRegistry } from '../tools/registry.ts';
@@ -35,6 +35,7 @@ export interface RunSetup {
   maxIterations: number;
   controller: AbortController;
   compact?: (ctx: RunContext) => Promise<void>;
+  askUser?: (ctx: RunContext, call: ToolCall, reason: string) => Promise<'allow' | 'deny'>;
 }
 
 export const newRunId = (): string => `run_${randomBytes(8).toString('hex')}`;
@@ -81,6 +82,7 @@ export function startRun(deps: RunDeps, setup: RunSetup, runId: string): RunHand
       emit({ event: 'on_todos', data: { todos } });
     },
     compact: setup.compact ? () => setup.compact!(ctx) : undefined,
+    askUser: setup.askUser ? (call, reason) => setup.askUser!(ctx, call, reason) : undefined,
   };
   const append = (msgs: Message[]) => {
     const first = setup.state.messages.length;

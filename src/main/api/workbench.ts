@@ -5,7 +5,7 @@
 import { realpath, stat } from 'node:fs/promises';
 import type { StreamEvent, WorkbenchSettings } from '../../shared/types/index.ts';
 import { validateUserInput } from '../agent/messages.ts';
-import { ApprovalBroker } from '../agent/approval.ts';
+import { ApprovalBroker, createHookConfirmation } from '../agent/approval.ts';
 import { EventBus } from '../agent/event-bus.ts';
 import { loadAgentProfile } from '../agent/profile.ts';
 import { createOpenAiClient } from '../llm/openai-client.ts';
@@ -43,6 +43,7 @@ export async function createWorkbench(opts: WorkbenchOptions): Promise<Workbench
   const trust = createTrustStore(home);
   const bus = new EventBus();
   const broker = new ApprovalBroker();
+  const confirm = createHookConfirmation(broker, opts.interactive !== false);
   const running = new Map<string, { controller: AbortController; handle: RunHandle }>();
   let apiKey = opts.apiKey;
   const clients = new Map<string, LlmClient>();
@@ -114,6 +115,7 @@ export async function createWorkbench(opts: WorkbenchOptions): Promise<Workbench
         trusted,
         maxIterations: args.maxIterations ?? settings.max_iterations,
         controller,
+        askUser: confirm,
         compact: (ctx) => compactThreadNow({ store: db.threads, llm: ctx.llm, model: ctx.model, state: ctx.state, contextWindow: profile.context_window, compaction: profile.compaction, trace: ctx.trace, signal: ctx.signal }).then(() => undefined),
       },
       runId,

@@ -1,8 +1,8 @@
 /**
  * The Claude Code dialect as one pipeline Hook (`claude-hooks`): settings-file handlers mapped onto
  * the lifecycle points. Matching handlers of one event run in parallel; deny beats ask beats allow.
- * `ask` has no approval dialog to reach from here (approval is a later ring), so it is a deny with
- * the reason "hook asked for confirmation".
+ * `ask` on a tool call shows the user an approval prompt (RunContext.askUser); with nobody to ask
+ * (the CLI) or for a user message it is a deny with the reason "hook asked for confirmation".
  */
 import type { HookSource, Message, ToolCall, ToolResult, WorkbenchSettings } from '../../shared/types/index.ts';
 import type { Hook, RunContext, StopOutcome, UserMessageOutcome } from '../agent/hook.ts';
@@ -75,6 +75,7 @@ export async function invokeClaudeHandler(target: RecordTarget, h: ClaudeHandler
 
 interface Aggregate {
   block?: { by: string; reason: string };
+  ask?: { by: string; reason: string };
   context: string[];
   updatedInput?: Record<string, unknown>;
   updatedToolOutput?: string;
@@ -90,7 +91,7 @@ function aggregate(outcomes: ClaudeOutcome[], settings: WorkbenchSettings, block
     agg.block = { by: deny.handler.name, reason };
   } else {
     const ask = outcomes.find((o) => o.verdict.ask !== undefined);
-    if (ask && blocking) agg.block = { by: ask.handler.name, reason: ask.verdict.ask ? `${ASK_REASON}: ${ask.verdict.ask}` : ASK_REASON };
+    if (ask && blocking) agg.ask = { by: ask.handler.name, reason: ask.verdict.ask ? `${ASK_REASON}: ${ask.verdict.ask}` : ASK_REASON };
   }
   for (const o of outcomes) {
     if (o.verdict.additionalContext) agg.context.push(o.verdict.additionalContext);
@@ -151,7 +152,8 @@ export function createClaudeHooks(opts: ClaudeHooksOptions, source: HookSource):
 
     async onUserMessage(ctx, text): Promise<UserMessageOutcome> {
       const agg = aggregate(await fire(ctx, 'UserPromptSubmit', undefined, { prompt: text }), opts.settings, true);
-      if (agg.block) return { blocked: true, reason: agg.block.reason, by: agg.block.by };
+      const stop = agg.block ?? agg.ask;
+      if (stop) return { blocked: true, reason: stop.reason, by: stop.by };
       return agg.context.length ? { blocked: false, additional_context: agg.context.join('\n') } : { blocked: false };
     },
 
@@ -163,6 +165,10 @@ export function createClaudeHooks(opts: ClaudeHooksOptions, source: HookSource):
         true,
       );
       if (pre.block) return blocked(ctx, call, pre.block.by, pre.block.reason);
+      if (pre.ask) {
+        const answer = ctx.askUser ? await ctx.askUser(call, `${pre.ask.by}: ${pre.ask.reason}`) : 'deny';
+        if (answer === 'deny') return blocked(ctx, call, pre.ask.by, ctx.askUser ? `${pre.ask.reason} (the user declined)` : pre.ask.reason);
+      }
       let current = call;
       if (pre.updatedInput) {
         const args = fromClaudeInput(pre.updatedInput);

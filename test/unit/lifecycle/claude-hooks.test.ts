@@ -107,6 +107,24 @@ describe('Claude Code dialect', () => {
     expect((await call('read_file', { path: 'a' })).error).toBe('blocked by hook zoo.sh: hook asked for confirmation: sure? (R)');
   });
 
+  it('an ask decision on a tool call asks the user: allowed runs the tool, declined blocks it', async () => {
+    writeSettings(projectSettings(), { PreToolUse: [{ matcher: 'Read', hooks: [exec('ask', 'R')] }] });
+    const { call, t } = await setup();
+    const asked: string[] = [];
+    let answer: 'allow' | 'deny' = 'allow';
+    (t.ctx as { askUser?: unknown }).askUser = async (c: { name: string }, reason: string) => {
+      asked.push(`${c.name}: ${reason}`);
+      return answer;
+    };
+    expect((await call('read_file', { path: 'a' })).error).toBeUndefined();
+    answer = 'deny';
+    expect((await call('read_file', { path: 'a' })).error).toBe('blocked by hook zoo.sh: hook asked for confirmation: sure? (R) (the user declined)');
+    expect(asked).toEqual([
+      'read_file: zoo.sh: hook asked for confirmation: sure? (R)',
+      'read_file: zoo.sh: hook asked for confirmation: sure? (R)',
+    ]);
+  });
+
   it('matching handlers run in parallel', async () => {
     writeSettings(projectSettings(), { PreToolUse: [{ hooks: [exec('allow', '1'), exec('allow', '1.01'), exec('allow', '1.02')] }] });
     const { call } = await setup();
