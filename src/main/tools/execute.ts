@@ -18,10 +18,11 @@ const params = z.object({
     .describe(`Seconds before the command is killed (default ${EXECUTE_TIMEOUT_MS / 1000})`),
 });
 
+/** Options of the execute tool. */
 export interface ExecuteToolOptions {
   /** Between SIGTERM and SIGKILL of the group (default 2000 ms). */
   killGraceMs?: number;
-  /** Bytes kept from the start and from the end of the output (default 40 KB each). */
+  /** Bytes kept from the start and from the end of the output (default 38 KB each). */
   keepBytes?: number;
 }
 

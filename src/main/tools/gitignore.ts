@@ -6,6 +6,7 @@
 import path from 'node:path';
 import { globToSource } from './glob-pattern.ts';
 
+/** One parsed .gitignore line. */
 export interface IgnoreRule {
   readonly negate: boolean;
   readonly dirOnly: boolean;

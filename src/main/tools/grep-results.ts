@@ -1,11 +1,13 @@
 /** The result shape both grep engines produce, and a bounded collector that keeps the first N in order. */
 
+/** One matching line. */
 export interface GrepMatch {
   file: string; // root-relative (absolute only for read-only roots outside the workspace)
   line: number; // 1-based
   text: string;
 }
 
+/** What the grep tool returns (as JSON). */
 export interface GrepOutput {
   matches: GrepMatch[];
   truncated: boolean;

@@ -9,6 +9,7 @@ import { Worker } from 'node:worker_threads';
 import { BINARY_SNIFF_BYTES } from './file-io.ts';
 import { MAX_MATCH_TEXT } from './grep-results.ts';
 
+/** A search handed to the worker threads (`files` sorted). */
 export interface WorkerSearch {
   files: string[];
   pattern: string;
@@ -21,6 +22,7 @@ export interface WorkerSearch {
 /** [file index, line, text] */
 export type WorkerMatch = [number, number, string];
 
+/** Merged answer of the workers. */
 export interface WorkerResult {
   matches: WorkerMatch[];
   /** True when matches beyond the first `maxCount` (in path order) exist. */

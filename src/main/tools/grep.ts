@@ -8,6 +8,7 @@ import { looksBinary, readHead } from './file-io.ts';
 import { findRipgrep, ripgrepSearch, RipgrepUnusableError } from './grep-ripgrep.ts';
 import type { GrepOutput, GrepRequest } from './grep-results.ts';
 
+/** Matches returned when the model gives no max_results. */
 export const DEFAULT_GREP_RESULTS = 200;
 const MAX_GREP_RESULTS = 2000;
 
@@ -19,6 +20,7 @@ const params = z.object({
   max_results: z.number().int().min(1).max(MAX_GREP_RESULTS).optional().describe(`Most matches returned (default ${DEFAULT_GREP_RESULTS})`),
 });
 
+/** Engine choice for the grep tool. */
 export interface GrepToolOptions {
   /** false forces the JS engine; true/undefined uses ripgrep when it is on PATH. */
   useRipgrep?: boolean;

@@ -20,6 +20,7 @@ export { createWriteTodosTool, validateTodos } from './write-todos.ts';
 export { safeChildEnv } from './safe-env.ts';
 export { runInProcessGroup, groupAlive, type GroupRunOptions, type GroupRunResult } from './process-group.ts';
 
+/** Options of createFilesystemTools. */
 export interface FilesystemToolsOptions {
   /** Told about every file written or edited (the hook passes `ctx.recordFile`). */
   onFileChange?: FileChangeListener;

@@ -1,6 +1,7 @@
 /** Streams a page of lines from a file without ever holding a whole file or a whole huge line. */
 import { createReadStream } from 'node:fs';
 
+/** A page of lines read from a file. */
 export interface LinePage {
   /** The lines read, without their line ending, each cut to `maxLineChars`. */
   lines: string[];
@@ -14,6 +15,7 @@ export interface LinePage {
   linesSeen: number;
 }
 
+/** Which lines to read and the caps that apply. */
 export interface LinePageOptions {
   offset: number; // 1-based first line
   limit: number;

@@ -10,6 +10,7 @@ const params = z.object({
   path: z.string().default('.').describe('Folder to list, relative to the workspace root (default ".")'),
 });
 
+/** One entry of the ls output. */
 export interface LsEntry {
   name: string;
   type: 'file' | 'dir' | 'symlink' | 'other';

@@ -8,6 +8,10 @@ import { existsSync } from 'node:fs';
 import { setTimeout as delay } from 'node:timers/promises';
 import { HeadTailBuffer } from './output-buffer.ts';
 
+/** Output kept from each end: 2 × 38 KB stays under MAX_RESULT_CHARS, so the hook never cuts it again. */
+export const DEFAULT_KEEP_BYTES = 38 * 1024;
+
+/** What to run and the limits that apply. */
 export interface GroupRunOptions {
   command: string;
   cwd: string;
@@ -22,6 +26,7 @@ export interface GroupRunOptions {
   tailBytes?: number;
 }
 
+/** How a command ended and what it printed. */
 export interface GroupRunResult {
   output: string;
   exitCode: number | null;
@@ -61,7 +66,7 @@ function signalGroup(pgid: number, sig: NodeJS.Signals): void {
 export function runInProcessGroup(opts: GroupRunOptions): Promise<GroupRunResult> {
   const grace = opts.killGraceMs ?? 2000;
   const drain = opts.drainMs ?? 200;
-  const buffer = new HeadTailBuffer(opts.headBytes ?? 40 * 1024, opts.tailBytes ?? 40 * 1024);
+  const buffer = new HeadTailBuffer(opts.headBytes ?? DEFAULT_KEEP_BYTES, opts.tailBytes ?? DEFAULT_KEEP_BYTES);
   return new Promise<GroupRunResult>((resolve, reject) => {
     const child = spawn(defaultShell(), ['-c', opts.command], {
       cwd: opts.cwd,

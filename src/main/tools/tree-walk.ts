@@ -3,6 +3,7 @@ import { promises as fs } from 'node:fs';
 import path from 'node:path';
 import { isIgnored, parseGitignore, type IgnoreFile } from './gitignore.ts';
 
+/** What the walk skips and when it stops. */
 export interface WalkOptions {
   /** Honour .gitignore files found while walking (plus `ignores` given up front). */
   readonly gitignore?: boolean;
@@ -15,6 +16,7 @@ export interface WalkOptions {
   readonly maxFiles?: number;
 }
 
+/** Files found by a walk. */
 export interface WalkResult {
   /** Absolute paths of regular files and symlinks (not followed). */
   files: string[];

@@ -4,6 +4,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createExecuteTool } from '../../../src/main/tools/execute.ts';
 import { groupAlive, runInProcessGroup } from '../../../src/main/tools/process-group.ts';
 import { safeChildEnv } from '../../../src/main/tools/safe-env.ts';
+import { MAX_RESULT_CHARS } from '../../../src/shared/constants.ts';
 import { run, tempWorkspace, type TempWorkspace } from './helpers.ts';
 
 let t: TempWorkspace;
@@ -75,6 +76,9 @@ describe('execute', () => {
     expect(r.text).toMatch(/\.\.\. \(\d+ bytes of output dropped\) \.\.\./);
     expect(r.text.endsWith('END\n\nexit code: 0')).toBe(true);
     expect(r.text.length).toBeLessThan(2200);
+    const big = await run(createExecuteTool(), { command: 'head -c 1000000 /dev/zero | tr "\\0" y' }, t.ctx);
+    expect(big.text.length).toBeGreaterThan(70_000);
+    expect(big.text.length).toBeLessThanOrEqual(MAX_RESULT_CHARS); // never cut a second time by the eviction
   });
 
   it('never passes secrets in the environment', async () => {
