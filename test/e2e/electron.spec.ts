@@ -13,6 +13,7 @@ const require = createRequire(import.meta.url);
 const electronDir = dirname(require.resolve('electron/package.json'));
 const hasBinary = existsSync(join(electronDir, 'path.txt'));
 const root = resolve(import.meta.dirname, '../..');
+if (!hasBinary) console.log('electron.spec: skipped — no Electron binary here (node_modules/electron/path.txt missing)');
 
 test.describe('Electron window security', () => {
   test.skip(!hasBinary, 'no Electron binary on this machine (node_modules/electron/path.txt missing; it cannot be downloaded here)');
