@@ -23,7 +23,9 @@ const verbose = flag('--verbose');
 const onlyIdx = argv.indexOf('--only');
 const only = onlyIdx >= 0 ? argv[onlyIdx + 1] : undefined;
 if (flag('--help')) {
-  process.stdout.write(`usage: npm run bench -- [--json | --markdown] [--quick] [--only ${GROUPS.join('|')}] [--verbose]\n`);
+  process.stdout.write(
+    `usage: npm run bench -- [--json | --markdown] [--quick] [--only ${GROUPS.join('|')}] [--verbose]\n`,
+  );
   process.exit(0);
 }
 const selected = only ? only.split(',') : GROUPS;
@@ -61,7 +63,11 @@ function runGroup(name) {
     const started = Date.now();
     // Other work on the machine skews timings: each group records the load average around it.
     const loadBefore = os.loadavg().map((v) => Math.round(v * 100) / 100);
-    const child = spawn(nodeBin, args, { cwd: root, stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, NODE_NO_WARNINGS: '1' } });
+    const child = spawn(nodeBin, args, {
+      cwd: root,
+      stdio: ['ignore', 'pipe', 'pipe'],
+      env: { ...process.env, NODE_NO_WARNINGS: '1' },
+    });
     let out = '';
     let err = '';
     child.stdout.setEncoding('utf8').on('data', (d) => (out += d));
@@ -76,7 +82,15 @@ function runGroup(name) {
       try {
         resolve({ ...JSON.parse(line), seconds, loadavg_before: loadBefore, loadavg_after: load });
       } catch {
-        resolve({ group: name, quick, error: `exited ${code}: ${(err.trim().split('\n').slice(-5).join(' ') || 'no output').slice(0, 600)}`, figures: {}, goals: [], notes: [], seconds });
+        resolve({
+          group: name,
+          quick,
+          error: `exited ${code}: ${(err.trim().split('\n').slice(-5).join(' ') || 'no output').slice(0, 600)}`,
+          figures: {},
+          goals: [],
+          notes: [],
+          seconds,
+        });
       }
     });
   });
@@ -91,8 +105,12 @@ const report = {
 };
 if (!quiet) {
   const m = report.machine;
-  process.stdout.write(`Agent Workbench benchmarks — ${report.date}${quick ? ' (quick: sizes ÷10)' : ''}\n`);
-  process.stdout.write(`machine: ${m.nproc} cores (${m.cpu}), ${m.memory_mib} MiB, Node ${m.node}, ${m.platform}, ${m.ripgrep ?? 'ripgrep not installed'}, load average ${m.loadavg.join(" ")}\n\n`);
+  process.stdout.write(
+    `Agent Workbench benchmarks — ${report.date}${quick ? ' (quick: sizes ÷10)' : ''}\n`,
+  );
+  process.stdout.write(
+    `machine: ${m.nproc} cores (${m.cpu}), ${m.memory_mib} MiB, Node ${m.node}, ${m.platform}, ${m.ripgrep ?? 'ripgrep not installed'}, load average ${m.loadavg.join(' ')}\n\n`,
+  );
 }
 for (const name of selected) {
   if (!quiet) process.stderr.write(`running ${name}…\n`);

@@ -20,13 +20,33 @@ await runGroup('cli', async (ctx) => {
   const home = tempDir('cli-home');
   const workspace = tempDir('cli-ws');
   const rssFile = path.join(home, 'rss.txt');
-  const env = { ...process.env, HOME: home, WORKBENCH_HOME: home, OPENAI_API_KEY: 'sk-bench', NODE_NO_WARNINGS: '1' };
+  const env: NodeJS.ProcessEnv = {
+    ...process.env,
+    HOME: home,
+    WORKBENCH_HOME: home,
+    OPENAI_API_KEY: 'sk-bench',
+    NODE_NO_WARNINGS: '1',
+  };
   delete env.NODE_OPTIONS;
   const runCli = (withRss: boolean) =>
     new Promise<number>((resolve, reject) => {
-      const args = [...(withRss ? ['--import', path.join(root, 'bench/lib/report-rss.mjs')] : []), path.join(root, 'bin/workbench.mjs'), 'run', '--base-url', fake.baseURL, '--model', 'fake-model', '--auto', 'say ok'];
+      const args = [
+        ...(withRss ? ['--import', path.join(root, 'bench/lib/report-rss.mjs')] : []),
+        path.join(root, 'bin/workbench.mjs'),
+        'run',
+        '--base-url',
+        fake.baseURL,
+        '--model',
+        'fake-model',
+        '--auto',
+        'say ok',
+      ];
       const t0 = performance.now();
-      const child = spawn(process.execPath, args, { cwd: workspace, env: { ...env, WB_BENCH_RSS_FILE: withRss ? rssFile : '' }, stdio: ['ignore', 'pipe', 'pipe'] });
+      const child = spawn(process.execPath, args, {
+        cwd: workspace,
+        env: { ...env, WB_BENCH_RSS_FILE: withRss ? rssFile : '' },
+        stdio: ['ignore', 'pipe', 'pipe'],
+      });
       let out = '';
       child.stdout.on('data', (d: Buffer) => (out += d));
       child.stderr.on('data', (d: Buffer) => (out += d));
@@ -52,10 +72,17 @@ await runGroup('cli', async (ctx) => {
     return {
       figures,
       goals: [
-        goal('workbench run start + one round ≤ 0.7 s', figures.run_wall.median / 1000, 's', 0.7, { figure: 'run_wall' }),
-        goal('peak RSS < 174 MiB', figures.peak_rss.median, 'MiB', 174, { figure: 'peak_rss', strict: true }),
+        goal('workbench run start + one round ≤ 0.7 s', figures.run_wall.median / 1000, 's', 0.7, {
+          figure: 'run_wall',
+        }),
+        goal('peak RSS < 174 MiB', figures.peak_rss.median, 'MiB', 174, {
+          figure: 'peak_rss',
+          strict: true,
+        }),
       ],
-      notes: [`Node ${process.version} running TypeScript source by type stripping; the fake server runs in the bench process`],
+      notes: [
+        `Node ${process.version} running TypeScript source by type stripping; the fake server runs in the bench process`,
+      ],
     };
   } finally {
     await fake.close();

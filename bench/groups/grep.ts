@@ -23,16 +23,24 @@ function run(cmd: string, args: string[], cwd: string): Promise<number> {
 const hasCommand = (cmd: string) => spawnSync(cmd, ['--version'], { stdio: 'ignore' }).status === 0;
 
 await runGroup('grep', async (ctx) => {
-  const { createGrepTool, createGlobTool, createWorkspace } = await import('../../src/main/tools/index.ts');
+  const { createGrepTool, createGlobTool, createWorkspace } =
+    await import('../../src/main/tools/index.ts');
   const tree = ensureTree(ctx.size(20_000, 2_000), ctx.log);
   const ws = await createWorkspace(tree.root);
-  const toolCtx = { callId: 'c', workspace: ws, signal: new AbortController().signal, state: { thread_id: 't', messages: [], todos: [], files: {} } };
+  const toolCtx = {
+    callId: 'c',
+    workspace: ws,
+    signal: new AbortController().signal,
+    state: { thread_id: 't', messages: [], todos: [], files: {} },
+  };
   // WB_BENCH_NO_RG=1 runs the group as on a machine without ripgrep (to check that path).
   const rgInstalled = !process.env.WB_BENCH_NO_RG && hasCommand('rg');
   const runs = ctx.quick ? 3 : 5;
   const figures: Record<string, Figure> = {};
   const goals: Goal[] = [];
-  const notes: string[] = [`tree: ${tree.files.toLocaleString('en-US')} files, ~${Math.round(tree.bytes / 1e6)} MB, at ${tree.root}`];
+  const notes: string[] = [
+    `tree: ${tree.files.toLocaleString('en-US')} files, ~${Math.round(tree.bytes / 1e6)} MB, at ${tree.root}`,
+  ];
 
   const grep = createGrepTool();
   const fallback = createGrepTool({ useRipgrep: false });
@@ -41,18 +49,35 @@ await runGroup('grep', async (ctx) => {
     if (out.matches.length === 0) throw new Error(`no match for ${pattern}`);
   };
   // What a user typing rg gets: line numbers, hidden files searched like the tool does, output drained.
-  const rgArgs = (pattern: string) => ['--no-config', '--hidden', '-n', '--no-heading', '--', pattern, '.'];
+  const rgArgs = (pattern: string) => [
+    '--no-config',
+    '--hidden',
+    '-n',
+    '--no-heading',
+    '--',
+    pattern,
+    '.',
+  ];
 
-  for (const [name, pattern] of [['rare', RARE_PATTERN], ['common', COMMON_PATTERN]] as const) {
+  for (const [name, pattern] of [
+    ['rare', RARE_PATTERN],
+    ['common', COMMON_PATTERN],
+  ] as const) {
     if (rgInstalled) {
-      const rgTimes = await sample(runs, 1, () => run('rg', rgArgs(pattern), tree.root).then(() => undefined));
+      const rgTimes = await sample(runs, 1, () =>
+        run('rg', rgArgs(pattern), tree.root).then(() => undefined),
+      );
       const toolTimes = await sample(runs, 1, tool(grep, pattern));
       figures[`rg_${name}`] = figure(`rg itself, ${name} pattern`, 'ms', rgTimes);
       figures[`tool_${name}`] = figure(`grep tool (rg engine), ${name} pattern`, 'ms', toolTimes);
       const ratio = median(toolTimes) / median(rgTimes);
       figures[`ratio_${name}`] = derived(`grep tool / rg, ${name} pattern`, '×', ratio);
-      goals.push(goal(`grep tool ≤ 1.2× rg (${name} pattern)`, ratio, '×', 1.2, { figure: `ratio_${name}` }));
-      ctx.log(`${name}: rg ${median(rgTimes).toFixed(0)} ms, tool ${median(toolTimes).toFixed(0)} ms`);
+      goals.push(
+        goal(`grep tool ≤ 1.2× rg (${name} pattern)`, ratio, '×', 1.2, { figure: `ratio_${name}` }),
+      );
+      ctx.log(
+        `${name}: rg ${median(rgTimes).toFixed(0)} ms, tool ${median(toolTimes).toFixed(0)} ms`,
+      );
     }
     const jsTimes = await sample(ctx.quick ? 2 : 3, 1, tool(fallback, pattern));
     figures[`js_${name}`] = figure(`grep tool, JS fallback, ${name} pattern`, 'ms', jsTimes);
@@ -60,29 +85,59 @@ await runGroup('grep', async (ctx) => {
     if (base !== null) {
       const ratio = median(jsTimes) / base;
       figures[`js_ratio_${name}`] = derived(`JS fallback / rg, ${name} pattern`, '×', ratio);
-      goals.push(goal(`JS fallback ≤ 4× rg (${name} pattern)`, ratio, '×', 4, { figure: `js_ratio_${name}` }));
+      goals.push(
+        goal(`JS fallback ≤ 4× rg (${name} pattern)`, ratio, '×', 4, {
+          figure: `js_ratio_${name}`,
+        }),
+      );
     } else if (hasCommand('grep')) {
-      const grepTimes = await sample(runs, 1, () => run('grep', ['-rn', '-E', '--', pattern, '.'], tree.root).then(() => undefined));
-      figures[`gnugrep_${name}`] = figure(`GNU grep -rn (reference), ${name} pattern`, 'ms', grepTimes);
-      figures[`js_ratio_${name}`] = derived(`JS fallback / GNU grep, ${name} pattern`, '×', median(jsTimes) / median(grepTimes));
+      const grepTimes = await sample(runs, 1, () =>
+        run('grep', ['-rn', '-E', '--', pattern, '.'], tree.root).then(() => undefined),
+      );
+      figures[`gnugrep_${name}`] = figure(
+        `GNU grep -rn (reference), ${name} pattern`,
+        'ms',
+        grepTimes,
+      );
+      figures[`js_ratio_${name}`] = derived(
+        `JS fallback / GNU grep, ${name} pattern`,
+        '×',
+        median(jsTimes) / median(grepTimes),
+      );
     }
     ctx.log(`${name}: JS fallback ${median(jsTimes).toFixed(0)} ms`);
   }
   if (!rgInstalled) {
-    notes.push('ripgrep (rg) is not installed, so the tool runs its JS fallback and the rg goals cannot be measured; install it with `sudo apt-get install ripgrep` (your choice)');
-    goals.push(goal('JS fallback ≤ 4× rg', null, '×', 4, { note: 'rg not installed: compared with GNU grep instead' }));
+    notes.push(
+      'ripgrep (rg) is not installed, so the tool runs its JS fallback and the rg goals cannot be measured; install it with `sudo apt-get install ripgrep` (your choice)',
+    );
+    goals.push(
+      goal('JS fallback ≤ 4× rg', null, '×', 4, {
+        note: 'rg not installed: compared with GNU grep instead',
+      }),
+    );
   }
 
   const glob = createGlobTool();
   const globTimes = await sample(runs, 1, async () => {
-    const out = JSON.parse(await glob.execute({ pattern: '**/*.ts' }, toolCtx)) as { files: unknown[] };
+    const out = JSON.parse(await glob.execute({ pattern: '**/*.ts' }, toolCtx)) as {
+      files: unknown[];
+    };
     if (out.files.length === 0) throw new Error('glob found nothing');
   });
   figures.glob = figure('glob tool, **/*.ts', 'ms', globTimes);
   if (rgInstalled) {
-    const rgFiles = await sample(runs, 1, () => run('rg', ['--no-config', '--hidden', '--files', '-g', '*.ts'], tree.root).then(() => undefined));
+    const rgFiles = await sample(runs, 1, () =>
+      run('rg', ['--no-config', '--hidden', '--files', '-g', '*.ts'], tree.root).then(
+        () => undefined,
+      ),
+    );
     figures.rg_files = figure('rg --files -g "*.ts" (reference)', 'ms', rgFiles);
-    figures.glob_ratio = derived('glob tool / rg --files', '×', median(globTimes) / median(rgFiles));
+    figures.glob_ratio = derived(
+      'glob tool / rg --files',
+      '×',
+      median(globTimes) / median(rgFiles),
+    );
   }
   return { figures, goals, notes };
 });

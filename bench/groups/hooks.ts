@@ -22,7 +22,13 @@ import { READ_PATH, writeReadTarget } from '../lib/workspace-files.ts';
 import { derived, figure, goal, median, sample, type Figure, type Goal } from '../lib/stats.ts';
 
 /** A bare spawn: write the payload, drain both pipes, resolve on close. */
-function bareSpawn(command: string, args: string[], cwd: string, env: NodeJS.ProcessEnv, stdin: string): Promise<void> {
+function bareSpawn(
+  command: string,
+  args: string[],
+  cwd: string,
+  env: NodeJS.ProcessEnv,
+  stdin: string,
+): Promise<void> {
   return new Promise((resolve, reject) => {
     const child = spawn(command, args, { cwd, env, stdio: ['pipe', 'pipe', 'pipe'] });
     child.stdout.resume();
@@ -41,7 +47,8 @@ function writeHook(file: string, event: string): void {
 
 await runGroup('hooks', async (ctx) => {
   const { invokeSeedHook } = await import('../../src/main/lifecycle/seed-hooks.ts');
-  const { invokeClaudeHandler, claudeSpec } = await import('../../src/main/lifecycle/claude-hooks.ts');
+  const { invokeClaudeHandler, claudeSpec } =
+    await import('../../src/main/lifecycle/claude-hooks.ts');
   const { runHookProcess, buildHookEnv } = await import('../../src/main/lifecycle/index.ts');
   const { basePayload } = await import('../../src/main/lifecycle/seed-protocol.ts');
   const workspace = tempDir('hooks-ws');
@@ -59,48 +66,166 @@ await runGroup('hooks', async (ctx) => {
   // Spans go through the workbench's SpanWriter (batched into the round's transaction), as in a run.
   const spans = new SpanWriter(db.spans);
   spans.flushStandalone = () => db.transaction(() => spans.flush());
-  const trace = createTraceRecorder({ threadId, runId: 'run_bench', sink: { onStart: (s) => spans.write(s), onEnd: (s) => spans.write(s) } });
+  const trace = createTraceRecorder({
+    threadId,
+    runId: 'run_bench',
+    sink: { onStart: (s) => spans.write(s), onEnd: (s) => spans.write(s) },
+  });
   const target = { threadId, runId: 'run_bench', trace, emit: () => {}, hookRuns: db.hookRuns };
 
   // Seed dialect.
-  const seedPayload = { ...basePayload('before_tool_call', threadId, workspace), tool_name: 'read_file', tool_input: { path: READ_PATH } };
+  const seedPayload = {
+    ...basePayload('before_tool_call', threadId, workspace),
+    tool_name: 'read_file',
+    tool_input: { path: READ_PATH },
+  };
   const seedStdin = JSON.stringify(seedPayload);
   const seedEnv = buildHookEnv(workspace);
-  const ref = { id: 'user:noop-hook', name: 'noop-hook', event: 'before_tool_call', failMode: 'open' as const, timeoutMs: 30_000 };
+  const ref = {
+    id: 'user:noop-hook',
+    name: 'noop-hook',
+    event: 'before_tool_call',
+    failMode: 'open' as const,
+    timeoutMs: 30_000,
+  };
   const bareSeed = () => bareSpawn(script, ['run'], workspace, seedEnv, seedStdin);
-  const [seedRunner, bare1] = await samplePair(runs, warmup, () => runHookProcess({ command: script, args: ['run'], cwd: workspace, env: seedEnv, stdin: seedStdin, timeoutMs: 30_000 }), bareSeed);
-  const [seedFull, bare2] = await samplePair(runs, warmup, () => invokeSeedHook(target, ref, script, workspace, seedPayload, () => 'none'), bareSeed);
+  const [seedRunner, bare1] = await samplePair(
+    runs,
+    warmup,
+    () =>
+      runHookProcess({
+        command: script,
+        args: ['run'],
+        cwd: workspace,
+        env: seedEnv,
+        stdin: seedStdin,
+        timeoutMs: 30_000,
+      }),
+    bareSeed,
+  );
+  const [seedFull, bare2] = await samplePair(
+    runs,
+    warmup,
+    () => invokeSeedHook(target, ref, script, workspace, seedPayload, () => 'none'),
+    bareSeed,
+  );
   figures.bare_seed = figure('bare child_process.spawn of the script', 'ms', [...bare1, ...bare2]);
   figures.seed_runner = figure('seed hook, runner only (runHookProcess)', 'ms', seedRunner);
-  figures.seed_full = figure('seed hook, dialect path (invokeSeedHook: runner + span + hook_runs row)', 'ms', seedFull);
-  figures.seed_runner_ratio = derived('seed runner / bare spawn', '×', median(seedRunner) / median(bare1));
-  figures.seed_full_ratio = derived('seed dialect path / bare spawn', '×', median(seedFull) / median(bare2));
-  goals.push(goal('seed hook: runner ≤ 1.2× bare spawn', figures.seed_runner_ratio.median, '×', 1.2, { figure: 'seed_runner_ratio' }));
-  goals.push(goal('seed hook: whole dialect path ≤ 1.2× bare spawn', figures.seed_full_ratio.median, '×', 1.2, { figure: 'seed_full_ratio' }));
-  ctx.log(`seed: bare ${median(bare2).toFixed(2)} ms, runner ${median(seedRunner).toFixed(2)} ms, dialect ${median(seedFull).toFixed(2)} ms`);
+  figures.seed_full = figure(
+    'seed hook, dialect path (invokeSeedHook: runner + span + hook_runs row)',
+    'ms',
+    seedFull,
+  );
+  figures.seed_runner_ratio = derived(
+    'seed runner / bare spawn',
+    '×',
+    median(seedRunner) / median(bare1),
+  );
+  figures.seed_full_ratio = derived(
+    'seed dialect path / bare spawn',
+    '×',
+    median(seedFull) / median(bare2),
+  );
+  goals.push(
+    goal('seed hook: runner ≤ 1.2× bare spawn', figures.seed_runner_ratio.median, '×', 1.2, {
+      figure: 'seed_runner_ratio',
+    }),
+  );
+  goals.push(
+    goal(
+      'seed hook: whole dialect path ≤ 1.2× bare spawn',
+      figures.seed_full_ratio.median,
+      '×',
+      1.2,
+      { figure: 'seed_full_ratio' },
+    ),
+  );
+  ctx.log(
+    `seed: bare ${median(bare2).toFixed(2)} ms, runner ${median(seedRunner).toFixed(2)} ms, dialect ${median(seedFull).toFixed(2)} ms`,
+  );
 
   // Claude dialect: a PreToolUse handler, shell form.
-  const handler = { id: 'claude:user:PreToolUse:0', name: 'noop-hook', file: path.join(home, 'settings.json'), scope: 'user' as const, event: 'PreToolUse', matcher: '*', command: script, timeoutMs: 60_000, enabled: true, trusted: true };
-  const claudeInput = { session_id: threadId, transcript_path: path.join(home, 't.jsonl'), cwd: workspace, hook_event_name: 'PreToolUse', tool_name: 'Read', tool_input: { file_path: path.join(workspace, READ_PATH) } };
+  const handler = {
+    id: 'claude:user:PreToolUse:0',
+    name: 'noop-hook',
+    file: path.join(home, 'settings.json'),
+    scope: 'user' as const,
+    event: 'PreToolUse',
+    matcher: '*',
+    command: script,
+    timeoutMs: 60_000,
+    enabled: true,
+    trusted: true,
+  };
+  const claudeInput = {
+    session_id: threadId,
+    transcript_path: path.join(home, 't.jsonl'),
+    cwd: workspace,
+    hook_event_name: 'PreToolUse',
+    tool_name: 'Read',
+    tool_input: { file_path: path.join(workspace, READ_PATH) },
+  };
   const claudeStdin = JSON.stringify(claudeInput);
   const claudeEnv = buildHookEnv(workspace, { claude: true });
   const bareClaude = () => bareSpawn('/bin/sh', ['-c', script], workspace, claudeEnv, claudeStdin);
-  const [claudeRunner, bare4] = await samplePair(runs, warmup, () => runHookProcess(claudeSpec(handler, workspace, claudeStdin)), bareClaude);
-  const [claudeFull, bare3] = await samplePair(runs, warmup, () => invokeClaudeHandler(target, handler, DEFAULT_SETTINGS, workspace, claudeInput), bareClaude);
+  const [claudeRunner, bare4] = await samplePair(
+    runs,
+    warmup,
+    () => runHookProcess(claudeSpec(handler, workspace, claudeStdin)),
+    bareClaude,
+  );
+  const [claudeFull, bare3] = await samplePair(
+    runs,
+    warmup,
+    () => invokeClaudeHandler(target, handler, DEFAULT_SETTINGS, workspace, claudeInput),
+    bareClaude,
+  );
   figures.bare_claude = figure('bare spawn of /bin/sh -c script', 'ms', [...bare4, ...bare3]);
-  figures.claude_runner = figure('Claude hook, runner only (runHookProcess of claudeSpec)', 'ms', claudeRunner);
-  figures.claude_runner_ratio = derived('Claude runner / bare spawn', '×', median(claudeRunner) / median(bare4));
+  figures.claude_runner = figure(
+    'Claude hook, runner only (runHookProcess of claudeSpec)',
+    'ms',
+    claudeRunner,
+  );
+  figures.claude_runner_ratio = derived(
+    'Claude runner / bare spawn',
+    '×',
+    median(claudeRunner) / median(bare4),
+  );
   figures.claude_full = figure('Claude hook, dialect path (invokeClaudeHandler)', 'ms', claudeFull);
-  figures.claude_full_ratio = derived('Claude dialect path / bare spawn', '×', median(claudeFull) / median(bare3));
-  goals.push(goal('Claude hook: runner ≤ 1.2× bare spawn', figures.claude_runner_ratio.median, '×', 1.2, { figure: 'claude_runner_ratio' }));
-  goals.push(goal('Claude hook: whole dialect path ≤ 1.2× bare spawn', figures.claude_full_ratio.median, '×', 1.2, { figure: 'claude_full_ratio' }));
-  ctx.log(`claude: bare ${median(bare3).toFixed(2)} ms, dialect ${median(claudeFull).toFixed(2)} ms`);
+  figures.claude_full_ratio = derived(
+    'Claude dialect path / bare spawn',
+    '×',
+    median(claudeFull) / median(bare3),
+  );
+  goals.push(
+    goal('Claude hook: runner ≤ 1.2× bare spawn', figures.claude_runner_ratio.median, '×', 1.2, {
+      figure: 'claude_runner_ratio',
+    }),
+  );
+  goals.push(
+    goal(
+      'Claude hook: whole dialect path ≤ 1.2× bare spawn',
+      figures.claude_full_ratio.median,
+      '×',
+      1.2,
+      { figure: 'claude_full_ratio' },
+    ),
+  );
+  ctx.log(
+    `claude: bare ${median(bare3).toFixed(2)} ms, dialect ${median(claudeFull).toFixed(2)} ms`,
+  );
   db.transaction(() => spans.flush());
   db.close();
 
   // A whole run with 5 user hooks ($WORKBENCH_HOME/hooks: user scope, no trust needed) against hooks off.
   mkdirSync(homePaths(home).hooksDir, { recursive: true });
-  for (const [i, event] of ['before_tool_call', 'before_tool_call', 'before_tool_call', 'after_tool_call', 'after_tool_call'].entries()) {
+  for (const [i, event] of [
+    'before_tool_call',
+    'before_tool_call',
+    'before_tool_call',
+    'after_tool_call',
+    'after_tool_call',
+  ].entries()) {
     writeHook(path.join(homePaths(home).hooksDir, `hook-${i}`), event);
   }
   const { createWorkbench } = await import('../../src/main/api/workbench.ts');
@@ -110,9 +235,15 @@ await runGroup('hooks', async (ctx) => {
   const runOnce = async (noHooks: boolean) => {
     llm.callTimes.length = 0;
     const t0 = performance.now();
-    const handle = await wb.chat.send({ text: 'Read the router.', approvalMode: 'auto', maxIterations: rounds, noHooks });
+    const handle = await wb.chat.send({
+      text: 'Read the router.',
+      approvalMode: 'auto',
+      maxIterations: rounds,
+      noHooks,
+    });
     const result = await handle.finished;
-    if (result.stop_reason !== 'max_iterations') throw new Error(`run ended with ${result.stop_reason}: ${result.error ?? ''}`);
+    if (result.stop_reason !== 'max_iterations')
+      throw new Error(`run ended with ${result.stop_reason}: ${result.error ?? ''}`);
     const gaps = llm.callTimes.slice(1).map((t, i) => t - llm.callTimes[i]!);
     return { perRound: (performance.now() - t0) / rounds, interval: median(gaps) };
   };
@@ -123,16 +254,26 @@ await runGroup('hooks', async (ctx) => {
     on.push(await runOnce(false));
   });
   await wb.close();
-  const tail = <T,>(a: T[]) => a.slice(-(ctx.quick ? 3 : 7));
+  const tail = <T>(a: T[]) => a.slice(-(ctx.quick ? 3 : 7));
   const diffs = tail(on).map((o, i) => o.perRound - tail(off)[i]!.perRound);
   const intervalDiffs = tail(on).map((o, i) => o.interval - tail(off)[i]!.interval);
-  figures.five_hooks_per_call = figure('5 hooks on: extra wall time per tool call (incl. discovery, amortised)', 'ms', diffs);
-  figures.five_hooks_interval = figure('5 hooks on: extra steady-state time per tool call', 'ms', intervalDiffs);
+  figures.five_hooks_per_call = figure(
+    '5 hooks on: extra wall time per tool call (incl. discovery, amortised)',
+    'ms',
+    diffs,
+  );
+  figures.five_hooks_interval = figure(
+    '5 hooks on: extra steady-state time per tool call',
+    'ms',
+    intervalDiffs,
+  );
   figures.five_bare = derived('reference: 5 × bare spawn', 'ms', 5 * median(bare1));
   ctx.log(`5 hooks: +${median(diffs).toFixed(2)} ms per tool call`);
   return {
     figures,
     goals,
-    notes: [`${runs} paired runs after ${warmup} warm-up pairs; the 5-hook run has ${rounds} rounds with one read_file call each, hooks run one after another per call`],
+    notes: [
+      `${runs} paired runs after ${warmup} warm-up pairs; the 5-hook run has ${rounds} rounds with one read_file call each, hooks run one after another per call`,
+    ],
   };
 });

@@ -5,7 +5,6 @@
  * Overhead per round = run wall time / N − the model's own time − read_file's own time (measured alone).
  * Threads are pre-filled to 20 and 2,000 messages and loaded into the thread cache before the timed run.
  */
-import path from 'node:path';
 import type { Workbench } from '../../src/main/api/types.ts';
 import { homePaths, openDatabase } from '../../src/main/store/index.ts';
 import { commits } from '../lib/commit-timer.ts';
@@ -23,7 +22,7 @@ await runGroup('loop', async (ctx) => {
   const workspace = tempDir('loop-ws');
   writeReadTarget(workspace);
   const rounds = ctx.quick ? 5 : 20;
-  const runs = ctx.quick ? 3 : 9;
+  const runs = ctx.quick ? 3 : 15;
   const warmup = 2;
   const sizes = [20, ctx.size(2000, 200)];
 
@@ -31,7 +30,12 @@ await runGroup('loop', async (ctx) => {
   const ws = await createWorkspace(workspace);
   const readFile = createReadFileTool();
   const signal = new AbortController().signal;
-  const toolCtx = { callId: 'c', workspace: ws, signal, state: { thread_id: 't', messages: [], todos: [], files: {} } };
+  const toolCtx = {
+    callId: 'c',
+    workspace: ws,
+    signal,
+    state: { thread_id: 't', messages: [], todos: [], files: {} },
+  };
   const readTimes = await sample(ctx.quick ? 50 : 300, 30, async () => {
     const t0 = performance.now();
     await readFile.execute({ path: READ_PATH }, toolCtx);
@@ -50,7 +54,12 @@ await runGroup('loop', async (ctx) => {
       fill.threads.appendMessages(id, msgs);
       // A long thread has lived through compaction: it carries a stored summary of all but its last exchange,
       // as the summarization hook leaves it (otherwise each run's first round would summarize 2,000 messages).
-      if (size > 100) fill.threads.setCompaction(id, { upto: msgs.findLastIndex((m) => m.role === 'user'), content: 'Summary: the user asked to read the router and related files; each was read.', created_at: Date.now() });
+      if (size > 100)
+        fill.threads.setCompaction(id, {
+          upto: msgs.findLastIndex((m) => m.role === 'user'),
+          content: 'Summary: the user asked to read the router and related files; each was read.',
+          created_at: Date.now(),
+        });
       ids.push(id);
     }
     threads.set(size, ids);
@@ -79,12 +88,19 @@ await runGroup('loop', async (ctx) => {
         llm.ownMs = 0;
         const c0 = { ...commits };
         const t0 = performance.now();
-        const handle = await wb.chat.send({ threadId, text: 'Read the router again.', approvalMode: 'auto', maxIterations: rounds });
+        const handle = await wb.chat.send({
+          threadId,
+          text: 'Read the router again.',
+          approvalMode: 'auto',
+          maxIterations: rounds,
+        });
         const result = await handle.finished;
         const wall = performance.now() - t0;
-        if (result.stop_reason !== 'max_iterations') throw new Error(`run ended with ${result.stop_reason}: ${result.error ?? ''}`);
+        if (result.stop_reason !== 'max_iterations')
+          throw new Error(`run ended with ${result.stop_reason}: ${result.error ?? ''}`);
         const after = wb.threads.get({ threadId })!.messages.length;
-        if (after !== size + 1 + 2 * rounds) throw new Error(`thread has ${after} messages, expected ${size + 1 + 2 * rounds}`);
+        if (after !== size + 1 + 2 * rounds)
+          throw new Error(`thread has ${after} messages, expected ${size + 1 + 2 * rounds}`);
         const perRoundWall = wall / rounds;
         walls.push(perRoundWall);
         setups.push(llm.callTimes[0]! - t0);
@@ -98,13 +114,37 @@ await runGroup('loop', async (ctx) => {
         return overhead;
       });
       // `sample` also records warm-up runs into walls/overheads; keep the measured tail only.
-      const tail = <T,>(a: T[]) => a.slice(-runs);
-      figures[`overhead_${size}`] = figure(`overhead per round, ${size}-message thread`, 'ms', samples);
-      figures[`wall_${size}`] = figure(`wall time per round (incl. read_file), ${size}-message thread`, 'ms', tail(walls));
-      figures[`interval_${size}`] = figure(`steady-state model-call interval, ${size}-message thread`, 'ms', tail(intervals));
-      figures[`setup_${size}`] = figure(`run start (send → first model call), ${size}-message thread`, 'ms', tail(setups));
-      figures[`commit_${size}`] = figure(`of the overhead: SQLite COMMIT (fsync), ${size}-message thread`, 'ms', tail(commitMs));
-      figures[`cpu_${size}`] = figure(`of the overhead: everything but COMMIT, ${size}-message thread`, 'ms', tail(cpu));
+      const tail = <T>(a: T[]) => a.slice(-runs);
+      figures[`overhead_${size}`] = figure(
+        `overhead per round, ${size}-message thread`,
+        'ms',
+        samples,
+      );
+      figures[`wall_${size}`] = figure(
+        `wall time per round (incl. read_file), ${size}-message thread`,
+        'ms',
+        tail(walls),
+      );
+      figures[`interval_${size}`] = figure(
+        `steady-state model-call interval, ${size}-message thread`,
+        'ms',
+        tail(intervals),
+      );
+      figures[`setup_${size}`] = figure(
+        `run start (send → first model call), ${size}-message thread`,
+        'ms',
+        tail(setups),
+      );
+      figures[`commit_${size}`] = figure(
+        `of the overhead: SQLite COMMIT (fsync), ${size}-message thread`,
+        'ms',
+        tail(commitMs),
+      );
+      figures[`cpu_${size}`] = figure(
+        `of the overhead: everything but COMMIT, ${size}-message thread`,
+        'ms',
+        tail(cpu),
+      );
       perRound.set(size, median(samples));
       ctx.log(`${size} messages: ${median(samples).toFixed(3)} ms/round overhead`);
     }
@@ -119,9 +159,17 @@ await runGroup('loop', async (ctx) => {
   return {
     figures,
     goals: [
-      goal(`overhead ≤ 1 ms per round at ${big.toLocaleString('en-US')} messages`, perRound.get(big)!, 'ms', 1, { figure: `overhead_${big}` }),
+      goal(
+        `overhead ≤ 1 ms per round at ${big.toLocaleString('en-US')} messages`,
+        perRound.get(big)!,
+        'ms',
+        1,
+        { figure: `overhead_${big}` },
+      ),
       goal(`${big}/${small} overhead ratio ≤ 1.5`, ratio, '×', 1.5, { figure: 'ratio' }),
     ],
-    notes: [`${rounds} rounds per run, ${runs} runs after ${warmup} warm-up runs; ${events} events delivered to one subscriber; built-in hooks, SQLite (synchronous=FULL) and tracing on, no user hooks`],
+    notes: [
+      `${rounds} rounds per run, ${runs} runs after ${warmup} warm-up runs; ${events} events delivered to one subscriber; built-in hooks, SQLite (synchronous=FULL) and tracing on, no user hooks`,
+    ],
   };
 });

@@ -24,7 +24,8 @@ await runGroup('store', async (ctx) => {
   let cursor = 0;
   const appendRates = await sample(ctx.quick ? 3 : 7, 1, () => {
     const t0 = performance.now();
-    for (let i = 0; i < perBatch; i++) appendDb.threads.appendMessages(appendThread, [source[cursor++]!]);
+    for (let i = 0; i < perBatch; i++)
+      appendDb.threads.appendMessages(appendThread, [source[cursor++]!]);
     return (perBatch / (performance.now() - t0)) * 1000;
   });
   appendDb.close();
@@ -36,7 +37,8 @@ await runGroup('store', async (ctx) => {
   const fill = openDatabase(file);
   const bigId = fill.threads.loadOrCreate(undefined, ws).thread_id;
   const msgs = syntheticThread(size);
-  for (let i = 0; i < msgs.length; i += 500) fill.threads.appendMessages(bigId, msgs.slice(i, i + 500));
+  for (let i = 0; i < msgs.length; i += 500)
+    fill.threads.appendMessages(bigId, msgs.slice(i, i + 500));
   fill.close(); // last connection: checkpoints and removes the WAL, so the file size below is the whole database
   const bytes = statSync(file).size;
   const openTimes = await sample(ctx.quick ? 5 : 15, 2, () => {
@@ -44,22 +46,41 @@ await runGroup('store', async (ctx) => {
     const db = openDatabase(file);
     const state = db.threads.get(bigId);
     const ms = performance.now() - t0;
-    if (state?.messages.length !== size) throw new Error(`expected ${size} messages, got ${state?.messages.length}`);
+    if (state?.messages.length !== size)
+      throw new Error(`expected ${size} messages, got ${state?.messages.length}`);
     db.close();
     return ms;
   });
   ctx.log(`open ${size}: ${openTimes[0]!.toFixed(1)} ms`);
   const jsonBytes = Buffer.byteLength(JSON.stringify(msgs));
-  notes.push(`synthetic messages average ${Math.round(jsonBytes / size)} bytes of JSON (user / read_file call / ~1.2 KB tool result mix)`);
+  notes.push(
+    `synthetic messages average ${Math.round(jsonBytes / size)} bytes of JSON (user / read_file call / ~1.2 KB tool result mix)`,
+  );
 
   const figures = {
-    append_per_s: figure('messages appended per second (1 per transaction, synchronous=FULL)', 'msg/s', appendRates),
-    open_ms: figure(`open a ${size.toLocaleString('en-US')}-message thread (openDatabase + threads.get)`, 'ms', openTimes),
+    append_per_s: figure(
+      'messages appended per second (1 per transaction, synchronous=FULL)',
+      'msg/s',
+      appendRates,
+    ),
+    open_ms: figure(
+      `open a ${size.toLocaleString('en-US')}-message thread (openDatabase + threads.get)`,
+      'ms',
+      openTimes,
+    ),
     size_per_1000: derived('database size per 1,000 messages', 'KiB', bytes / 1024 / (size / 1000)),
   };
   return {
     figures,
-    goals: [goal(`${size.toLocaleString('en-US')}-message thread opens in ≤ 200 ms`, figures.open_ms.median, 'ms', 200, { figure: 'open_ms' })],
+    goals: [
+      goal(
+        `${size.toLocaleString('en-US')}-message thread opens in ≤ 200 ms`,
+        figures.open_ms.median,
+        'ms',
+        200,
+        { figure: 'open_ms' },
+      ),
+    ],
     notes,
   };
 });

@@ -1,5 +1,5 @@
 /**
- * `ui`: the renderer in headless Chromium (Debian's /usr/bin/chromium through playwright-core) against
+ * `ui`: the renderer in headless Chromium (Debian's /usr/bin/chromium through @playwright/test's launcher) against
  * `startServer` (the code behind `workbench serve`) in this process, with the fake OpenAI server:
  * - time from clicking a 5,000-message thread in the sidebar until its last message is on screen
  *   (fresh page load before each sample, so nothing is cached in the renderer);
@@ -10,7 +10,7 @@
 import { existsSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { chromium, type Page } from 'playwright-core';
+import { chromium, type Page } from '@playwright/test';
 import type { Message } from '../../src/shared/types/index.ts';
 import { startFakeOpenAi } from '../../test/helpers/fake-openai-server.ts';
 import { homePaths, openDatabase } from '../../src/main/store/index.ts';
@@ -24,41 +24,54 @@ const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..')
 const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 const END_MARKER = 'END-OF-BENCH-THREAD';
 
-/** Clicks the thread titled `title` and resolves with ms until a message holding `marker` is painted on screen. */
+// Code run in the page is kept as plain JavaScript strings: this file is type-checked for Node, not the DOM.
+
+/** In the page: clicks the thread titled `title`, resolves with ms until a message holding `marker` is painted on screen. */
+const THREAD_OPEN_JS = `({ title, marker }) => new Promise((resolve, reject) => {
+  const item = [...document.querySelectorAll('[data-testid="thread-item"]')].find((e) => e.textContent.includes(title));
+  if (!item) return reject(new Error('no thread item ' + title));
+  const t0 = performance.now();
+  item.click();
+  const onScreen = () => [...document.querySelectorAll('[data-testid="message-list"] *')].some((e) => {
+    if (e.childElementCount > 0 || !e.textContent.includes(marker)) return false;
+    const r = e.getBoundingClientRect();
+    return r.height > 0 && r.bottom > 0 && r.top < innerHeight;
+  });
+  const check = () => {
+    if (performance.now() - t0 > 30000) return reject(new Error('thread not visible after 30 s'));
+    // Found: wait for the frame that paints it.
+    if (onScreen()) requestAnimationFrame(() => setTimeout(() => resolve(performance.now() - t0), 0));
+    else requestAnimationFrame(check);
+  };
+  check();
+})`;
+
+/** In the page, before any app script: records every long task (> 50 ms) into window.__longtasks. */
+const LONGTASK_OBSERVER_JS = `window.__longtasks = [];
+new PerformanceObserver((list) => {
+  for (const e of list.getEntries()) window.__longtasks.push({ start: e.startTime, duration: e.duration });
+}).observe({ type: 'longtask', buffered: true });`;
+
 function timeThreadOpen(page: Page, title: string, marker: string): Promise<number> {
   return page.evaluate(
-    ({ title, marker }) =>
-      new Promise<number>((resolve, reject) => {
-        const item = [...document.querySelectorAll<HTMLElement>('[data-testid="thread-item"]')].find((e) => e.textContent?.includes(title));
-        if (!item) return reject(new Error(`no thread item "${title}"`));
-        const t0 = performance.now();
-        item.click();
-        const onScreen = () =>
-          [...document.querySelectorAll<HTMLElement>('[data-testid="message-list"] *')].some((e) => {
-            if (e.childElementCount > 0 || !e.textContent?.includes(marker)) return false;
-            const r = e.getBoundingClientRect();
-            return r.height > 0 && r.bottom > 0 && r.top < innerHeight;
-          });
-        const check = () => {
-          if (performance.now() - t0 > 30_000) return reject(new Error('thread not visible after 30 s'));
-          // Found: wait for the frame that paints it.
-          if (onScreen()) requestAnimationFrame(() => setTimeout(() => resolve(performance.now() - t0), 0));
-          else requestAnimationFrame(check);
-        };
-        check();
-      }),
-    { title, marker },
-  );
+    `(${THREAD_OPEN_JS})(${JSON.stringify({ title, marker })})`,
+  ) as Promise<number>;
 }
 
 await runGroup('ui', async (ctx) => {
   const notes: string[] = [];
   const figures: Record<string, Figure> = {};
   const goals: Goal[] = [];
-  const notMeasured = (label: string, target: number, unit: string, why: string) => goals.push(goal(label, null, unit, target, { note: why }));
+  const notMeasured = (label: string, target: number, unit: string, why: string) =>
+    goals.push(goal(label, null, unit, target, { note: why }));
   const renderer = ensureRenderer(root, ctx.log);
   if (!existsSync(CHROMIUM)) {
-    notMeasured('5,000 messages visible in ≤ 500 ms', 500, 'ms', `no Chromium at ${CHROMIUM} (set CHROMIUM_PATH)`);
+    notMeasured(
+      '5,000 messages visible in ≤ 500 ms',
+      500,
+      'ms',
+      `no Chromium at ${CHROMIUM} (set CHROMIUM_PATH)`,
+    );
     return { figures, goals, notes };
   }
   if ('error' in renderer) {
@@ -71,7 +84,14 @@ await runGroup('ui', async (ctx) => {
   const fake = await startFakeOpenAi();
   const home = tempDir('ui-home');
   const workspace = tempDir('ui-ws');
-  writeFileSync(homePaths(home).settings, JSON.stringify({ provider: { preset: 'custom', base_url: fake.baseURL, model: 'fake-model' } }, null, 2));
+  writeFileSync(
+    homePaths(home).settings,
+    JSON.stringify(
+      { provider: { preset: 'custom', base_url: fake.baseURL, model: 'fake-model' } },
+      null,
+      2,
+    ),
+  );
   const size = ctx.size(5000, 500);
   const fill = openDatabase(homePaths(home).db);
   const big = fill.threads.loadOrCreate(undefined, workspace).thread_id;
@@ -85,19 +105,24 @@ await runGroup('ui', async (ctx) => {
   fill.threads.setTitle(small, 'bench small thread');
   fill.close();
 
-  const workbench = await createWorkbench({ home, workspace, apiKey: 'sk-bench', baseURL: fake.baseURL, model: 'fake-model' });
-  const server = await startServer({ workbench, host: '127.0.0.1', port: 0, rendererDir: renderer.dir });
+  const workbench = await createWorkbench({
+    home,
+    workspace,
+    apiKey: 'sk-bench',
+    baseURL: fake.baseURL,
+    model: 'fake-model',
+  });
+  const server = await startServer({
+    workbench,
+    host: '127.0.0.1',
+    port: 0,
+    rendererDir: renderer.dir,
+  });
   const browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--no-sandbox'] });
   try {
     const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
     const page = await context.newPage();
-    await page.addInitScript(() => {
-      const w = window as unknown as { __longtasks: { start: number; duration: number }[] };
-      w.__longtasks = [];
-      new PerformanceObserver((list) => {
-        for (const e of list.getEntries()) w.__longtasks.push({ start: e.startTime, duration: e.duration });
-      }).observe({ type: 'longtask', buffered: true });
-    });
+    await page.addInitScript(LONGTASK_OBSERVER_JS);
     const load = async () => {
       await page.goto(server.url);
       await page.getByTestId('thread-item').first().waitFor({ timeout: 20_000 });
@@ -114,8 +139,20 @@ await runGroup('ui', async (ctx) => {
       await load();
       return openBig();
     });
-    figures.open_thread = figure(`${size.toLocaleString('en-US')}-message thread: click → last message painted`, 'ms', openTimes);
-    goals.push(goal(`${size.toLocaleString('en-US')} messages visible in ≤ 500 ms`, median(openTimes), 'ms', 500, { figure: 'open_thread' }));
+    figures.open_thread = figure(
+      `${size.toLocaleString('en-US')}-message thread: click → last message painted`,
+      'ms',
+      openTimes,
+    );
+    goals.push(
+      goal(
+        `${size.toLocaleString('en-US')} messages visible in ≤ 500 ms`,
+        median(openTimes),
+        'ms',
+        500,
+        { figure: 'open_thread' },
+      ),
+    );
     ctx.log(`open ${size}: ${median(openTimes).toFixed(0)} ms`);
 
     // 2. Streaming 2,000 tokens at 500 tokens/s (a token ≈ 4 characters: an 8-character chunk every 4 ms).
@@ -130,22 +167,44 @@ await runGroup('ui', async (ctx) => {
       fake.push({ text: `${'tok '.repeat(tokens - 1)}${END_MARKER}`, chunkSize: 8, delayMs: 4 });
       await page.getByTestId('new-thread').click();
       await page.getByTestId('composer-input').fill('stream please');
-      const start = await page.evaluate(() => performance.now());
+      const start = (await page.evaluate('performance.now()')) as number;
       await page.getByTestId('composer-input').press('Enter');
-      await page.getByTestId('message-assistant').filter({ hasText: END_MARKER }).waitFor({ timeout: 60_000 });
-      await page.getByTestId('run-status').waitFor({ state: 'detached', timeout: 30_000 }).catch(() => {});
-      const { tasks, end } = await page.evaluate(() => ({ tasks: (window as unknown as { __longtasks: { start: number; duration: number }[] }).__longtasks, end: performance.now() }));
+      await page
+        .getByTestId('message-assistant')
+        .filter({ hasText: END_MARKER })
+        .waitFor({ timeout: 60_000 });
+      await page
+        .getByTestId('run-status')
+        .waitFor({ state: 'detached', timeout: 30_000 })
+        .catch(() => {});
+      const { tasks, end } = (await page.evaluate(
+        '({ tasks: window.__longtasks, end: performance.now() })',
+      )) as { tasks: { start: number; duration: number }[]; end: number };
       const during = tasks.filter((t) => t.start >= start);
       longest.push(during.reduce((m, t) => Math.max(m, t.duration), 0));
-      ctx.log(`long tasks during the stream (ms after send: duration): ${during.map((t) => `${Math.round(t.start - start)}: ${Math.round(t.duration)}`).join(', ') || 'none'}`);
+      ctx.log(
+        `long tasks during the stream (ms after send: duration): ${during.map((t) => `${Math.round(t.start - start)}: ${Math.round(t.duration)}`).join(', ') || 'none'}`,
+      );
       counts.push(during.length);
       rates.push(tokens / ((end - start) / 1000));
     });
-    figures.stream_longest = figure(`longest main-thread task while ${tokens.toLocaleString('en-US')} tokens stream`, 'ms', longest);
+    figures.stream_longest = figure(
+      `longest main-thread task while ${tokens.toLocaleString('en-US')} tokens stream`,
+      'ms',
+      longest,
+    );
     figures.stream_long_tasks = figure('long tasks (> 50 ms) during the stream', 'count', counts);
     figures.stream_rate = figure('achieved stream rate (send → done)', 'tokens/s', rates);
     // "No long task" is a worst-case goal: judged on the longest task of all samples, not the median.
-    goals.push(goal('no long task over 50 ms while streaming (worst of all samples)', Math.max(...longest), 'ms', 50, { figure: 'stream_longest' }));
+    goals.push(
+      goal(
+        'no long task over 50 ms while streaming (worst of all samples)',
+        Math.max(...longest),
+        'ms',
+        50,
+        { figure: 'stream_longest' },
+      ),
+    );
     ctx.log(`stream: longest task ${Math.max(...longest).toFixed(0)} ms`);
 
     // 3. The trace panel.
@@ -158,13 +217,19 @@ await runGroup('ui', async (ctx) => {
     const cdp = await context.newCDPSession(page);
     await cdp.send('HeapProfiler.collectGarbage');
     const heap = (await cdp.send('Runtime.getHeapUsage')) as { usedSize: number };
-    figures.heap = figure(`renderer JS heap with the ${size.toLocaleString('en-US')}-message thread opened and a stream done (after GC)`, 'MiB', [heap.usedSize / 2 ** 20]);
+    figures.heap = figure(
+      `renderer JS heap with the ${size.toLocaleString('en-US')}-message thread opened and a stream done (after GC)`,
+      'MiB',
+      [heap.usedSize / 2 ** 20],
+    );
   } finally {
     await browser.close();
     await server.close();
     await workbench.close();
     await fake.close();
   }
-  notes.push(`renderer from ${path.relative(root, renderer.dir)}; Chromium ${CHROMIUM} headless, 1280×800`);
+  notes.push(
+    `renderer from ${path.relative(root, renderer.dir)}; Chromium ${CHROMIUM} headless, 1280×800`,
+  );
   return { figures, goals, notes };
 });

@@ -11,25 +11,37 @@ function num(v) {
 
 /** Formats one group's result as plain text tables. */
 export function formatGroup(r) {
-  const load = r.loadavg_before ? `, load average ${r.loadavg_before[0]} → ${r.loadavg_after?.[0]}` : '';
-  const lines = [`== ${r.group}${r.quick ? ' (quick sizes)' : ''} — ${r.seconds ?? '?'} s${load} ==`];
+  const load = r.loadavg_before
+    ? `, load average ${r.loadavg_before[0]} → ${r.loadavg_after?.[0]}`
+    : '';
+  const lines = [
+    `== ${r.group}${r.quick ? ' (quick sizes)' : ''} — ${r.seconds ?? '?'} s${load} ==`,
+  ];
   if (r.error) lines.push(`  ERROR: ${r.error}`);
   const figs = Object.values(r.figures ?? {});
   if (figs.length) {
     const w = Math.max(6, ...figs.map((f) => f.label.length));
-    lines.push(`  ${pad('figure', w)}  ${pad('median', 10, true)}  ${pad('min', 10, true)}  ${pad('max', 10, true)}  unit  (runs)`);
+    lines.push(
+      `  ${pad('figure', w)}  ${pad('median', 10, true)}  ${pad('min', 10, true)}  ${pad('max', 10, true)}  unit  (runs)`,
+    );
     for (const f of figs) {
-      lines.push(`  ${pad(f.label, w)}  ${pad(num(f.median), 10, true)}  ${pad(num(f.min), 10, true)}  ${pad(num(f.max), 10, true)}  ${f.unit}  (${f.runs})`);
+      lines.push(
+        `  ${pad(f.label, w)}  ${pad(num(f.median), 10, true)}  ${pad(num(f.min), 10, true)}  ${pad(num(f.max), 10, true)}  ${f.unit}  (${f.runs})`,
+      );
     }
   }
   const goals = r.goals ?? [];
   if (goals.length) {
     const w = Math.max(4, ...goals.map((g) => g.label.length));
     lines.push('');
-    lines.push(`  ${pad('goal', w)}  ${pad('value', 10, true)}  ${pad('target', 10, true)}  status`);
+    lines.push(
+      `  ${pad('goal', w)}  ${pad('value', 10, true)}  ${pad('target', 10, true)}  status`,
+    );
     for (const g of goals) {
       const status = g.met === null ? 'not measured' : g.met ? 'MET' : 'MISSED';
-      lines.push(`  ${pad(g.label, w)}  ${pad(num(g.value), 10, true)}  ${pad(`${g.strict ? '<' : '≤'} ${num(g.target)}`, 10, true)}  ${status}${g.unit ? ` (${g.unit})` : ''}${g.note ? ` — ${g.note}` : ''}`);
+      lines.push(
+        `  ${pad(g.label, w)}  ${pad(num(g.value), 10, true)}  ${pad(`${g.strict ? '<' : '≤'} ${num(g.target)}`, 10, true)}  ${status}${g.unit ? ` (${g.unit})` : ''}${g.note ? ` — ${g.note}` : ''}`,
+      );
     }
   }
   for (const n of r.notes ?? []) lines.push(`  note: ${n}`);
@@ -44,20 +56,32 @@ export function formatMarkdown(report) {
     '',
   ];
   for (const r of Object.values(report.groups)) {
-    const load = r.loadavg_before ? ` (load average ${r.loadavg_before[0]} → ${r.loadavg_after?.[0]})` : '';
+    const load = r.loadavg_before
+      ? ` (load average ${r.loadavg_before[0]} → ${r.loadavg_after?.[0]})`
+      : '';
     out.push(`### ${r.group}${r.quick ? ' (quick sizes)' : ''}${load}`, '');
     if (r.error) out.push(`Error: ${r.error}`, '');
     const figs = Object.values(r.figures ?? {});
     if (figs.length) {
       out.push('| figure | median | min | max | unit | runs |', '|---|--:|--:|--:|---|--:|');
-      for (const f of figs) out.push(`| ${f.label} | ${num(f.median)} | ${num(f.min)} | ${num(f.max)} | ${f.unit} | ${f.runs} |`);
+      for (const f of figs)
+        out.push(
+          `| ${f.label} | ${num(f.median)} | ${num(f.min)} | ${num(f.max)} | ${f.unit} | ${f.runs} |`,
+        );
       out.push('');
     }
     if ((r.goals ?? []).length) {
       out.push('| goal | value | target | status |', '|---|--:|--:|---|');
       for (const g of r.goals) {
-        const status = g.met === null ? `not measured${g.note ? `: ${g.note}` : ''}` : g.met ? '**met**' : '**missed**';
-        out.push(`| ${g.label} | ${num(g.value)} ${g.unit} | ${g.strict ? '<' : '≤'} ${num(g.target)} ${g.unit} | ${status} |`);
+        const status =
+          g.met === null
+            ? `not measured${g.note ? `: ${g.note}` : ''}`
+            : g.met
+              ? '**met**'
+              : '**missed**';
+        out.push(
+          `| ${g.label} | ${num(g.value)} ${g.unit} | ${g.strict ? '<' : '≤'} ${num(g.target)} ${g.unit} | ${status} |`,
+        );
       }
       out.push('');
     }

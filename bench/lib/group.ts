@@ -11,7 +11,10 @@ export interface GroupContext {
 }
 
 /** Parses argv, runs `body`, writes the GroupResult to stdout as one JSON line; exits non-zero only on a crash. */
-export async function runGroup(name: string, body: (ctx: GroupContext) => Promise<Omit<GroupResult, 'group' | 'quick'>>): Promise<void> {
+export async function runGroup(
+  name: string,
+  body: (ctx: GroupContext) => Promise<Omit<GroupResult, 'group' | 'quick'>>,
+): Promise<void> {
   const argv = process.argv.slice(2);
   const quick = argv.includes('--quick');
   const verbose = argv.includes('--verbose');
@@ -26,7 +29,9 @@ export async function runGroup(name: string, body: (ctx: GroupContext) => Promis
     const result = await body(ctx);
     process.stdout.write(`${JSON.stringify({ group: name, quick, ...result })}\n`);
   } catch (err) {
-    process.stderr.write(`[${name}] crashed: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}\n`);
+    process.stderr.write(
+      `[${name}] crashed: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}\n`,
+    );
     process.exitCode = 1;
   }
 }

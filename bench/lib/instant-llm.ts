@@ -3,7 +3,12 @@
  * short one), and times itself (its own time is subtracted from the loop's per-round figure). Unlike test/helpers/scripted-llm.ts
  * it does not deep-copy each request, which would cost O(thread length) per round and be billed to us.
  */
-import type { ChatOptions, LlmClient, LlmResponse, ModelRequest } from '../../src/main/llm/types.ts';
+import type {
+  ChatOptions,
+  LlmClient,
+  LlmResponse,
+  ModelRequest,
+} from '../../src/main/llm/types.ts';
 
 export interface InstantLlm extends LlmClient {
   /** performance.now() at the start of every agent-round call (summaries excluded). */
@@ -33,12 +38,19 @@ export function createInstantLlm(path: string): InstantLlm {
         // The summarization hook's request (no tools): answer with a summary, as a model would.
         llm.summaries++;
         llm.ownMs += performance.now() - t0;
-        return { content: 'Summary: the user asked to read src/router.ts repeatedly; it was read each time.', tool_calls: [], finish_reason: 'stop' };
+        return {
+          content:
+            'Summary: the user asked to read src/router.ts repeatedly; it was read each time.',
+          tool_calls: [],
+          finish_reason: 'stop',
+        };
       }
       const raw = JSON.stringify({ path });
       const res: LlmResponse = {
         content: '',
-        tool_calls: [{ id: `call_bench_${++ids}`, name: 'read_file', args: { path }, raw_args: raw }],
+        tool_calls: [
+          { id: `call_bench_${++ids}`, name: 'read_file', args: { path }, raw_args: raw },
+        ],
         usage: { input_tokens: 100, output_tokens: 10 },
         finish_reason: 'tool_calls',
       };

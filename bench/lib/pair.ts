@@ -1,5 +1,10 @@
 /** Paired sampling: A and B alternate (A,B then B,A) so drift on a shared machine hits both alike. */
-export async function samplePair(runs: number, warmup: number, a: () => Promise<unknown>, b: () => Promise<unknown>): Promise<[number[], number[]]> {
+export async function samplePair(
+  runs: number,
+  warmup: number,
+  a: () => Promise<unknown>,
+  b: () => Promise<unknown>,
+): Promise<[number[], number[]]> {
   const time = async (fn: () => Promise<unknown>) => {
     const t0 = performance.now();
     await fn();

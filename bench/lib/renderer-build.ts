@@ -6,20 +6,32 @@ import path from 'node:path';
 function newestMtime(dir: string): number {
   let newest = 0;
   for (const entry of readdirSync(dir, { withFileTypes: true, recursive: true })) {
-    if (entry.isFile()) newest = Math.max(newest, statSync(path.join(entry.parentPath, entry.name)).mtimeMs);
+    if (entry.isFile())
+      newest = Math.max(newest, statSync(path.join(entry.parentPath, entry.name)).mtimeMs);
   }
   return newest;
 }
 
 /** Returns the renderer folder, or an error text when there is no renderer or the build fails. */
-export function ensureRenderer(root: string, log: (m: string) => void): { dir: string } | { error: string } {
+export function ensureRenderer(
+  root: string,
+  log: (m: string) => void,
+): { dir: string } | { error: string } {
   const src = path.join(root, 'src/renderer');
   const dir = path.join(root, 'out/renderer');
-  if (!existsSync(path.join(src, 'index.html'))) return { error: 'renderer not built yet (no src/renderer/index.html)' };
+  if (!existsSync(path.join(src, 'index.html')))
+    return { error: 'renderer not built yet (no src/renderer/index.html)' };
   const index = path.join(dir, 'index.html');
   if (existsSync(index) && statSync(index).mtimeMs >= newestMtime(src)) return { dir };
   log('building the renderer (electron-vite build)…');
-  const r = spawnSync(path.join(root, 'node_modules/.bin/electron-vite'), ['build'], { cwd: root, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
-  if (r.status !== 0 || !existsSync(index)) return { error: `electron-vite build failed: ${(r.stderr || r.stdout).trim().split('\n').slice(-3).join(' ')}` };
+  const r = spawnSync(path.join(root, 'node_modules/.bin/electron-vite'), ['build'], {
+    cwd: root,
+    encoding: 'utf8',
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  if (r.status !== 0 || !existsSync(index))
+    return {
+      error: `electron-vite build failed: ${(r.stderr || r.stdout).trim().split('\n').slice(-3).join(' ')}`,
+    };
   return { dir };
 }

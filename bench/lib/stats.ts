@@ -41,7 +41,14 @@ export function median(values: number[]): number {
 
 /** Summarises samples into a Figure (rounded to 4 significant digits for readability). */
 export function figure(label: string, unit: string, samples: number[]): Figure {
-  return { label, unit, median: round(median(samples)), min: round(Math.min(...samples)), max: round(Math.max(...samples)), runs: samples.length };
+  return {
+    label,
+    unit,
+    median: round(median(samples)),
+    min: round(Math.min(...samples)),
+    max: round(Math.max(...samples)),
+    runs: samples.length,
+  };
 }
 
 /** A derived figure (a ratio or difference of medians) with min/max from the paired samples when given. */
@@ -57,7 +64,11 @@ export function round(v: number): number {
 }
 
 /** Runs `fn` `warmup` times untimed, then `runs` times; `fn` may return its own measurement in ms. */
-export async function sample(runs: number, warmup: number, fn: () => Promise<number | void> | number | void): Promise<number[]> {
+export async function sample(
+  runs: number,
+  warmup: number,
+  fn: () => Promise<number | void> | number | void,
+): Promise<number[]> {
   for (let i = 0; i < warmup; i++) await fn();
   const out: number[] = [];
   for (let i = 0; i < runs; i++) {
@@ -69,7 +80,22 @@ export async function sample(runs: number, warmup: number, fn: () => Promise<num
 }
 
 /** A goal "value ≤ target" (or `<` with strict). */
-export function goal(label: string, value: number | null, unit: string, target: number, opts: { figure?: string; strict?: boolean; note?: string } = {}): Goal {
+export function goal(
+  label: string,
+  value: number | null,
+  unit: string,
+  target: number,
+  opts: { figure?: string; strict?: boolean; note?: string } = {},
+): Goal {
   const met = value === null ? null : opts.strict ? value < target : value <= target;
-  return { label, figure: opts.figure, value: value === null ? null : round(value), unit, target, ...(opts.strict ? { strict: true } : {}), met, ...(opts.note ? { note: opts.note } : {}) };
+  return {
+    label,
+    figure: opts.figure,
+    value: value === null ? null : round(value),
+    unit,
+    target,
+    ...(opts.strict ? { strict: true } : {}),
+    met,
+    ...(opts.note ? { note: opts.note } : {}),
+  };
 }

@@ -23,7 +23,10 @@ function rng(seed: number): () => number {
   };
 }
 
-const WORDS = 'const let return value table route request response handler error result index count items parse build render stream token model thread message span hook tool file path data state cache store open close write read'.split(' ');
+const WORDS =
+  'const let return value table route request response handler error result index count items parse build render stream token model thread message span hook tool file path data state cache store open close write read'.split(
+    ' ',
+  );
 
 function linePool(): string[] {
   const r = rng(7);
@@ -33,24 +36,37 @@ function linePool(): string[] {
     const words: string[] = [];
     for (let k = 0; k < n; k++) words.push(WORDS[Math.floor(r() * WORDS.length)]!);
     const indent = '  '.repeat(Math.floor(r() * 4));
-    pool.push(i % 64 === 0 ? `${indent}const r${i} = parseRoute(${words.join(', ')});` : `${indent}${words.join(' ')};`);
+    pool.push(
+      i % 64 === 0
+        ? `${indent}const r${i} = parseRoute(${words.join(', ')});`
+        : `${indent}${words.join(' ')};`,
+    );
   }
   return pool;
 }
 
 /** Returns the tree's root, generating it first if needed. `files` = 20,000 for the full size. */
-export function ensureTree(files: number, log: (m: string) => void): { root: string; files: number; bytes: number } {
+export function ensureTree(
+  files: number,
+  log: (m: string) => void,
+): { root: string; files: number; bytes: number } {
   const root = path.join(os.tmpdir(), `wb-bench-tree-v${VERSION}-${files}`);
   const marker = path.join(root, '.complete');
   const bytesPerFile = 10_000;
   if (existsSync(marker)) return { root, files, bytes: files * bytesPerFile };
-  log(`generating ${files} files (~${Math.round((files * bytesPerFile) / 1e6)} MB) into ${root} (once)…`);
+  log(
+    `generating ${files} files (~${Math.round((files * bytesPerFile) / 1e6)} MB) into ${root} (once)…`,
+  );
   rmSync(root, { recursive: true, force: true });
   const pool = linePool();
   const r = rng(42);
   const perDir = 20;
   for (let f = 0; f < files; f++) {
-    const dir = path.join(root, `pkg${String(Math.floor(f / 1000)).padStart(2, '0')}`, `mod${String(Math.floor(f / perDir) % 50).padStart(2, '0')}`);
+    const dir = path.join(
+      root,
+      `pkg${String(Math.floor(f / 1000)).padStart(2, '0')}`,
+      `mod${String(Math.floor(f / perDir) % 50).padStart(2, '0')}`,
+    );
     if (f % perDir === 0) mkdirSync(dir, { recursive: true });
     const lines: string[] = [];
     let size = 0;

@@ -6,7 +6,10 @@ export const READ_PATH = 'src/router.ts';
 
 export function writeReadTarget(workspace: string): void {
   const lines: string[] = [];
-  for (let i = 0; i < 100; i++) lines.push(`export const route${i} = (req: Request): string => table.get('/path/${i}') ?? 'none';`);
+  for (let i = 0; i < 100; i++)
+    lines.push(
+      `export const route${i} = (req: Request): string => table.get('/path/${i}') ?? 'none';`,
+    );
   mkdirSync(path.join(workspace, 'src'), { recursive: true });
   writeFileSync(path.join(workspace, READ_PATH), `${lines.join('\n')}\n`);
 }
