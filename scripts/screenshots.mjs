@@ -73,7 +73,7 @@ async function main() {
     await page.screenshot({ path: join(outDir, 'chat-light.png') });
 
     // 2. An approval prompt for a command.
-    await script(stack, [{ text: 'I will run the test suite.', toolCalls: [{ name: 'execute', args: { command: 'npm test -- --run paginate' } }] }, { text: 'All green.' }]);
+    await script(stack, [{ text: 'I will run the test suite.', toolCalls: [{ name: 'execute', args: { command: 'npm test -- --run paginate' } }] }, { text: 'Understood — I did not run it. You can run `npm test` yourself when ready.' }]);
     await page.getByTestId('new-thread').click();
     await send(page, 'Run the tests for paginate');
     await page.getByTestId('approval-card').waitFor();
