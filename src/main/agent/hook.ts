@@ -33,6 +33,11 @@ export interface RunContext {
    * resolves 'deny' at once when nobody can answer. An allowed call is not asked again by the approval ring.
    */
   askUser?(call: ToolCall, reason: string): Promise<'allow' | 'deny'>;
+  /**
+   * Tells the hooks a compaction is about to happen ('pre', which a hook may veto) or happened
+   * ('post'); set by the run, called by whoever compacts.
+   */
+  notifyCompaction?(notice: CompactionNotice): Promise<{ blocked: boolean; reason?: string }>;
   /** Forces a compaction of the thread (lifecycle `callback: "compact"`); no-op without a compactor. */
   compact?(): Promise<void>;
 }
@@ -60,6 +65,14 @@ export interface TurnOutcome {
   callback?: 'compact';
 }
 
+/** Before/after a compaction (Claude PreCompact / PostCompact). */
+export interface CompactionNotice {
+  phase: 'pre' | 'post';
+  trigger: 'auto' | 'manual';
+  /** The summary text, on 'post'. */
+  summary?: string;
+}
+
 /** What `agent_stop` may ask for (seed 002): follow-ups continue the loop. */
 export interface StopOutcome {
   follow_up_messages?: string[];
@@ -77,6 +90,8 @@ export interface Hook {
   onUserMessage?(ctx: RunContext, text: string): Promise<UserMessageOutcome>;
   afterTurn?(ctx: RunContext, info: TurnInfo): Promise<TurnOutcome>;
   onAgentStop?(ctx: RunContext, msgs: Message[]): Promise<StopOutcome>;
+  /** Compaction is about to happen or happened; a 'pre' answer `{blocked: true}` skips it. */
+  onCompact?(ctx: RunContext, notice: CompactionNotice): Promise<{ blocked?: boolean; reason?: string } | void>;
   /** Called once when the run ends, whatever the outcome (Claude SessionEnd-like cleanup). */
   afterAgent?(ctx: RunContext, outcome: { stop_reason: string }): Promise<void>;
 }

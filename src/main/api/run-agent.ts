@@ -83,6 +83,19 @@ export function startRun(deps: RunDeps, setup: RunSetup, runId: string): RunHand
     },
     compact: setup.compact ? () => setup.compact!(ctx) : undefined,
     askUser: setup.askUser ? (call, reason) => setup.askUser!(ctx, call, reason) : undefined,
+    notifyCompaction: async (notice) => {
+      for (const hook of setup.hooks) {
+        if (!hook.onCompact) continue;
+        try {
+          const answer = await hook.onCompact(ctx, notice);
+          if (notice.phase === 'pre' && answer?.blocked) return { blocked: true, reason: answer.reason ?? `vetoed by ${hook.name}` };
+        } catch (err) {
+          if (err instanceof Error && err.name === 'AbortError') throw err;
+          ctx.trace?.recordEvent('hook_error', { hook: hook.name, phase: 'compact', message: String(err).slice(0, 500) });
+        }
+      }
+      return { blocked: false };
+    },
   };
   const append = (msgs: Message[]) => {
     const first = setup.state.messages.length;

@@ -116,7 +116,7 @@ export async function createWorkbench(opts: WorkbenchOptions): Promise<Workbench
         maxIterations: args.maxIterations ?? settings.max_iterations,
         controller,
         askUser: confirm,
-        compact: (ctx) => compactThreadNow({ store: db.threads, llm: ctx.llm, model: ctx.model, state: ctx.state, contextWindow: profile.context_window, compaction: profile.compaction, trace: ctx.trace, signal: ctx.signal }).then(() => undefined),
+        compact: (ctx) => compactThreadNow({ store: db.threads, llm: ctx.llm, model: ctx.model, state: ctx.state, contextWindow: profile.context_window, compaction: profile.compaction, trace: ctx.trace, signal: ctx.signal, ctx }).then(() => undefined),
       },
       runId,
     );

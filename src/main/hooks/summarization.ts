@@ -191,13 +191,25 @@ export function createSummarizationHook(opts: SummarizationHookOptions = {}): Ho
         threadMessages: ctx.state.messages,
         stored: readStored(store, ctx),
         config,
-        summarize: (old) => summarizeWith(ctx.llm, ctx.model, old, { signal: ctx.signal, contextWindow: config.contextWindow, trace: ctx.trace }),
+        summarize: (old) => summarizeAnnounced(ctx, 'auto', () => summarizeWith(ctx.llm, ctx.model, old, { signal: ctx.signal, contextWindow: config.contextWindow, trace: ctx.trace })),
         now: opts.now,
       });
       report(ctx, store, outcome, Date.now() - started);
       return next(outcome.messages);
     },
   };
+}
+
+/**
+ * Runs a summarization between the hooks' pre and post compaction notices; a vetoed 'pre' fails
+ * the summary, so the request passes through unchanged.
+ */
+export async function summarizeAnnounced(ctx: RunContext, trigger: 'auto' | 'manual', summarize: () => Promise<string>): Promise<string> {
+  const pre = await ctx.notifyCompaction?.({ phase: 'pre', trigger });
+  if (pre?.blocked) throw new Error(`compaction blocked: ${pre.reason ?? 'by a hook'}`);
+  const text = await summarize();
+  await ctx.notifyCompaction?.({ phase: 'post', trigger, summary: text });
+  return text;
 }
 
 function readStored(store: CompactionStore, ctx: RunContext): CompactionSummary | undefined {
@@ -245,6 +257,8 @@ export interface CompactThreadNowArgs {
   signal?: AbortSignal;
   trace?: TraceRecorder;
   now?: () => number;
+  /** The run asking for it (lifecycle callback "compact"): its hooks get the PreCompact/PostCompact notices. */
+  ctx?: RunContext;
 }
 
 export interface CompactThreadResult extends CompactionEvent {
@@ -269,7 +283,10 @@ export async function compactThreadNow(args: CompactThreadNowArgs): Promise<Comp
     stored: args.store.getCompaction(args.state.thread_id),
     config,
     force: true,
-    summarize: (old) => summarizeWith(args.llm, args.model, old, { signal, contextWindow: config.contextWindow, trace: args.trace }),
+    summarize: (old) => {
+      const run = () => summarizeWith(args.llm, args.model, old, { signal, contextWindow: config.contextWindow, trace: args.trace });
+      return args.ctx ? summarizeAnnounced(args.ctx, 'manual', run) : run();
+    },
     now: args.now,
   });
   if (outcome.failed) throw new Error(`compaction failed: ${outcome.failed}`);

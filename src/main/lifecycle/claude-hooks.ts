@@ -210,6 +210,16 @@ export function createClaudeHooks(opts: ClaudeHooksOptions, source: HookSource):
       return { follow_up_messages: reasons };
     },
 
+    async onCompact(ctx, notice) {
+      if (notice.phase === 'post') {
+        await fire(ctx, 'PostCompact', notice.trigger, { trigger: notice.trigger, compact_summary: notice.summary ?? '' });
+        return;
+      }
+      const agg = aggregate(await fire(ctx, 'PreCompact', notice.trigger, { trigger: notice.trigger, custom_instructions: '' }), opts.settings, true);
+      const veto = agg.block ?? agg.ask;
+      return veto ? { blocked: true, reason: `${veto.by}: ${veto.reason}` } : {};
+    },
+
     async afterAgent(ctx, outcome) {
       stopBlocks.delete(ctx.runId);
       sessionContext.delete(ctx.runId);

@@ -149,6 +149,28 @@ describe('SummarizationHook failures', () => {
     }
   });
 
+  it('announces the compaction to the hooks and skips it when a PreCompact hook vetoes', async () => {
+    for (const veto of [false, true]) {
+      const thread = chat(30);
+      const llm = createScriptedLlm([summaryTurn('the gist')]);
+      const s = setup(thread, llm, { contextWindow: 1_000, compaction: { strategy: 'summarization' } });
+      const notices: string[] = [];
+      (s.ctx as { notifyCompaction?: unknown }).notifyCompaction = async (n: { phase: string; trigger: string; summary?: string }) => {
+        notices.push(`${n.phase}:${n.trigger}:${n.summary ?? ''}`);
+        return { blocked: veto && n.phase === 'pre', reason: 'keep everything' };
+      };
+      const out = await s.call();
+      if (veto) {
+        expect(out).toEqual([SYSTEM, ...thread]);
+        expect(notices).toEqual(['pre:auto:']);
+        expect(s.events[0].data).toMatchObject({ decision: 'compaction_failed', reason: 'compaction blocked: keep everything' });
+      } else {
+        expect(out.length).toBeLessThan(thread.length);
+        expect(notices).toEqual(['pre:auto:', 'post:auto:the gist']);
+      }
+    }
+  });
+
   it('lets an abort propagate', async () => {
     const abort = Object.assign(new Error('aborted'), { name: 'AbortError' });
     const s = setup(chat(30), createScriptedLlm([{ throw: abort }]), { contextWindow: 1_000, compaction: { strategy: 'summarization' } });

@@ -125,6 +125,19 @@ describe('Claude Code dialect', () => {
     ]);
   });
 
+  it('PreCompact can veto a compaction; PostCompact gets the summary', async () => {
+    writeSettings(projectSettings(), {
+      PreCompact: [{ matcher: 'manual', hooks: [exec('exit2', 'keep history')] }, { matcher: 'auto', hooks: [exec('record', 'precompact')] }],
+      PostCompact: [{ hooks: [exec('record', 'postcompact')] }],
+    });
+    const { hook, t } = await setup();
+    expect(await hook!.onCompact!(t.ctx, { phase: 'pre', trigger: 'manual' })).toEqual({ blocked: true, reason: 'zoo.sh: no writes here (keep history)' });
+    expect(await hook!.onCompact!(t.ctx, { phase: 'pre', trigger: 'auto' })).toEqual({});
+    expect(JSON.parse(readFileSync(join(sb.ws, 'claude-precompact.json'), 'utf8'))).toMatchObject({ hook_event_name: 'PreCompact', trigger: 'auto' });
+    await hook!.onCompact!(t.ctx, { phase: 'post', trigger: 'auto', summary: 'the gist' });
+    expect(JSON.parse(readFileSync(join(sb.ws, 'claude-postcompact.json'), 'utf8'))).toMatchObject({ hook_event_name: 'PostCompact', compact_summary: 'the gist' });
+  });
+
   it('matching handlers run in parallel', async () => {
     writeSettings(projectSettings(), { PreToolUse: [{ hooks: [exec('allow', '1'), exec('allow', '1.01'), exec('allow', '1.02')] }] });
     const { call } = await setup();
