@@ -6,6 +6,7 @@
  */
 import { spawn, spawnSync } from 'node:child_process';
 import { runGroup } from '../lib/group.ts';
+import { samplePair } from '../lib/pair.ts';
 import { COMMON_PATTERN, RARE_PATTERN, ensureTree } from '../lib/tree.ts';
 import { derived, figure, goal, median, sample, type Figure, type Goal } from '../lib/stats.ts';
 
@@ -35,7 +36,7 @@ await runGroup('grep', async (ctx) => {
   };
   // WB_BENCH_NO_RG=1 runs the group as on a machine without ripgrep (to check that path).
   const rgInstalled = !process.env.WB_BENCH_NO_RG && hasCommand('rg');
-  const runs = ctx.quick ? 3 : 5;
+  const runs = ctx.quick ? 3 : 9;
   const figures: Record<string, Figure> = {};
   const goals: Goal[] = [];
   const notes: string[] = [
@@ -64,10 +65,13 @@ await runGroup('grep', async (ctx) => {
     ['common', COMMON_PATTERN],
   ] as const) {
     if (rgInstalled) {
-      const rgTimes = await sample(runs, 1, () =>
-        run('rg', rgArgs(pattern), tree.root).then(() => undefined),
+      // Paired (rg, tool, tool, rg, …) so load from other work hits both alike.
+      const [rgTimes, toolTimes] = await samplePair(
+        runs,
+        1,
+        () => run('rg', rgArgs(pattern), tree.root),
+        tool(grep, pattern),
       );
-      const toolTimes = await sample(runs, 1, tool(grep, pattern));
       figures[`rg_${name}`] = figure(`rg itself, ${name} pattern`, 'ms', rgTimes);
       figures[`tool_${name}`] = figure(`grep tool (rg engine), ${name} pattern`, 'ms', toolTimes);
       const ratio = median(toolTimes) / median(rgTimes);

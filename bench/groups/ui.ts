@@ -207,11 +207,17 @@ await runGroup('ui', async (ctx) => {
     );
     ctx.log(`stream: longest task ${Math.max(...longest).toFixed(0)} ms`);
 
-    // 3. The trace panel.
-    if (!existsSync(path.join(root, 'src/renderer/features/trace'))) {
-      notMeasured('20,000 spans drawn in ≤ 1 s', 1000, 'ms', 'trace panel not built yet');
-      notMeasured('20,000-span trace filtered in ≤ 100 ms', 100, 'ms', 'trace panel not built yet');
-    }
+    // 3. The trace panel: measured once it replaces the dock's placeholder.
+    await page.getByTestId('tab-trace').click();
+    const placeholder = await page
+      .getByTestId('placeholder-trace')
+      .isVisible()
+      .catch(() => true);
+    const why = placeholder
+      ? 'trace panel not built yet (the Trace tab is a placeholder)'
+      : 'trace panel exists; this bench does not drive it yet';
+    notMeasured('20,000 spans drawn in ≤ 1 s', 1000, 'ms', why);
+    notMeasured('20,000-span trace filtered in ≤ 100 ms', 100, 'ms', why);
 
     // 4. Heap after all of the above (forced GC first).
     const cdp = await context.newCDPSession(page);
