@@ -43,26 +43,33 @@ export function presentedToken(req: IncomingMessage, url: URL): string | undefin
   return url.searchParams.get('token') ?? undefined;
 }
 
-/** The origins and hosts this server answers to, for `host:port`. */
-export function allowedOrigins(host: string, port: number): { origins: Set<string>; hosts: Set<string> } {
+/** The Host headers this server answers to for `host:port`; undefined = any (wildcard bind). */
+export function allowedOrigins(host: string, port: number): { hosts: Set<string> | undefined } {
+  if (host === '0.0.0.0' || host === '::') return { hosts: undefined };
   const h = host.includes(':') ? `[${host}]` : host;
   const hosts = new Set([`${h}:${port}`]);
-  if (host === '127.0.0.1' || host === 'localhost') {
+  if (host === '127.0.0.1' || host === 'localhost' || host === '::1') {
     hosts.add(`127.0.0.1:${port}`);
     hosts.add(`localhost:${port}`);
+    hosts.add(`[::1]:${port}`);
   }
-  return { hosts, origins: new Set([...hosts].map((x) => `http://${x}`)) };
+  return { hosts };
 }
 
-/** Why a request is refused, or undefined when it passes. `requireOrigin` for socket and API calls. */
+/**
+ * Why a request is refused, or undefined when it passes: a Host we do not serve (DNS rebinding), an
+ * `Origin` other than this server's own (`http://<Host>`), a missing Origin when `requireOrigin`
+ * (socket and API calls; a non-browser client may send the token header instead), or no valid token.
+ */
 export function refusal(
   req: IncomingMessage,
   url: URL,
-  opts: { token: string; hosts: Set<string>; origins: Set<string>; requireOrigin: boolean },
+  opts: { token: string; hosts: Set<string> | undefined; requireOrigin: boolean },
 ): { status: 401 | 403; reason: string } | undefined {
-  if (!opts.hosts.has(req.headers.host ?? '')) return { status: 403, reason: 'unexpected Host header' };
+  const host = req.headers.host ?? '';
+  if (!host || (opts.hosts && !opts.hosts.has(host))) return { status: 403, reason: 'unexpected Host header' };
   const origin = req.headers.origin;
-  if (origin !== undefined && !opts.origins.has(origin)) return { status: 403, reason: 'cross-origin request refused' };
+  if (origin !== undefined && origin !== `http://${host}`) return { status: 403, reason: 'cross-origin request refused' };
   if (opts.requireOrigin && origin === undefined && req.headers[TOKEN_HEADER] === undefined) {
     return { status: 403, reason: 'missing Origin' };
   }

@@ -68,7 +68,7 @@ export async function startServer(opts: StartServerOptions): Promise<RunningServ
     providers: opts.providers,
     platform: process.platform,
   });
-  let guard: ReturnType<typeof allowedOrigins> = { hosts: new Set(), origins: new Set() };
+  let guard: ReturnType<typeof allowedOrigins> = { hosts: new Set() };
   let csp = '';
   const baseHeaders = () => ({
     'content-security-policy': csp,

@@ -114,7 +114,7 @@ function applyToThread(t: ThreadChat, env: AgentEventEnvelope): ThreadChat {
       for (const [id, run] of Object.entries(tools)) {
         if (run.status === 'pending' || run.status === 'running' || run.status === 'awaiting_approval') tools[id] = { ...run, status: 'cancelled' };
       }
-      const ended: ThreadChat = { ...t, running: false, streaming: '', approvals: [], tools };
+      const ended: ThreadChat = { ...t, running: false, runId: e.run_id ?? t.runId, streaming: '', approvals: [], tools };
       return d.stop_reason === 'cancelled' ? addNotice(ended, { kind: 'cancelled', text: 'Run cancelled.' }) : ended;
     }
     default:

@@ -109,3 +109,18 @@ describe('workbench serve transport', () => {
     ws.close();
   });
 });
+
+describe('origin check', () => {
+  it('accepts localhost and 127.0.0.1 as the same loopback server but not another port', async () => {
+    const { refusal, allowedOrigins } = await import('../../../src/main/server/auth.ts');
+    const guard = allowedOrigins('127.0.0.1', 4000);
+    const req = (headers: Record<string, string>) => ({ headers }) as never;
+    const url = new URL('http://x/?token=t');
+    expect(refusal(req({ host: 'localhost:4000', origin: 'http://localhost:4000' }), url, { token: 't', ...guard, requireOrigin: true })).toBeUndefined();
+    expect(refusal(req({ host: '127.0.0.1:4000', origin: 'http://127.0.0.1:4001' }), url, { token: 't', ...guard, requireOrigin: true })?.status).toBe(403);
+    expect(refusal(req({ host: 'attacker.example:4000', origin: 'http://attacker.example:4000' }), url, { token: 't', ...guard, requireOrigin: true })?.status).toBe(403);
+    const wild = allowedOrigins('0.0.0.0', 4000);
+    expect(refusal(req({ host: '192.168.1.5:4000', origin: 'http://192.168.1.5:4000' }), url, { token: 't', ...wild, requireOrigin: true })).toBeUndefined();
+    expect(refusal(req({ host: '192.168.1.5:4000', origin: 'http://evil.example' }), url, { token: 't', ...wild, requireOrigin: true })?.status).toBe(403);
+  });
+});

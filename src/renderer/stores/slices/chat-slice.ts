@@ -37,13 +37,14 @@ export const createChatSlice: StateCreator<WorkbenchState, [], [], ChatSlice> = 
     }
     try {
       const r = await call('chat.send', { threadId: id ?? undefined, text: trimmed, workspace: id ? undefined : get().workspace.path || undefined });
-      if (!id) {
-        set((s) => {
-          const t = s.chat.threads[r.threadId] ?? { ...emptyThread(r.threadId), loaded: true };
-          return { activeThreadId: r.threadId, chat: { ...s.chat, threads: { ...s.chat.threads, [r.threadId]: { ...t, running: t.running || true } } } };
-        });
-        if (!get().chat.threads[r.threadId]?.messages.length) void get().reloadThread(r.threadId);
-      }
+      set((s) => {
+        const t = s.chat.threads[r.threadId] ?? { ...emptyThread(r.threadId), loaded: !id };
+        // Events of this run may have arrived before the answer (even `done`): only an unseen run is marked running.
+        const seen = t.runId === r.runId;
+        const next = seen ? t : { ...t, running: true, runId: r.runId };
+        return { activeThreadId: s.activeThreadId === id ? r.threadId : s.activeThreadId, chat: { ...s.chat, threads: { ...s.chat.threads, [r.threadId]: next } } };
+      });
+      if (!id && !get().chat.threads[r.threadId]?.messages.length) void get().reloadThread(r.threadId);
       void get().refreshThreads();
     } catch (err) {
       get().setBanner(`Could not send: ${errorText(err)}`);
