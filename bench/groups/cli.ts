@@ -28,7 +28,7 @@ await runGroup('cli', async (ctx) => {
     NODE_NO_WARNINGS: '1',
   };
   delete env.NODE_OPTIONS;
-  const runCli = (withRss: boolean) =>
+  const runCli = (withRss: boolean, extraEnv: NodeJS.ProcessEnv = {}) =>
     new Promise<number>((resolve, reject) => {
       const args = [
         ...(withRss ? ['--import', path.join(root, 'bench/lib/report-rss.mjs')] : []),
@@ -44,7 +44,7 @@ await runGroup('cli', async (ctx) => {
       const t0 = performance.now();
       const child = spawn(process.execPath, args, {
         cwd: workspace,
-        env: { ...env, WB_BENCH_RSS_FILE: withRss ? rssFile : '' },
+        env: { ...env, ...extraEnv, WB_BENCH_RSS_FILE: withRss ? rssFile : '' },
         stdio: ['ignore', 'pipe', 'pipe'],
       });
       let out = '';
@@ -59,8 +59,15 @@ await runGroup('cli', async (ctx) => {
   try {
     const first = await runCli(false);
     const walls = await sample(ctx.quick ? 3 : 10, 1, () => runCli(false));
+    // Node's module compile cache (which also keeps the type-stripped source) switched off: a first start.
+    const noCache = { NODE_DISABLE_COMPILE_CACHE: '1' };
+    const coldWalls = await sample(ctx.quick ? 3 : 10, 1, () => runCli(false, noCache));
     const rss = await sample(ctx.quick ? 2 : 5, 0, async () => {
       await runCli(true);
+      return Number(readFileSync(rssFile, 'utf8')) / 1024;
+    });
+    const coldRss = await sample(ctx.quick ? 2 : 5, 0, async () => {
+      await runCli(true, noCache);
       return Number(readFileSync(rssFile, 'utf8')) / 1024;
     });
     ctx.log(`run: ${median(walls).toFixed(0)} ms, peak RSS ${median(rss).toFixed(0)} MiB`);
@@ -68,6 +75,8 @@ await runGroup('cli', async (ctx) => {
       first_run: figure('workbench run, first run (creates the database)', 'ms', [first]),
       run_wall: figure('workbench run: start + one round + exit', 'ms', walls),
       peak_rss: figure('peak RSS of that run', 'MiB', rss),
+      run_wall_no_cache: figure('the same with NODE_DISABLE_COMPILE_CACHE=1', 'ms', coldWalls),
+      peak_rss_no_cache: figure('peak RSS with NODE_DISABLE_COMPILE_CACHE=1', 'MiB', coldRss),
     };
     return {
       figures,
