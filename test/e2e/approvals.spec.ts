@@ -46,3 +46,15 @@ test('cancel with the Stop button while waiting for approval', async ({ fake, ch
   await expect(chat.approval).toHaveCount(0);
   await expect(chat.toolCard('execute')).not.toHaveAttribute('data-status', 'done');
 });
+
+test('a pending approval survives a page reload', async ({ fake, chat, app }) => {
+  await fake.script([{ toolCalls: [{ name: 'write_file', args: { path: 'after-reload.txt', content: 'still asked' } }] }, { text: 'Done after reload.' }]);
+  await chat.sendNew('Write after reload');
+  await expect(chat.approval).toBeVisible();
+  await app.reload();
+  await expect(chat.approval).toBeVisible();
+  await expect(chat.page.getByTestId('approval-preview')).toContainText('after-reload.txt');
+  await chat.page.getByTestId('approve-thread').click();
+  await expect(chat.assistant.last()).toContainText('Done after reload.');
+  expect(readFileSync(join(e2eEnv('WB_WORKSPACE'), 'after-reload.txt'), 'utf8')).toBe('still asked');
+});

@@ -2,7 +2,7 @@
  * The one pure reducer through which server data enters the store (CONVENTIONS §2.7): applies one
  * `agent.event` envelope to ChatData and returns the new ChatData (unchanged parts shared).
  */
-import type { AgentEventEnvelope } from '../../shared/ipc/contract.ts';
+import type { AgentEventEnvelope, PendingApproval } from '../../shared/ipc/contract.ts';
 import type { AgentState, Message, StreamEventData } from '../../shared/types/index.ts';
 import { emptyThread, type ChatData, type Notice, type ThreadChat, type ToolRun } from './chat-types.ts';
 
@@ -135,8 +135,8 @@ export function applyEvents(data: ChatData, envs: readonly AgentEventEnvelope[])
   return envs.reduce(applyEvent, data);
 }
 
-/** Replaces a thread's messages and todos with the server's copy (open, reload, resync). */
-export function loadThread(data: ChatData, state: AgentState, running: boolean): ChatData {
+/** Replaces a thread's messages, todos and pending approvals with the server's copy (open, reload, resync). */
+export function loadThread(data: ChatData, state: AgentState, running: boolean, approvals: PendingApproval[] = []): ChatData {
   return patchThread(data, state.thread_id, (t) => {
     const tools: Record<string, ToolRun> = { ...t.tools };
     for (const m of state.messages) {
@@ -144,6 +144,12 @@ export function loadThread(data: ChatData, state: AgentState, running: boolean):
         tools[m.tool_call_id] = statusFromToolMessage(m.content);
       }
     }
-    return { ...t, loaded: true, stale: false, messages: state.messages, todos: state.todos, running, tools, streaming: running ? t.streaming : '' };
+    for (const a of approvals) tools[a.tool_call.id] = { ...tools[a.tool_call.id], status: 'awaiting_approval' };
+    const views = approvals.map((a) => ({ approvalId: a.approval_id, toolCall: a.tool_call, kind: a.kind, preview: a.preview }));
+    const known = new Set(views.map((v) => v.approvalId));
+    const merged = running ? [...views, ...t.approvals.filter((v) => !known.has(v.approvalId))] : [];
+    // A snapshot taken mid-run can be older than events already applied: never go backwards then.
+    const messages = running && t.loaded && t.messages.length > state.messages.length ? t.messages : state.messages;
+    return { ...t, loaded: true, stale: false, messages, todos: state.todos, running, tools, approvals: merged, streaming: running ? t.streaming : '' };
   });
 }

@@ -13,6 +13,7 @@ import type {
   StreamEvent,
   ThreadSummary,
   Todo,
+  ToolCall,
   WorkbenchSettings,
 } from '../types/index.ts';
 import type { ArgSchemas } from './schemas.ts';
@@ -80,10 +81,19 @@ export interface TrustStatus {
   items: TrustItem[];
 }
 
+/** An approval prompt still waiting for an answer (so a reloaded page can show it again). */
+export interface PendingApproval {
+  approval_id: string;
+  tool_call: ToolCall;
+  kind: 'write' | 'execute';
+  preview: string;
+}
+
 export interface ThreadView {
   state: AgentState;
   summary: ThreadSummary;
   running: boolean;
+  approvals: PendingApproval[];
 }
 
 export interface MemoryDocument {

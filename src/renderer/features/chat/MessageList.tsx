@@ -7,6 +7,7 @@ import { MessageRow } from './MessageRow.tsx';
 /** The virtualized message list; sticks to the bottom while the user is there. */
 export function MessageList({ thread }: { thread: ThreadChat }) {
   const rows = useMemo(() => buildRows(thread), [thread]);
+  const awaiting = useMemo(() => new Set(thread.approvals.map((a) => a.toolCall.id)), [thread.approvals]);
   const scrollRef = useRef<HTMLDivElement>(null);
   const atBottom = useRef(true);
   const virtualizer = useVirtualizer({
@@ -42,7 +43,7 @@ export function MessageList({ thread }: { thread: ThreadChat }) {
         <div className="message-window" style={{ transform: `translateY(${items[0]?.start ?? 0}px)` }}>
           {items.map((item) => (
             <div key={item.key} data-index={item.index} ref={virtualizer.measureElement} className="row">
-              <MessageRow row={rows[item.index]!} tools={thread.tools} />
+              <MessageRow row={rows[item.index]!} tools={thread.tools} awaiting={awaiting} />
             </div>
           ))}
         </div>

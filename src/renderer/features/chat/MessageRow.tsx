@@ -16,7 +16,7 @@ function UsageLine({ usage }: { usage?: Usage }) {
 }
 
 /** One row of the message list. */
-export const MessageRow = memo(function MessageRow({ row, tools }: { row: Row; tools: Record<string, ToolRun> }) {
+export const MessageRow = memo(function MessageRow({ row, tools, awaiting }: { row: Row; tools: Record<string, ToolRun>; awaiting: ReadonlySet<string> }) {
   switch (row.kind) {
     case 'user':
       return (
@@ -35,7 +35,7 @@ export const MessageRow = memo(function MessageRow({ row, tools }: { row: Row; t
     case 'tools':
       return (
         <div className="msg msg-tools">
-          <ToolGroup calls={row.calls} tools={tools} />
+          <ToolGroup calls={row.calls} tools={tools} awaiting={awaiting} />
           <UsageLine usage={row.usage} />
         </div>
       );

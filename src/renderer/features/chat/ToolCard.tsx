@@ -90,7 +90,7 @@ export const ToolCard = memo(function ToolCard({ call, run }: { call: ToolCall; 
 });
 
 /** Tool calls from one model turn, shown together (they run in parallel). */
-export function ToolGroup({ calls, tools }: { calls: ToolCall[]; tools: Record<string, ToolRun> }) {
+export function ToolGroup({ calls, tools, awaiting }: { calls: ToolCall[]; tools: Record<string, ToolRun>; awaiting: ReadonlySet<string> }) {
   const done = calls.filter((c) => ['done', 'error', 'blocked', 'denied', 'cancelled'].includes(tools[c.id]?.status ?? '')).length;
   return (
     <div className="tool-group" data-testid="tool-group" data-count={calls.length}>
@@ -100,7 +100,7 @@ export function ToolGroup({ calls, tools }: { calls: ToolCall[]; tools: Record<s
         </div>
       )}
       {calls.map((c) => (
-        <ToolCard key={c.id} call={c} run={tools[c.id]} />
+        <ToolCard key={c.id} call={c} run={awaiting.has(c.id) ? { ...tools[c.id], status: 'awaiting_approval' } : tools[c.id]} />
       ))}
     </div>
   );

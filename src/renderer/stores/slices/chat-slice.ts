@@ -20,7 +20,7 @@ export const createChatSlice: StateCreator<WorkbenchState, [], [], ChatSlice> = 
   async reloadThread(threadId) {
     try {
       const view = await call('threads.get', { threadId });
-      set((s) => ({ chat: loadThread(s.chat, view.state, view.running) }));
+      set((s) => ({ chat: loadThread(s.chat, view.state, view.running, view.approvals) }));
     } catch (err) {
       get().setBanner(`Could not open the thread: ${errorText(err)}`);
     }
