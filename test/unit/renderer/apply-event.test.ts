@@ -144,3 +144,23 @@ describe('applyEvent', () => {
     expect(performance.now() - started).toBeLessThan(2000);
   });
 });
+
+describe('loadThread during a run', () => {
+  it('keeps newer streamed messages over an older snapshot and restores pending approvals', () => {
+    const call = { id: 'w1', name: 'write_file', args: { path: 'a' } };
+    let d = applyEvents({ threads: {}, lastSeq: 0 }, [
+      env({ event: 'on_message', data: { index: 0, message: { role: 'user', content: 'go' } } }),
+      env({ event: 'on_message', data: { index: 1, message: { role: 'assistant', content: '', tool_calls: [call] } } }),
+    ]);
+    d = loadThread(d, { thread_id: T, messages: [{ role: 'user', content: 'go' }], todos: [], files: {} }, true, [
+      { approval_id: 'ap', tool_call: call, kind: 'write', preview: 'write a' },
+    ]);
+    const t = d.threads[T]!;
+    expect(t.messages).toHaveLength(2);
+    expect(t.approvals.map((a) => a.approvalId)).toEqual(['ap']);
+    expect(t.tools.w1!.status).toBe('awaiting_approval');
+    const idle = loadThread(d, { thread_id: T, messages: [{ role: 'user', content: 'go' }], todos: [], files: {} }, false);
+    expect(idle.threads[T]!.messages).toHaveLength(1);
+    expect(idle.threads[T]!.approvals).toEqual([]);
+  });
+});
