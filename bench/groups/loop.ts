@@ -72,81 +72,86 @@ await runGroup('loop', async (ctx) => {
   const unsubscribe = wb.subscribe(() => void events++);
   const figures: Record<string, Figure> = {};
   const perRound = new Map<number, number>();
+  interface RunFigures {
+    overhead: number;
+    wall: number;
+    interval: number;
+    setup: number;
+    commit: number;
+  }
+  const measured = new Map<number, RunFigures[]>(sizes.map((size) => [size, []]));
+  const runOne = async (size: number): Promise<RunFigures> => {
+    const threadId = threads.get(size)!.shift()!;
+    wb.threads.get({ threadId }); // load into the thread cache: a hot thread, as in a live session
+    llm.callTimes.length = 0;
+    llm.ownMs = 0;
+    const c0 = { ...commits };
+    const t0 = performance.now();
+    const handle = await wb.chat.send({
+      threadId,
+      text: 'Read the router again.',
+      approvalMode: 'auto',
+      maxIterations: rounds,
+    });
+    const result = await handle.finished;
+    const wall = (performance.now() - t0) / rounds;
+    if (result.stop_reason !== 'max_iterations')
+      throw new Error(`run ended with ${result.stop_reason}: ${result.error ?? ''}`);
+    const after = wb.threads.get({ threadId })!.messages.length;
+    if (after !== size + 1 + 2 * rounds)
+      throw new Error(`thread has ${after} messages, expected ${size + 1 + 2 * rounds}`);
+    const gaps = llm.callTimes.slice(1).map((t, i) => t - llm.callTimes[i]!);
+    return {
+      overhead: wall - llm.ownMs / rounds - readMs,
+      wall,
+      interval: median(gaps),
+      setup: llm.callTimes[0]! - t0,
+      commit: (commits.ms - c0.ms) / rounds,
+    };
+  };
   try {
+    // The sizes alternate (small, big, big, small, …) so load from other work hits both alike.
+    for (let i = 0; i < warmup + runs; i++) {
+      for (const size of i % 2 === 0 ? sizes : [...sizes].reverse()) {
+        const r = await runOne(size);
+        if (i >= warmup) measured.get(size)!.push(r);
+      }
+    }
     for (const size of sizes) {
-      const ids = [...threads.get(size)!];
-      const overheads: number[] = [];
-      const walls: number[] = [];
-      const intervals: number[] = [];
-      const commitMs: number[] = [];
-      const setups: number[] = [];
-      const cpu: number[] = [];
-      const samples = await sample(runs, warmup, async () => {
-        const threadId = ids.shift()!;
-        wb.threads.get({ threadId }); // load into the thread cache: a hot thread, as in a live session
-        llm.callTimes.length = 0;
-        llm.ownMs = 0;
-        const c0 = { ...commits };
-        const t0 = performance.now();
-        const handle = await wb.chat.send({
-          threadId,
-          text: 'Read the router again.',
-          approvalMode: 'auto',
-          maxIterations: rounds,
-        });
-        const result = await handle.finished;
-        const wall = performance.now() - t0;
-        if (result.stop_reason !== 'max_iterations')
-          throw new Error(`run ended with ${result.stop_reason}: ${result.error ?? ''}`);
-        const after = wb.threads.get({ threadId })!.messages.length;
-        if (after !== size + 1 + 2 * rounds)
-          throw new Error(`thread has ${after} messages, expected ${size + 1 + 2 * rounds}`);
-        const perRoundWall = wall / rounds;
-        walls.push(perRoundWall);
-        setups.push(llm.callTimes[0]! - t0);
-        const gaps = llm.callTimes.slice(1).map((t, i) => t - llm.callTimes[i]!);
-        intervals.push(median(gaps));
-        const overhead = perRoundWall - llm.ownMs / rounds - readMs;
-        overheads.push(overhead);
-        const committing = (commits.ms - c0.ms) / rounds;
-        commitMs.push(committing);
-        cpu.push(overhead - committing);
-        return overhead;
-      });
-      // `sample` also records warm-up runs into walls/overheads; keep the measured tail only.
-      const tail = <T>(a: T[]) => a.slice(-runs);
+      const rs = measured.get(size)!;
+      const pick = (f: (r: RunFigures) => number) => rs.map(f);
       figures[`overhead_${size}`] = figure(
         `overhead per round, ${size}-message thread`,
         'ms',
-        samples,
+        pick((r) => r.overhead),
       );
       figures[`wall_${size}`] = figure(
         `wall time per round (incl. read_file), ${size}-message thread`,
         'ms',
-        tail(walls),
+        pick((r) => r.wall),
       );
       figures[`interval_${size}`] = figure(
         `steady-state model-call interval, ${size}-message thread`,
         'ms',
-        tail(intervals),
+        pick((r) => r.interval),
       );
       figures[`setup_${size}`] = figure(
         `run start (send → first model call), ${size}-message thread`,
         'ms',
-        tail(setups),
+        pick((r) => r.setup),
       );
       figures[`commit_${size}`] = figure(
         `of the overhead: SQLite COMMIT (fsync), ${size}-message thread`,
         'ms',
-        tail(commitMs),
+        pick((r) => r.commit),
       );
       figures[`cpu_${size}`] = figure(
         `of the overhead: everything but COMMIT, ${size}-message thread`,
         'ms',
-        tail(cpu),
+        pick((r) => r.overhead - r.commit),
       );
-      perRound.set(size, median(samples));
-      ctx.log(`${size} messages: ${median(samples).toFixed(3)} ms/round overhead`);
+      perRound.set(size, median(pick((r) => r.overhead)));
+      ctx.log(`${size} messages: ${perRound.get(size)!.toFixed(3)} ms/round overhead`);
     }
   } finally {
     unsubscribe();
