@@ -38,6 +38,21 @@ export function SettingsPanel() {
     }
   }, [view, provider]);
 
+  // Offer the endpoint's models right away (quietly: errors show only when the user asks).
+  const baseURL = provider?.base_url;
+  useEffect(() => {
+    if (!baseURL) return;
+    let live = true;
+    void call('providers.models', { baseURL })
+      .then((ids) => live && setModels(ids))
+      .catch(() => undefined);
+    return () => {
+      live = false;
+    };
+    // Only on open: later URL edits use "List models" / "Test connection".
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [Boolean(baseURL)]);
+
   if (!view || !provider) return <p className="muted">Loading settings…</p>;
 
   const loadModels = async () => {

@@ -59,6 +59,20 @@ export function Sidebar() {
             Open folder…
           </button>
         )}
+        {workspace.recent.filter((r) => r !== workspace.path).length > 0 && (
+          <ul className="recent" aria-label="Recent workspaces" data-testid="recent-workspaces">
+            {workspace.recent
+              .filter((r) => r !== workspace.path)
+              .slice(0, 4)
+              .map((r) => (
+                <li key={r}>
+                  <button type="button" title={r} onClick={() => void openWorkspace(r)}>
+                    ↺ {baseName(r)}
+                  </button>
+                </li>
+              ))}
+          </ul>
+        )}
       </div>
       <button type="button" className="primary new-thread" onClick={() => void openThread(null)} data-testid="new-thread" title="New thread (Ctrl+N)">
         + New thread
