@@ -57,6 +57,48 @@ await runGroup('store', async (ctx) => {
     `synthetic messages average ${Math.round(jsonBytes / size)} bytes of JSON (user / read_file call / ~1.2 KB tool result mix)`,
   );
 
+  // 4. The trace data the trace panel will draw: 20,000 spans of one thread, written then listed.
+  const spanCount = ctx.size(20_000, 2_000);
+  const spanDb = openDatabase(path.join(dir, 'spans.db'));
+  const spanThread = spanDb.threads.loadOrCreate(undefined, ws).thread_id;
+  const traceId = 'a'.repeat(32);
+  const spanWrite0 = performance.now();
+  spanDb.transaction(() => {
+    for (let i = 0; i < spanCount; i++) {
+      const kind = i % 3 === 0 ? 'llm' : i % 3 === 1 ? 'tool' : 'hook';
+      spanDb.spans.upsert({
+        trace_id: traceId,
+        span_id: (i + 1).toString(16).padStart(16, '0'),
+        ...(i === 0 ? {} : { parent_span_id: '0000000000000001' }),
+        name:
+          kind === 'llm'
+            ? 'chat fake-model'
+            : kind === 'tool'
+              ? 'execute_tool read_file'
+              : 'hook before_tool_call guard',
+        kind,
+        thread_id: spanThread,
+        run_id: `run_${Math.floor(i / 60)}`,
+        start_ms: 1_700_000_000_000 + i * 10,
+        end_ms: 1_700_000_000_000 + i * 10 + 8,
+        status: { code: 'OK' },
+        attributes: {
+          'gen_ai.operation.name': kind,
+          tool_args: '{"path":"src/router.ts"}',
+          output_length: 1200,
+        },
+        events: [],
+      });
+    }
+  });
+  const spanWriteMs = performance.now() - spanWrite0;
+  const listTimes = await sample(ctx.quick ? 3 : 7, 1, () => {
+    const n = spanDb.spans.listByThread(spanThread).length;
+    if (n !== spanCount) throw new Error(`listed ${n} spans, expected ${spanCount}`);
+  });
+  spanDb.close();
+  ctx.log(`spans: list ${spanCount} in ${listTimes[0]!.toFixed(0)} ms`);
+
   const figures = {
     append_per_s: figure(
       'messages appended per second (1 per transaction, synchronous=FULL)',
@@ -69,6 +111,16 @@ await runGroup('store', async (ctx) => {
       openTimes,
     ),
     size_per_1000: derived('database size per 1,000 messages', 'KiB', bytes / 1024 / (size / 1000)),
+    spans_write: derived(
+      `write ${spanCount.toLocaleString('en-US')} spans (one transaction)`,
+      'ms',
+      spanWriteMs,
+    ),
+    spans_list: figure(
+      `list a thread's ${spanCount.toLocaleString('en-US')} spans (spans.listByThread)`,
+      'ms',
+      listTimes,
+    ),
   };
   return {
     figures,
