@@ -8,7 +8,9 @@ import { isAllowedExternal, isAppUrl } from './sender-guard.ts';
 
 /** Applies the CSP header and denies permissions on `session`. */
 export function hardenSession(session: Session, devOrigin?: string): void {
-  const csp = contentSecurityPolicy(devOrigin ? devOrigin.replace(/^http/, 'ws') : '');
+  // The dev server (electron-vite dev only) needs React refresh's inline preamble and its HMR socket.
+  const base = contentSecurityPolicy(devOrigin ? devOrigin.replace(/^http/, 'ws') : '');
+  const csp = devOrigin ? base.replace("script-src 'self'", `script-src 'self' 'unsafe-inline' ${devOrigin}`) : base;
   session.webRequest.onHeadersReceived((details, callback) => {
     callback({ responseHeaders: { ...details.responseHeaders, 'Content-Security-Policy': [csp] } });
   });
