@@ -23,7 +23,8 @@ let win: BrowserWindow | null = null;
 let workbench: Workbench | null = null;
 
 registerAppScheme(protocol);
-if (!app.requestSingleInstanceLock()) app.quit();
+const primary = app.requestSingleInstanceLock();
+if (!primary) app.quit();
 app.on('second-instance', () => {
   if (!win) return;
   if (win.isMinimized()) win.restore();
@@ -85,10 +86,15 @@ async function start(): Promise<void> {
   await win.loadURL(devUrl ?? `${APP_ORIGIN}/index.html`);
 }
 
-app.whenReady().then(start, (err: unknown) => {
-  dialog.showErrorBox('Agent Workbench could not start', err instanceof Error ? err.message : String(err));
-  app.quit();
-});
+if (primary) {
+  app
+    .whenReady()
+    .then(start)
+    .catch((err: unknown) => {
+      dialog.showErrorBox('Agent Workbench could not start', err instanceof Error ? err.message : String(err));
+      app.quit();
+    });
+}
 app.on('window-all-closed', () => app.quit());
 app.on('will-quit', (event) => {
   if (!workbench) return;

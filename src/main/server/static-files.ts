@@ -46,7 +46,9 @@ export async function resolveStatic(root: string, urlPath: string): Promise<stri
   const candidate = join(rootReal, ...segments);
   if (candidate !== rootReal && !candidate.startsWith(rootReal + sep)) return undefined;
   try {
-    const real = await realpath(candidate);
+    // realpath catches symlinks pointing out; inside an asar archive (packaged app) it may be
+    // unsupported, and the lexical check above already holds there.
+    const real = await realpath(candidate).catch(() => candidate);
     if (real !== rootReal && !real.startsWith(rootReal + sep)) return undefined;
     const info = await stat(real);
     if (info.isDirectory()) return resolveStatic(root, `${urlPath.replace(/\/$/, '')}/index.html`);

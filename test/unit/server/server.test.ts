@@ -1,4 +1,4 @@
-import { mkdtempSync, mkdirSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, mkdirSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { request } from 'node:http';
@@ -41,6 +41,7 @@ describe('workbench serve transport', () => {
     writeFileSync(join(dist, 'index.html'), '<!doctype html><title>wb</title>');
     writeFileSync(join(dist, 'assets', 'app.js'), 'console.log(1)');
     writeFileSync(join(root, 'secret.txt'), 'top secret');
+    symlinkSync(join(root, 'secret.txt'), join(dist, 'assets', 'link.txt'));
     server = await startServer({ workbench: wb, rendererDir: dist, port: 0 });
     origin = `http://127.0.0.1:${server.port}`;
     cookie = `wb_token=${server.token}`;
@@ -70,7 +71,7 @@ describe('workbench serve transport', () => {
   });
 
   it('refuses path traversal', async () => {
-    for (const p of ['/../secret.txt', '/%2e%2e/secret.txt', '/assets/..%2f..%2fsecret.txt', '/..%5csecret.txt']) {
+    for (const p of ['/../secret.txt', '/%2e%2e/secret.txt', '/assets/..%2f..%2fsecret.txt', '/..%5csecret.txt', '/assets/link.txt', '/assets/%00.js']) {
       const r = await get(server.port, p, { cookie });
       expect(r.body).not.toContain('top secret');
     }
