@@ -30,3 +30,21 @@ test('a 5,000-message thread opens quickly and renders only the visible rows', a
   await expect(chat.user.first()).toHaveText('Question number 0');
   expect(await app.locator('[data-testid="message-list"] .row').count()).toBeLessThan(80);
 });
+
+test('a fast 5,000-delta stream renders once per frame and finishes promptly', async ({ fake, chat, app }) => {
+  const text = Array.from({ length: 400 }, (_, i) => `Sentence ${i} streams quickly through the UI.`).join(' ');
+  await fake.script([{ text, chunkSize: 4, delayMs: 0 }]);
+  await app.evaluate(() => {
+    const w = window as unknown as { __longest: number };
+    w.__longest = 0;
+    new PerformanceObserver((list) => {
+      for (const e of list.getEntries()) w.__longest = Math.max(w.__longest, e.duration);
+    }).observe({ type: 'longtask', buffered: false });
+  });
+  const started = Date.now();
+  await chat.sendNew('Stream fast');
+  await expect(chat.assistant.last()).toContainText('Sentence 399 streams quickly', { timeout: 20_000 });
+  expect(Date.now() - started).toBeLessThan(15_000);
+  const longest = await app.evaluate(() => (window as unknown as { __longest: number }).__longest);
+  expect(longest).toBeLessThan(1500);
+});
