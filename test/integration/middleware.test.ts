@@ -131,3 +131,18 @@ describe('memory, skills, compaction and traces', () => {
     expect(JSON.stringify(otlp)).not.toContain('alpha');
   });
 });
+
+describe('effective context', () => {
+  it('keeps the exact system message of the last model request per thread', async () => {
+    const { home, workspace } = await sandbox();
+    await writeFile(join(workspace, 'AGENTS.md'), '- remember me');
+    fake = await startFakeOpenAi();
+    wb = await createWorkbench({ home, workspace, baseURL: fake.baseURL, apiKey: 'sk-test', interactive: false });
+    const h = await wb.chat.send({ text: 'hi' });
+    await h.finished;
+    const last = wb.inspect.lastRequest({ threadId: h.threadId })!;
+    expect(last.system).toBe(systemText(fake.chatRequests()[0]));
+    expect(last.system).toContain('- remember me');
+    expect(last.message_count).toBe(fake.chatRequests()[0].messages.length);
+  });
+});

@@ -12,7 +12,9 @@ import type { LlmClient } from '../llm/types.ts';
 import type { SqliteDatabase } from '../store/database.ts';
 import { createTraceRecorder, endRunSpan, startRunSpan } from '../tracing/index.ts';
 import type { SpanWriter } from './span-writer.ts';
-import type { RunHandle } from './types.ts';
+import type { LastRequest, RunHandle } from './types.ts';
+import type { ModelRequest } from '../llm/types.ts';
+import { estimateTokens } from '../agent/messages.ts';
 
 export interface RunDeps {
   db: SqliteDatabase;
@@ -21,6 +23,8 @@ export interface RunDeps {
   spans: SpanWriter;
   emit: (event: StreamEvent) => void;
   home: string;
+  /** Called with every request just before it goes to the model (after all hooks). */
+  onRequest?: (request: LastRequest) => void;
 }
 
 export interface RunSetup {
@@ -68,7 +72,7 @@ export function startRun(deps: RunDeps, setup: RunSetup, runId: string): RunHand
     workspace: setup.workspace,
     home: deps.home,
     model: setup.model,
-    llm: setup.llm,
+    llm: deps.onRequest ? observed(setup.llm, (req) => deps.onRequest!(describeRequest(req, threadId, runId))) : setup.llm,
     settings: setup.settings,
     signal: setup.controller.signal,
     state: setup.state,
@@ -170,4 +174,26 @@ async function runWithGate(
     },
   });
   return { summary };
+}
+
+/** An LLM client that reports each request before sending it. */
+function observed(llm: LlmClient, onRequest: (req: ModelRequest) => void): LlmClient {
+  return {
+    chat(req, opts) {
+      onRequest(req);
+      return llm.chat(req, opts);
+    },
+  };
+}
+
+function describeRequest(req: ModelRequest, threadId: string, runId: string): LastRequest {
+  return {
+    thread_id: threadId,
+    run_id: runId,
+    model: req.model,
+    at: Date.now(),
+    system: req.messages.filter((m) => m.role === 'system').map((m) => m.content).join('\n\n'),
+    message_count: req.messages.length,
+    estimated_tokens: estimateTokens(req.messages),
+  };
 }

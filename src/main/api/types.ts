@@ -33,6 +33,18 @@ export interface RunHandle {
   finished: Promise<{ stop_reason: string; error?: string; blocked?: { by: string; reason: string } }>;
 }
 
+/** The system message(s) and size of the last request sent to the model on a thread. */
+export interface LastRequest {
+  thread_id: string;
+  run_id: string;
+  model: string;
+  at: number;
+  /** The system message exactly as sent (system prompt + skills catalog + memory + hook context). */
+  system: string;
+  message_count: number;
+  estimated_tokens: number;
+}
+
 export interface WorkbenchOptions {
   /** $WORKBENCH_HOME: database, settings, user hooks, skills, AGENTS.md. */
   home: string;
@@ -70,6 +82,10 @@ export interface Workbench {
   settings: {
     get(): WorkbenchSettings;
     update(patch: Partial<WorkbenchSettings>): Promise<WorkbenchSettings>;
+  };
+  inspect: {
+    /** What the model was last sent on this thread (the "effective context" view); undefined before the first call. */
+    lastRequest(args: { threadId: string }): LastRequest | undefined;
   };
   credentials: {
     /** Sets the API key for model calls (kept in memory by the core; the faces decide where it is stored). */

@@ -18,7 +18,7 @@ import { exporterFromSettings } from '../tracing/index.ts';
 import { buildPipeline } from './pipeline-factory.ts';
 import { newRunId, startRun } from './run-agent.ts';
 import { SpanWriter } from './span-writer.ts';
-import type { RunHandle, SendArgs, Workbench, WorkbenchOptions } from './types.ts';
+import type { LastRequest, RunHandle, SendArgs, Workbench, WorkbenchOptions } from './types.ts';
 
 /** Input the user can fix: the faces show it as a plain error (CLI exit 2, IPC invalid_args). */
 export class WorkbenchInputError extends Error {
@@ -47,6 +47,7 @@ export async function createWorkbench(opts: WorkbenchOptions): Promise<Workbench
   const running = new Map<string, { controller: AbortController; handle: RunHandle }>();
   let apiKey = opts.apiKey;
   const clients = new Map<string, LlmClient>();
+  const lastRequests = new Map<string, LastRequest>();
 
   function llmFor(settings: WorkbenchSettings): LlmClient {
     if (opts.llm) return opts.llm;
@@ -103,7 +104,7 @@ export async function createWorkbench(opts: WorkbenchOptions): Promise<Workbench
     }
     const llm = llmFor(settings);
     const handle = startRun(
-      { db, spans, exporter, emit: (e) => bus.emit(e), home },
+      { db, spans, exporter, emit: (e) => bus.emit(e), home, onRequest: (r) => lastRequests.set(r.thread_id, r) },
       {
         state,
         text: args.text,
@@ -157,6 +158,9 @@ export async function createWorkbench(opts: WorkbenchOptions): Promise<Workbench
     settings: {
       get: () => settingsStore.get(),
       update: (patch) => settingsStore.update(patch as SettingsPatch),
+    },
+    inspect: {
+      lastRequest: (a) => lastRequests.get(a.threadId),
     },
     credentials: {
       setApiKey: (a) => {

@@ -46,6 +46,7 @@ export function createStubWorkbench(workspace = '/tmp'): StubWorkbench {
       get: () => settings,
       update: async (p) => (settings = { ...settings, ...p }),
     },
+    inspect: { lastRequest: () => undefined },
     credentials: { setApiKey: (a) => void (key = a.apiKey), hasApiKey: () => Boolean(key) },
     subscribe: (l) => {
       listeners.add(l);
