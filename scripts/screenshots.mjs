@@ -69,6 +69,7 @@ async function main() {
     await idle(page);
     await page.getByTestId('tab-todos').click();
     await page.locator('[data-testid="tool-card"][data-tool="read_file"] [data-testid="tool-toggle"]').click();
+    await page.getByTestId('message-list').evaluate((el) => (el.scrollTop = el.scrollHeight));
     await page.waitForTimeout(300);
     await page.screenshot({ path: join(outDir, 'chat-light.png') });
 
