@@ -1,4 +1,6 @@
 import { useEffect, useMemo, useRef, useState } from 'react';
+import type { ThreadSummary } from '../../../shared/types/index.ts';
+import { call } from '../../ipc/client.ts';
 import { useWorkbenchStore } from '../../stores/store.ts';
 import { relativeTime } from './relative-time.ts';
 
@@ -26,11 +28,26 @@ export function Sidebar() {
     if (searchFocus) searchRef.current?.focus();
   }, [searchFocus]);
 
+  // Titles filter at once; the server then also matches message text (debounced).
+  const [found, setFound] = useState<{ q: string; ids: Set<string> } | null>(null);
+  useEffect(() => {
+    const q = search.trim();
+    if (!q) return;
+    const timer = setTimeout(() => {
+      void call('threads.list', { search: q, workspace: workspace.path || undefined })
+        .then((r: ThreadSummary[]) => setFound({ q, ids: new Set(r.map((t) => t.thread_id)) }))
+        .catch(() => undefined);
+    }, 200);
+    return () => clearTimeout(timer);
+  }, [search, workspace.path]);
+
   const visible = useMemo(() => {
     const q = search.trim().toLowerCase();
     const mine = threads.filter((t) => !workspace.path || t.workspace === workspace.path);
-    return q ? mine.filter((t) => t.title.toLowerCase().includes(q)) : mine;
-  }, [threads, search, workspace.path]);
+    if (!q) return mine;
+    const serverHits = found && found.q.toLowerCase() === q ? found.ids : undefined;
+    return mine.filter((t) => t.title.toLowerCase().includes(q) || serverHits?.has(t.thread_id));
+  }, [threads, search, workspace.path, found]);
 
   return (
     <nav className="sidebar" aria-label="Threads">
