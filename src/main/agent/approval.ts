@@ -7,6 +7,7 @@ import { randomUUID } from 'node:crypto';
 import type { ApprovalDecision, ApprovalMode, ToolCall } from '../../shared/types/index.ts';
 import type { Hook, RunContext } from './hook.ts';
 import type { ToolKind } from '../tools/types.ts';
+import { alwaysAskReason } from './risk.ts';
 
 interface Pending {
   resolve: (decision: ApprovalDecision) => void;
@@ -155,7 +156,19 @@ export function createApprovalHook(opts: ApprovalHookOptions): Hook {
     source: 'builtin',
     async wrapToolCall(ctx: RunContext, call, next) {
       const tool = ctx.tools.get(call.name);
-      if (!tool || !needsApproval(opts.mode, tool.kind)) return next(call);
+      if (!tool) return next(call);
+      const risk = alwaysAskReason(call, ctx.workspace.root);
+      if (risk) {
+        // Never covered by a mode or by "allow for this thread": a person sees this exact call.
+        if (opts.broker.consumePreApproval(call.id)) return next(call);
+        if (!opts.interactive) {
+          return { tool_call_id: call.id, name: call.name, output: '', error: `not run: ${risk}, so it always needs a person's approval, and nobody can approve it here` };
+        }
+        const d = await askUser(ctx, opts.broker, call, tool.kind === 'execute' ? 'execute' : 'write', `⚠ ${risk}\n\n${describeCall(call)}`);
+        if (d === 'deny') return { tool_call_id: call.id, name: call.name, output: '', error: `the user denied ${call.name}` };
+        return next(call);
+      }
+      if (!needsApproval(opts.mode, tool.kind)) return next(call);
       if (opts.broker.isAllowedForThread(ctx.threadId, call.name) || opts.broker.consumePreApproval(call.id)) return next(call);
       if (!opts.interactive) {
         return {

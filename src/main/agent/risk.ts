@@ -1,0 +1,58 @@
+/**
+ * Calls that always need a person's approval, whatever the approval mode (security-tests T2.13,
+ * T3.8, T8.1): destructive or piped-to-shell commands, and writes to files that make the workbench
+ * or git run code later (hooks, settings, agent profile, .git). Heuristics, not a sandbox: they catch
+ * the common and the injected forms; the approval prompt shows exactly what will run.
+ */
+import { isAbsolute, normalize, relative, resolve, sep } from 'node:path';
+import type { ToolCall } from '../../shared/types/index.ts';
+
+const DANGEROUS_COMMANDS: Array<[RegExp, string]> = [
+  [/\brm\s+(-[a-zA-Z]*[rRf][a-zA-Z]*\s+)+(--\s+)?(\/|~|\$HOME|\.\.|\*|\/\*)(\s|\/?$|\/\*)/, 'deletes a whole tree outside the project or everything'],
+  [/\b(curl|wget)\b[^|;&]*\|\s*(sudo\s+)?(ba|z|da|k)?sh\b/, 'pipes a download into a shell'],
+  [/\bbase64\s+(-d|--decode)\b[^|]*\|\s*(ba|z)?sh\b/, 'runs decoded text as a shell script'],
+  [/\beval\b/, 'evaluates constructed shell code'],
+  [/\bdd\b[^;&|]*\bof=\/dev\//, 'writes to a raw device'],
+  [/\bmkfs(\.\w+)?\b/, 'formats a file system'],
+  [/\bchmod\s+(-[a-zA-Z]*R[a-zA-Z]*\s+)+[0-7]*777\s+\/(\s|$)/, 'opens up the whole file system'],
+  [/\bgit\s+push\b[^;&|]*(\s--force\b|\s-f\b|\s--force-with-lease\b)/, 'force-pushes'],
+  [/:\(\)\s*\{\s*:\s*\|\s*:\s*&\s*\}\s*;/, 'is a fork bomb'],
+  [/\b(shutdown|reboot|halt|poweroff)\b/, 'stops the machine'],
+  [/>\s*\/dev\/(sd|nvme|hd)[a-z0-9]*/, 'overwrites a disk'],
+  [/\bsudo\b/, 'runs as root'],
+];
+
+/** More chained commands than a person reads at a glance: treated as risky (50-subcommand bypass lesson). */
+const MAX_CHAIN = 20;
+
+const PROTECTED_PATHS: Array<[RegExp, string]> = [
+  [/^\.git(\/|$)/, 'is inside .git (git hooks and config run code)'],
+  [/^\.workbench\/hooks(\/|$)/, 'is a workbench hook (hooks run as programs)'],
+  [/^\.workbench\/(settings|agent)\.(json|ya?ml)$/, 'is workbench configuration'],
+  [/^\.claude\/(settings(\.local)?\.json|hooks(\/|$))/, 'is Claude Code hook configuration'],
+];
+
+/** Why a call must be approved by a person even in `auto` mode, or undefined when it need not be. */
+export function alwaysAskReason(call: ToolCall, workspaceRoot: string): string | undefined {
+  if (call.name === 'execute') {
+    const command = String(call.args.command ?? '');
+    for (const [re, why] of DANGEROUS_COMMANDS) if (re.test(command)) return `this command ${why}`;
+    if (command.split(/&&|\|\||;|\n/).length > MAX_CHAIN) return `this command chains more than ${MAX_CHAIN} commands`;
+    return undefined;
+  }
+  if (call.name === 'write_file' || call.name === 'edit_file') {
+    const path = typeof call.args.path === 'string' ? call.args.path : '';
+    const rel = workspaceRelative(path, workspaceRoot);
+    if (rel === undefined) return undefined; // the path guard refuses it anyway
+    for (const [re, why] of PROTECTED_PATHS) if (re.test(rel)) return `${rel} ${why}`;
+  }
+  return undefined;
+}
+
+function workspaceRelative(path: string, root: string): string | undefined {
+  if (!path) return undefined;
+  const abs = isAbsolute(path) ? normalize(path) : resolve(root, path);
+  const rel = relative(root, abs);
+  if (rel.startsWith('..') || isAbsolute(rel)) return undefined;
+  return rel.split(sep).join('/');
+}
