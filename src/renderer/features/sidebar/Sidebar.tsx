@@ -2,7 +2,7 @@ import { useEffect, useMemo, useRef, useState } from 'react';
 import type { ThreadSummary } from '../../../shared/types/index.ts';
 import { call } from '../../ipc/client.ts';
 import { useWorkbenchStore } from '../../stores/store.ts';
-import { relativeTime } from './relative-time.ts';
+import { ThreadItem } from './ThreadItem.tsx';
 
 function baseName(path: string): string {
   return path.split(/[\\/]/).filter(Boolean).pop() ?? path;
@@ -107,19 +107,7 @@ export function Sidebar() {
       <ul className="thread-list" data-testid="thread-list">
         {visible.map((t) => (
           <li key={t.thread_id}>
-            <button
-              type="button"
-              className={`thread-item${t.thread_id === activeId ? ' active' : ''}`}
-              onClick={() => void openThread(t.thread_id)}
-              data-testid="thread-item"
-              aria-current={t.thread_id === activeId ? 'true' : undefined}
-            >
-              <span className="thread-title">
-                {running[t.thread_id]?.running && <span className="live-dot" aria-label="running" />}
-                {t.title || 'Untitled'}
-              </span>
-              <span className="thread-time">{relativeTime(t.updated_at)}</span>
-            </button>
+            <ThreadItem thread={t} active={t.thread_id === activeId} running={Boolean(running[t.thread_id]?.running)} />
           </li>
         ))}
         {visible.length === 0 && <li className="muted empty-list">{search ? 'No thread matches.' : 'No threads yet.'}</li>}
