@@ -15,6 +15,7 @@ export function App() {
   const setBanner = useWorkbenchStore((s) => s.setBanner);
   const onboarding = useWorkbenchStore((s) => s.onboarding);
   const connection = useWorkbenchStore((s) => s.connection);
+  const failures = useWorkbenchStore((s) => s.connectFailures);
   const dockOpen = useWorkbenchStore((s) => s.dockOpen);
   const toggleDock = useWorkbenchStore((s) => s.toggleDock);
   useEffect(() => bootstrap(), []);
@@ -30,7 +31,9 @@ export function App() {
       </button>
       {connection === 'closed' && (
         <div className="banner warning" role="status" data-testid="connection-lost">
-          Connection to the workbench lost — reconnecting…
+          {failures >= 3
+            ? 'Cannot reach the workbench. If `workbench serve` restarted, open the new URL it printed (the token changed).'
+            : 'Connection to the workbench lost — reconnecting…'}
         </div>
       )}
       {banner && (

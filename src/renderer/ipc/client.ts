@@ -21,7 +21,7 @@ export class CallError extends Error {
   }
 }
 
-const stateListeners = new Set<(s: ConnectionState) => void>();
+const stateListeners = new Set<(s: ConnectionState, failures: number) => void>();
 let bridge: WorkbenchBridge | undefined;
 
 /** The bridge for this page (created on first use). */
@@ -29,12 +29,12 @@ export function getBridge(): WorkbenchBridge {
   if (bridge) return bridge;
   if (window.workbench) return (bridge = window.workbench);
   const scheme = location.protocol === 'https:' ? 'wss' : 'ws';
-  bridge = createSocketBridge(`${scheme}://${location.host}/ws`, (s) => stateListeners.forEach((l) => l(s)));
+  bridge = createSocketBridge(`${scheme}://${location.host}/ws`, (s, n) => stateListeners.forEach((l) => l(s, n)));
   return bridge;
 }
 
-/** Hears socket connection changes (never fires in Electron). */
-export function onConnectionState(listener: (s: ConnectionState) => void): () => void {
+/** Hears socket connection changes and failed attempts in a row (never fires in Electron). */
+export function onConnectionState(listener: (s: ConnectionState, failures: number) => void): () => void {
   stateListeners.add(listener);
   return () => stateListeners.delete(listener);
 }

@@ -11,21 +11,23 @@ interface Pending {
   frame: string;
 }
 
-/** Creates the socket bridge; `onState` hears connection changes (a reconnect means: resync). */
-export function createSocketBridge(url: string, onState: (s: ConnectionState) => void = () => {}): WorkbenchBridge {
+/** Creates the socket bridge; `onState` hears connection changes and failed attempts in a row (a reconnect means: resync). */
+export function createSocketBridge(url: string, onState: (s: ConnectionState, failures: number) => void = () => {}): WorkbenchBridge {
   let ws: WebSocket | undefined;
   let nextId = 1;
   let delay = 250;
+  let failures = 0;
   const pending = new Map<number, Pending>();
   const listeners = new Map<string, Set<(p: unknown) => void>>();
 
   const connect = () => {
-    onState('connecting');
+    onState('connecting', failures);
     const socket = new WebSocket(url);
     ws = socket;
     socket.onopen = () => {
       delay = 250;
-      onState('open');
+      failures = 0;
+      onState('open', 0);
       for (const p of pending.values()) socket.send(p.frame);
     };
     socket.onmessage = (m) => {
@@ -44,7 +46,8 @@ export function createSocketBridge(url: string, onState: (s: ConnectionState) =>
       }
     };
     socket.onclose = () => {
-      onState('closed');
+      failures++;
+      onState('closed', failures);
       setTimeout(connect, delay);
       delay = Math.min(delay * 2, 5000);
     };

@@ -53,8 +53,8 @@ export function startEventFeed(): () => void {
   });
 
   let wasOpen = false;
-  const offState = onConnectionState((c) => {
-    useWorkbenchStore.setState({ connection: c });
+  const offState = onConnectionState((c, failures) => {
+    if (c !== 'connecting') useWorkbenchStore.setState({ connection: c, connectFailures: failures });
     if (c === 'open') {
       expectedSeq = 0;
       if (wasOpen) {

@@ -31,6 +31,8 @@ export interface SidebarSlice {
 export interface UiSlice {
   app: AppInfo | null;
   connection: ConnectionState | 'bridge';
+  /** Failed socket attempts in a row (a restarted server has a new token). */
+  connectFailures: number;
   dockTab: DockTab;
   dockOpen: boolean;
   /** A short message shown in the banner (last failed call). */

@@ -6,6 +6,7 @@ import type { UiSlice, WorkbenchState } from '../state.ts';
 export const createUiSlice: StateCreator<WorkbenchState, [], [], UiSlice> = (set) => ({
   app: null,
   connection: 'connecting',
+  connectFailures: 0,
   dockTab: 'todos',
   dockOpen: true,
   banner: null,
