@@ -73,6 +73,11 @@ export class HandlerError extends Error {
 
 const KNOWN_CODES = new Set<string>(['invalid_args', 'not_found', 'conflict', 'forbidden', 'not_implemented', 'unavailable']);
 
+/** The trace domain, or not_implemented for a Workbench without one. */
+function traceOf(wb: Workbench): NonNullable<Workbench['trace']> {
+  return wb.trace ?? notImplemented('trace');
+}
+
 function notImplemented(channel: string): never {
   throw new HandlerError('not_implemented', `${channel} is not available in this version`);
 }
@@ -274,9 +279,16 @@ export function createHandlers(deps: HandlerDeps): InvokeHandlers {
     'providers.test': async (a) => (await getProviders()).testConnection({ baseURL: a.baseURL, apiKey: keyFor(a.baseURL, a.apiKey) }),
     'providers.probe': async () => (await getProviders()).probe(),
     'todos.get': (a) => threadOrThrow(a.threadId).state.todos,
-    'trace.list': () => notImplemented('trace.list'),
-    'trace.export': () => notImplemented('trace.export'),
-    'trace.import': () => notImplemented('trace.import'),
+    'trace.list': (a) => traceOf(wb).list(a),
+    'trace.export': (a) => traceOf(wb).export(a),
+    'trace.import': (a) => {
+      try {
+        return traceOf(wb).import(a);
+      } catch (err) {
+        throw new HandlerError('invalid_args', err instanceof Error ? err.message : String(err));
+      }
+    },
+    'trace.hookRun': (a) => traceOf(wb).hookRun(a),
     'memory.read': () => notImplemented('memory.read'),
     'memory.write': () => notImplemented('memory.write'),
     'memory.effective': () => notImplemented('memory.effective'),

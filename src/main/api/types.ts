@@ -11,6 +11,7 @@ import type {
   WorkbenchSettings,
 } from '../../shared/types/index.ts';
 import type { LlmClient } from '../llm/types.ts';
+import type { TraceService } from './panels/trace-service.ts';
 
 export interface SendArgs {
   threadId?: string;
@@ -87,6 +88,8 @@ export interface Workbench {
     /** What the model was last sent on this thread (the "effective context" view); undefined before the first call. */
     lastRequest(args: { threadId: string }): LastRequest | undefined;
   };
+  /** Trace timeline, export and import (absent in stubs without a database). */
+  trace?: TraceService;
   credentials: {
     /** Sets the API key for model calls (kept in memory by the core; the faces decide where it is stored). */
     setApiKey(args: { apiKey: string | undefined }): void;

@@ -19,6 +19,7 @@ import { buildPipeline } from './pipeline-factory.ts';
 import { newRunId, startRun } from './run-agent.ts';
 import { SpanWriter } from './span-writer.ts';
 import type { LastRequest, RunHandle, SendArgs, Workbench, WorkbenchOptions } from './types.ts';
+import { createTraceService } from './panels/trace-service.ts';
 
 /** Input the user can fix: the faces show it as a plain error (CLI exit 2, IPC invalid_args). */
 export class WorkbenchInputError extends Error {
@@ -162,6 +163,15 @@ export async function createWorkbench(opts: WorkbenchOptions): Promise<Workbench
     inspect: {
       lastRequest: (a) => lastRequests.get(a.threadId),
     },
+    trace: createTraceService({
+      spans: db.spans,
+      threads: db.threads,
+      hookRuns: db.hookRuns,
+      flush: () => db.transaction(() => spans.flush()),
+      transaction: (fn) => db.transaction(fn),
+      captureContent: () => settingsStore.get().tracing.capture_content,
+      workspace: defaultWorkspace,
+    }),
     credentials: {
       setApiKey: (a) => {
         apiKey = a.apiKey || undefined;

@@ -31,6 +31,7 @@ export const INVOKE_CHANNELS = [
   'trace.list',
   'trace.export',
   'trace.import',
+  'trace.hookRun',
   'memory.read',
   'memory.write',
   'memory.effective',

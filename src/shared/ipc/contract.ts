@@ -184,3 +184,4 @@ export type SocketClientMessage = { id: number; channel: string; args: unknown }
 export type SocketServerMessage =
   | { id: number; result: IpcResult<unknown> }
   | { event: EventChannel; payload: unknown };
+  'trace.hookRun': HookRunRecord | null;

@@ -1,0 +1,81 @@
+/**
+ * The trace domain of the Workbench (`trace.*` channels): a thread's spans for the timeline, file
+ * exports (OTLP JSON, Chrome trace) with content capture per settings, OTLP imports into a new thread,
+ * and the stored hook run behind a hook span (payload, stdout, stderr).
+ */
+import type { HookRunRecord, SpanRecord } from '../../../shared/types/index.ts';
+import type { HookRunStore, SpanStore, ThreadStore } from '../../store/types.ts';
+import { toChromeTrace } from '../../tracing/chrome-trace.ts';
+import { toOtlpJson } from '../../tracing/otlp-encode.ts';
+import { fromOtlpJson } from '../../tracing/otlp-decode.ts';
+import { renewIds } from './trace-import.ts';
+
+export type TraceExportFormat = 'otlp' | 'chrome';
+
+export interface TraceServiceDeps {
+  spans: SpanStore;
+  threads: ThreadStore;
+  hookRuns: HookRunStore;
+  /** Writes buffered span updates so a list sees the running run's latest spans. */
+  flush?: () => void;
+  /** Runs `fn` in one transaction (imports of 20,000 spans). */
+  transaction?: <T>(fn: () => T) => T;
+  /** `settings.tracing.capture_content` at the time of the call. */
+  captureContent: () => boolean;
+  /** Workspace of the thread an import creates. */
+  workspace: string;
+}
+
+export interface TraceService {
+  /** Every span of a thread, ordered by start. */
+  list(args: { threadId: string }): SpanRecord[];
+  /** A file for download. Contract: content attributes are dropped unless capture_content is on. */
+  export(args: { threadId: string; format: TraceExportFormat }): { filename: string; content: string };
+  /** Imports an OTLP JSON text into a new thread. Contract: throws an Error naming the problem. */
+  import(args: { content: string; name?: string }): { threadId: string; spans: number };
+  /** The stored run of a hook span, or null (in-process hooks and old runs have none). */
+  hookRun(args: { threadId: string; spanId: string }): HookRunRecord | null;
+}
+
+/** Creates the trace service over the database's stores. */
+export function createTraceService(deps: TraceServiceDeps): TraceService {
+  const tx = deps.transaction ?? (<T>(fn: () => T) => fn());
+  function list(threadId: string): SpanRecord[] {
+    deps.flush?.();
+    return deps.spans.listByThread(threadId);
+  }
+  return {
+    list: (a) => list(a.threadId),
+    export(a) {
+      const spans = list(a.threadId);
+      const captureContent = deps.captureContent();
+      const doc = a.format === 'otlp' ? toOtlpJson(spans, { captureContent }) : toChromeTrace(spans, { captureContent });
+      const ext = a.format === 'otlp' ? 'otlp.json' : 'perfetto.json';
+      return { filename: `trace-${a.threadId}.${ext}`, content: `${JSON.stringify(doc)}\n` };
+    },
+    import(a) {
+      let doc: unknown;
+      try {
+        doc = JSON.parse(a.content);
+      } catch (err) {
+        throw new Error(`not JSON: ${err instanceof Error ? err.message : String(err)}`);
+      }
+      if (typeof doc === 'object' && doc !== null && 'traceEvents' in doc) {
+        throw new Error('Chrome trace files cannot be imported (they lose span ids); export OTLP instead');
+      }
+      const decoded = fromOtlpJson(doc);
+      if (decoded.length === 0) throw new Error('the file holds no spans');
+      const threadId = deps.threads.loadOrCreate(undefined, deps.workspace).thread_id;
+      deps.threads.setTitle(threadId, `imported trace${a.name ? ` ${a.name}` : ''}`);
+      const spans = renewIds(decoded, threadId);
+      tx(() => {
+        for (const s of spans) deps.spans.upsert(s);
+      });
+      return { threadId, spans: spans.length };
+    },
+    hookRun(a) {
+      const runs = deps.hookRuns.recent({ threadId: a.threadId, limit: 5000 });
+      return runs.find((r) => r.span_id === a.spanId) ?? null;
+    },
+  };
+}
