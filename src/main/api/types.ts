@@ -11,6 +11,9 @@ import type {
   WorkbenchSettings,
 } from '../../shared/types/index.ts';
 import type { LlmClient } from '../llm/types.ts';
+import type { MemoryService } from './panels/memory-service.ts';
+import type { SkillsService } from './panels/skills-service.ts';
+import type { HooksService } from './panels/hooks-service.ts';
 import type { TraceService } from './panels/trace-service.ts';
 
 export interface SendArgs {
@@ -90,6 +93,10 @@ export interface Workbench {
   };
   /** Trace timeline, export and import (absent in stubs without a database). */
   trace?: TraceService;
+  /** The memory, skills and hooks panels (optional so transport stubs can leave them out). */
+  memory?: MemoryService;
+  skills?: SkillsService;
+  hooks?: HooksService;
   credentials: {
     /** Sets the API key for model calls (kept in memory by the core; the faces decide where it is stored). */
     setApiKey(args: { apiKey: string | undefined }): void;

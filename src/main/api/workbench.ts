@@ -18,6 +18,10 @@ import { exporterFromSettings } from '../tracing/index.ts';
 import { buildPipeline } from './pipeline-factory.ts';
 import { newRunId, startRun } from './run-agent.ts';
 import { SpanWriter } from './span-writer.ts';
+import { createHooksService } from './panels/hooks-service.ts';
+import { createMemoryService } from './panels/memory-service.ts';
+import { createSkillsService } from './panels/skills-service.ts';
+import type { PanelDeps } from './panels/panel-deps.ts';
 import type { LastRequest, RunHandle, SendArgs, Workbench, WorkbenchOptions } from './types.ts';
 import { createTraceService } from './panels/trace-service.ts';
 
@@ -127,6 +131,14 @@ export async function createWorkbench(opts: WorkbenchOptions): Promise<Workbench
     return handle;
   }
 
+  const panelDeps: PanelDeps = {
+    home,
+    settings: { get: () => settingsStore.get(), update: (patch) => settingsStore.update(patch as SettingsPatch) },
+    trust,
+    hookRuns: db.hookRuns,
+    lastRequest: (threadId) => lastRequests.get(threadId),
+  };
+
   return {
     home,
     workspace: defaultWorkspace,
@@ -163,6 +175,9 @@ export async function createWorkbench(opts: WorkbenchOptions): Promise<Workbench
     inspect: {
       lastRequest: (a) => lastRequests.get(a.threadId),
     },
+    memory: createMemoryService(panelDeps),
+    skills: createSkillsService(panelDeps),
+    hooks: createHooksService(panelDeps),
     trace: createTraceService({
       spans: db.spans,
       threads: db.threads,

@@ -100,15 +100,93 @@ export interface MemoryDocument {
   scope: 'user' | 'workspace';
   path: string;
   content: string;
+  /** versionOf(content); '' when the file does not exist yet (saving creates it). */
   version: string;
+  exists: boolean;
 }
+
+/** A save refused because the file changed on disk since `baseVersion`: `document` is theirs. */
+export type SaveResult<T> = { status: 'saved'; document: T } | { status: 'conflict'; document: T };
+
+export interface MemorySourceView {
+  path: string;
+  scope: 'user' | 'workspace' | 'extra';
+  exists: boolean;
+  bytes: number;
+  truncated: boolean;
+}
+
+/** The "effective context": the exact system message of the last model request, and the memory now. */
+export interface EffectiveContext {
+  /** The system message last sent on `threadId`; null before the thread's first model call. */
+  system: string | null;
+  threadId?: string;
+  model?: string;
+  at?: number;
+  estimatedTokens?: number;
+  memory: { text: string; tokens: number; sources: MemorySourceView[] };
+}
+
+export type SkillSourceView = 'workspace' | 'user' | 'claude' | 'extra';
 
 export interface SkillView {
   name: string;
   description: string;
+  /** SKILL.md (real path). */
   path: string;
-  scope: 'user' | 'workspace';
+  dir: string;
+  source: SkillSourceView;
   enabled: boolean;
+  /** The line the model sees in the catalog. */
+  catalogLine: string;
+}
+
+export interface SkillDiagnosticView {
+  path: string;
+  severity: 'error' | 'warning';
+  message: string;
+}
+
+export interface SkillListing {
+  skills: SkillView[];
+  diagnostics: SkillDiagnosticView[];
+  roots: Array<{ source: SkillSourceView; dir: string }>;
+}
+
+export interface SkillFile {
+  path: string;
+  content: string;
+  version: string;
+}
+
+export type HookTemplateId = 'audit-logger' | 'guardrail' | 'follow-up';
+
+export interface HookListing {
+  /** Every hook in pipeline order (built-ins with the user hooks in place of `user-hooks`). */
+  hooks: HookInfo[];
+  disableAllHooks: boolean;
+  workspace: string;
+  trusted: boolean;
+  templates: Array<{ id: HookTemplateId; label: string; event: string }>;
+}
+
+/** One `hooks.test` run: the process result and how the workbench read it (as `workbench hooks test`). */
+export interface HookTestResult {
+  id: string;
+  event: string;
+  payload: string;
+  exitCode: number | null;
+  signal: string | null;
+  timedOut: boolean;
+  durationMs: number;
+  stdout: string;
+  stderr: string;
+  error?: string;
+  decision: string;
+  reason?: string;
+  readError?: string;
+  /** `block — Security policy: …`, as the CLI prints it after "read as:". */
+  readAs: string;
 }
 
 /** Result types by channel. */
@@ -139,18 +217,23 @@ export interface InvokeResults {
   'trace.list': SpanRecord[];
   'trace.export': { filename: string; content: string };
   'trace.import': { threadId: string; spans: number };
+  'trace.hookRun': HookRunRecord | null;
   'memory.read': MemoryDocument;
-  'memory.write': MemoryDocument;
-  'memory.effective': { text: string; sources: string[] };
-  'skills.list': { skills: SkillView[]; diagnostics: string[] };
+  'memory.write': SaveResult<MemoryDocument>;
+  'memory.effective': EffectiveContext;
+  'skills.list': SkillListing;
+  'skills.read': SkillFile;
   'skills.create': SkillView;
-  'skills.save': SkillView;
+  'skills.save': SaveResult<SkillFile>;
   'skills.delete': { deleted: true };
   'skills.setEnabled': SkillView;
-  'hooks.list': HookInfo[];
+  'hooks.list': HookListing;
   'hooks.setEnabled': HookInfo;
+  'hooks.update': HookInfo;
+  'hooks.disableAll': HookListing;
   'hooks.runs': HookRunRecord[];
-  'hooks.test': { ok: boolean; output: string; decision?: string };
+  'hooks.sample': { event: string; payload: string };
+  'hooks.test': HookTestResult;
   'hooks.create': HookInfo;
 }
 
@@ -184,4 +267,3 @@ export type SocketClientMessage = { id: number; channel: string; args: unknown }
 export type SocketServerMessage =
   | { id: number; result: IpcResult<unknown> }
   | { event: EventChannel; payload: unknown };
-  'trace.hookRun': HookRunRecord | null;

@@ -13,6 +13,7 @@ const Url = z.string().min(1).max(2048);
 const Key = z.string().max(4096);
 const Empty = z.strictObject({});
 const Scope = z.enum(['user', 'workspace']);
+const HookId = z.string().min(1).max(1000);
 const ProviderId = z.enum(['openai', 'ollama', 'lmstudio', 'vllm', 'llamacpp', 'openrouter', 'custom']);
 
 const SettingsPatch = z.strictObject({
@@ -56,21 +57,28 @@ export const ARG_SCHEMAS = {
   'trace.hookRun': z.strictObject({ threadId: Id, spanId: Id }),
   'memory.read': z.strictObject({ scope: Scope }),
   'memory.write': z.strictObject({ scope: Scope, content: Text, baseVersion: z.string().max(200) }),
-  'memory.effective': Empty,
+  'memory.effective': z.strictObject({ threadId: Id.optional() }),
   'skills.list': Empty,
+  'skills.read': z.strictObject({ path: Path }),
   'skills.create': z.strictObject({ scope: Scope, name: z.string().min(1).max(64), description: z.string().max(1024) }),
   'skills.save': z.strictObject({ path: Path, content: Text, baseVersion: z.string().max(200) }),
   'skills.delete': z.strictObject({ path: Path }),
   'skills.setEnabled': z.strictObject({ name: z.string().min(1).max(64), enabled: z.boolean() }),
   'hooks.list': Empty,
-  'hooks.setEnabled': z.strictObject({ id: z.string().min(1).max(1000), enabled: z.boolean() }),
-  'hooks.runs': z.strictObject({ hookId: z.string().max(1000).optional(), limit: z.number().int().min(1).max(1000).optional() }),
-  'hooks.test': z.strictObject({ id: z.string().min(1).max(1000), event: z.string().min(1).max(100), payload: z.string().max(1_000_000) }),
+  'hooks.setEnabled': z.strictObject({ id: HookId, enabled: z.boolean() }),
+  'hooks.update': z.strictObject({
+    id: HookId,
+    failMode: z.enum(['open', 'closed']).optional(),
+    timeoutMs: z.number().int().min(100).max(3_600_000).optional(),
+  }),
+  'hooks.disableAll': z.strictObject({ disabled: z.boolean() }),
+  'hooks.runs': z.strictObject({ hookId: z.string().max(1000).optional(), limit: z.number().int().min(1).max(5000).optional() }),
+  'hooks.sample': z.strictObject({ id: HookId, event: z.string().min(1).max(100).optional() }),
+  'hooks.test': z.strictObject({ id: HookId, event: z.string().min(1).max(100).optional(), payload: z.string().max(1_000_000).optional() }),
   'hooks.create': z.strictObject({
     scope: Scope,
-    name: z.string().min(1).max(100),
-    event: z.string().min(1).max(100),
-    dialect: z.enum(['seed', 'claude']),
+    name: z.string().regex(/^[A-Za-z0-9][A-Za-z0-9._-]{0,99}$/, 'letters, digits, dot, dash and underscore'),
+    template: z.enum(['audit-logger', 'guardrail', 'follow-up']),
   }),
 } as const satisfies Record<InvokeChannel, z.ZodType>;
 

@@ -1,0 +1,69 @@
+/**
+ * Runs one user hook once with a sample or edited payload, recorded like any run — the same steps as
+ * `workbench hooks test` (lifecycle's runAndRecord + each dialect's reader), returning data, not text.
+ */
+import type { HookTestResult } from '../../../shared/ipc/contract.ts';
+import type { WorkbenchSettings } from '../../../shared/types/index.ts';
+import { readClaudeResult } from '../../lifecycle/claude-output.ts';
+import { claudeRef, claudeSpec } from '../../lifecycle/claude-hooks.ts';
+import type { ClaudeHandler } from '../../lifecycle/claude-config.ts';
+import { buildHookEnv } from '../../lifecycle/env.ts';
+import { runAndRecord } from '../../lifecycle/record.ts';
+import { sampleClaudeInput } from '../../lifecycle/sample-payloads.ts';
+import type { SeedHookEntry } from '../../lifecycle/seed-discovery.ts';
+import { readSeedResult, seedRef } from '../../lifecycle/seed-hooks.ts';
+import { sampleSeedPayload, seedDecision } from '../../lifecycle/seed-protocol.ts';
+import type { HookRunStore } from '../../store/types.ts';
+
+export type TestTarget = { dialect: 'seed'; entry: SeedHookEntry } | { dialect: 'claude'; handler: ClaudeHandler };
+
+const TEST_SESSION = 'hooks-test';
+
+/** The event a test runs by default: the hook's own. */
+export function defaultEvent(t: TestTarget): string | undefined {
+  return t.dialect === 'seed' ? t.entry.event : t.handler.event;
+}
+
+/** A sample payload for `event`, pretty-printed for editing. */
+export function samplePayload(t: TestTarget, event: string, workspace: string): string {
+  const sample = t.dialect === 'seed' ? sampleSeedPayload(event, TEST_SESSION, workspace) : sampleClaudeInput(event, TEST_SESSION, workspace);
+  return JSON.stringify(sample, null, 2);
+}
+
+/**
+ * Runs the hook with `payload` on stdin and reads its answer for `event`.
+ * Contract: never rejects for a failing hook (the failure is in the result and the run is recorded).
+ */
+export async function runHookTest(
+  t: TestTarget,
+  o: { event: string; payload: string; workspace: string; settings: WorkbenchSettings; hookRuns?: HookRunStore },
+): Promise<HookTestResult> {
+  const stdin = JSON.stringify(JSON.parse(o.payload));
+  const recorded =
+    t.dialect === 'seed'
+      ? await runAndRecord(
+          { hookRuns: o.hookRuns },
+          { ...seedRef(t.entry, o.settings), event: o.event },
+          stdin,
+          { command: t.entry.path, args: ['run'], cwd: o.workspace, env: buildHookEnv(o.workspace), stdin, timeoutMs: seedRef(t.entry, o.settings).timeoutMs },
+          (res) => readSeedResult(res, (v) => seedDecision(o.event, v)).reading,
+        )
+      : await runAndRecord({ hookRuns: o.hookRuns }, { ...claudeRef(t.handler, o.settings), event: o.event }, stdin, claudeSpec(t.handler, o.workspace, stdin), (res) => readClaudeResult(o.event, res).reading);
+  const { result: r, reading } = recorded;
+  return {
+    id: t.dialect === 'seed' ? t.entry.id : t.handler.id,
+    event: o.event,
+    payload: stdin,
+    exitCode: r.exitCode,
+    signal: r.signal,
+    timedOut: r.timedOut,
+    durationMs: r.durationMs,
+    stdout: r.stdout,
+    stderr: r.stderr,
+    ...(r.error ? { error: r.error } : {}),
+    decision: reading.decision,
+    ...(reading.reason ? { reason: reading.reason } : {}),
+    ...(reading.error ? { readError: reading.error } : {}),
+    readAs: `${reading.decision}${reading.reason ? ` — ${reading.reason}` : ''}${reading.error ? ` — ${reading.error}` : ''}`,
+  };
+}
