@@ -4,6 +4,7 @@
  */
 import type { AgentEventEnvelope, PendingApproval } from '../../shared/ipc/contract.ts';
 import type { AgentState, Message, StreamEventData } from '../../shared/types/index.ts';
+import { applySpanEvents, type TraceData } from '../features/trace/trace-data.ts';
 import { emptyThread, type ChatData, type Notice, type ThreadChat, type ToolRun } from './chat-types.ts';
 
 type D<K extends keyof StreamEventData> = StreamEventData[K];
@@ -152,4 +153,9 @@ export function loadThread(data: ChatData, state: AgentState, running: boolean, 
     const messages = running && t.loaded && t.messages.length > state.messages.length ? t.messages : state.messages;
     return { ...t, loaded: true, stale: false, messages, todos: state.todos, running, tools, approvals: merged, streaming: running ? t.streaming : '' };
   });
+}
+
+/** Routes `on_span_start` / `on_span_end` envelopes into the trace slice's data. Contract: pure. */
+export function applyTraceEvents(trace: TraceData, envs: readonly AgentEventEnvelope[]): TraceData {
+  return applySpanEvents(trace, envs);
 }

@@ -4,7 +4,7 @@
  */
 import type { AgentEventEnvelope } from '../../shared/ipc/contract.ts';
 import { getBridge, onConnectionState } from '../ipc/client.ts';
-import { applyEvents } from './apply-event.ts';
+import { applyEvents, applyTraceEvents } from './apply-event.ts';
 import { useWorkbenchStore } from './store.ts';
 
 /** Starts feeding events; returns the stop function. */
@@ -19,7 +19,7 @@ export function startEventFeed(): () => void {
     queue = [];
     if (batch.length === 0) return;
     const before = useWorkbenchStore.getState().chat;
-    useWorkbenchStore.setState((s) => ({ chat: applyEvents(s.chat, batch) }));
+    useWorkbenchStore.setState((s) => ({ chat: applyEvents(s.chat, batch), trace: applyTraceEvents(s.trace, batch) }));
     const state = useWorkbenchStore.getState();
     const touched = new Set(batch.map((e) => e.event.thread_id).filter((t): t is string => Boolean(t)));
     for (const id of touched) {

@@ -3,6 +3,7 @@ import type { AppInfo, ProviderPresetView, SettingsView, TrustStatus } from '../
 import type { ApprovalDecision, ThreadSummary } from '../../shared/types/index.ts';
 import type { ConnectionState } from '../ipc/socket-bridge.ts';
 import type { ChatData } from './chat-types.ts';
+import type { TraceSlice } from './slices/trace-slice.ts';
 
 export type DockTab = 'todos' | 'trace' | 'memory' | 'skills' | 'hooks' | 'settings';
 
@@ -55,4 +56,4 @@ export interface SettingsSlice {
   setOnboarding(open: boolean): void;
 }
 
-export type WorkbenchState = ChatSlice & SidebarSlice & UiSlice & SettingsSlice;
+export type WorkbenchState = ChatSlice & SidebarSlice & UiSlice & SettingsSlice & TraceSlice;

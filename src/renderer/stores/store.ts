@@ -4,6 +4,7 @@ import { createChatSlice } from './slices/chat-slice.ts';
 import { createSidebarSlice } from './slices/sidebar-slice.ts';
 import { createUiSlice } from './slices/ui-slice.ts';
 import { createSettingsSlice } from './slices/settings-slice.ts';
+import { createTraceSlice } from './slices/trace-slice.ts';
 import type { WorkbenchState } from './state.ts';
 
 export type { WorkbenchState } from './state.ts';
@@ -14,4 +15,5 @@ export const useWorkbenchStore = create<WorkbenchState>()((...a) => ({
   ...createSidebarSlice(...a),
   ...createUiSlice(...a),
   ...createSettingsSlice(...a),
+  ...createTraceSlice(...a),
 }));

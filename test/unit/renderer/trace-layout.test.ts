@@ -1,0 +1,63 @@
+import { describe, expect, it } from 'vitest';
+import { assignSiblingLanes, layoutRuns, runEnd } from '../../../src/renderer/features/trace/trace-layout.ts';
+import { mk } from './trace-fixtures.ts';
+
+describe('trace layout', () => {
+  it('flattens each run depth-first in start order with depths', () => {
+    const spans = [
+      mk('tool2', 'root', 'tool', 40, 60),
+      mk('root', null, 'agent', 0, 100),
+      mk('chat1', 'root', 'llm', 5, 30),
+      mk('hook1', 'tool2', 'hook', 41, 45),
+      mk('chat2', 'root', 'llm', 61, 90),
+    ];
+    const [run] = layoutRuns(spans);
+    expect(run!.rows.map((r) => `${r.span.span_id}:${r.depth}`)).toEqual(['root:0', 'chat1:1', 'tool2:1', 'hook1:2', 'chat2:1']);
+    expect(run!.rows[3]!.parent).toBe(2);
+    expect(run!.root!.span_id).toBe('root');
+    expect(run!.start).toBe(0);
+    expect(run!.end).toBe(100);
+    expect(run!.open).toBe(false);
+  });
+
+  it('puts overlapping siblings (parallel tool calls) on separate lanes and reuses freed lanes', () => {
+    const spans = [
+      mk('root', null, 'agent', 0, 100),
+      mk('a', 'root', 'tool', 10, 50),
+      mk('b', 'root', 'tool', 12, 40),
+      mk('c', 'root', 'tool', 14, 30),
+      mk('d', 'root', 'tool', 45, 60),
+      mk('e', 'root', 'llm', 70, 80),
+    ];
+    const lanes = Object.fromEntries(layoutRuns(spans)[0]!.rows.map((r) => [r.span.span_id, r.lane]));
+    expect(lanes).toEqual({ root: 0, a: 0, b: 1, c: 2, d: 1, e: 0 });
+  });
+
+  it('treats an open span as running forever for lanes and marks the run open', () => {
+    expect(assignSiblingLanes([mk('a', null, 'tool', 0, null), mk('b', null, 'tool', 100, 110)])).toEqual([0, 1]);
+    const [run] = layoutRuns([mk('root', null, 'agent', 0, null), mk('x', 'root', 'llm', 1, 20)]);
+    expect(run!.open).toBe(true);
+    expect(runEnd(run!, 500)).toBe(500);
+  });
+
+  it('groups runs, orders them by start, and survives orphans and cycles', () => {
+    const spans = [
+      mk('r2', null, 'agent', 200, 300, { run_id: 'r2' }),
+      mk('orphan', 'missing', 'tool', 210, 220, { run_id: 'r2' }),
+      mk('r1', null, 'agent', 0, 100),
+      mk('x', 'y', 'tool', 10, 20),
+      mk('y', 'x', 'tool', 11, 19),
+    ];
+    const runs = layoutRuns(spans);
+    expect(runs.map((r) => r.runId)).toEqual(['r1', 'r2']);
+    expect(runs[1]!.rows.map((r) => r.span.span_id)).toEqual(['r2', 'orphan']);
+    expect(runs[0]!.rows.map((r) => r.span.span_id)).toEqual(['r1']);
+  });
+
+  it('lays out 20,000 spans', () => {
+    const spans = [mk('root', null, 'agent', 0, 1e6)];
+    for (let i = 0; i < 20_000; i++) spans.push(mk(`s${i}`, i % 10 === 0 ? 'root' : `s${i - (i % 10)}`, i % 10 === 0 ? 'tool' : 'hook', i * 10, i * 10 + 5));
+    const [run] = layoutRuns(spans);
+    expect(run!.rows).toHaveLength(20_001);
+  });
+});
