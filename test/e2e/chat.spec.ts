@@ -1,7 +1,7 @@
 import { test, expect } from './fixtures.ts';
 
 test('a message streams in and the thread shows in the sidebar', async ({ fake, chat, sidebar }) => {
-  await fake.script([{ text: 'Hello from the **fake** model. Here is code:\n\n```js\nconst x = 1;\n```\n', chunkSize: 4, delayMs: 15 }]);
+  await fake.script([{ text: 'Hello from the **fake** model. Here is code:\n\n```js\nconst x = 1;\n```\n', chunkSize: 2, delayMs: 50 }]);
   await chat.sendNew('Say hello');
   await expect(chat.user.last()).toHaveText('Say hello');
   await expect(chat.page.getByTestId('message-streaming')).toBeVisible();
