@@ -1,15 +1,17 @@
 #!/usr/bin/env node
 // Launcher for the `workbench` CLI. The CLI is TypeScript run by Node 24's type stripping (the Node
 // Electron embeds, with node:sqlite); when started by an older Node, re-run on the pinned Node 24.
+// The bundle (out/cli/workbench.mjs, `npm run build:cli`) is used only while it is newer than every
+// source file; otherwise the sources run directly.
 import { spawnSync } from 'node:child_process';
-import { existsSync } from 'node:fs';
+import { existsSync, readdirSync, statSync } from 'node:fs';
 import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 
-const here = dirname(fileURLToPath(import.meta.url));
+const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const [major] = process.versions.node.split('.').map(Number);
 if (major < 24) {
-  const pinned = join(here, '..', 'node_modules', 'node', 'bin', 'node');
+  const pinned = join(root, 'node_modules', 'node', 'bin', 'node');
   if (!existsSync(pinned)) {
     process.stderr.write(`workbench needs Node 24 or newer (this is ${process.version}); run \`npm ci\` to get the pinned one\n`);
     process.exit(1);
@@ -17,5 +19,25 @@ if (major < 24) {
   const r = spawnSync(pinned, [fileURLToPath(import.meta.url), ...process.argv.slice(2)], { stdio: 'inherit' });
   process.exit(r.status ?? (r.signal ? 128 + 15 : 1));
 }
-const { main } = await import('../src/main/cli/main.ts');
+
+function newestMtime(dir) {
+  let newest = 0;
+  for (const entry of readdirSync(dir, { withFileTypes: true })) {
+    const p = join(dir, entry.name);
+    newest = Math.max(newest, entry.isDirectory() ? newestMtime(p) : statSync(p).mtimeMs);
+  }
+  return newest;
+}
+
+function freshBundle() {
+  if (process.env.WORKBENCH_FROM_SOURCE) return undefined;
+  const bundle = join(root, 'out', 'cli', 'workbench.mjs');
+  if (!existsSync(bundle)) return undefined;
+  const built = statSync(bundle).mtimeMs;
+  const sources = Math.max(newestMtime(join(root, 'src', 'main')), newestMtime(join(root, 'src', 'shared')), statSync(join(root, 'package-lock.json')).mtimeMs);
+  return built >= sources ? bundle : undefined;
+}
+
+const bundle = freshBundle();
+const { main } = await import(bundle ? pathToFileURL(bundle).href : '../src/main/cli/main.ts');
 process.exitCode = await main(process.argv.slice(2));

@@ -4,16 +4,16 @@
  */
 import { existsSync, readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { createWorkbench, WorkbenchInputError } from '../../api/workbench.ts';
 import { resolveHome } from '../../store/paths.ts';
 import { startServer } from '../../server/server.ts';
 import { createFileSecrets } from '../../server/secrets-file.ts';
+import { packageRoot } from '../../package-root.ts';
 import { parse } from '../args.ts';
 import { UsageError, type CliCommand } from '../types.ts';
 
 const LOOPBACK = new Set(['127.0.0.1', 'localhost', '::1']);
-const repoRoot = fileURLToPath(new URL('../../../../', import.meta.url));
+const repoRoot = packageRoot();
 
 function version(): string {
   try {
