@@ -264,7 +264,8 @@ export function createHandlers(deps: HandlerDeps): InvokeHandlers {
     'settings.setApiKey': async (a) => {
       const key = a.apiKey?.trim() || null;
       await deps.secrets.set(key);
-      wb.credentials.setApiKey({ apiKey: key ?? undefined });
+      // Removing a typed key falls back to the environment's key, if any.
+      wb.credentials.setApiKey({ apiKey: deps.secrets.get() });
       return settingsView();
     },
     'providers.presets': async () => (await getProviders()).presets(),

@@ -96,3 +96,20 @@ describe('workspace trust', () => {
     expect(await dispatch(h, 'trust.set', { workspace: ws, trusted: false })).toMatchObject({ ok: true, value: { trusted: false } });
   });
 });
+
+describe('API key fallback', () => {
+  it('removing a typed key goes back to the environment key', async () => {
+    const wb = createStubWorkbench();
+    let typed: string | undefined;
+    const h = createHandlers({
+      workbench: wb,
+      mode: 'serve',
+      version: '1',
+      secrets: { get: () => typed ?? 'sk-env', set: async (k) => void (typed = k ?? undefined), storage: () => (typed ? 'server-file' : 'env') },
+    });
+    await dispatch(h, 'settings.setApiKey', { apiKey: 'sk-typed' });
+    await dispatch(h, 'settings.setApiKey', { apiKey: null });
+    expect(wb.credentials.hasApiKey()).toBe(true);
+    expect(await dispatch(h, 'settings.get', {})).toMatchObject({ ok: true, value: { apiKeyConfigured: true, keyStorage: 'env' } });
+  });
+});
