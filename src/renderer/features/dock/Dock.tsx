@@ -2,6 +2,7 @@ import type { DockTab } from '../../stores/state.ts';
 import { useWorkbenchStore } from '../../stores/store.ts';
 import { TodosPanel } from '../todos/TodosPanel.tsx';
 import { SettingsPanel } from '../settings/SettingsPanel.tsx';
+import { TracePanel } from '../trace/TracePanel.tsx';
 import { Placeholder } from './Placeholder.tsx';
 
 const TABS: Array<{ id: DockTab; label: string }> = [
@@ -37,7 +38,8 @@ export function Dock() {
       <div className="dock-body" role="tabpanel">
         {tab === 'todos' && <TodosPanel />}
         {tab === 'settings' && <SettingsPanel />}
-        {tab !== 'todos' && tab !== 'settings' && <Placeholder name={TABS.find((t) => t.id === tab)!.label} />}
+        {tab === 'trace' && <TracePanel />}
+        {tab !== 'todos' && tab !== 'settings' && tab !== 'trace' && <Placeholder name={TABS.find((t) => t.id === tab)!.label} />}
       </div>
     </aside>
   );

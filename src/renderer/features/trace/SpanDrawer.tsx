@@ -1,0 +1,101 @@
+/** The detail drawer of the selected span: timing, status, usage, previews, tool arguments, hook run, attributes. */
+import type { AttributeValue, SpanRecord } from '../../../shared/types/index.ts';
+import type { RunLayout } from './trace-layout.ts';
+import { formatDuration, prettyJson } from './trace-view.ts';
+import { TraceBlock as Block } from './TraceBlock.tsx';
+import { HookRunDetails } from './HookRunDetails.tsx';
+
+interface Props {
+  span: SpanRecord;
+  run: RunLayout | undefined;
+  onClose(): void;
+}
+
+function show(v: AttributeValue | undefined): string {
+  if (v === undefined) return '';
+  return Array.isArray(v) ? v.join(', ') : String(v);
+}
+
+/** The drawer. */
+export function SpanDrawer({ span, run, onClose }: Props) {
+  const a = span.attributes;
+  const dur = span.end_ms !== undefined ? formatDuration(span.end_ms - span.start_ms) : 'running…';
+  const offset = run ? `+${formatDuration(span.start_ms - run.start)}` : '';
+  const args = a['tool_args'] ?? a['gen_ai.tool.call.arguments'];
+  const output = a['output_preview'] ?? a['workbench.output.preview'] ?? a['gen_ai.tool.call.result'];
+  const inTok = a['gen_ai.usage.input_tokens'];
+  const outTok = a['gen_ai.usage.output_tokens'];
+  const ttft = span.events.find((e) => e.name === 'first_chunk');
+  return (
+    <aside className="trace-drawer" aria-label="Span details" data-testid="trace-drawer">
+      <header>
+        <strong className={`kind-text-${span.kind}`}>{span.name}</strong>
+        <button type="button" className="link-button" onClick={onClose} aria-label="Close details">
+          ✕
+        </button>
+      </header>
+      <dl className="trace-facts">
+        <dt>kind</dt>
+        <dd>{span.kind}</dd>
+        <dt>duration</dt>
+        <dd>{`${dur} ${offset ? `(starts ${offset})` : ''}`}</dd>
+        <dt>status</dt>
+        <dd className={span.status.code === 'ERROR' ? 'err' : ''} data-testid="trace-drawer-status">
+          {`${span.status.code}${span.status.message ? ` — ${span.status.message}` : ''}${span.incomplete ? ' (incomplete: closed after a crash)' : ''}`}
+        </dd>
+        {a['error.type'] !== undefined && (
+          <>
+            <dt>error</dt>
+            <dd className="err">{show(a['error.type'])}</dd>
+          </>
+        )}
+        {(inTok !== undefined || outTok !== undefined) && (
+          <>
+            <dt>tokens</dt>
+            <dd data-testid="trace-drawer-tokens">{`${show(inTok) || '?'} in · ${show(outTok) || '?'} out`}</dd>
+          </>
+        )}
+        {ttft && (
+          <>
+            <dt>first chunk</dt>
+            <dd>{`after ${formatDuration(ttft.time_ms - span.start_ms)}`}</dd>
+          </>
+        )}
+        {a['workbench.permission.decision'] !== undefined && (
+          <>
+            <dt>approval</dt>
+            <dd>{`${show(a['workbench.permission.decision'])} by ${show(a['workbench.permission.decided_by']) || '?'}`}</dd>
+          </>
+        )}
+      </dl>
+      {typeof args === 'string' && <Block title="Arguments" text={prettyJson(args)} testId="trace-drawer-args" />}
+      {typeof output === 'string' && <Block title={span.kind === 'llm' ? 'Output (preview)' : 'Result (preview)'} text={output} testId="trace-drawer-output" />}
+      {span.kind === 'hook' && <HookRunDetails span={span} />}
+      {span.events.length > 0 && (
+        <section className="trace-block">
+          <h4>Events</h4>
+          <ul className="trace-events">
+            {span.events.map((e, i) => (
+              <li key={i}>{`+${formatDuration(e.time_ms - span.start_ms)} ${e.name}${e.attributes ? ` ${JSON.stringify(e.attributes)}` : ''}`}</li>
+            ))}
+          </ul>
+        </section>
+      )}
+      <section className="trace-block">
+        <h4>Attributes</h4>
+        <table className="trace-attrs" data-testid="trace-drawer-attrs">
+          <tbody>
+            {Object.entries(a)
+              .sort(([x], [y]) => x.localeCompare(y))
+              .map(([k, v]) => (
+                <tr key={k}>
+                  <th>{k}</th>
+                  <td>{show(v)}</td>
+                </tr>
+              ))}
+          </tbody>
+        </table>
+      </section>
+    </aside>
+  );
+}

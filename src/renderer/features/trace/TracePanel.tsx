@@ -1,0 +1,60 @@
+/**
+ * The Trace tab: the active thread's runs as waterfalls on a zoomable time axis, filters and search,
+ * export/import, and a detail drawer for the selected span. Layout is computed once per span-list
+ * change; the animation clock only moves bars of open spans.
+ */
+import { useEffect, useMemo, useState } from 'react';
+import type { SpanRecord } from '../../../shared/types/index.ts';
+import { useWorkbenchStore } from '../../stores/store.ts';
+import { filterChoices, NO_FILTER, type TraceFilter } from './trace-filter.ts';
+import { layoutRuns } from './trace-layout.ts';
+import { FULL_VIEW, type ViewWindow } from './trace-view.ts';
+import { TraceToolbar } from './TraceToolbar.tsx';
+import { TraceTimeline } from './TraceTimeline.tsx';
+import { SpanDrawer } from './SpanDrawer.tsx';
+import './trace.css';
+
+const NO_SPANS: SpanRecord[] = [];
+
+/** The trace timeline panel for the active thread. */
+export function TracePanel() {
+  const threadId = useWorkbenchStore((s) => s.activeThreadId);
+  const spans = useWorkbenchStore((s) => (threadId ? s.trace.threads[threadId]?.spans : undefined)) ?? NO_SPANS;
+  const loaded = useWorkbenchStore((s) => (threadId ? s.trace.threads[threadId]?.loaded : false)) ?? false;
+  const loadTrace = useWorkbenchStore((s) => s.loadTrace);
+  const selected = useWorkbenchStore((s) => s.traceSelected);
+  const selectSpan = useWorkbenchStore((s) => s.selectSpan);
+  const [filter, setFilter] = useState<TraceFilter>(NO_FILTER);
+  const [view, setView] = useState<ViewWindow>(FULL_VIEW);
+
+  useEffect(() => {
+    selectSpan(null);
+    setView(FULL_VIEW);
+    if (threadId) void loadTrace(threadId);
+  }, [threadId, loadTrace, selectSpan]);
+
+  const runs = useMemo(() => layoutRuns(spans), [spans]);
+  const choices = useMemo(() => filterChoices(spans), [spans]);
+  const selectedSpan = useMemo(() => (selected ? spans.find((s) => s.span_id === selected) : undefined), [spans, selected]);
+  const selectedRun = useMemo(() => (selectedSpan ? runs.find((r) => r.runId === selectedSpan.run_id) : undefined), [runs, selectedSpan]);
+
+  return (
+    <div className="trace-panel" data-testid="trace-panel">
+      <TraceToolbar threadId={threadId} filter={filter} onFilter={setFilter} choices={choices} view={view} onView={setView} spanCount={spans.length} />
+      {!threadId ? (
+        <p className="muted trace-empty" data-testid="trace-empty">
+          Open or start a thread: every run of the agent shows up here as a timeline of its model calls, tool calls and hook runs.
+        </p>
+      ) : runs.length === 0 ? (
+        <p className="muted trace-empty" data-testid="trace-empty">
+          {loaded
+            ? 'No runs yet. Send a message: the run appears here live — model calls, tool calls (parallel ones on their own lanes) and hook runs, growing on a shared time axis while they run.'
+            : 'Loading the trace…'}
+        </p>
+      ) : (
+        <TraceTimeline runs={runs} filter={filter} view={view} onView={setView} selected={selected} onSelect={selectSpan} />
+      )}
+      {selectedSpan && <SpanDrawer span={selectedSpan} run={selectedRun} onClose={() => selectSpan(null)} />}
+    </div>
+  );
+}
