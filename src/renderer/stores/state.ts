@@ -4,6 +4,9 @@ import type { ApprovalDecision, ThreadSummary } from '../../shared/types/index.t
 import type { ConnectionState } from '../ipc/socket-bridge.ts';
 import type { ChatData } from './chat-types.ts';
 import type { TraceSlice } from './slices/trace-slice.ts';
+import type { MemorySlice } from './slices/memory-slice.ts';
+import type { SkillsSlice } from './slices/skills-slice.ts';
+import type { HooksSlice } from './slices/hooks-slice.ts';
 
 export type DockTab = 'todos' | 'trace' | 'memory' | 'skills' | 'hooks' | 'settings';
 
@@ -56,4 +59,4 @@ export interface SettingsSlice {
   setOnboarding(open: boolean): void;
 }
 
-export type WorkbenchState = ChatSlice & SidebarSlice & UiSlice & SettingsSlice & TraceSlice;
+export type WorkbenchState = ChatSlice & SidebarSlice & UiSlice & SettingsSlice & TraceSlice & MemorySlice & SkillsSlice & HooksSlice;

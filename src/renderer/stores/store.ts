@@ -6,6 +6,9 @@ import { createUiSlice } from './slices/ui-slice.ts';
 import { createSettingsSlice } from './slices/settings-slice.ts';
 import { createTraceSlice } from './slices/trace-slice.ts';
 import type { WorkbenchState } from './state.ts';
+import { createMemorySlice } from './slices/memory-slice.ts';
+import { createSkillsSlice } from './slices/skills-slice.ts';
+import { createHooksSlice } from './slices/hooks-slice.ts';
 
 export type { WorkbenchState } from './state.ts';
 
@@ -16,4 +19,7 @@ export const useWorkbenchStore = create<WorkbenchState>()((...a) => ({
   ...createUiSlice(...a),
   ...createSettingsSlice(...a),
   ...createTraceSlice(...a),
+  ...createMemorySlice(...a),
+  ...createSkillsSlice(...a),
+  ...createHooksSlice(...a),
 }));

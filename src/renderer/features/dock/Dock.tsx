@@ -3,7 +3,9 @@ import { useWorkbenchStore } from '../../stores/store.ts';
 import { TodosPanel } from '../todos/TodosPanel.tsx';
 import { SettingsPanel } from '../settings/SettingsPanel.tsx';
 import { TracePanel } from '../trace/TracePanel.tsx';
-import { Placeholder } from './Placeholder.tsx';
+import { MemoryPanel } from '../memory/MemoryPanel.tsx';
+import { SkillsPanel } from '../skills/SkillsPanel.tsx';
+import { HooksPanel } from '../hooks/HooksPanel.tsx';
 
 const TABS: Array<{ id: DockTab; label: string }> = [
   { id: 'todos', label: 'Todos' },
@@ -39,7 +41,9 @@ export function Dock() {
         {tab === 'todos' && <TodosPanel />}
         {tab === 'settings' && <SettingsPanel />}
         {tab === 'trace' && <TracePanel />}
-        {tab !== 'todos' && tab !== 'settings' && tab !== 'trace' && <Placeholder name={TABS.find((t) => t.id === tab)!.label} />}
+        {tab === 'memory' && <MemoryPanel />}
+        {tab === 'skills' && <SkillsPanel />}
+        {tab === 'hooks' && <HooksPanel />}
       </div>
     </aside>
   );
