@@ -28,6 +28,10 @@ opts.port = Number(values.port);
 const server = await startFakeOpenAi(opts);
 process.stdout.write(`FAKE_OPENAI_URL=${server.baseURL}\n`);
 
-const stop = () => void server.close().then(() => process.exit(0));
+const stop = () => {
+  // close() waits for idle keep-alive sockets to go; never let that keep a stopped fake alive.
+  setTimeout(() => process.exit(0), 500).unref();
+  void server.close().then(() => process.exit(0));
+};
 process.on('SIGINT', stop);
 process.on('SIGTERM', stop);
