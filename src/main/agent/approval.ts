@@ -4,14 +4,18 @@
  * without `--auto`) the call is refused with a result telling the model the user did not allow it.
  */
 import { randomUUID } from 'node:crypto';
-import type { ApprovalDecision, ApprovalMode, ToolCall } from '../../shared/types/index.ts';
+import type { ApprovalDecision, ApprovalMode, StreamEventData, ToolCall } from '../../shared/types/index.ts';
 import type { Hook, RunContext } from './hook.ts';
 import type { ToolKind } from '../tools/types.ts';
 import { alwaysAskReason } from './risk.ts';
 
+/** What an approval prompt shows (the `on_approval_request` payload). */
+export type ApprovalRequest = StreamEventData['on_approval_request'];
+
 interface Pending {
   resolve: (decision: ApprovalDecision) => void;
   threadId: string;
+  request: ApprovalRequest;
 }
 
 /** Holds the approvals waiting for a user, across runs; one per workbench. */
@@ -31,7 +35,7 @@ export class ApprovalBroker {
     return this.preApproved.delete(callId);
   }
 
-  request(threadId: string, signal: AbortSignal): { id: string; decision: Promise<ApprovalDecision> } {
+  request(threadId: string, signal: AbortSignal, details: Omit<ApprovalRequest, 'approval_id'>): { id: string; decision: Promise<ApprovalDecision> } {
     const id = `ap_${randomUUID()}`;
     const decision = new Promise<ApprovalDecision>((resolve, reject) => {
       const onAbort = () => {
@@ -42,6 +46,7 @@ export class ApprovalBroker {
       signal.addEventListener('abort', onAbort, { once: true });
       this.pending.set(id, {
         threadId,
+        request: { approval_id: id, ...details },
         resolve: (d) => {
           signal.removeEventListener('abort', onAbort);
           this.pending.delete(id);
@@ -73,6 +78,11 @@ export class ApprovalBroker {
   pendingIds(): string[] {
     return [...this.pending.keys()];
   }
+
+  /** The prompts still waiting on a thread, oldest first (a reloaded page shows them again). */
+  pendingFor(threadId: string): ApprovalRequest[] {
+    return [...this.pending.values()].filter((p) => p.threadId === threadId).map((p) => p.request);
+  }
 }
 
 function abortError(): Error {
@@ -97,7 +107,7 @@ export async function askUser(
   kind: 'write' | 'execute',
   preview: string,
 ): Promise<ApprovalDecision> {
-  const { id, decision } = broker.request(ctx.threadId, ctx.signal);
+  const { id, decision } = broker.request(ctx.threadId, ctx.signal, { tool_call: call, kind, preview });
   ctx.emit({
     event: 'on_approval_request',
     run_id: ctx.runId,

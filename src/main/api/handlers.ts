@@ -173,18 +173,6 @@ export function createHandlers(deps: HandlerDeps): InvokeHandlers {
     return { workspace: path, trusted: trust.isTrusted(path), items: await inspectWorkspace(path) };
   };
 
-  // Approvals still waiting, per thread, so a reloaded page can show the prompt again.
-  const pending = new Map<string, PendingApproval[]>();
-  wb.subscribe((e) => {
-    if (!e.thread_id) return;
-    const list = pending.get(e.thread_id) ?? [];
-    if (e.event === 'on_approval_request') pending.set(e.thread_id, [...list, e.data as PendingApproval]);
-    else if (e.event === 'on_approval_resolved') {
-      const id = (e.data as { approval_id: string }).approval_id;
-      pending.set(e.thread_id, list.filter((a) => a.approval_id !== id));
-    } else if (e.event === 'done') pending.delete(e.thread_id);
-  });
-
   const threadOrThrow = (threadId: string) => {
     const summary = wb.threads.summary({ threadId });
     const state = wb.threads.get({ threadId });
@@ -205,7 +193,9 @@ export function createHandlers(deps: HandlerDeps): InvokeHandlers {
     'threads.get': (a) => {
       const { summary, state } = threadOrThrow(a.threadId);
       const running = wb.chat.running().includes(a.threadId);
-      return { summary, state, running, approvals: running ? (pending.get(a.threadId) ?? []) : [] };
+      // Approvals still waiting, so a reloaded page shows the prompt again.
+      const approvals: PendingApproval[] = running ? wb.chat.pendingApprovals({ threadId: a.threadId }) : [];
+      return { summary, state, running, approvals };
     },
     'threads.create': (a) => wb.threads.create({ workspace: a.workspace ?? current, title: a.title }),
     'threads.rename': (a) => {

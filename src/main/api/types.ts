@@ -7,6 +7,7 @@ import type {
   ApprovalDecision,
   ApprovalMode,
   StreamEvent,
+  StreamEventData,
   ThreadSummary,
   WorkbenchSettings,
 } from '../../shared/types/index.ts';
@@ -80,6 +81,8 @@ export interface Workbench {
     send(args: SendArgs): Promise<RunHandle>;
     cancel(args: { threadId: string }): boolean;
     approve(args: { approvalId: string; decision: ApprovalDecision }): boolean;
+    /** Approval prompts still waiting on a thread, oldest first. */
+    pendingApprovals(args: { threadId: string }): StreamEventData['on_approval_request'][];
     /** Thread ids with a run in progress. */
     running(): string[];
   };

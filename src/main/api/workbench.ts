@@ -166,6 +166,7 @@ export async function createWorkbench(opts: WorkbenchOptions): Promise<Workbench
         return true;
       },
       approve: (a) => broker.answer(a.approvalId, a.decision),
+      pendingApprovals: (a) => broker.pendingFor(a.threadId),
       running: () => [...running.keys()],
     },
     settings: {

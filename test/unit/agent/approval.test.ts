@@ -60,6 +60,7 @@ describe('approval policy', () => {
       }
     };
     await run();
+    expect(broker.pendingFor(h.ctx.threadId)).toEqual([]);
     const requests = h.events.filter((e) => e.event === 'on_approval_request');
     // Round 1 asks for write (allowed for the thread) and run (denied); round 2 asks only for run.
     expect(requests.map((e) => e.name)).toEqual(['write_it', 'run_it', 'run_it']);
@@ -71,12 +72,18 @@ describe('approval policy', () => {
 
   it('cancel while waiting for approval ends the run cleanly', async () => {
     const { h, broker, run } = setup('ask', true);
+    let waiting: unknown[] = [];
     h.ctx.emit = (e) => {
       h.events.push(e);
-      if (e.event === 'on_approval_request') queueMicrotask(() => h.controller.abort());
+      if (e.event === 'on_approval_request') {
+        waiting = broker.pendingFor(h.ctx.threadId);
+        queueMicrotask(() => h.controller.abort());
+      }
     };
     const summary = await run();
     expect(summary.stop_reason).toBe('cancelled');
+    // Both parallel calls were waiting, oldest first, with what the prompt shows.
+    expect(waiting).toMatchObject([{ tool_call: { name: 'write_it' }, kind: 'write' }, { tool_call: { name: 'run_it' }, kind: 'execute', preview: 'run_it {}' }]);
     expect(broker.pendingIds()).toEqual([]);
     expect(h.state.messages.filter((m) => m.role === 'tool')).toHaveLength(3);
   });

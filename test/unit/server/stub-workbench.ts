@@ -40,6 +40,7 @@ export function createStubWorkbench(workspace = '/tmp'): StubWorkbench {
       },
       cancel: () => false,
       approve: () => true,
+      pendingApprovals: () => [],
       running: () => [],
     },
     settings: {
