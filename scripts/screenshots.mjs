@@ -118,4 +118,39 @@ async function main() {
   console.log(`screenshots written to ${outDir}`);
 }
 
-await main();
+// --- trace view (owned by the trace timeline; kept apart from main()) -------------------------------
+// Its own stack with a user hook, so `SCREENSHOTS_ONLY=trace` can render it alone.
+async function traceScreenshot() {
+  const { chmodSync, mkdirSync: mkdir, writeFileSync } = await import('node:fs');
+  const stack = await startStack();
+  const hooks = join(stack.home, 'hooks');
+  mkdir(hooks, { recursive: true });
+  const guard = join(hooks, 'guard');
+  writeFileSync(guard, '#!/bin/sh\ncase "$1" in\n  hook) echo before_tool_call ;;\n  run) cat >/dev/null; sleep 0.2; echo \'{"decision":"approve"}\' ;;\nesac\n');
+  chmodSync(guard, 0o755);
+  const browser = await chromium.launch(launchOptions);
+  try {
+    const page = await browser.newPage({ viewport: { width: 1440, height: 900 }, colorScheme: 'light' });
+    await page.goto(stack.url);
+    await page.getByTestId('app').waitFor();
+    await script(stack, [
+      { text: 'Let me look around first.', chunkSize: 4, delayMs: 20, toolCalls: [{ name: 'ls', args: { path: '.' } }, { name: 'read_file', args: { path: 'README.md' } }, { name: 'grep', args: { pattern: 'console' } }] },
+      { toolCalls: [{ name: 'read_file', args: { path: 'index.js' } }], chunkSize: 8, delayMs: 30 },
+      { text: answer, chunkSize: 12, delayMs: 15, usage: { input_tokens: 3120, output_tokens: 214 } },
+    ]);
+    await page.getByTestId('tab-trace').click();
+    await send(page, 'Where does the app print its greeting?');
+    await page.locator('[data-testid="trace-run"][data-open="false"]').waitFor({ timeout: 20_000 });
+    await page.locator('[data-testid="trace-row"][data-kind="hook"]').nth(1).click();
+    await page.getByTestId('trace-hook-payload').waitFor();
+    await page.getByTestId('trace-drawer').waitFor();
+    await page.waitForTimeout(400);
+    await page.screenshot({ path: join(outDir, 'trace.png') });
+  } finally {
+    await browser.close();
+    await stack.stop();
+  }
+}
+
+if (process.env.SCREENSHOTS_ONLY !== 'trace') await main();
+await traceScreenshot();

@@ -59,7 +59,7 @@ export const TraceRunHeader = memo(function TraceRunHeader({ run, shown, view, n
         <span className="trace-axis-gutter" />
         <span className="trace-axis-track">
           {ticks.map((k) => (
-            <span key={k.f} style={{ left: `${k.f * 100}%` }}>{`+${formatDuration(k.t)}`}</span>
+            <span key={k.f} style={{ left: `${k.f * 100}%` }}>{k.t === 0 ? '0' : `+${formatDuration(k.t)}`}</span>
           ))}
         </span>
       </div>

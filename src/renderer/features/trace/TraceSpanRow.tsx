@@ -18,7 +18,7 @@ interface Props {
 export function spanLabel(row: LayoutRow): string {
   const s = row.span;
   if (s.kind === 'tool') return toolName(s) ?? s.name;
-  if (s.kind === 'hook') return `${String(s.attributes['workbench.hook.event'] ?? 'hook')} · ${hookName(s) ?? ''}`;
+  if (s.kind === 'hook') return `${hookName(s) ?? 'hook'} (${String(s.attributes['workbench.hook.event'] ?? 'hook')})`;
   if (s.kind === 'agent') return 'run';
   return s.name;
 }

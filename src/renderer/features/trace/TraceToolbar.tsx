@@ -53,16 +53,6 @@ export function TraceToolbar({ threadId, filter, onFilter, choices, view, onView
           aria-label="Search spans"
           data-testid="trace-search"
         />
-        <button type="button" className={`trace-pill${filter.errorsOnly ? ' on' : ''}`} aria-pressed={filter.errorsOnly} onClick={() => onFilter({ ...filter, errorsOnly: !filter.errorsOnly })} data-testid="trace-filter-errors">
-          Errors
-        </button>
-      </div>
-      <div className="trace-toolbar-row">
-        {KINDS.map((k) => (
-          <button key={k.kind} type="button" className={`trace-pill kind-${k.kind}${filter.kinds.includes(k.kind) ? ' on' : ''}`} aria-pressed={filter.kinds.includes(k.kind)} onClick={() => toggleKind(k.kind)} data-testid={`trace-kind-${k.kind}`}>
-            {k.label}
-          </button>
-        ))}
         <select value={filter.tool} onChange={(e) => onFilter({ ...filter, tool: e.target.value })} aria-label="Tool" data-testid="trace-filter-tool" disabled={choices.tools.length === 0}>
           <option value="">any tool</option>
           {choices.tools.map((t) => (
@@ -75,6 +65,16 @@ export function TraceToolbar({ threadId, filter, onFilter, choices, view, onView
             <option key={h}>{h}</option>
           ))}
         </select>
+      </div>
+      <div className="trace-toolbar-row">
+        <button type="button" className={`trace-pill${filter.errorsOnly ? ' on' : ''}`} aria-pressed={filter.errorsOnly} onClick={() => onFilter({ ...filter, errorsOnly: !filter.errorsOnly })} data-testid="trace-filter-errors">
+          Errors
+        </button>
+        {KINDS.map((k) => (
+          <button key={k.kind} type="button" className={`trace-pill kind-${k.kind}${filter.kinds.includes(k.kind) ? ' on' : ''}`} aria-pressed={filter.kinds.includes(k.kind)} onClick={() => toggleKind(k.kind)} data-testid={`trace-kind-${k.kind}`}>
+            {k.label}
+          </button>
+        ))}
       </div>
       <div className="trace-toolbar-row">
         <span className="trace-zoom" title="Wheel over the bars zooms around the cursor, drag pans; keys + − 0 and ← →">
