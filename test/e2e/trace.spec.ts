@@ -9,11 +9,17 @@ interface OtlpSpanJson {
   name: string;
 }
 
-function otlpSpans(doc: { resourceSpans: Array<{ scopeSpans: Array<{ spans: OtlpSpanJson[] }> }> }): OtlpSpanJson[] {
+function otlpSpans(doc: {
+  resourceSpans: Array<{ scopeSpans: Array<{ spans: OtlpSpanJson[] }> }>;
+}): OtlpSpanJson[] {
   return doc.resourceSpans.flatMap((rs) => rs.scopeSpans.flatMap((ss) => ss.spans));
 }
 
-test('a run’s spans appear live; the drawer shows a tool’s arguments; OTLP export forms one tree per run', async ({ app, fake, chat }) => {
+test('a run’s spans appear live; the drawer shows a tool’s arguments; OTLP export forms one tree per run', async ({
+  app,
+  fake,
+  chat,
+}) => {
   const trace = new TracePage(app);
   await fake.script([
     {
@@ -22,7 +28,11 @@ test('a run’s spans appear live; the drawer shows a tool’s arguments; OTLP e
         { name: 'read_file', args: { path: 'index.js' } },
       ],
     },
-    { text: 'The project is a small demo workspace with a README and an index file. '.repeat(4), chunkSize: 3, delayMs: 40 },
+    {
+      text: 'The project is a small demo workspace with a README and an index file. '.repeat(4),
+      chunkSize: 3,
+      delayMs: 40,
+    },
   ]);
   await trace.open();
   await chat.sendNew('What is in this project?');
@@ -68,7 +78,15 @@ function bigOtlp(runs: number, perRun: number): string {
     const traceId = hex(r + 1, 32);
     const t0 = base + r * 100_000;
     const root = hex(id++, 16);
-    spans.push({ traceId, spanId: root, name: 'invoke_agent workbench', kind: 1, startTimeUnixNano: ns(t0), endTimeUnixNano: ns(t0 + perRun * 10), attributes: [{ key: 'workbench.span.kind', value: { stringValue: 'agent' } }] });
+    spans.push({
+      traceId,
+      spanId: root,
+      name: 'invoke_agent workbench',
+      kind: 1,
+      startTimeUnixNano: ns(t0),
+      endTimeUnixNano: ns(t0 + perRun * 10),
+      attributes: [{ key: 'workbench.span.kind', value: { stringValue: 'agent' } }],
+    });
     let tool = root;
     for (let i = 1; i < perRun; i++) {
       const isTool = i % 2 === 1;
@@ -82,15 +100,23 @@ function bigOtlp(runs: number, perRun: number): string {
         kind: 1,
         startTimeUnixNano: ns(start),
         endTimeUnixNano: ns(start + (isTool ? 9 : 3)),
-        attributes: [{ key: 'workbench.span.kind', value: { stringValue: isTool ? 'tool' : 'hook' } }],
+        attributes: [
+          { key: 'workbench.span.kind', value: { stringValue: isTool ? 'tool' : 'hook' } },
+        ],
       });
       if (isTool) tool = spanId;
     }
   }
-  return JSON.stringify({ resourceSpans: [{ resource: { attributes: [] }, scopeSpans: [{ scope: { name: 'e2e' }, spans }] }] });
+  return JSON.stringify({
+    resourceSpans: [
+      { resource: { attributes: [] }, scopeSpans: [{ scope: { name: 'e2e' }, spans }] },
+    ],
+  });
 }
 
-test('20,000 imported spans render virtualized (a bounded number of rows in the DOM)', async ({ app }) => {
+test('20,000 imported spans render virtualized (a bounded number of rows in the DOM)', async ({
+  app,
+}) => {
   const trace = new TracePage(app);
   await trace.open();
   await trace.import('big.otlp.json', bigOtlp(20, 1000));

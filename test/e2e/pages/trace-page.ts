@@ -38,6 +38,8 @@ export class TracePage {
 
   /** Imports a trace file through the panel's file input. */
   async import(name: string, content: string): Promise<void> {
-    await this.page.getByTestId('trace-import-input').setInputFiles({ name, mimeType: 'application/json', buffer: Buffer.from(content) });
+    await this.page
+      .getByTestId('trace-import-input')
+      .setInputFiles({ name, mimeType: 'application/json', buffer: Buffer.from(content) });
   }
 }

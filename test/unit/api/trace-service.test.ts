@@ -6,7 +6,14 @@ import type { SpanRecord } from '../../../src/shared/types/index.ts';
 
 const TRACE = 'a'.repeat(32);
 
-function span(id: string, parent: string | undefined, kind: SpanRecord['kind'], start: number, end: number, attrs: SpanRecord['attributes'] = {}): SpanRecord {
+function span(
+  id: string,
+  parent: string | undefined,
+  kind: SpanRecord['kind'],
+  start: number,
+  end: number,
+  attrs: SpanRecord['attributes'] = {},
+): SpanRecord {
   const s: SpanRecord = {
     trace_id: TRACE,
     span_id: id.padStart(16, '0'),
@@ -32,8 +39,15 @@ function setup(capture = false) {
     span('2', '1', 'llm', 1010, 1500, { 'workbench.output.preview': 'secret answer' }),
     span('3', '1', 'tool', 1510, 1900, { tool_args: '{"path":"a"}' }),
     span('4', '3', 'hook', 1520, 1530),
-  ]) db.spans.upsert({ ...s, thread_id: th });
-  const service = createTraceService({ spans: db.spans, threads: db.threads, hookRuns: db.hookRuns, captureContent: () => capture, workspace: '/tmp' });
+  ])
+    db.spans.upsert({ ...s, thread_id: th });
+  const service = createTraceService({
+    spans: db.spans,
+    threads: db.threads,
+    hookRuns: db.hookRuns,
+    captureContent: () => capture,
+    workspace: '/tmp',
+  });
   return { db, service, th };
 }
 
@@ -41,8 +55,20 @@ describe('trace service', () => {
   it('lists a thread’s spans and flushes buffered writes first', () => {
     const { db, service, th } = setup();
     let flushed = 0;
-    const s2 = createTraceService({ spans: db.spans, threads: db.threads, hookRuns: db.hookRuns, flush: () => void flushed++, captureContent: () => false, workspace: '/tmp' });
-    expect(service.list({ threadId: th }).map((s) => s.kind)).toEqual(['agent', 'llm', 'tool', 'hook']);
+    const s2 = createTraceService({
+      spans: db.spans,
+      threads: db.threads,
+      hookRuns: db.hookRuns,
+      flush: () => void flushed++,
+      captureContent: () => false,
+      workspace: '/tmp',
+    });
+    expect(service.list({ threadId: th }).map((s) => s.kind)).toEqual([
+      'agent',
+      'llm',
+      'tool',
+      'hook',
+    ]);
     s2.list({ threadId: th });
     expect(flushed).toBe(1);
   });
@@ -78,7 +104,23 @@ describe('trace service', () => {
 
   it('finds the stored hook run of a hook span', () => {
     const { db, service, th } = setup();
-    db.hookRuns.insert({ hook_id: 'h', hook_name: 'guard', event: 'before_tool_call', thread_id: th, run_id: 'run_1', span_id: '0000000000000004', started_at: 1520, duration_ms: 10, payload: '{"x":1}', stdout: 'out', stderr: 'err', exit_code: 0, signal: null, timed_out: false, decision: 'allow' });
+    db.hookRuns.insert({
+      hook_id: 'h',
+      hook_name: 'guard',
+      event: 'before_tool_call',
+      thread_id: th,
+      run_id: 'run_1',
+      span_id: '0000000000000004',
+      started_at: 1520,
+      duration_ms: 10,
+      payload: '{"x":1}',
+      stdout: 'out',
+      stderr: 'err',
+      exit_code: 0,
+      signal: null,
+      timed_out: false,
+      decision: 'allow',
+    });
     expect(service.hookRun({ threadId: th, spanId: '0000000000000004' })?.stdout).toBe('out');
     expect(service.hookRun({ threadId: th, spanId: '0000000000000002' })).toBeNull();
   });

@@ -19,13 +19,22 @@ describe('time accounting', () => {
   });
 
   it('takes approval wait out of tool time when spans carry it', () => {
-    const a = accountRun([mk('root', null, 'agent', 0, 100), mk('t', 'root', 'tool', 0, 100, { attributes: { 'workbench.permission.wait_ms': 60 } })], 0);
+    const a = accountRun(
+      [
+        mk('root', null, 'agent', 0, 100),
+        mk('t', 'root', 'tool', 0, 100, { attributes: { 'workbench.permission.wait_ms': 60 } }),
+      ],
+      0,
+    );
     expect(a.approval).toBe(60);
     expect(a.tools).toBe(40);
   });
 
   it('grows open spans to now and sums to the total', () => {
-    const a = accountRun([mk('root', null, 'agent', 0, null), mk('c', 'root', 'llm', 10, null)], 50);
+    const a = accountRun(
+      [mk('root', null, 'agent', 0, null), mk('c', 'root', 'llm', 10, null)],
+      50,
+    );
     expect(a.total).toBe(50);
     expect(a.model).toBe(40);
     expect(a.model + a.tools + a.hooks + a.approval + a.other).toBe(a.total);

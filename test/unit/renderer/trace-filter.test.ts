@@ -1,14 +1,29 @@
 import { describe, expect, it } from 'vitest';
-import { filterChoices, filterRows, isProblem, NO_FILTER } from '../../../src/renderer/features/trace/trace-filter.ts';
+import {
+  filterChoices,
+  filterRows,
+  isProblem,
+  NO_FILTER,
+} from '../../../src/renderer/features/trace/trace-filter.ts';
 import { layoutRuns } from '../../../src/renderer/features/trace/trace-layout.ts';
 import { mk } from './trace-fixtures.ts';
 
 const spans = [
   mk('root', null, 'agent', 0, 100),
-  mk('chat', 'root', 'llm', 1, 10, { attributes: { 'workbench.output.preview': 'I will read the README' } }),
-  mk('read', 'root', 'tool', 11, 20, { attributes: { 'gen_ai.tool.name': 'read_file', tool_args: '{"path":"README.md"}' } }),
-  mk('guard', 'read', 'hook', 12, 13, { name: 'hook before_tool_call guard', attributes: { 'workbench.hook.name': 'guard', 'workbench.hook.timed_out': true } }),
-  mk('sh', 'root', 'tool', 21, 30, { status: { code: 'ERROR', message: 'exit 1' }, attributes: { 'gen_ai.tool.name': 'shell' } }),
+  mk('chat', 'root', 'llm', 1, 10, {
+    attributes: { 'workbench.output.preview': 'I will read the README' },
+  }),
+  mk('read', 'root', 'tool', 11, 20, {
+    attributes: { 'gen_ai.tool.name': 'read_file', tool_args: '{"path":"README.md"}' },
+  }),
+  mk('guard', 'read', 'hook', 12, 13, {
+    name: 'hook before_tool_call guard',
+    attributes: { 'workbench.hook.name': 'guard', 'workbench.hook.timed_out': true },
+  }),
+  mk('sh', 'root', 'tool', 21, 30, {
+    status: { code: 'ERROR', message: 'exit 1' },
+    attributes: { 'gen_ai.tool.name': 'shell' },
+  }),
 ];
 const rows = layoutRuns(spans)[0]!.rows;
 const ids = (f: Partial<typeof NO_FILTER>) => {

@@ -2,7 +2,14 @@
 import type { SpanRecord } from '../../../src/shared/types/index.ts';
 
 /** One span; `end` null = still open. */
-export function mk(id: string, parent: string | null, kind: SpanRecord['kind'], start: number, end: number | null, extra: Partial<SpanRecord> = {}): SpanRecord {
+export function mk(
+  id: string,
+  parent: string | null,
+  kind: SpanRecord['kind'],
+  start: number,
+  end: number | null,
+  extra: Partial<SpanRecord> = {},
+): SpanRecord {
   const s: SpanRecord = {
     trace_id: 'a'.repeat(32),
     span_id: id,

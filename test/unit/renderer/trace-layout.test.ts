@@ -1,5 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { assignSiblingLanes, layoutRuns, runEnd } from '../../../src/renderer/features/trace/trace-layout.ts';
+import {
+  assignSiblingLanes,
+  layoutRuns,
+  runEnd,
+} from '../../../src/renderer/features/trace/trace-layout.ts';
 import { mk } from './trace-fixtures.ts';
 
 describe('trace layout', () => {
@@ -12,7 +16,13 @@ describe('trace layout', () => {
       mk('chat2', 'root', 'llm', 61, 90),
     ];
     const [run] = layoutRuns(spans);
-    expect(run!.rows.map((r) => `${r.span.span_id}:${r.depth}`)).toEqual(['root:0', 'chat1:1', 'tool2:1', 'hook1:2', 'chat2:1']);
+    expect(run!.rows.map((r) => `${r.span.span_id}:${r.depth}`)).toEqual([
+      'root:0',
+      'chat1:1',
+      'tool2:1',
+      'hook1:2',
+      'chat2:1',
+    ]);
     expect(run!.rows[3]!.parent).toBe(2);
     expect(run!.root!.span_id).toBe('root');
     expect(run!.start).toBe(0);
@@ -29,12 +39,16 @@ describe('trace layout', () => {
       mk('d', 'root', 'tool', 45, 60),
       mk('e', 'root', 'llm', 70, 80),
     ];
-    const lanes = Object.fromEntries(layoutRuns(spans)[0]!.rows.map((r) => [r.span.span_id, r.lane]));
+    const lanes = Object.fromEntries(
+      layoutRuns(spans)[0]!.rows.map((r) => [r.span.span_id, r.lane]),
+    );
     expect(lanes).toEqual({ root: 0, a: 0, b: 1, c: 2, d: 1, e: 0 });
   });
 
   it('treats an open span as running forever for lanes and marks the run open', () => {
-    expect(assignSiblingLanes([mk('a', null, 'tool', 0, null), mk('b', null, 'tool', 100, 110)])).toEqual([0, 1]);
+    expect(
+      assignSiblingLanes([mk('a', null, 'tool', 0, null), mk('b', null, 'tool', 100, 110)]),
+    ).toEqual([0, 1]);
     const [run] = layoutRuns([mk('root', null, 'agent', 0, null), mk('x', 'root', 'llm', 1, 20)]);
     expect(run!.open).toBe(true);
     expect(runEnd(run!, 500)).toBe(500);
@@ -56,7 +70,16 @@ describe('trace layout', () => {
 
   it('lays out 20,000 spans', () => {
     const spans = [mk('root', null, 'agent', 0, 1e6)];
-    for (let i = 0; i < 20_000; i++) spans.push(mk(`s${i}`, i % 10 === 0 ? 'root' : `s${i - (i % 10)}`, i % 10 === 0 ? 'tool' : 'hook', i * 10, i * 10 + 5));
+    for (let i = 0; i < 20_000; i++)
+      spans.push(
+        mk(
+          `s${i}`,
+          i % 10 === 0 ? 'root' : `s${i - (i % 10)}`,
+          i % 10 === 0 ? 'tool' : 'hook',
+          i * 10,
+          i * 10 + 5,
+        ),
+      );
     const [run] = layoutRuns(spans);
     expect(run!.rows).toHaveLength(20_001);
   });

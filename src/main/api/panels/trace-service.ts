@@ -30,7 +30,10 @@ export interface TraceService {
   /** Every span of a thread, ordered by start. */
   list(args: { threadId: string }): SpanRecord[];
   /** A file for download. Contract: content attributes are dropped unless capture_content is on. */
-  export(args: { threadId: string; format: TraceExportFormat }): { filename: string; content: string };
+  export(args: { threadId: string; format: TraceExportFormat }): {
+    filename: string;
+    content: string;
+  };
   /** Imports an OTLP JSON text into a new thread. Contract: throws an Error naming the problem. */
   import(args: { content: string; name?: string }): { threadId: string; spans: number };
   /** The stored run of a hook span, or null (in-process hooks and old runs have none). */
@@ -49,7 +52,10 @@ export function createTraceService(deps: TraceServiceDeps): TraceService {
     export(a) {
       const spans = list(a.threadId);
       const captureContent = deps.captureContent();
-      const doc = a.format === 'otlp' ? toOtlpJson(spans, { captureContent }) : toChromeTrace(spans, { captureContent });
+      const doc =
+        a.format === 'otlp'
+          ? toOtlpJson(spans, { captureContent })
+          : toChromeTrace(spans, { captureContent });
       const ext = a.format === 'otlp' ? 'otlp.json' : 'perfetto.json';
       return { filename: `trace-${a.threadId}.${ext}`, content: `${JSON.stringify(doc)}\n` };
     },
@@ -58,10 +64,14 @@ export function createTraceService(deps: TraceServiceDeps): TraceService {
       try {
         doc = JSON.parse(a.content);
       } catch (err) {
-        throw new Error(`not JSON: ${err instanceof Error ? err.message : String(err)}`);
+        throw new Error(`not JSON: ${err instanceof Error ? err.message : String(err)}`, {
+          cause: err,
+        });
       }
       if (typeof doc === 'object' && doc !== null && 'traceEvents' in doc) {
-        throw new Error('Chrome trace files cannot be imported (they lose span ids); export OTLP instead');
+        throw new Error(
+          'Chrome trace files cannot be imported (they lose span ids); export OTLP instead',
+        );
       }
       const decoded = fromOtlpJson(doc);
       if (decoded.length === 0) throw new Error('the file holds no spans');

@@ -23,9 +23,15 @@ export function HookRunDetails({ span }: { span: SpanRecord }) {
       <h4>Hook run</h4>
       <dl className="trace-facts">
         <dt>decision</dt>
-        <dd>{String(run?.decision ?? a['workbench.hook.decision'] ?? '—')}{run?.reason ? ` — ${run.reason}` : ''}</dd>
+        <dd>
+          {String(run?.decision ?? a['workbench.hook.decision'] ?? '—')}
+          {run?.reason ? ` — ${run.reason}` : ''}
+        </dd>
         <dt>exit code</dt>
-        <dd>{String(run?.exit_code ?? a['workbench.hook.exit_code'] ?? '—')}{run?.signal ? ` (${run.signal})` : ''}</dd>
+        <dd>
+          {String(run?.exit_code ?? a['workbench.hook.exit_code'] ?? '—')}
+          {run?.signal ? ` (${run.signal})` : ''}
+        </dd>
         {(run?.timed_out || a['workbench.hook.timed_out'] === true) && (
           <>
             <dt>timed out</dt>
@@ -40,7 +46,11 @@ export function HookRunDetails({ span }: { span: SpanRecord }) {
         )}
       </dl>
       {run === undefined && ended && <p className="muted">Loading the stored run…</p>}
-      {run === null && <p className="muted">No stored run for this span (in-process hook, or an imported trace).</p>}
+      {run === null && (
+        <p className="muted">
+          No stored run for this span (in-process hook, or an imported trace).
+        </p>
+      )}
       {run && (
         <>
           <h5>Payload (stdin)</h5>

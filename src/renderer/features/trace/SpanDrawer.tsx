@@ -22,7 +22,8 @@ export function SpanDrawer({ span, run, onClose }: Props) {
   const dur = span.end_ms !== undefined ? formatDuration(span.end_ms - span.start_ms) : 'running…';
   const offset = run ? `+${formatDuration(span.start_ms - run.start)}` : '';
   const args = a['tool_args'] ?? a['gen_ai.tool.call.arguments'];
-  const output = a['output_preview'] ?? a['workbench.output.preview'] ?? a['gen_ai.tool.call.result'];
+  const output =
+    a['output_preview'] ?? a['workbench.output.preview'] ?? a['gen_ai.tool.call.result'];
   const inTok = a['gen_ai.usage.input_tokens'];
   const outTok = a['gen_ai.usage.output_tokens'];
   const ttft = span.events.find((e) => e.name === 'first_chunk');
@@ -68,15 +69,25 @@ export function SpanDrawer({ span, run, onClose }: Props) {
           </>
         )}
       </dl>
-      {typeof args === 'string' && <Block title="Arguments" text={prettyJson(args)} testId="trace-drawer-args" />}
-      {typeof output === 'string' && <Block title={span.kind === 'llm' ? 'Output (preview)' : 'Result (preview)'} text={output} testId="trace-drawer-output" />}
+      {typeof args === 'string' && (
+        <Block title="Arguments" text={prettyJson(args)} testId="trace-drawer-args" />
+      )}
+      {typeof output === 'string' && (
+        <Block
+          title={span.kind === 'llm' ? 'Output (preview)' : 'Result (preview)'}
+          text={output}
+          testId="trace-drawer-output"
+        />
+      )}
       {span.kind === 'hook' && <HookRunDetails span={span} />}
       {span.events.length > 0 && (
         <section className="trace-block">
           <h4>Events</h4>
           <ul className="trace-events">
             {span.events.map((e, i) => (
-              <li key={i}>{`+${formatDuration(e.time_ms - span.start_ms)} ${e.name}${e.attributes ? ` ${JSON.stringify(e.attributes)}` : ''}`}</li>
+              <li
+                key={i}
+              >{`+${formatDuration(e.time_ms - span.start_ms)} ${e.name}${e.attributes ? ` ${JSON.stringify(e.attributes)}` : ''}`}</li>
             ))}
           </ul>
         </section>

@@ -19,8 +19,10 @@ const NO_SPANS: SpanRecord[] = [];
 /** The trace timeline panel for the active thread. */
 export function TracePanel() {
   const threadId = useWorkbenchStore((s) => s.activeThreadId);
-  const spans = useWorkbenchStore((s) => (threadId ? s.trace.threads[threadId]?.spans : undefined)) ?? NO_SPANS;
-  const loaded = useWorkbenchStore((s) => (threadId ? s.trace.threads[threadId]?.loaded : false)) ?? false;
+  const spans =
+    useWorkbenchStore((s) => (threadId ? s.trace.threads[threadId]?.spans : undefined)) ?? NO_SPANS;
+  const loaded =
+    useWorkbenchStore((s) => (threadId ? s.trace.threads[threadId]?.loaded : false)) ?? false;
   const loadTrace = useWorkbenchStore((s) => s.loadTrace);
   const selected = useWorkbenchStore((s) => s.traceSelected);
   const selectSpan = useWorkbenchStore((s) => s.selectSpan);
@@ -35,15 +37,30 @@ export function TracePanel() {
 
   const runs = useMemo(() => layoutRuns(spans), [spans]);
   const choices = useMemo(() => filterChoices(spans), [spans]);
-  const selectedSpan = useMemo(() => (selected ? spans.find((s) => s.span_id === selected) : undefined), [spans, selected]);
-  const selectedRun = useMemo(() => (selectedSpan ? runs.find((r) => r.runId === selectedSpan.run_id) : undefined), [runs, selectedSpan]);
+  const selectedSpan = useMemo(
+    () => (selected ? spans.find((s) => s.span_id === selected) : undefined),
+    [spans, selected],
+  );
+  const selectedRun = useMemo(
+    () => (selectedSpan ? runs.find((r) => r.runId === selectedSpan.run_id) : undefined),
+    [runs, selectedSpan],
+  );
 
   return (
     <div className="trace-panel" data-testid="trace-panel">
-      <TraceToolbar threadId={threadId} filter={filter} onFilter={setFilter} choices={choices} view={view} onView={setView} spanCount={spans.length} />
+      <TraceToolbar
+        threadId={threadId}
+        filter={filter}
+        onFilter={setFilter}
+        choices={choices}
+        view={view}
+        onView={setView}
+        spanCount={spans.length}
+      />
       {!threadId ? (
         <p className="muted trace-empty" data-testid="trace-empty">
-          Open or start a thread: every run of the agent shows up here as a timeline of its model calls, tool calls and hook runs.
+          Open or start a thread: every run of the agent shows up here as a timeline of its model
+          calls, tool calls and hook runs.
         </p>
       ) : runs.length === 0 ? (
         <p className="muted trace-empty" data-testid="trace-empty">
@@ -52,9 +69,18 @@ export function TracePanel() {
             : 'Loading the trace…'}
         </p>
       ) : (
-        <TraceTimeline runs={runs} filter={filter} view={view} onView={setView} selected={selected} onSelect={selectSpan} />
+        <TraceTimeline
+          runs={runs}
+          filter={filter}
+          view={view}
+          onView={setView}
+          selected={selected}
+          onSelect={selectSpan}
+        />
       )}
-      {selectedSpan && <SpanDrawer span={selectedSpan} run={selectedRun} onClose={() => selectSpan(null)} />}
+      {selectedSpan && (
+        <SpanDrawer span={selectedSpan} run={selectedRun} onClose={() => selectSpan(null)} />
+      )}
     </div>
   );
 }

@@ -18,13 +18,22 @@ interface Props {
 export function spanLabel(row: LayoutRow): string {
   const s = row.span;
   if (s.kind === 'tool') return toolName(s) ?? s.name;
-  if (s.kind === 'hook') return `${hookName(s) ?? 'hook'} (${String(s.attributes['workbench.hook.event'] ?? 'hook')})`;
+  if (s.kind === 'hook')
+    return `${hookName(s) ?? 'hook'} (${String(s.attributes['workbench.hook.event'] ?? 'hook')})`;
   if (s.kind === 'agent') return 'run';
   return s.name;
 }
 
 /** One span row. */
-export const TraceSpanRow = memo(function TraceSpanRow({ row, run, matched, view, now, selected, onSelect }: Props) {
+export const TraceSpanRow = memo(function TraceSpanRow({
+  row,
+  run,
+  matched,
+  view,
+  now,
+  selected,
+  onSelect,
+}: Props) {
   const s = row.span;
   const open = s.end_ms === undefined;
   const end = s.end_ms ?? Math.max(now, s.start_ms);
@@ -32,11 +41,25 @@ export const TraceSpanRow = memo(function TraceSpanRow({ row, run, matched, view
   const dur = runEnd(run, now) - runStart;
   const g = barGeometry(s.start_ms, end, runStart, dur, view);
   const problem = isProblem(s);
-  const timedOut = s.attributes['workbench.hook.timed_out'] === true || s.attributes['workbench.tool.timed_out'] === true;
+  const timedOut =
+    s.attributes['workbench.hook.timed_out'] === true ||
+    s.attributes['workbench.tool.timed_out'] === true;
   const firstChunk = s.kind === 'llm' ? s.events.find((e) => e.name === 'first_chunk') : undefined;
-  const ttft = firstChunk ? barGeometry(firstChunk.time_ms, firstChunk.time_ms, runStart, dur, view).left : undefined;
+  const ttft = firstChunk
+    ? barGeometry(firstChunk.time_ms, firstChunk.time_ms, runStart, dur, view).left
+    : undefined;
   const label = spanLabel(row);
-  const cls = ['trace-row', `kind-${s.kind}`, problem ? 'error' : '', matched ? '' : 'context', selected ? 'selected' : '', open ? 'open' : '', s.incomplete ? 'incomplete' : ''].filter(Boolean).join(' ');
+  const cls = [
+    'trace-row',
+    `kind-${s.kind}`,
+    problem ? 'error' : '',
+    matched ? '' : 'context',
+    selected ? 'selected' : '',
+    open ? 'open' : '',
+    s.incomplete ? 'incomplete' : '',
+  ]
+    .filter(Boolean)
+    .join(' ');
   return (
     <div
       className={cls}
@@ -52,14 +75,37 @@ export const TraceSpanRow = memo(function TraceSpanRow({ row, run, matched, view
       <span className="trace-label" style={{ paddingLeft: 4 + Math.min(row.depth, 8) * 10 }}>
         <i className={`trace-dot kind-${s.kind}`} />
         <span className="trace-name">{label}</span>
-        {row.lane > 0 && <span className="trace-lane" title={`parallel: lane ${row.lane + 1}`}>{`∥${row.lane + 1}`}</span>}
-        {timedOut ? <span className="trace-badge err">timeout</span> : problem ? <span className="trace-badge err" aria-label="error">!</span> : null}
+        {row.lane > 0 && (
+          <span
+            className="trace-lane"
+            title={`parallel: lane ${row.lane + 1}`}
+          >{`∥${row.lane + 1}`}</span>
+        )}
+        {timedOut ? (
+          <span className="trace-badge err">timeout</span>
+        ) : problem ? (
+          <span className="trace-badge err" aria-label="error">
+            !
+          </span>
+        ) : null}
       </span>
       <span className="trace-track">
-        <span className={`trace-bar kind-${s.kind}`} style={{ left: `${g.left}%`, width: `max(2px, ${g.width}%)` }}>
-          {ttft !== undefined && <i className="trace-ttft" style={{ left: `${((ttft - g.left) / (g.width || 1)) * 100}%` }} title="first chunk" />}
+        <span
+          className={`trace-bar kind-${s.kind}`}
+          style={{ left: `${g.left}%`, width: `max(2px, ${g.width}%)` }}
+        >
+          {ttft !== undefined && (
+            <i
+              className="trace-ttft"
+              style={{ left: `${((ttft - g.left) / (g.width || 1)) * 100}%` }}
+              title="first chunk"
+            />
+          )}
         </span>
-        <span className="trace-dur" style={{ left: `min(calc(${Math.max(0, g.left + g.width)}% + 3px), calc(100% - 44px))` }}>
+        <span
+          className="trace-dur"
+          style={{ left: `min(calc(${Math.max(0, g.left + g.width)}% + 3px), calc(100% - 44px))` }}
+        >
           {open ? '…' : formatDuration(end - s.start_ms)}
         </span>
       </span>

@@ -53,7 +53,10 @@ export function TraceTimeline({ runs, filter, view, onView, selected, onSelect }
     return () => el.removeEventListener('wheel', onWheel);
   }, [onView]);
 
-  const spanIds = useMemo(() => items.flatMap((it) => (it.type === 'span' ? [it.row.span.span_id] : [])), [items]);
+  const spanIds = useMemo(
+    () => items.flatMap((it) => (it.type === 'span' ? [it.row.span.span_id] : [])),
+    [items],
+  );
   const onKeyDown = (e: React.KeyboardEvent) => {
     const v = viewRef.current;
     if (e.key === '+' || e.key === '=') onView(zoomAt(v, 0.5, 0.5));
@@ -68,7 +71,10 @@ export function TraceTimeline({ runs, filter, view, onView, selected, onSelect }
       const id = spanIds[next];
       if (id) {
         onSelect(id);
-        virtualizer.scrollToIndex(items.findIndex((it) => it.type === 'span' && it.row.span.span_id === id), { align: 'auto' });
+        virtualizer.scrollToIndex(
+          items.findIndex((it) => it.type === 'span' && it.row.span.span_id === id),
+          { align: 'auto' },
+        );
       }
     } else return;
     e.preventDefault();
@@ -77,7 +83,12 @@ export function TraceTimeline({ runs, filter, view, onView, selected, onSelect }
   const onPointerDown = (e: React.PointerEvent) => {
     const track = (e.target as Element).closest('.trace-track');
     if (!track || e.button !== 0) return;
-    drag.current = { x: e.clientX, width: track.getBoundingClientRect().width, view: viewRef.current, moved: false };
+    drag.current = {
+      x: e.clientX,
+      width: track.getBoundingClientRect().width,
+      view: viewRef.current,
+      moved: false,
+    };
   };
   const onPointerMove = (e: React.PointerEvent) => {
     const d = drag.current;
@@ -101,7 +112,11 @@ export function TraceTimeline({ runs, filter, view, onView, selected, onSelect }
   };
 
   if (items.length === 0) {
-    return <p className="muted trace-empty" data-testid="trace-no-match">No span matches the filter.</p>;
+    return (
+      <p className="muted trace-empty" data-testid="trace-no-match">
+        No span matches the filter.
+      </p>
+    );
   }
   return (
     <div
@@ -120,11 +135,23 @@ export function TraceTimeline({ runs, filter, view, onView, selected, onSelect }
         {virtualizer.getVirtualItems().map((vi) => {
           const item = items[vi.index]!;
           return (
-            <div key={vi.key} className="trace-item" style={{ transform: `translateY(${vi.start}px)`, height: vi.size }}>
+            <div
+              key={vi.key}
+              className="trace-item"
+              style={{ transform: `translateY(${vi.start}px)`, height: vi.size }}
+            >
               {item.type === 'run' ? (
                 <TraceRunHeader run={item.run} shown={item.shown} view={view} now={now} />
               ) : (
-                <TraceSpanRow row={item.row} run={item.run} matched={item.matched} view={view} now={now} selected={item.row.span.span_id === selected} onSelect={select} />
+                <TraceSpanRow
+                  row={item.row}
+                  run={item.run}
+                  matched={item.matched}
+                  view={view}
+                  now={now}
+                  selected={item.row.span.span_id === selected}
+                  onSelect={select}
+                />
               )}
             </div>
           );

@@ -24,12 +24,25 @@ interface Props {
 }
 
 /** The timeline's toolbar. */
-export function TraceToolbar({ threadId, filter, onFilter, choices, view, onView, spanCount }: Props) {
+export function TraceToolbar({
+  threadId,
+  filter,
+  onFilter,
+  choices,
+  view,
+  onView,
+  spanCount,
+}: Props) {
   const exportTrace = useWorkbenchStore((s) => s.exportTrace);
   const importTrace = useWorkbenchStore((s) => s.importTrace);
   const fileInput = useRef<HTMLInputElement>(null);
   const toggleKind = (kind: SpanKind) =>
-    onFilter({ ...filter, kinds: filter.kinds.includes(kind) ? filter.kinds.filter((k) => k !== kind) : [...filter.kinds, kind] });
+    onFilter({
+      ...filter,
+      kinds: filter.kinds.includes(kind)
+        ? filter.kinds.filter((k) => k !== kind)
+        : [...filter.kinds, kind],
+    });
   const doExport = async (format: 'otlp' | 'chrome') => {
     if (!threadId) return;
     const file = await exportTrace(threadId, format);
@@ -53,13 +66,25 @@ export function TraceToolbar({ threadId, filter, onFilter, choices, view, onView
           aria-label="Search spans"
           data-testid="trace-search"
         />
-        <select value={filter.tool} onChange={(e) => onFilter({ ...filter, tool: e.target.value })} aria-label="Tool" data-testid="trace-filter-tool" disabled={choices.tools.length === 0}>
+        <select
+          value={filter.tool}
+          onChange={(e) => onFilter({ ...filter, tool: e.target.value })}
+          aria-label="Tool"
+          data-testid="trace-filter-tool"
+          disabled={choices.tools.length === 0}
+        >
           <option value="">any tool</option>
           {choices.tools.map((t) => (
             <option key={t}>{t}</option>
           ))}
         </select>
-        <select value={filter.hook} onChange={(e) => onFilter({ ...filter, hook: e.target.value })} aria-label="Hook" data-testid="trace-filter-hook" disabled={choices.hooks.length === 0}>
+        <select
+          value={filter.hook}
+          onChange={(e) => onFilter({ ...filter, hook: e.target.value })}
+          aria-label="Hook"
+          data-testid="trace-filter-hook"
+          disabled={choices.hooks.length === 0}
+        >
           <option value="">any hook</option>
           {choices.hooks.map((h) => (
             <option key={h}>{h}</option>
@@ -67,39 +92,88 @@ export function TraceToolbar({ threadId, filter, onFilter, choices, view, onView
         </select>
       </div>
       <div className="trace-toolbar-row">
-        <button type="button" className={`trace-pill${filter.errorsOnly ? ' on' : ''}`} aria-pressed={filter.errorsOnly} onClick={() => onFilter({ ...filter, errorsOnly: !filter.errorsOnly })} data-testid="trace-filter-errors">
+        <button
+          type="button"
+          className={`trace-pill${filter.errorsOnly ? ' on' : ''}`}
+          aria-pressed={filter.errorsOnly}
+          onClick={() => onFilter({ ...filter, errorsOnly: !filter.errorsOnly })}
+          data-testid="trace-filter-errors"
+        >
           Errors
         </button>
         {KINDS.map((k) => (
-          <button key={k.kind} type="button" className={`trace-pill kind-${k.kind}${filter.kinds.includes(k.kind) ? ' on' : ''}`} aria-pressed={filter.kinds.includes(k.kind)} onClick={() => toggleKind(k.kind)} data-testid={`trace-kind-${k.kind}`}>
+          <button
+            key={k.kind}
+            type="button"
+            className={`trace-pill kind-${k.kind}${filter.kinds.includes(k.kind) ? ' on' : ''}`}
+            aria-pressed={filter.kinds.includes(k.kind)}
+            onClick={() => toggleKind(k.kind)}
+            data-testid={`trace-kind-${k.kind}`}
+          >
             {k.label}
           </button>
         ))}
       </div>
       <div className="trace-toolbar-row">
-        <span className="trace-zoom" title="Wheel over the bars zooms around the cursor, drag pans; keys + − 0 and ← →">
-          <button type="button" onClick={() => onView(zoomAt(view, 0.5, 0.5))} aria-label="Zoom in" data-testid="trace-zoom-in">
+        <span
+          className="trace-zoom"
+          title="Wheel over the bars zooms around the cursor, drag pans; keys + − 0 and ← →"
+        >
+          <button
+            type="button"
+            onClick={() => onView(zoomAt(view, 0.5, 0.5))}
+            aria-label="Zoom in"
+            data-testid="trace-zoom-in"
+          >
             +
           </button>
           <button type="button" onClick={() => onView(zoomAt(view, 2, 0.5))} aria-label="Zoom out">
             −
           </button>
-          <button type="button" onClick={() => onView(FULL_VIEW)} aria-label="Reset zoom" disabled={view.from === 0 && view.to === 1}>
+          <button
+            type="button"
+            onClick={() => onView(FULL_VIEW)}
+            aria-label="Reset zoom"
+            disabled={view.from === 0 && view.to === 1}
+          >
             {`${Math.round(1 / (view.to - view.from))}×`}
           </button>
         </span>
         <span className="muted trace-count" data-testid="trace-count">{`${spanCount} spans`}</span>
         <span className="trace-spacer" />
-        <button type="button" onClick={() => void doExport('otlp')} disabled={!threadId || spanCount === 0} title="OTLP JSON (Jaeger, collectors, Langfuse)" data-testid="trace-export-otlp">
+        <button
+          type="button"
+          onClick={() => void doExport('otlp')}
+          disabled={!threadId || spanCount === 0}
+          title="OTLP JSON (Jaeger, collectors, Langfuse)"
+          data-testid="trace-export-otlp"
+        >
           OTLP
         </button>
-        <button type="button" onClick={() => void doExport('chrome')} disabled={!threadId || spanCount === 0} title="Chrome trace JSON (Perfetto)" data-testid="trace-export-chrome">
+        <button
+          type="button"
+          onClick={() => void doExport('chrome')}
+          disabled={!threadId || spanCount === 0}
+          title="Chrome trace JSON (Perfetto)"
+          data-testid="trace-export-chrome"
+        >
           Perfetto
         </button>
-        <button type="button" onClick={() => fileInput.current?.click()} title="Import an OTLP JSON trace into a new thread">
+        <button
+          type="button"
+          onClick={() => fileInput.current?.click()}
+          title="Import an OTLP JSON trace into a new thread"
+        >
           Import
         </button>
-        <input ref={fileInput} type="file" accept=".json,application/json" hidden onChange={(e) => void onFile(e.target.files)} data-testid="trace-import-input" />
+        <input
+          ref={fileInput}
+          type="file"
+          accept=".json,application/json"
+          hidden
+          onChange={(e) => void onFile(e.target.files)}
+          data-testid="trace-import-input"
+        />
       </div>
     </div>
   );

@@ -11,13 +11,18 @@ export const RUN_HEIGHT = 64;
 export const ROW_HEIGHT = 22;
 
 /** Builds the items for every run under the filter. Contract: runs without a visible row are left out when filtering. */
-export function timelineItems(runs: readonly RunLayout[], filter: TraceFilter, filtering: boolean): TimelineItem[] {
+export function timelineItems(
+  runs: readonly RunLayout[],
+  filter: TraceFilter,
+  filtering: boolean,
+): TimelineItem[] {
   const items: TimelineItem[] = [];
   for (const run of runs) {
     const { visible, matched } = filterRows(run.rows, filter);
     if (filtering && visible.length === 0) continue;
     items.push({ type: 'run', run, shown: visible.length });
-    for (const i of visible) items.push({ type: 'span', run, row: run.rows[i]!, matched: matched.has(i) });
+    for (const i of visible)
+      items.push({ type: 'span', run, row: run.rows[i]!, matched: matched.has(i) });
   }
   return items;
 }

@@ -38,7 +38,8 @@ function minus(a: Interval[], b: Interval[]): number {
   for (const [s, e] of a) {
     let covered = 0;
     while (j < b.length && b[j]![1] <= s) j++;
-    for (let k = j; k < b.length && b[k]![0] < e; k++) covered += Math.min(e, b[k]![1]) - Math.max(s, b[k]![0]);
+    for (let k = j; k < b.length && b[k]![0] < e; k++)
+      covered += Math.min(e, b[k]![1]) - Math.max(s, b[k]![0]);
     total += e - s - covered;
   }
   return total;
@@ -74,5 +75,12 @@ export function accountRun(spans: readonly SpanRecord[], now: number): TimeAccou
   const modelMs = minus(M, HT);
   const total = end - start;
   const busy = length(union([...HT, ...M]));
-  return { total, model: modelMs, tools: toolsAll - approval, hooks, approval, other: Math.max(0, total - busy) };
+  return {
+    total,
+    model: modelMs,
+    tools: toolsAll - approval,
+    hooks,
+    approval,
+    other: Math.max(0, total - busy),
+  };
 }

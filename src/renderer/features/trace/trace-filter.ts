@@ -15,7 +15,13 @@ export interface TraceFilter {
 }
 
 /** The filter that shows everything. */
-export const NO_FILTER: TraceFilter = { errorsOnly: false, kinds: [], tool: '', hook: '', text: '' };
+export const NO_FILTER: TraceFilter = {
+  errorsOnly: false,
+  kinds: [],
+  tool: '',
+  hook: '',
+  text: '',
+};
 
 /** True when no criterion is set. */
 export function isEmptyFilter(f: TraceFilter): boolean {
@@ -24,7 +30,12 @@ export function isEmptyFilter(f: TraceFilter): boolean {
 
 /** Error, crash-closed or timed-out span. */
 export function isProblem(span: SpanRecord): boolean {
-  return span.status.code === 'ERROR' || span.incomplete === true || span.attributes['workbench.hook.timed_out'] === true || span.attributes['workbench.tool.timed_out'] === true;
+  return (
+    span.status.code === 'ERROR' ||
+    span.incomplete === true ||
+    span.attributes['workbench.hook.timed_out'] === true ||
+    span.attributes['workbench.tool.timed_out'] === true
+  );
 }
 
 /** Tool name of an execute_tool span. */
@@ -36,12 +47,17 @@ export function toolName(span: SpanRecord): string | undefined {
 /** Hook name of a hook span. */
 export function hookName(span: SpanRecord): string | undefined {
   const v = span.attributes['workbench.hook.name'];
-  return typeof v === 'string' ? v : span.kind === 'hook' ? span.name.split(' ').slice(2).join(' ') || span.name : undefined;
+  return typeof v === 'string'
+    ? v
+    : span.kind === 'hook'
+      ? span.name.split(' ').slice(2).join(' ') || span.name
+      : undefined;
 }
 
 function textOf(span: SpanRecord): string {
   let text = `${span.name} ${span.status.message ?? ''}`;
-  for (const [k, v] of Object.entries(span.attributes)) text += ` ${k}=${Array.isArray(v) ? v.join(',') : String(v)}`;
+  for (const [k, v] of Object.entries(span.attributes))
+    text += ` ${k}=${Array.isArray(v) ? v.join(',') : String(v)}`;
   return text.toLowerCase();
 }
 

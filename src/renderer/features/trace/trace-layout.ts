@@ -65,7 +65,8 @@ function layoutRun(runId: string, spans: SpanRecord[]): RunLayout {
   const pushGroup = (group: SpanRecord[], depth: number, parent: number) => {
     group.sort(byStart);
     const lanes = assignSiblingLanes(group);
-    for (let i = group.length - 1; i >= 0; i--) stack.push({ span: group[i]!, depth, lane: lanes[i]!, parent });
+    for (let i = group.length - 1; i >= 0; i--)
+      stack.push({ span: group[i]!, depth, lane: lanes[i]!, parent });
   };
   pushGroup(roots, 0, -1);
   while (stack.length) {
@@ -77,7 +78,14 @@ function layoutRun(runId: string, spans: SpanRecord[]): RunLayout {
     if (kids) pushGroup(kids, item.depth + 1, index);
   }
   const root = roots.find((s) => s.kind === 'agent') ?? roots[0];
-  return { runId, root, start: Number.isFinite(start) ? start : 0, end: Number.isFinite(end) ? end : 0, open, rows };
+  return {
+    runId,
+    root,
+    start: Number.isFinite(start) ? start : 0,
+    end: Number.isFinite(end) ? end : 0,
+    open,
+    rows,
+  };
 }
 
 /** Groups spans into runs (ordered by first start) and lays each out. */
@@ -88,7 +96,9 @@ export function layoutRuns(spans: readonly SpanRecord[]): RunLayout[] {
     if (list) list.push(s);
     else byRun.set(s.run_id, [s]);
   }
-  return [...byRun].map(([runId, list]) => layoutRun(runId, list)).sort((a, b) => a.start - b.start);
+  return [...byRun]
+    .map(([runId, list]) => layoutRun(runId, list))
+    .sort((a, b) => a.start - b.start);
 }
 
 /** The displayed end of a run: `now` while something in it is open. */

@@ -32,7 +32,13 @@ export function panBy(v: ViewWindow, delta: number): ViewWindow {
 }
 
 /** Left and width in percent of the track for an interval of a run. */
-export function barGeometry(start: number, end: number, runStart: number, runDur: number, v: ViewWindow): { left: number; width: number } {
+export function barGeometry(
+  start: number,
+  end: number,
+  runStart: number,
+  runDur: number,
+  v: ViewWindow,
+): { left: number; width: number } {
   const dur = runDur > 0 ? runDur : 1;
   const width = v.to - v.from;
   const s = (start - runStart) / dur;

@@ -13,7 +13,10 @@ export interface TraceSlice {
   loadTrace(threadId: string): Promise<void>;
   selectSpan(spanId: string | null): void;
   /** The export file's name and content, or null after a failure (shown in the banner). */
-  exportTrace(threadId: string, format: 'otlp' | 'chrome'): Promise<{ filename: string; content: string } | null>;
+  exportTrace(
+    threadId: string,
+    format: 'otlp' | 'chrome',
+  ): Promise<{ filename: string; content: string } | null>;
   /** Imports an OTLP JSON text into a new thread and opens it. */
   importTrace(content: string, name: string): Promise<void>;
   /** The stored hook run behind a hook span. */
