@@ -135,3 +135,38 @@ test('20,000 imported spans render virtualized (a bounded number of rows in the 
   await app.getByTestId('trace-filter-errors').click();
   await expect(app.getByTestId('trace-no-match')).toBeVisible();
 });
+
+test('errors are marked and filterable; switching threads loads each thread’s spans; keys zoom', async ({
+  app,
+  fake,
+  chat,
+}) => {
+  const trace = new TracePage(app);
+  await fake.script([
+    { toolCalls: [{ name: 'read_file', args: { path: 'does-not-exist.txt' } }] },
+    { text: 'That file does not exist.' },
+  ]);
+  await trace.open();
+  await chat.sendNew('Read does-not-exist.txt');
+  await chat.waitIdle();
+  await expect(app.locator('[data-testid="trace-run"][data-open="false"]')).toHaveCount(1);
+  const failed = trace.rowsOfKind('tool');
+  await expect(failed).toHaveClass(/error/);
+  await app.getByTestId('trace-filter-errors').click();
+  await expect(trace.rowsOfKind('llm')).toHaveCount(0);
+  await expect(trace.rowsOfKind('tool')).toHaveCount(1);
+  await failed.click();
+  await expect(app.getByTestId('trace-drawer-status')).toContainText('ERROR');
+  await app.getByTestId('trace-filter-errors').click();
+
+  await trace.timeline.focus();
+  await app.keyboard.press('+');
+  await expect(app.getByTestId('trace-zoom-level')).toHaveText('2×');
+  await app.keyboard.press('0');
+  await expect(app.getByTestId('trace-zoom-level')).toHaveText('1×');
+
+  await app.getByTestId('new-thread').click();
+  await expect(app.getByTestId('trace-empty')).toBeVisible();
+  await app.getByTestId('thread-item').filter({ hasText: 'does-not-exist' }).first().click();
+  await expect(trace.rowsOfKind('tool')).toHaveCount(1);
+});

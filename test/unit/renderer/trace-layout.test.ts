@@ -4,6 +4,13 @@ import {
   layoutRuns,
   runEnd,
 } from '../../../src/renderer/features/trace/trace-layout.ts';
+import {
+  barGeometry,
+  formatDuration,
+  FULL_VIEW,
+  panBy,
+  zoomAt,
+} from '../../../src/renderer/features/trace/trace-view.ts';
 import { mk } from './trace-fixtures.ts';
 
 describe('trace layout', () => {
@@ -82,5 +89,23 @@ describe('trace layout', () => {
       );
     const [run] = layoutRuns(spans);
     expect(run!.rows).toHaveLength(20_001);
+  });
+});
+
+describe('trace view window', () => {
+  it('zooms around the cursor, pans within bounds, and places bars', () => {
+    const z = zoomAt(FULL_VIEW, 0.5, 0.25);
+    expect(z.from).toBeCloseTo(0.125);
+    expect(z.to).toBeCloseTo(0.625);
+    expect(panBy(z, -10)).toEqual({ from: 0, to: 0.5 });
+    expect(panBy(z, 10).to).toBe(1);
+    expect(zoomAt(z, 100, 0.5)).toEqual(FULL_VIEW);
+    expect(barGeometry(150, 200, 100, 200, FULL_VIEW)).toEqual({ left: 25, width: 25 });
+    expect(barGeometry(150, 200, 100, 200, { from: 0.25, to: 0.5 })).toEqual({
+      left: 0,
+      width: 100,
+    });
+    expect(formatDuration(850)).toBe('850 ms');
+    expect(formatDuration(12_345)).toBe('12.3 s');
   });
 });

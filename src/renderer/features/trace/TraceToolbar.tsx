@@ -134,6 +134,7 @@ export function TraceToolbar({
             type="button"
             onClick={() => onView(FULL_VIEW)}
             aria-label="Reset zoom"
+            data-testid="trace-zoom-level"
             disabled={view.from === 0 && view.to === 1}
           >
             {`${Math.round(1 / (view.to - view.from))}×`}
