@@ -46,6 +46,9 @@ test('a run’s spans appear live; the drawer shows a tool’s arguments; OTLP e
   await chat.waitIdle();
   await expect(app.locator('[data-testid="trace-run"][data-open="false"]')).toHaveCount(1);
   await expect(trace.rowsOfKind('llm')).toHaveCount(2);
+  // The tool span links to the chat span that asked for it (joined on tool_call_id).
+  await app.getByTestId('trace-link').first().click();
+  await expect(trace.drawer.locator('header')).toContainText('chat fake-model');
 
   // Search narrows to matches (ancestors stay as context).
   await trace.page.getByTestId('trace-search').fill('index.js');

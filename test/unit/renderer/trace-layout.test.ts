@@ -11,6 +11,7 @@ import {
   panBy,
   zoomAt,
 } from '../../../src/renderer/features/trace/trace-view.ts';
+import { linkedSpans } from '../../../src/renderer/features/trace/span-links.ts';
 import { mk } from './trace-fixtures.ts';
 
 describe('trace layout', () => {
@@ -107,5 +108,20 @@ describe('trace view window', () => {
     });
     expect(formatDuration(850)).toBe('850 ms');
     expect(formatDuration(12_345)).toBe('12.3 s');
+  });
+});
+
+describe('span links', () => {
+  it('joins chat spans and the tool spans they requested on tool_call_id', () => {
+    const spans = [
+      mk('root', null, 'agent', 0, 100),
+      mk('chat', 'root', 'llm', 1, 10, { attributes: { 'workbench.tool_call_ids': ['c1', 'c2'] } }),
+      mk('t1', 'root', 'tool', 11, 20, { attributes: { 'gen_ai.tool.call.id': 'c1' } }),
+      mk('t2', 'root', 'tool', 11, 25, { attributes: { 'gen_ai.tool.call.id': 'c2' } }),
+    ];
+    const [run] = layoutRuns(spans);
+    expect(linkedSpans(spans[2]!, run).requestedBy?.span_id).toBe('chat');
+    expect(linkedSpans(spans[1]!, run).requested.map((s) => s.span_id)).toEqual(['t1', 't2']);
+    expect(linkedSpans(spans[0]!, run)).toEqual({ requested: [] });
   });
 });

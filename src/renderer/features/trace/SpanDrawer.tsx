@@ -4,11 +4,13 @@ import type { RunLayout } from './trace-layout.ts';
 import { formatDuration, prettyJson } from './trace-view.ts';
 import { TraceBlock as Block } from './TraceBlock.tsx';
 import { HookRunDetails } from './HookRunDetails.tsx';
+import { SpanLinks } from './SpanLinks.tsx';
 
 interface Props {
   span: SpanRecord;
   run: RunLayout | undefined;
   onClose(): void;
+  onSelect(spanId: string): void;
 }
 
 function show(v: AttributeValue | undefined): string {
@@ -17,7 +19,7 @@ function show(v: AttributeValue | undefined): string {
 }
 
 /** The drawer. */
-export function SpanDrawer({ span, run, onClose }: Props) {
+export function SpanDrawer({ span, run, onClose, onSelect }: Props) {
   const a = span.attributes;
   const dur = span.end_ms !== undefined ? formatDuration(span.end_ms - span.start_ms) : 'running…';
   const offset = run ? `+${formatDuration(span.start_ms - run.start)}` : '';
@@ -69,6 +71,7 @@ export function SpanDrawer({ span, run, onClose }: Props) {
           </>
         )}
       </dl>
+      <SpanLinks span={span} run={run} onSelect={onSelect} />
       {typeof args === 'string' && (
         <Block title="Arguments" text={prettyJson(args)} testId="trace-drawer-args" />
       )}

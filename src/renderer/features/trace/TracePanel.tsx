@@ -79,7 +79,12 @@ export function TracePanel() {
         />
       )}
       {selectedSpan && (
-        <SpanDrawer span={selectedSpan} run={selectedRun} onClose={() => selectSpan(null)} />
+        <SpanDrawer
+          span={selectedSpan}
+          run={selectedRun}
+          onClose={() => selectSpan(null)}
+          onSelect={selectSpan}
+        />
       )}
     </div>
   );
