@@ -40,6 +40,8 @@ export const TraceSpanRow = memo(function TraceSpanRow({
   const runStart = run.start;
   const dur = runEnd(run, now) - runStart;
   const g = barGeometry(s.start_ms, end, runStart, dur, view);
+  // Bars wholly outside the zoom window keep no label (it would sit at an edge, misleading).
+  const inView = g.left + g.width >= 0 && g.left <= 100;
   const problem = isProblem(s);
   const timedOut =
     s.attributes['workbench.hook.timed_out'] === true ||
@@ -102,12 +104,16 @@ export const TraceSpanRow = memo(function TraceSpanRow({
             />
           )}
         </span>
-        <span
-          className="trace-dur"
-          style={{ left: `min(calc(${Math.max(0, g.left + g.width)}% + 3px), calc(100% - 44px))` }}
-        >
-          {open ? '…' : formatDuration(end - s.start_ms)}
-        </span>
+        {inView && (
+          <span
+            className="trace-dur"
+            style={{
+              left: `min(calc(${Math.max(0, g.left + g.width)}% + 3px), calc(100% - 44px))`,
+            }}
+          >
+            {open ? '…' : formatDuration(end - s.start_ms)}
+          </span>
+        )}
       </span>
     </div>
   );
