@@ -54,17 +54,23 @@ export const createHooksSlice: StateCreator<WorkbenchState, [], [], HooksSlice> 
     hooksError: null,
     loadHooks: () => guarded('Could not list hooks', async () => set({ hookListing: await call('hooks.list', {}) })),
     loadHookRuns: () => guarded('Could not load hook runs', async () => set({ hookRuns: await call('hooks.runs', { limit: 5000 }) })),
-    setHookEnabled: (id, enabled) =>
-      guarded('Could not switch the hook', async () => {
+    async setHookEnabled(id, enabled) {
+      // Optimistic: the switch moves at once; the reload (also after a failure) tells the truth.
+      set((s) => (s.hookListing ? { hookListing: { ...s.hookListing, hooks: s.hookListing.hooks.map((h) => (h.id === id ? { ...h, enabled } : h)) } } : {}));
+      await guarded('Could not switch the hook', async () => {
         await call('hooks.setEnabled', { id, enabled });
-        await get().loadHooks();
-      }),
+      });
+      await get().loadHooks();
+    },
     updateHook: (id, patch) =>
       guarded('Could not update the hook', async () => {
         await call('hooks.update', { id, ...patch });
         await get().loadHooks();
       }),
-    setDisableAllHooks: (disabled) => guarded('Could not switch user hooks', async () => set({ hookListing: await call('hooks.disableAll', { disabled }) })),
+    async setDisableAllHooks(disabled) {
+      set((s) => (s.hookListing ? { hookListing: { ...s.hookListing, disableAllHooks: disabled } } : {}));
+      await guarded('Could not switch user hooks', async () => set({ hookListing: await call('hooks.disableAll', { disabled }) }));
+    },
     async openHookTest(id, event) {
       if (!id) return set({ hookTest: null });
       set({ hookTest: { id, event: event ?? '', payload: '', running: false, result: null, error: null } });

@@ -93,12 +93,14 @@ export const createSkillsSlice: StateCreator<WorkbenchState, [], [], SkillsSlice
       }
     },
     async setSkillEnabled(name, enabled) {
+      // Optimistic: the switch moves at once; the reload (also after a failure) tells the truth.
+      set((s) => (s.skillListing ? { skillListing: { ...s.skillListing, skills: s.skillListing.skills.map((k) => (k.name === name ? { ...k, enabled } : k)) } } : {}));
       try {
         await call('skills.setEnabled', { name, enabled });
-        await get().loadSkills();
       } catch (err) {
         fail('Could not switch the skill')(err);
       }
+      await get().loadSkills();
     },
   };
 };

@@ -1,0 +1,107 @@
+import { chmodSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { DatabaseSync } from 'node:sqlite';
+import { test, expect, e2eEnv } from './fixtures.ts';
+import { HooksPage } from './pages/hooks-page.ts';
+
+const hooksDir = () => join(e2eEnv('WB_HOME'), 'hooks');
+const marker = () => join(e2eEnv('WB_HOME'), 'e2e-audit.log');
+const HOOK = 'e2e-audit';
+
+test.beforeEach(() => {
+  mkdirSync(hooksDir(), { recursive: true });
+  const file = join(hooksDir(), HOOK);
+  // An after_tool_call audit hook: appends one line per tool call, prints to both streams on `run`.
+  writeFileSync(file, `#!/bin/sh\nif [ "$1" = hook ]; then echo after_tool_call; exit 0; fi\ncat >/dev/null\necho ran >> '${marker()}'\necho "audit note" >&2\n`);
+  chmodSync(file, 0o755);
+});
+
+test.afterEach(() => {
+  for (const f of [HOOK, `${HOOK}.disable`]) rmSync(join(hooksDir(), f), { force: true });
+  rmSync(marker(), { force: true });
+});
+
+const lines = () => (existsSync(marker()) ? readFileSync(marker(), 'utf8').trim().split('\n').length : 0);
+
+test('the pipeline lists built-ins and user hooks; turning a hook off renames it and it stops running', async ({ app, fake, chat }) => {
+  const hooks = new HooksPage(app);
+  await hooks.open();
+  const id = `seed:user:${HOOK}`;
+  await expect(hooks.row('builtin:tracing')).toBeVisible();
+  await expect(hooks.row(id)).toHaveAttribute('data-state', 'on');
+  await expect(hooks.rows.nth(2)).toHaveAttribute('data-id', 'builtin:user-hooks');
+  await expect(hooks.rows.nth(3)).toHaveAttribute('data-id', id);
+
+  await fake.script([{ toolCalls: [{ name: 'read_file', args: { path: 'README.md' } }] }, { text: 'Read it.' }]);
+  await chat.sendNew('read the readme');
+  await expect(chat.assistant.last()).toContainText('Read it.');
+  expect(lines()).toBe(1);
+
+  await hooks.switch(id).uncheck();
+  await expect(hooks.row(id)).toHaveAttribute('data-state', 'off');
+  await expect.poll(() => existsSync(join(hooksDir(), `${HOOK}.disable`))).toBe(true);
+  expect(existsSync(join(hooksDir(), HOOK))).toBe(false);
+
+  await fake.script([{ toolCalls: [{ name: 'read_file', args: { path: 'README.md' } }] }, { text: 'Read it again.' }]);
+  await chat.send('read it again');
+  await expect(chat.assistant.last()).toContainText('Read it again.');
+  expect(lines()).toBe(1);
+
+  await hooks.switch(id).check();
+  await expect(hooks.row(id)).toHaveAttribute('data-state', 'on');
+  await expect.poll(() => existsSync(join(hooksDir(), HOOK))).toBe(true);
+});
+
+test('"Test" runs a hook and shows its output, exit code and how it was read', async ({ app }) => {
+  const hooks = new HooksPage(app);
+  await hooks.open();
+  const row = hooks.row(`seed:user:${HOOK}`);
+  await row.getByTestId('hook-test-open').click();
+  await expect(hooks.test.getByTestId('hook-test-payload')).toHaveValue(/"tool_name": "execute"/);
+  await hooks.test.getByTestId('hook-test-run').click();
+  await expect(hooks.test.getByTestId('hook-test-read-as')).toHaveText('none');
+  await expect(hooks.test.getByTestId('hook-test-exit')).toContainText('0');
+  await expect(hooks.test.getByTestId('hook-test-stderr')).toHaveText('audit note\n');
+  await expect(hooks.test.getByTestId('hook-test-stdout')).toHaveText('(empty)');
+  expect(lines()).toBe(1);
+  // The test run is recorded with the others.
+  await expect(hooks.runs.first()).toContainText(HOOK);
+});
+
+test('a new hook from a template is written, executable, and listed', async ({ app }) => {
+  const hooks = new HooksPage(app);
+  await hooks.open();
+  await app.getByTestId('new-hook').click();
+  await app.getByTestId('new-hook-template').selectOption('follow-up');
+  await app.getByTestId('new-hook-name').fill('e2e-follow');
+  await app.getByTestId('new-hook-scope').selectOption('user');
+  await app.getByTestId('new-hook-create').click();
+  try {
+    await expect(hooks.row('seed:user:e2e-follow')).toContainText('agent_stop');
+  } finally {
+    rmSync(join(hooksDir(), 'e2e-follow'), { force: true });
+  }
+});
+
+test('2,000 hook runs render virtualized', async ({ app }) => {
+  const db = new DatabaseSync(join(e2eEnv('WB_HOME'), 'workbench.db'));
+  try {
+    const insert = db.prepare(
+      `INSERT INTO hook_runs (hook_id, hook_name, event, started_at, duration_ms, payload, stdout, stderr, exit_code, timed_out, decision) VALUES (?, ?, 'before_tool_call', ?, 12, '{}', '', '', 0, 0, 'allow')`,
+    );
+    db.exec('BEGIN');
+    for (let i = 0; i < 2000; i++) insert.run('seed:user:bulk', `bulk-${i}`, Date.now() - i * 1000);
+    db.exec('COMMIT');
+  } finally {
+    db.close();
+  }
+  const hooks = new HooksPage(app);
+  await hooks.open();
+  await expect(app.getByTestId('hook-runs')).toBeVisible();
+  await expect(hooks.panel.getByText(/\(\d{4,}\)/)).toBeVisible();
+  await expect(hooks.runs.first()).toBeVisible();
+  expect(await hooks.runs.count()).toBeLessThan(60);
+  await app.getByTestId('hook-runs').evaluate((el) => (el.scrollTop = el.scrollHeight));
+  await expect(hooks.runs.last()).toContainText('bulk-1999');
+  expect(await hooks.runs.count()).toBeLessThan(60);
+});
