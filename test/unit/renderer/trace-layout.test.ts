@@ -125,3 +125,16 @@ describe('span links', () => {
     expect(linkedSpans(spans[0]!, run)).toEqual({ requested: [] });
   });
 });
+
+describe('incremental layout', () => {
+  it('reuses the layout of runs whose spans did not change', () => {
+    const a = [mk('r1', null, 'agent', 0, 10), mk('x', 'r1', 'llm', 1, 5)];
+    const b = [mk('r2', null, 'agent', 20, null, { run_id: 'r2' })];
+    const first = layoutRuns([...a, ...b]);
+    const grown = [...a, ...b, mk('y', 'r2', 'tool', 21, null, { run_id: 'r2' })];
+    const second = layoutRuns(grown, first);
+    expect(second[0]).toBe(first[0]);
+    expect(second[1]).not.toBe(first[1]);
+    expect(second[1]!.rows.map((r) => r.span.span_id)).toEqual(['r2', 'y']);
+  });
+});

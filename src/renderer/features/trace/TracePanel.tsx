@@ -3,11 +3,11 @@
  * export/import, and a detail drawer for the selected span. Layout is computed once per span-list
  * change; the animation clock only moves bars of open spans.
  */
-import { useEffect, useMemo, useState } from 'react';
+import { useEffect, useMemo, useRef, useState } from 'react';
 import type { SpanRecord } from '../../../shared/types/index.ts';
 import { useWorkbenchStore } from '../../stores/store.ts';
 import { filterChoices, NO_FILTER, type TraceFilter } from './trace-filter.ts';
-import { layoutRuns } from './trace-layout.ts';
+import { layoutRuns, type RunLayout } from './trace-layout.ts';
 import { FULL_VIEW, type ViewWindow } from './trace-view.ts';
 import { TraceToolbar } from './TraceToolbar.tsx';
 import { TraceTimeline } from './TraceTimeline.tsx';
@@ -35,7 +35,9 @@ export function TracePanel() {
     if (threadId) void loadTrace(threadId);
   }, [threadId, loadTrace, selectSpan]);
 
-  const runs = useMemo(() => layoutRuns(spans), [spans]);
+  // Runs whose spans did not change keep their layout object (and their rows stay memoized).
+  const previous = useRef<RunLayout[]>([]);
+  const runs = useMemo(() => (previous.current = layoutRuns(spans, previous.current)), [spans]);
   const choices = useMemo(() => filterChoices(spans), [spans]);
   const selectedSpan = useMemo(
     () => (selected ? spans.find((s) => s.span_id === selected) : undefined),

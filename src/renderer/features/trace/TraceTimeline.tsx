@@ -141,14 +141,19 @@ export function TraceTimeline({ runs, filter, view, onView, selected, onSelect }
               style={{ transform: `translateY(${vi.start}px)`, height: vi.size }}
             >
               {item.type === 'run' ? (
-                <TraceRunHeader run={item.run} shown={item.shown} view={view} now={now} />
+                <TraceRunHeader
+                  run={item.run}
+                  shown={item.shown}
+                  view={view}
+                  now={item.run.open ? now : 0}
+                />
               ) : (
                 <TraceSpanRow
                   row={item.row}
                   run={item.run}
                   matched={item.matched}
                   view={view}
-                  now={now}
+                  now={item.run.open ? now : 0}
                   selected={item.row.span.span_id === selected}
                   onSelect={select}
                 />

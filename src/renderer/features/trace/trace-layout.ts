@@ -23,6 +23,8 @@ export interface RunLayout {
   /** Some span of the run has no end yet. */
   open: boolean;
   rows: LayoutRow[];
+  /** The run's spans as given (in input order), to reuse the layout when they did not change. */
+  source: SpanRecord[];
 }
 
 function byStart(a: SpanRecord, b: SpanRecord): number {
@@ -85,22 +87,38 @@ function layoutRun(runId: string, spans: SpanRecord[]): RunLayout {
     end: Number.isFinite(end) ? end : 0,
     open,
     rows,
+    source: spans,
   };
 }
 
-/** Groups spans into runs (ordered by first start) and lays each out. */
-export function layoutRuns(spans: readonly SpanRecord[]): RunLayout[] {
+function sameSpans(a: readonly SpanRecord[], b: readonly SpanRecord[]): boolean {
+  if (a.length !== b.length) return false;
+  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
+  return true;
+}
+
+/**
+ * Groups spans into runs (ordered by first start) and lays each out. Contract: a run of `previous`
+ * whose spans are the same objects is returned as is, so a live span only re-lays out its own run.
+ */
+export function layoutRuns(
+  spans: readonly SpanRecord[],
+  previous: readonly RunLayout[] = [],
+): RunLayout[] {
   const byRun = new Map<string, SpanRecord[]>();
   for (const s of spans) {
     const list = byRun.get(s.run_id);
     if (list) list.push(s);
     else byRun.set(s.run_id, [s]);
   }
+  const old = new Map(previous.map((r) => [r.runId, r]));
   return [...byRun]
-    .map(([runId, list]) => layoutRun(runId, list))
+    .map(([runId, list]) => {
+      const prev = old.get(runId);
+      return prev && sameSpans(prev.source, list) ? prev : layoutRun(runId, list);
+    })
     .sort((a, b) => a.start - b.start);
 }
-
 /** The displayed end of a run: `now` while something in it is open. */
 export function runEnd(run: RunLayout, now: number): number {
   return run.open ? Math.max(now, run.end) : run.end;
