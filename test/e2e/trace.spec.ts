@@ -168,6 +168,19 @@ test('errors are marked and filterable; switching threads loads each thread’s 
   await app.keyboard.press('0');
   await expect(app.getByTestId('trace-zoom-level')).toHaveText('1×');
 
+  // Wheel over the bars zooms around the cursor; dragging pans.
+  const track = app.locator('.trace-track').first();
+  const box = (await track.boundingBox())!;
+  await app.mouse.move(box.x + box.width * 0.5, box.y + box.height / 2);
+  await app.mouse.wheel(0, -600);
+  await expect(app.getByTestId('trace-zoom-level')).not.toHaveText('1×');
+  const before = await trace.timeline.getAttribute('data-view');
+  await app.mouse.down();
+  await app.mouse.move(box.x + box.width * 0.2, box.y + box.height / 2, { steps: 4 });
+  await app.mouse.up();
+  await expect(trace.timeline).not.toHaveAttribute('data-view', before!);
+  await app.keyboard.press('0');
+
   await app.getByTestId('new-thread').click();
   await expect(app.getByTestId('trace-empty')).toBeVisible();
   await app.getByTestId('thread-item').filter({ hasText: 'does-not-exist' }).first().click();

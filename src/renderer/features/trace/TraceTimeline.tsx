@@ -130,6 +130,7 @@ export function TraceTimeline({ runs, filter, view, onView, selected, onSelect }
       onPointerCancel={onPointerUp}
       aria-label="Trace timeline"
       data-testid="trace-timeline"
+      data-view={`${view.from.toFixed(4)}-${view.to.toFixed(4)}`}
     >
       <div style={{ height: virtualizer.getTotalSize(), position: 'relative' }}>
         {virtualizer.getVirtualItems().map((vi) => {
