@@ -29,11 +29,21 @@ export function TracePanel() {
   const [filter, setFilter] = useState<TraceFilter>(NO_FILTER);
   const [view, setView] = useState<ViewWindow>(FULL_VIEW);
 
+  const running = useWorkbenchStore((s) =>
+    threadId ? Boolean(s.chat.threads[threadId]?.running) : false,
+  );
+  const connected = useWorkbenchStore((s) => s.connection === 'open' || s.connection === 'bridge');
+
   useEffect(() => {
     selectSpan(null);
     setView(FULL_VIEW);
-    if (threadId) void loadTrace(threadId);
-  }, [threadId, loadTrace, selectSpan]);
+  }, [threadId, selectSpan]);
+
+  // Load on open, and re-read when a run starts or ends and after a reconnect, so span events
+  // missed in a gap never leave a stale (forever open) bar.
+  useEffect(() => {
+    if (threadId && connected) void loadTrace(threadId);
+  }, [threadId, running, connected, loadTrace]);
 
   // Runs whose spans did not change keep their layout object (and their rows stay memoized).
   const previous = useRef<RunLayout[]>([]);

@@ -51,7 +51,7 @@ export const createTraceSlice: StateCreator<WorkbenchState, [], [], TraceSlice> 
   async importTrace(content, name) {
     try {
       const res = await call('trace.import', { content, name });
-      await get().loadTrace(res.threadId);
+      // Opening the thread makes the panel load its spans.
       await get().refreshThreads();
       await get().openThread(res.threadId);
     } catch (err) {
