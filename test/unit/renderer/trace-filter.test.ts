@@ -6,6 +6,11 @@ import {
   NO_FILTER,
 } from '../../../src/renderer/features/trace/trace-filter.ts';
 import { layoutRuns } from '../../../src/renderer/features/trace/trace-layout.ts';
+import {
+  isSlow,
+  MIN_SAMPLES,
+  p90ByOperation,
+} from '../../../src/renderer/features/trace/trace-stats.ts';
 import { mk } from './trace-fixtures.ts';
 
 const spans = [
@@ -55,5 +60,39 @@ describe('trace filters', () => {
 
   it('lists tool and hook names for the pickers', () => {
     expect(filterChoices(spans)).toEqual({ tools: ['read_file', 'shell'], hooks: ['guard'] });
+  });
+});
+
+describe('slow spans (p90 per operation)', () => {
+  const reads = [10, 11, 12, 13, 14, 15, 16, 17, 18, 100].map((d, i) =>
+    mk(`r${i}`, 'root', 'tool', i * 200, i * 200 + d, {
+      attributes: { 'gen_ai.tool.name': 'read_file' },
+    }),
+  );
+  const all = [
+    mk('root', null, 'agent', 0, 3000),
+    ...reads,
+    mk('open', 'root', 'tool', 2500, null, { attributes: { 'gen_ai.tool.name': 'read_file' } }),
+  ];
+
+  it('computes a p90 per operation only with enough samples', () => {
+    const p90 = p90ByOperation(all);
+    expect(p90.get('tool:read_file')).toBe(18);
+    expect(p90.has('llm')).toBe(false);
+    expect(p90ByOperation(reads.slice(0, MIN_SAMPLES - 1)).size).toBe(0);
+  });
+
+  it('marks ended spans above p90 as slow and open spans past it (by now) as stuck', () => {
+    const p90 = p90ByOperation(all);
+    expect(isSlow(reads[9]!, p90)).toBe(true);
+    expect(isSlow(reads[0]!, p90)).toBe(false);
+    expect(isSlow(all[all.length - 1]!, p90, 2510)).toBe(false);
+    expect(isSlow(all[all.length - 1]!, p90, 2600)).toBe(true);
+  });
+
+  it('the slow filter keeps ended slow spans with their ancestors', () => {
+    const runRows = layoutRuns(all)[0]!.rows;
+    const r = filterRows(runRows, { ...NO_FILTER, slowOnly: true }, p90ByOperation(all));
+    expect(r.visible.map((i) => runRows[i]!.span.span_id)).toEqual(['root', 'r9']);
   });
 });

@@ -7,6 +7,7 @@ import { useEffect, useMemo, useRef, useState } from 'react';
 import type { SpanRecord } from '../../../shared/types/index.ts';
 import { useWorkbenchStore } from '../../stores/store.ts';
 import { filterChoices, NO_FILTER, type TraceFilter } from './trace-filter.ts';
+import { p90ByOperation } from './trace-stats.ts';
 import { layoutRuns, type RunLayout } from './trace-layout.ts';
 import { FULL_VIEW, type ViewWindow } from './trace-view.ts';
 import { TraceToolbar } from './TraceToolbar.tsx';
@@ -49,6 +50,7 @@ export function TracePanel() {
   const previous = useRef<RunLayout[]>([]);
   const runs = useMemo(() => (previous.current = layoutRuns(spans, previous.current)), [spans]);
   const choices = useMemo(() => filterChoices(spans), [spans]);
+  const p90 = useMemo(() => p90ByOperation(spans), [spans]);
   const selectedSpan = useMemo(
     () => (selected ? spans.find((s) => s.span_id === selected) : undefined),
     [spans, selected],
@@ -88,6 +90,7 @@ export function TracePanel() {
           onView={setView}
           selected={selected}
           onSelect={selectSpan}
+          p90={p90}
         />
       )}
       {selectedSpan && (

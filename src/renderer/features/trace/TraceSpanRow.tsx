@@ -1,6 +1,7 @@
 /** One span in the waterfall: the tree label on the left, the bar on the shared time axis on the right. */
 import { memo } from 'react';
 import { hookName, isProblem, toolName } from './trace-filter.ts';
+import { isSlow } from './trace-stats.ts';
 import { runEnd, type LayoutRow, type RunLayout } from './trace-layout.ts';
 import { barGeometry, formatDuration, type ViewWindow } from './trace-view.ts';
 
@@ -11,6 +12,8 @@ interface Props {
   view: ViewWindow;
   now: number;
   selected: boolean;
+  /** p90 duration per operation (trace-stats), for slow/stuck badges. */
+  p90: ReadonlyMap<string, number>;
   onSelect(spanId: string): void;
 }
 
@@ -32,6 +35,7 @@ export const TraceSpanRow = memo(function TraceSpanRow({
   view,
   now,
   selected,
+  p90,
   onSelect,
 }: Props) {
   const s = row.span;
@@ -43,6 +47,7 @@ export const TraceSpanRow = memo(function TraceSpanRow({
   // Bars wholly outside the zoom window keep no label (it would sit at an edge, misleading).
   const inView = g.left + g.width >= 0 && g.left <= 100;
   const problem = isProblem(s);
+  const slow = isSlow(s, p90, now);
   const timedOut =
     s.attributes['workbench.hook.timed_out'] === true ||
     s.attributes['workbench.tool.timed_out'] === true;
@@ -85,6 +90,13 @@ export const TraceSpanRow = memo(function TraceSpanRow({
         )}
         {timedOut ? (
           <span className="trace-badge err">timeout</span>
+        ) : slow ? (
+          <span
+            className={`trace-badge ${open ? 'err' : 'warn'}`}
+            title="longer than 90% of this operation's runs in this thread"
+          >
+            {open ? 'stuck' : 'slow'}
+          </span>
         ) : problem ? (
           <span className="trace-badge err" aria-label="error">
             !

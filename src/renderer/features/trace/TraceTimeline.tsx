@@ -19,12 +19,16 @@ interface Props {
   onView(v: ViewWindow): void;
   selected: string | null;
   onSelect(spanId: string | null): void;
+  p90: ReadonlyMap<string, number>;
 }
 
 /** The runs' waterfalls. */
-export function TraceTimeline({ runs, filter, view, onView, selected, onSelect }: Props) {
+export function TraceTimeline({ runs, filter, view, onView, selected, onSelect, p90 }: Props) {
   const scroller = useRef<HTMLDivElement>(null);
-  const items = useMemo(() => timelineItems(runs, filter, !isEmptyFilter(filter)), [runs, filter]);
+  const items = useMemo(
+    () => timelineItems(runs, filter, !isEmptyFilter(filter), p90),
+    [runs, filter, p90],
+  );
   const now = useNow(runs.some((r) => r.open));
   const virtualizer = useVirtualizer({
     count: items.length,
@@ -156,6 +160,7 @@ export function TraceTimeline({ runs, filter, view, onView, selected, onSelect }
                   view={view}
                   now={item.run.open ? now : 0}
                   selected={item.row.span.span_id === selected}
+                  p90={p90}
                   onSelect={select}
                 />
               )}

@@ -101,6 +101,16 @@ export function TraceToolbar({
         >
           Errors
         </button>
+        <button
+          type="button"
+          className={`trace-pill${filter.slowOnly ? ' on' : ''}`}
+          aria-pressed={filter.slowOnly}
+          onClick={() => onFilter({ ...filter, slowOnly: !filter.slowOnly })}
+          title="Spans slower than 90% of the same operation in this thread"
+          data-testid="trace-filter-slow"
+        >
+          Slow
+        </button>
         {KINDS.map((k) => (
           <button
             key={k.kind}

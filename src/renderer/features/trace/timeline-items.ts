@@ -15,10 +15,11 @@ export function timelineItems(
   runs: readonly RunLayout[],
   filter: TraceFilter,
   filtering: boolean,
+  p90?: ReadonlyMap<string, number>,
 ): TimelineItem[] {
   const items: TimelineItem[] = [];
   for (const run of runs) {
-    const { visible, matched } = filterRows(run.rows, filter);
+    const { visible, matched } = filterRows(run.rows, filter, p90);
     if (filtering && visible.length === 0) continue;
     items.push({ type: 'run', run, shown: visible.length });
     for (const i of visible)

@@ -4,9 +4,15 @@
  */
 import type { SpanKind, SpanRecord } from '../../../shared/types/index.ts';
 import type { LayoutRow } from './trace-layout.ts';
+import { isSlow } from './trace-stats.ts';
+import { hookName, toolName } from './span-names.ts';
+
+export { hookName, toolName } from './span-names.ts';
 
 export interface TraceFilter {
   errorsOnly: boolean;
+  /** Only ended spans slower than the p90 of their operation (needs the p90 map). */
+  slowOnly: boolean;
   /** Empty = every kind. */
   kinds: SpanKind[];
   tool: string;
@@ -17,6 +23,7 @@ export interface TraceFilter {
 /** The filter that shows everything. */
 export const NO_FILTER: TraceFilter = {
   errorsOnly: false,
+  slowOnly: false,
   kinds: [],
   tool: '',
   hook: '',
@@ -25,7 +32,9 @@ export const NO_FILTER: TraceFilter = {
 
 /** True when no criterion is set. */
 export function isEmptyFilter(f: TraceFilter): boolean {
-  return !f.errorsOnly && f.kinds.length === 0 && !f.tool && !f.hook && !f.text.trim();
+  return (
+    !f.errorsOnly && !f.slowOnly && f.kinds.length === 0 && !f.tool && !f.hook && !f.text.trim()
+  );
 }
 
 /** Error, crash-closed or timed-out span. */
@@ -38,22 +47,6 @@ export function isProblem(span: SpanRecord): boolean {
   );
 }
 
-/** Tool name of an execute_tool span. */
-export function toolName(span: SpanRecord): string | undefined {
-  const v = span.attributes['gen_ai.tool.name'] ?? span.attributes['tool_name'];
-  return typeof v === 'string' ? v : undefined;
-}
-
-/** Hook name of a hook span. */
-export function hookName(span: SpanRecord): string | undefined {
-  const v = span.attributes['workbench.hook.name'];
-  return typeof v === 'string'
-    ? v
-    : span.kind === 'hook'
-      ? span.name.split(' ').slice(2).join(' ') || span.name
-      : undefined;
-}
-
 function textOf(span: SpanRecord): string {
   let text = `${span.name} ${span.status.message ?? ''}`;
   for (const [k, v] of Object.entries(span.attributes))
@@ -62,8 +55,13 @@ function textOf(span: SpanRecord): string {
 }
 
 /** Whether one span meets the filter (ancestors aside). */
-export function matchesFilter(span: SpanRecord, f: TraceFilter): boolean {
+export function matchesFilter(
+  span: SpanRecord,
+  f: TraceFilter,
+  p90: ReadonlyMap<string, number> = new Map(),
+): boolean {
   if (f.errorsOnly && !isProblem(span)) return false;
+  if (f.slowOnly && (span.end_ms === undefined || !isSlow(span, p90))) return false;
   if (f.kinds.length && !f.kinds.includes(span.kind)) return false;
   if (f.tool && toolName(span) !== f.tool) return false;
   if (f.hook && (span.kind !== 'hook' || hookName(span) !== f.hook)) return false;
@@ -80,7 +78,11 @@ export interface FilteredRows {
 }
 
 /** Filters one run's rows. Contract: O(rows); an empty filter returns every row as matched. */
-export function filterRows(rows: readonly LayoutRow[], f: TraceFilter): FilteredRows {
+export function filterRows(
+  rows: readonly LayoutRow[],
+  f: TraceFilter,
+  p90?: ReadonlyMap<string, number>,
+): FilteredRows {
   if (isEmptyFilter(f)) {
     const all = rows.map((_, i) => i);
     return { visible: all, matched: new Set(all) };
@@ -88,7 +90,7 @@ export function filterRows(rows: readonly LayoutRow[], f: TraceFilter): Filtered
   const show = new Uint8Array(rows.length);
   const matched = new Set<number>();
   for (let i = 0; i < rows.length; i++) {
-    if (!matchesFilter(rows[i]!.span, f)) continue;
+    if (!matchesFilter(rows[i]!.span, f, p90)) continue;
     matched.add(i);
     for (let j = i; j >= 0 && !show[j]; j = rows[j]!.parent) show[j] = 1;
   }
