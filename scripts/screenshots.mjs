@@ -152,5 +152,83 @@ async function traceScreenshot() {
   }
 }
 
-if (process.env.SCREENSHOTS_ONLY !== 'trace') await main();
-await traceScreenshot();
+// --- memory, skills and hooks panels (owned by those panels; kept apart from main()) ------------------
+// Its own stack with memory files, skills and hooks, so `SCREENSHOTS_ONLY=panels` renders them alone.
+async function panelsScreenshots() {
+  const { chmodSync, mkdirSync: mkdir, writeFileSync } = await import('node:fs');
+  const stack = await startStack();
+  const write = (path, text, mode) => {
+    mkdir(resolve(path, '..'), { recursive: true });
+    writeFileSync(path, text);
+    if (mode) chmodSync(path, mode);
+  };
+  write(join(stack.home, 'AGENTS.md'), '# My preferences\n\n- Answer briefly; show code over prose.\n- Use pnpm, never npm, in my projects.\n');
+  write(
+    join(stack.workspace, 'AGENTS.md'),
+    '# Demo project\n\n## Conventions\n- TypeScript, 2-space indent, single quotes.\n- Tests live next to the code as `*.test.ts`.\n\n## Decisions\n- 2026-11-02: pagination is zero-based (see `paginate()`).\n- Logging goes through `log()` in `src/log.ts`, never `console.log`.\n',
+  );
+  const skill = (dir, name, description, body) => write(join(dir, name, 'SKILL.md'), `---\nname: ${name}\ndescription: ${description}\n---\n${body}`);
+  const wsSkills = join(stack.workspace, '.workbench', 'skills');
+  skill(wsSkills, 'release-notes', 'Write release notes from the git log since the last tag. Use when the user asks for a changelog.', '# Release notes\n\n1. Run `git describe --tags --abbrev=0` to find the last tag.\n2. Read `git log <tag>..HEAD --oneline`.\n3. Group the commits under Added / Changed / Fixed.\n');
+  skill(join(stack.home, 'skills'), 'csv-analyzer', 'Analyze CSV files and summarize their columns. Use when the user asks about a .csv file.', '# CSV analyzer\n\nRead the header first, then sample 20 rows.\n');
+  write(join(wsSkills, 'draft', 'SKILL.md'), '---\nname: draft\n---\n# unfinished\n');
+  const hooks = join(stack.home, 'hooks');
+  write(join(hooks, '10-guard'), '#!/bin/sh\ncase "$1" in\n  hook) echo before_tool_call ;;\n  run) payload=$(cat); case "$payload" in *"rm -rf"*) echo \'{"blocked": true, "reason": "rm -rf is not allowed"}\' ;; *) echo \'{"blocked": false}\' ;; esac ;;\nesac\n', 0o755);
+  write(join(hooks, '20-audit'), '#!/bin/sh\ncase "$1" in\n  hook) echo after_tool_call ;;\n  run) cat >/dev/null; echo "logged" >&2 ;;\nesac\n', 0o755);
+  write(join(stack.workspace, '.workbench', 'hooks', 'format-check'), '#!/bin/sh\necho agent_stop\n', 0o755);
+  const browser = await chromium.launch(launchOptions);
+  try {
+    const page = await browser.newPage({ viewport: { width: 1440, height: 900 }, colorScheme: 'light' });
+    await page.goto(stack.url);
+    await page.getByTestId('app').waitFor();
+    // The folder brings hooks, skills and AGENTS.md: leave it untrusted for now (the hooks panel shows that).
+    await page.getByTestId('trust-prompt').waitFor();
+    await page.getByTestId('trust-prompt').getByRole('button').last().click();
+    await script(stack, [
+      { text: 'Let me check.', toolCalls: [{ name: 'read_file', args: { path: 'README.md' } }, { name: 'grep', args: { pattern: 'console' } }] },
+      { text: 'The greeting is printed by `index.js` with `console.log`. Per AGENTS.md it should use `log()` instead.' },
+    ]);
+    await send(page, 'Where does the app print its greeting?');
+    await idle(page);
+
+    // Memory: the workspace AGENTS.md with an unsaved edit.
+    await page.getByTestId('tab-memory').click();
+    await page.getByTestId('memory-tab-workspace').click();
+    const lines = page.getByTestId('memory-pane-workspace').locator('.view-lines');
+    await lines.waitFor();
+    await lines.click();
+    await page.keyboard.press('ControlOrMeta+End');
+    await page.keyboard.insertText('- Prefer small pure functions; no classes for data.\n');
+    await page.waitForTimeout(500);
+    await page.screenshot({ path: join(outDir, 'memory.png') });
+
+    // Skills: the list with a problem, one skill open in the editor.
+    await page.getByTestId('tab-skills').click();
+    await page.locator('[data-testid="skill-row"][data-name="release-notes"] [data-testid="skill-open"]').click();
+    await page.getByTestId('skill-editor').locator('.view-lines').waitFor();
+    await page.waitForTimeout(500);
+    await page.screenshot({ path: join(outDir, 'skills.png') });
+
+    // Hooks: the pipeline, an untrusted workspace hook, a Test result and the recent runs.
+    await page.getByTestId('tab-hooks').click();
+    await page.locator('[data-testid="hook-row"][data-id="seed:user:10-guard"] [data-testid="hook-test-open"]').click();
+    await page.getByTestId('hook-test-payload').waitFor();
+    await page.waitForFunction(() => globalThis.document.querySelector('[data-testid="hook-test-payload"]')?.value.includes('execute'));
+    const payload = await page.getByTestId('hook-test-payload').inputValue();
+    await page.getByTestId('hook-test-payload').fill(payload.replace('"ls"', '"rm -rf build"'));
+    await page.getByTestId('hook-test-run').click();
+    await page.getByTestId('hook-test-result').waitFor();
+    await page.getByTestId('hook-test-payload').evaluate((el) => (el.rows = 5));
+    await page.getByTestId('hook-test-stderr').scrollIntoViewIfNeeded();
+    await page.waitForTimeout(400);
+    await page.screenshot({ path: join(outDir, 'hooks.png') });
+  } finally {
+    await browser.close();
+    await stack.stop();
+  }
+}
+
+const only = process.env.SCREENSHOTS_ONLY;
+if (!only) await main();
+if (!only || only === 'trace') await traceScreenshot();
+if (!only || only === 'panels') await panelsScreenshots();

@@ -12,7 +12,10 @@ test.beforeEach(() => {
   mkdirSync(hooksDir(), { recursive: true });
   const file = join(hooksDir(), HOOK);
   // An after_tool_call audit hook: appends one line per tool call, prints to both streams on `run`.
-  writeFileSync(file, `#!/bin/sh\nif [ "$1" = hook ]; then echo after_tool_call; exit 0; fi\ncat >/dev/null\necho ran >> '${marker()}'\necho "audit note" >&2\n`);
+  writeFileSync(
+    file,
+    `#!/bin/sh\nif [ "$1" = hook ]; then echo after_tool_call; exit 0; fi\ncat >/dev/null\necho ran >> '${marker()}'\necho "audit note" >&2\n`,
+  );
   chmodSync(file, 0o755);
 });
 
@@ -21,9 +24,14 @@ test.afterEach(() => {
   rmSync(marker(), { force: true });
 });
 
-const lines = () => (existsSync(marker()) ? readFileSync(marker(), 'utf8').trim().split('\n').length : 0);
+const lines = () =>
+  existsSync(marker()) ? readFileSync(marker(), 'utf8').trim().split('\n').length : 0;
 
-test('the pipeline lists built-ins and user hooks; turning a hook off renames it and it stops running', async ({ app, fake, chat }) => {
+test('the pipeline lists built-ins and user hooks; turning a hook off renames it and it stops running', async ({
+  app,
+  fake,
+  chat,
+}) => {
   const hooks = new HooksPage(app);
   await hooks.open();
   const id = `seed:user:${HOOK}`;
@@ -32,7 +40,10 @@ test('the pipeline lists built-ins and user hooks; turning a hook off renames it
   await expect(hooks.rows.nth(2)).toHaveAttribute('data-id', 'builtin:user-hooks');
   await expect(hooks.rows.nth(3)).toHaveAttribute('data-id', id);
 
-  await fake.script([{ toolCalls: [{ name: 'read_file', args: { path: 'README.md' } }] }, { text: 'Read it.' }]);
+  await fake.script([
+    { toolCalls: [{ name: 'read_file', args: { path: 'README.md' } }] },
+    { text: 'Read it.' },
+  ]);
   await chat.sendNew('read the readme');
   await expect(chat.assistant.last()).toContainText('Read it.');
   expect(lines()).toBe(1);
@@ -42,7 +53,10 @@ test('the pipeline lists built-ins and user hooks; turning a hook off renames it
   await expect.poll(() => existsSync(join(hooksDir(), `${HOOK}.disable`))).toBe(true);
   expect(existsSync(join(hooksDir(), HOOK))).toBe(false);
 
-  await fake.script([{ toolCalls: [{ name: 'read_file', args: { path: 'README.md' } }] }, { text: 'Read it again.' }]);
+  await fake.script([
+    { toolCalls: [{ name: 'read_file', args: { path: 'README.md' } }] },
+    { text: 'Read it again.' },
+  ]);
   await chat.send('read it again');
   await expect(chat.assistant.last()).toContainText('Read it again.');
   expect(lines()).toBe(1);

@@ -4,12 +4,18 @@ import { test, expect, e2eEnv } from './fixtures.ts';
 import { MemoryPage } from './pages/memory-page.ts';
 
 const agentsMd = () => join(e2eEnv('WB_WORKSPACE'), 'AGENTS.md');
-const systemOf = (r: { body: unknown }) => ((r.body as { messages: Array<{ role: string; content: string }> }).messages[0]?.content ?? '');
-const completions = async (fake: { requests(): Promise<Array<{ path: string; body: unknown }>> }) => (await fake.requests()).filter((r) => r.path.includes('chat/completions'));
+const systemOf = (r: { body: unknown }) =>
+  (r.body as { messages: Array<{ role: string; content: string }> }).messages[0]?.content ?? '';
+const completions = async (fake: { requests(): Promise<Array<{ path: string; body: unknown }>> }) =>
+  (await fake.requests()).filter((r) => r.path.includes('chat/completions'));
 
 test.afterEach(() => rmSync(agentsMd(), { force: true }));
 
-test('editing and saving AGENTS.md changes the file and the next model request', async ({ app, fake, chat }) => {
+test('editing and saving AGENTS.md changes the file and the next model request', async ({
+  app,
+  fake,
+  chat,
+}) => {
   const memory = new MemoryPage(app);
   await memory.open('workspace');
   await expect(memory.pane('workspace').getByTestId('memory-path')).toHaveText(agentsMd());
@@ -57,22 +63,45 @@ test('a conflicting external edit is detected and the user chooses', async ({ ap
   expect(readFileSync(agentsMd(), 'utf8')).toBe('newer on disk\n');
 });
 
-test('when the agent edits AGENTS.md during a run the editor shows it, or offers a reload over unsaved edits', async ({ app, fake, chat }) => {
+test('when the agent edits AGENTS.md during a run the editor shows it, or offers a reload over unsaved edits', async ({
+  app,
+  fake,
+  chat,
+}) => {
   writeFileSync(agentsMd(), 'start\n');
   const memory = new MemoryPage(app);
   await memory.open('workspace');
   await expect(memory.pane('workspace').locator('.view-lines')).toContainText('start');
-  await fake.script([{ toolCalls: [{ name: 'edit_file', args: { path: 'AGENTS.md', old_text: 'start', new_text: 'the agent learned something' } }] }, { text: 'Saved to memory.' }]);
+  await fake.script([
+    {
+      toolCalls: [
+        {
+          name: 'edit_file',
+          args: { path: 'AGENTS.md', old_text: 'start', new_text: 'the agent learned something' },
+        },
+      ],
+    },
+    { text: 'Saved to memory.' },
+  ]);
   await chat.sendNew('remember this');
   await expect(chat.approval).toBeVisible();
   await app.getByTestId('approve-once').click();
   await expect(chat.assistant.last()).toContainText('Saved to memory.');
-  await expect(memory.pane('workspace').locator('.view-lines')).toContainText('the agent learned something');
+  await expect(memory.pane('workspace').locator('.view-lines')).toContainText(
+    'the agent learned something',
+  );
   await expect(memory.dirty).toHaveCount(0);
 
   // With unsaved edits, a change on disk is offered as a reload instead of overwriting them.
   await memory.type('workspace', 'unsaved words');
-  await fake.script([{ toolCalls: [{ name: 'write_file', args: { path: 'AGENTS.md', content: 'rewritten by the agent\n' } }] }, { text: 'Rewrote it.' }]);
+  await fake.script([
+    {
+      toolCalls: [
+        { name: 'write_file', args: { path: 'AGENTS.md', content: 'rewritten by the agent\n' } },
+      ],
+    },
+    { text: 'Rewrote it.' },
+  ]);
   await chat.send('rewrite memory');
   await expect(chat.approval).toBeVisible();
   await app.getByTestId('approve-once').click();
@@ -80,5 +109,7 @@ test('when the agent edits AGENTS.md during a run the editor shows it, or offers
   await expect(memory.external).toBeVisible();
   await expect(memory.pane('workspace').locator('.view-lines')).toContainText('unsaved words');
   await app.getByTestId('memory-reload').click();
-  await expect(memory.pane('workspace').locator('.view-lines')).toContainText('rewritten by the agent');
+  await expect(memory.pane('workspace').locator('.view-lines')).toContainText(
+    'rewritten by the agent',
+  );
 });

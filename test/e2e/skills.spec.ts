@@ -4,11 +4,18 @@ import { test, expect, e2eEnv } from './fixtures.ts';
 import { SkillsPage } from './pages/skills-page.ts';
 
 const skillsDir = () => join(e2eEnv('WB_WORKSPACE'), '.workbench', 'skills');
-const systemOf = (r: { body: unknown }) => ((r.body as { messages: Array<{ role: string; content: string }> }).messages[0]?.content ?? '');
+const systemOf = (r: { body: unknown }) =>
+  (r.body as { messages: Array<{ role: string; content: string }> }).messages[0]?.content ?? '';
 
-test.afterEach(() => rmSync(join(e2eEnv('WB_WORKSPACE'), '.workbench', 'skills'), { recursive: true, force: true }));
+test.afterEach(() =>
+  rmSync(join(e2eEnv('WB_WORKSPACE'), '.workbench', 'skills'), { recursive: true, force: true }),
+);
 
-test('a new skill appears in the catalog of the next model request', async ({ app, fake, chat }) => {
+test('a new skill appears in the catalog of the next model request', async ({
+  app,
+  fake,
+  chat,
+}) => {
   const skills = new SkillsPage(app);
   await skills.open();
   await skills.create('release-notes', 'Write release notes from the git log');
@@ -26,7 +33,11 @@ test('a new skill appears in the catalog of the next model request', async ({ ap
   expect(systemOf(last)).toContain(line);
 });
 
-test('the editor validates frontmatter live; a skill can be switched off and deleted', async ({ app, fake, chat }) => {
+test('the editor validates frontmatter live; a skill can be switched off and deleted', async ({
+  app,
+  fake,
+  chat,
+}) => {
   const skills = new SkillsPage(app);
   await skills.open();
   await skills.create('checker', 'Check things');
@@ -43,7 +54,10 @@ test('the editor validates frontmatter live; a skill can be switched off and del
 
   await skills.row('checker').getByTestId('skill-enabled').uncheck();
   await expect(skills.row('checker').getByTestId('skill-enabled')).not.toBeChecked();
-  const settings = () => JSON.parse(readFileSync(join(e2eEnv('WB_HOME'), 'settings.json'), 'utf8')) as { disabled_skills?: string[] };
+  const settings = () =>
+    JSON.parse(readFileSync(join(e2eEnv('WB_HOME'), 'settings.json'), 'utf8')) as {
+      disabled_skills?: string[];
+    };
   await expect.poll(() => settings().disabled_skills).toEqual(['checker']);
   await fake.script([{ text: 'ok' }]);
   await chat.sendNew('hi');

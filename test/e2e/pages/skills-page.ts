@@ -27,7 +27,11 @@ export class SkillsPage {
     return this.page.locator(`[data-testid="skill-row"][data-name="${name}"]`);
   }
 
-  async create(name: string, description: string, scope: 'workspace' | 'user' = 'workspace'): Promise<void> {
+  async create(
+    name: string,
+    description: string,
+    scope: 'workspace' | 'user' = 'workspace',
+  ): Promise<void> {
     await this.page.getByTestId('new-skill').click();
     await this.page.getByTestId('new-skill-name').fill(name);
     await this.page.getByTestId('new-skill-description').fill(description);

@@ -4,7 +4,11 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createWorkbench } from '../../../src/main/api/workbench.ts';
 import type { Workbench } from '../../../src/main/api/types.ts';
-import { createScriptedLlm, type ScriptedLlm, type ScriptedTurn } from '../../helpers/scripted-llm.ts';
+import {
+  createScriptedLlm,
+  type ScriptedLlm,
+  type ScriptedTurn,
+} from '../../helpers/scripted-llm.ts';
 
 export interface PanelSandbox {
   ws: string;

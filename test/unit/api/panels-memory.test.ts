@@ -10,11 +10,26 @@ describe('memory service', () => {
   it('reads a missing AGENTS.md as empty and creates it on save', async () => {
     sb = await panelSandbox();
     const doc = await sb.wb.memory!.read({ scope: 'workspace', workspace: sb.ws });
-    expect(doc).toMatchObject({ path: join(sb.ws, 'AGENTS.md'), content: '', version: '', exists: false });
-    const r = await sb.wb.memory!.write({ scope: 'workspace', workspace: sb.ws, content: '# Rules\n', baseVersion: doc.version });
+    expect(doc).toMatchObject({
+      path: join(sb.ws, 'AGENTS.md'),
+      content: '',
+      version: '',
+      exists: false,
+    });
+    const r = await sb.wb.memory!.write({
+      scope: 'workspace',
+      workspace: sb.ws,
+      content: '# Rules\n',
+      baseVersion: doc.version,
+    });
     expect(r.status).toBe('saved');
     expect(readFileSync(join(sb.ws, 'AGENTS.md'), 'utf8')).toBe('# Rules\n');
-    const user = await sb.wb.memory!.write({ scope: 'user', workspace: sb.ws, content: 'be brief', baseVersion: '' });
+    const user = await sb.wb.memory!.write({
+      scope: 'user',
+      workspace: sb.ws,
+      content: 'be brief',
+      baseVersion: '',
+    });
     expect(user.document.path).toBe(join(sb.home, 'AGENTS.md'));
     expect(existsSync(join(sb.home, 'AGENTS.md'))).toBe(true);
   });
@@ -24,11 +39,21 @@ describe('memory service', () => {
     writeFileSync(join(sb.ws, 'AGENTS.md'), 'v1');
     const doc = await sb.wb.memory!.read({ scope: 'workspace', workspace: sb.ws });
     writeFileSync(join(sb.ws, 'AGENTS.md'), 'theirs');
-    const r = await sb.wb.memory!.write({ scope: 'workspace', workspace: sb.ws, content: 'mine', baseVersion: doc.version });
+    const r = await sb.wb.memory!.write({
+      scope: 'workspace',
+      workspace: sb.ws,
+      content: 'mine',
+      baseVersion: doc.version,
+    });
     expect(r).toMatchObject({ status: 'conflict', document: { content: 'theirs' } });
     expect(readFileSync(join(sb.ws, 'AGENTS.md'), 'utf8')).toBe('theirs');
     // "Keep mine": write again over their version.
-    const again = await sb.wb.memory!.write({ scope: 'workspace', workspace: sb.ws, content: 'mine', baseVersion: r.document.version });
+    const again = await sb.wb.memory!.write({
+      scope: 'workspace',
+      workspace: sb.ws,
+      content: 'mine',
+      baseVersion: r.document.version,
+    });
     expect(again.status).toBe('saved');
     expect(readFileSync(join(sb.ws, 'AGENTS.md'), 'utf8')).toBe('mine');
   });
@@ -37,7 +62,11 @@ describe('memory service', () => {
     sb = await panelSandbox();
     writeFileSync(join(sb.ws, 'CLAUDE.md'), 'claude rules');
     const doc = await sb.wb.memory!.read({ scope: 'workspace', workspace: sb.ws });
-    expect(doc).toMatchObject({ path: join(sb.ws, 'CLAUDE.md'), content: 'claude rules', exists: true });
+    expect(doc).toMatchObject({
+      path: join(sb.ws, 'CLAUDE.md'),
+      content: 'claude rules',
+      exists: true,
+    });
   });
 
   it('shows the exact system message of the last request and the memory token estimate', async () => {

@@ -1,14 +1,29 @@
 import { describe, expect, it } from 'vitest';
 import type { HookInfo } from '../../../src/shared/types/index.ts';
-import { hookState, runFailed, runOutcome } from '../../../src/renderer/features/hooks/hook-state.ts';
+import {
+  hookState,
+  runFailed,
+  runOutcome,
+} from '../../../src/renderer/features/hooks/hook-state.ts';
 
-const hook = (p: Partial<HookInfo>): HookInfo => ({ id: 'seed:user:a', name: 'a', source: 'user', dialect: 'seed', events: ['after_tool_call'], enabled: true, trusted: true, ...p });
+const hook = (p: Partial<HookInfo>): HookInfo => ({
+  id: 'seed:user:a',
+  name: 'a',
+  source: 'user',
+  dialect: 'seed',
+  events: ['after_tool_call'],
+  enabled: true,
+  trusted: true,
+  ...p,
+});
 
 describe('hook state badges', () => {
   it('reads off, untrusted, problem and on like `workbench hooks list`', () => {
     expect(hookState(hook({}), false)).toBe('on');
     expect(hookState(hook({ enabled: false }), false)).toBe('off');
-    expect(hookState(hook({ trusted: false, problem: 'workspace not trusted' }), false)).toBe('untrusted');
+    expect(hookState(hook({ trusted: false, problem: 'workspace not trusted' }), false)).toBe(
+      'untrusted',
+    );
     expect(hookState(hook({ problem: 'not executable' }), false)).toBe('problem');
   });
 

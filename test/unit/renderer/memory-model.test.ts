@@ -1,8 +1,20 @@
 import { describe, expect, it } from 'vitest';
 import type { MemoryDocument } from '../../../src/shared/ipc/contract.ts';
-import { applyDiskRead, estimateTokens, isDirty, openEditor, resolveConflict } from '../../../src/renderer/features/memory/memory-model.ts';
+import {
+  applyDiskRead,
+  estimateTokens,
+  isDirty,
+  openEditor,
+  resolveConflict,
+} from '../../../src/renderer/features/memory/memory-model.ts';
 
-const doc = (content: string, version = content ? `v-${content}` : ''): MemoryDocument => ({ scope: 'workspace', path: '/w/AGENTS.md', content, version, exists: Boolean(content) });
+const doc = (content: string, version = content ? `v-${content}` : ''): MemoryDocument => ({
+  scope: 'workspace',
+  path: '/w/AGENTS.md',
+  content,
+  version,
+  exists: Boolean(content),
+});
 
 describe('memory editor model', () => {
   it('tracks unsaved edits', () => {
@@ -22,7 +34,11 @@ describe('memory editor model', () => {
     const e = applyDiskRead(dirty, doc('theirs'));
     expect(e.draft).toBe('mine');
     expect(e.external?.content).toBe('theirs');
-    expect(resolveConflict(e, 'theirs')).toMatchObject({ draft: 'theirs', external: null, doc: { version: 'v-theirs' } });
+    expect(resolveConflict(e, 'theirs')).toMatchObject({
+      draft: 'theirs',
+      external: null,
+      doc: { version: 'v-theirs' },
+    });
     const kept = resolveConflict(e, 'mine');
     expect(kept).toMatchObject({ draft: 'mine', external: null, doc: { version: 'v-theirs' } });
     expect(isDirty(kept)).toBe(true);
@@ -41,7 +57,11 @@ describe('memory editor model', () => {
 
   it('resolves a save conflict with mine (based on theirs) or theirs', () => {
     const e = { ...openEditor(doc('a')), draft: 'mine', conflict: doc('theirs') };
-    expect(resolveConflict(e, 'mine')).toMatchObject({ draft: 'mine', conflict: null, doc: { content: 'theirs' } });
+    expect(resolveConflict(e, 'mine')).toMatchObject({
+      draft: 'mine',
+      conflict: null,
+      doc: { content: 'theirs' },
+    });
     expect(resolveConflict(e, 'theirs')).toMatchObject({ draft: 'theirs', conflict: null });
   });
 

@@ -7,13 +7,23 @@ const md = (front: string) => `---\n${front}\n---\n# Body\n`;
 
 describe('SKILL.md live validation', () => {
   it('accepts a valid skill', () => {
-    expect(validateSkill(md('name: csv\ndescription: >\n  Analyze CSV\n  files.'), 'csv')).toEqual({ name: 'csv', description: 'Analyze CSV files.', problems: [] });
+    expect(validateSkill(md('name: csv\ndescription: >\n  Analyze CSV\n  files.'), 'csv')).toEqual({
+      name: 'csv',
+      description: 'Analyze CSV files.',
+      problems: [],
+    });
   });
 
   it('requires name and description', () => {
     const r = validateSkill(md('license: MIT'), 'x');
-    expect(r.problems.map((p) => p.message)).toEqual(['name is required (a string)', 'description is required (a string)']);
-    expect(validateSkill(md('name: 42\ndescription: d'), 'x').problems[0]).toMatchObject({ severity: 'error', message: 'name is required (a string)' });
+    expect(r.problems.map((p) => p.message)).toEqual([
+      'name is required (a string)',
+      'description is required (a string)',
+    ]);
+    expect(validateSkill(md('name: 42\ndescription: d'), 'x').problems[0]).toMatchObject({
+      severity: 'error',
+      message: 'name is required (a string)',
+    });
   });
 
   it('warns when the name differs from its folder or breaks the pattern', () => {
@@ -23,7 +33,10 @@ describe('SKILL.md live validation', () => {
   });
 
   it('reports missing or unclosed frontmatter and YAML errors with a line', () => {
-    expect(validateSkill('# no frontmatter', 'x').problems[0]).toMatchObject({ severity: 'error', line: 1 });
+    expect(validateSkill('# no frontmatter', 'x').problems[0]).toMatchObject({
+      severity: 'error',
+      line: 1,
+    });
     expect(validateSkill('---\nname: x\n', 'x').problems[0]!.message).toContain('not closed');
     const bad = validateSkill('---\nname: x\ndescription: [unclosed\n---\n', 'x');
     expect(bad.problems[0]).toMatchObject({ severity: 'error' });
@@ -33,7 +46,9 @@ describe('SKILL.md live validation', () => {
   });
 
   it('warns about an overlong description', () => {
-    expect(validateSkill(md(`name: x\ndescription: ${'d'.repeat(1100)}`), 'x').problems[0]!.message).toContain('1100 characters');
+    expect(
+      validateSkill(md(`name: x\ndescription: ${'d'.repeat(1100)}`), 'x').problems[0]!.message,
+    ).toContain('1100 characters');
   });
 
   it('finds the folder of a SKILL.md path', () => {

@@ -15,7 +15,8 @@ import { readSeedResult, seedRef } from '../../lifecycle/seed-hooks.ts';
 import { sampleSeedPayload, seedDecision } from '../../lifecycle/seed-protocol.ts';
 import type { HookRunStore } from '../../store/types.ts';
 
-export type TestTarget = { dialect: 'seed'; entry: SeedHookEntry } | { dialect: 'claude'; handler: ClaudeHandler };
+export type TestTarget =
+  { dialect: 'seed'; entry: SeedHookEntry } | { dialect: 'claude'; handler: ClaudeHandler };
 
 const TEST_SESSION = 'hooks-test';
 
@@ -26,7 +27,10 @@ export function defaultEvent(t: TestTarget): string | undefined {
 
 /** A sample payload for `event`, pretty-printed for editing. */
 export function samplePayload(t: TestTarget, event: string, workspace: string): string {
-  const sample = t.dialect === 'seed' ? sampleSeedPayload(event, TEST_SESSION, workspace) : sampleClaudeInput(event, TEST_SESSION, workspace);
+  const sample =
+    t.dialect === 'seed'
+      ? sampleSeedPayload(event, TEST_SESSION, workspace)
+      : sampleClaudeInput(event, TEST_SESSION, workspace);
   return JSON.stringify(sample, null, 2);
 }
 
@@ -36,7 +40,13 @@ export function samplePayload(t: TestTarget, event: string, workspace: string): 
  */
 export async function runHookTest(
   t: TestTarget,
-  o: { event: string; payload: string; workspace: string; settings: WorkbenchSettings; hookRuns?: HookRunStore },
+  o: {
+    event: string;
+    payload: string;
+    workspace: string;
+    settings: WorkbenchSettings;
+    hookRuns?: HookRunStore;
+  },
 ): Promise<HookTestResult> {
   const stdin = JSON.stringify(JSON.parse(o.payload));
   const recorded =
@@ -45,10 +55,23 @@ export async function runHookTest(
           { hookRuns: o.hookRuns },
           { ...seedRef(t.entry, o.settings), event: o.event },
           stdin,
-          { command: t.entry.path, args: ['run'], cwd: o.workspace, env: buildHookEnv(o.workspace), stdin, timeoutMs: seedRef(t.entry, o.settings).timeoutMs },
+          {
+            command: t.entry.path,
+            args: ['run'],
+            cwd: o.workspace,
+            env: buildHookEnv(o.workspace),
+            stdin,
+            timeoutMs: seedRef(t.entry, o.settings).timeoutMs,
+          },
           (res) => readSeedResult(res, (v) => seedDecision(o.event, v)).reading,
         )
-      : await runAndRecord({ hookRuns: o.hookRuns }, { ...claudeRef(t.handler, o.settings), event: o.event }, stdin, claudeSpec(t.handler, o.workspace, stdin), (res) => readClaudeResult(o.event, res).reading);
+      : await runAndRecord(
+          { hookRuns: o.hookRuns },
+          { ...claudeRef(t.handler, o.settings), event: o.event },
+          stdin,
+          claudeSpec(t.handler, o.workspace, stdin),
+          (res) => readClaudeResult(o.event, res).reading,
+        );
   const { result: r, reading } = recorded;
   return {
     id: t.dialect === 'seed' ? t.entry.id : t.handler.id,

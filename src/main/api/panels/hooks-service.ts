@@ -9,7 +9,12 @@ import { join } from 'node:path';
 import type { HookListing, HookTestResult } from '../../../shared/ipc/contract.ts';
 import type { HookInfo, HookRunRecord } from '../../../shared/types/index.ts';
 import { pipelineOrder } from '../../cli/commands/hooks.ts';
-import { discoverSeedHooks, listUserHooks, loadClaudeHooks, setSeedHookEnabled } from '../../lifecycle/index.ts';
+import {
+  discoverSeedHooks,
+  listUserHooks,
+  loadClaudeHooks,
+  setSeedHookEnabled,
+} from '../../lifecycle/index.ts';
 import { HOOK_TEMPLATES, hookTemplate, type HookTemplateId } from '../../lifecycle/templates.ts';
 import { writeFileAtomic } from '../../store/atomic-file.ts';
 import { builtinHookInfos } from '../pipeline-factory.ts';
@@ -19,13 +24,32 @@ import { PanelError, type PanelDeps } from './panel-deps.ts';
 export interface HooksService {
   list(args: { workspace: string }): Promise<HookListing>;
   setEnabled(args: { workspace: string; id: string; enabled: boolean }): Promise<HookInfo>;
-  update(args: { workspace: string; id: string; failMode?: 'open' | 'closed'; timeoutMs?: number }): Promise<HookInfo>;
+  update(args: {
+    workspace: string;
+    id: string;
+    failMode?: 'open' | 'closed';
+    timeoutMs?: number;
+  }): Promise<HookInfo>;
   disableAll(args: { workspace: string; disabled: boolean }): Promise<HookListing>;
   runs(args: { hookId?: string; limit?: number }): HookRunRecord[];
-  sample(args: { workspace: string; id: string; event?: string }): Promise<{ event: string; payload: string }>;
+  sample(args: {
+    workspace: string;
+    id: string;
+    event?: string;
+  }): Promise<{ event: string; payload: string }>;
   /** Contract: refuses built-ins and hooks of an untrusted workspace; a failing hook is a result, not an error. */
-  test(args: { workspace: string; id: string; event?: string; payload?: string }): Promise<HookTestResult>;
-  create(args: { workspace: string; scope: 'user' | 'workspace'; name: string; template: HookTemplateId }): Promise<HookInfo>;
+  test(args: {
+    workspace: string;
+    id: string;
+    event?: string;
+    payload?: string;
+  }): Promise<HookTestResult>;
+  create(args: {
+    workspace: string;
+    scope: 'user' | 'workspace';
+    name: string;
+    template: HookTemplateId;
+  }): Promise<HookInfo>;
 }
 
 /** Built-ins that are safety policies, not conveniences: never switched off from the panel. */
@@ -36,7 +60,12 @@ export function createHooksService(deps: PanelDeps): HooksService {
   const trusted = (workspace: string) => deps.trust.isTrusted(workspace);
   const all = async (workspace: string): Promise<HookInfo[]> => {
     const settings = deps.settings.get();
-    const user = await listUserHooks({ workspace, home: deps.home, settings, trusted: trusted(workspace) });
+    const user = await listUserHooks({
+      workspace,
+      home: deps.home,
+      settings,
+      trusted: trusted(workspace),
+    });
     return pipelineOrder(builtinHookInfos(settings), user);
   };
   const find = async (workspace: string, id: string): Promise<HookInfo> => {
@@ -51,17 +80,37 @@ export function createHooksService(deps: PanelDeps): HooksService {
     trusted: trusted(workspace),
     templates: HOOK_TEMPLATES.map((t) => ({ id: t.id, label: t.label, event: t.event })),
   });
-  const override = (id: string, patch: { enabled?: boolean; fail_mode?: 'open' | 'closed'; timeout_ms?: number }) =>
-    deps.settings.update({ hook_overrides: { [id]: { ...deps.settings.get().hook_overrides[id], ...patch } } });
+  const override = (
+    id: string,
+    patch: { enabled?: boolean; fail_mode?: 'open' | 'closed'; timeout_ms?: number },
+  ) =>
+    deps.settings.update({
+      hook_overrides: { [id]: { ...deps.settings.get().hook_overrides[id], ...patch } },
+    });
   const target = async (workspace: string, id: string): Promise<TestTarget> => {
     const settings = deps.settings.get();
     const isTrusted = trusted(workspace);
-    const seed = (await discoverSeedHooks({ workspace, home: deps.home, trusted: isTrusted })).find((e) => e.id === id);
-    const claude = seed ? undefined : (await loadClaudeHooks({ workspace, home: deps.home, trusted: isTrusted, settings })).handlers.find((h) => h.id === id && !h.problem);
+    const seed = (await discoverSeedHooks({ workspace, home: deps.home, trusted: isTrusted })).find(
+      (e) => e.id === id,
+    );
+    const claude = seed
+      ? undefined
+      : (
+          await loadClaudeHooks({ workspace, home: deps.home, trusted: isTrusted, settings })
+        ).handlers.find((h) => h.id === id && !h.problem);
     if (!seed && !claude) {
-      throw new PanelError(id.startsWith('builtin:') ? 'invalid_args' : 'not_found', id.startsWith('builtin:') ? 'built-in hooks run inside the workbench and cannot be tested alone' : `no runnable hook with id ${id}`);
+      throw new PanelError(
+        id.startsWith('builtin:') ? 'invalid_args' : 'not_found',
+        id.startsWith('builtin:')
+          ? 'built-in hooks run inside the workbench and cannot be tested alone'
+          : `no runnable hook with id ${id}`,
+      );
     }
-    if (!(seed ?? claude)!.trusted) throw new PanelError('forbidden', `${id} comes from an untrusted workspace; trust the workspace first`);
+    if (!(seed ?? claude)!.trusted)
+      throw new PanelError(
+        'forbidden',
+        `${id} comes from an untrusted workspace; trust the workspace first`,
+      );
     return seed ? { dialect: 'seed', entry: seed } : { dialect: 'claude', handler: claude! };
   };
   const eventOf = (t: TestTarget, event?: string): string => {
@@ -74,13 +123,18 @@ export function createHooksService(deps: PanelDeps): HooksService {
     list: (a) => listing(a.workspace),
     async setEnabled(a) {
       const info = await find(a.workspace, a.id);
-      if (ALWAYS_ON.has(a.id)) throw new PanelError('invalid_args', 'approval is a safety policy and stays on (use approval mode "auto" instead)');
+      if (ALWAYS_ON.has(a.id))
+        throw new PanelError(
+          'invalid_args',
+          'approval is a safety policy and stays on (use approval mode "auto" instead)',
+        );
       if (info.dialect === 'seed' && info.path) {
         await setSeedHookEnabled(info.path, a.enabled).catch((err: unknown) => {
           throw new PanelError('conflict', err instanceof Error ? err.message : String(err));
         });
         // An old settings override would keep a renamed-back hook off: clear it.
-        if (a.enabled && deps.settings.get().hook_overrides[a.id]?.enabled === false) await override(a.id, { enabled: true });
+        if (a.enabled && deps.settings.get().hook_overrides[a.id]?.enabled === false)
+          await override(a.id, { enabled: true });
       } else {
         await override(a.id, { enabled: a.enabled });
       }
@@ -88,8 +142,12 @@ export function createHooksService(deps: PanelDeps): HooksService {
     },
     async update(a) {
       const info = await find(a.workspace, a.id);
-      if (info.dialect === 'builtin') throw new PanelError('invalid_args', 'built-in hooks have no fail mode or timeout');
-      await override(a.id, { ...(a.failMode ? { fail_mode: a.failMode } : {}), ...(a.timeoutMs ? { timeout_ms: a.timeoutMs } : {}) });
+      if (info.dialect === 'builtin')
+        throw new PanelError('invalid_args', 'built-in hooks have no fail mode or timeout');
+      await override(a.id, {
+        ...(a.failMode ? { fail_mode: a.failMode } : {}),
+        ...(a.timeoutMs ? { timeout_ms: a.timeoutMs } : {}),
+      });
       return find(a.workspace, a.id);
     },
     async disableAll(a) {
@@ -108,16 +166,33 @@ export function createHooksService(deps: PanelDeps): HooksService {
       const payload = a.payload ?? samplePayload(t, event, a.workspace);
       try {
         const parsed: unknown = JSON.parse(payload);
-        if (parsed === null || typeof parsed !== 'object' || Array.isArray(parsed)) throw new Error('not an object');
+        if (parsed === null || typeof parsed !== 'object' || Array.isArray(parsed))
+          throw new Error('not an object');
       } catch {
         throw new PanelError('invalid_args', 'the payload must be one JSON object');
       }
-      return runHookTest(t, { event, payload, workspace: a.workspace, settings: deps.settings.get(), hookRuns: deps.hookRuns });
+      return runHookTest(t, {
+        event,
+        payload,
+        workspace: a.workspace,
+        settings: deps.settings.get(),
+        hookRuns: deps.hookRuns,
+      });
     },
     async create(a) {
-      const dir = a.scope === 'workspace' ? join(a.workspace, '.workbench', 'hooks') : join(deps.home, 'hooks');
+      const dir =
+        a.scope === 'workspace'
+          ? join(a.workspace, '.workbench', 'hooks')
+          : join(deps.home, 'hooks');
       const path = join(dir, a.name);
-      const taken = await Promise.all([path, `${path}.disable`].map((p) => stat(p).then(() => true, () => false)));
+      const taken = await Promise.all(
+        [path, `${path}.disable`].map((p) =>
+          stat(p).then(
+            () => true,
+            () => false,
+          ),
+        ),
+      );
       if (taken.some(Boolean)) throw new PanelError('conflict', `${path} already exists`);
       const t = hookTemplate(a.template);
       await writeFileAtomic(path, t.render({ auditLog: join(deps.home, 'audit.log') }), '');

@@ -6,7 +6,12 @@ import { join } from 'node:path';
 import type { EffectiveContext, MemoryDocument, SaveResult } from '../../../shared/ipc/contract.ts';
 import { loadMemory } from '../../hooks/memory.ts';
 import { loadAgentProfile } from '../../agent/profile.ts';
-import { ConflictError, readTextOrNull, versionOf, writeFileAtomic } from '../../store/atomic-file.ts';
+import {
+  ConflictError,
+  readTextOrNull,
+  versionOf,
+  writeFileAtomic,
+} from '../../store/atomic-file.ts';
 import { estimateTokens, type PanelDeps } from './panel-deps.ts';
 
 export type MemoryScopeArg = 'user' | 'workspace';
@@ -14,14 +19,22 @@ export type MemoryScopeArg = 'user' | 'workspace';
 export interface MemoryService {
   read(args: { scope: MemoryScopeArg; workspace: string }): Promise<MemoryDocument>;
   /** Contract: never overwrites a file whose version is not `baseVersion`; answers `conflict` with theirs. */
-  write(args: { scope: MemoryScopeArg; workspace: string; content: string; baseVersion: string }): Promise<SaveResult<MemoryDocument>>;
+  write(args: {
+    scope: MemoryScopeArg;
+    workspace: string;
+    content: string;
+    baseVersion: string;
+  }): Promise<SaveResult<MemoryDocument>>;
   effective(args: { workspace: string; threadId?: string }): Promise<EffectiveContext>;
 }
 
 /** The file a scope edits: the one the memory hook reads (AGENTS.md, or CLAUDE.md when only that exists). */
 async function memoryPath(home: string, workspace: string, scope: MemoryScopeArg): Promise<string> {
   const loaded = await loadMemory({ home, workspace });
-  return loaded.sources.find((s) => s.scope === scope)?.path ?? join(scope === 'user' ? home : workspace, 'AGENTS.md');
+  return (
+    loaded.sources.find((s) => s.scope === scope)?.path ??
+    join(scope === 'user' ? home : workspace, 'AGENTS.md')
+  );
 }
 
 /** Creates the memory service. */
@@ -29,7 +42,13 @@ export function createMemoryService(deps: PanelDeps): MemoryService {
   const read = async (scope: MemoryScopeArg, workspace: string): Promise<MemoryDocument> => {
     const path = await memoryPath(deps.home, workspace, scope);
     const content = await readTextOrNull(path);
-    return { scope, path, content: content ?? '', version: versionOf(content), exists: content !== null };
+    return {
+      scope,
+      path,
+      content: content ?? '',
+      version: versionOf(content),
+      exists: content !== null,
+    };
   };
   return {
     read: (a) => read(a.scope, a.workspace),
@@ -38,18 +57,39 @@ export function createMemoryService(deps: PanelDeps): MemoryService {
       try {
         await writeFileAtomic(path, a.content, a.baseVersion);
       } catch (err) {
-        if (err instanceof ConflictError) return { status: 'conflict', document: await read(a.scope, a.workspace) };
+        if (err instanceof ConflictError)
+          return { status: 'conflict', document: await read(a.scope, a.workspace) };
         throw err;
       }
-      return { status: 'saved', document: { scope: a.scope, path, content: a.content, version: versionOf(a.content), exists: true } };
+      return {
+        status: 'saved',
+        document: {
+          scope: a.scope,
+          path,
+          content: a.content,
+          version: versionOf(a.content),
+          exists: true,
+        },
+      };
     },
     async effective(a) {
       const { profile } = await loadAgentProfile(a.workspace);
-      const memory = await loadMemory({ home: deps.home, workspace: a.workspace, extraPaths: profile.memory.paths });
+      const memory = await loadMemory({
+        home: deps.home,
+        workspace: a.workspace,
+        extraPaths: profile.memory.paths,
+      });
       const last = a.threadId ? deps.lastRequest?.(a.threadId) : undefined;
       return {
         system: last?.system ?? null,
-        ...(last ? { threadId: last.thread_id, model: last.model, at: last.at, estimatedTokens: estimateTokens(last.system) } : {}),
+        ...(last
+          ? {
+              threadId: last.thread_id,
+              model: last.model,
+              at: last.at,
+              estimatedTokens: estimateTokens(last.system),
+            }
+          : {}),
         memory: { text: memory.text, tokens: estimateTokens(memory.text), sources: memory.sources },
       };
     },

@@ -29,18 +29,21 @@ export interface SkillRootsOptions {
  * Contract: rejects (PanelError forbidden) for anything not a SKILL.md of a skill folder in a known root.
  */
 export async function locateSkill(path: string, opts: SkillRootsOptions): Promise<SkillLocation> {
-  const refuse = () => new PanelError('forbidden', `not a SKILL.md inside a known skill folder: ${path}`);
+  const refuse = () =>
+    new PanelError('forbidden', `not a SKILL.md inside a known skill folder: ${path}`);
   const file = await realpath(path).catch(() => undefined);
   if (!file || basename(file) !== 'SKILL.md') throw refuse();
   const dir = dirname(file);
   for (const root of skillRoots(opts)) {
     const realRoot = await realpath(root.dir).catch(() => undefined);
     if (!realRoot || dir === realRoot) continue;
-    if (dirname(dir) === realRoot) return { file, dir, entry: dir, linked: false, source: root.source };
+    if (dirname(dir) === realRoot)
+      return { file, dir, entry: dir, linked: false, source: root.source };
     // A folder linked into the root: the root's entry is the link, the files live elsewhere.
     for (const name of await readdir(realRoot).catch(() => [] as string[])) {
       const entry = join(realRoot, name);
-      if ((await realpath(entry).catch(() => undefined)) === dir) return { file, dir, entry, linked: true, source: root.source };
+      if ((await realpath(entry).catch(() => undefined)) === dir)
+        return { file, dir, entry, linked: true, source: root.source };
     }
   }
   throw refuse();

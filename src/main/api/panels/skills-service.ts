@@ -5,11 +5,21 @@
  */
 import { mkdir, rm, stat } from 'node:fs/promises';
 import { join } from 'node:path';
-import type { SaveResult, SkillFile, SkillListing, SkillView } from '../../../shared/ipc/contract.ts';
+import type {
+  SaveResult,
+  SkillFile,
+  SkillListing,
+  SkillView,
+} from '../../../shared/ipc/contract.ts';
 import { loadAgentProfile } from '../../agent/profile.ts';
 import { catalogLine } from '../../hooks/skills.ts';
 import { loadSkills, skillRoots, type Skill } from '../../hooks/skills-loader.ts';
-import { ConflictError, readTextOrNull, versionOf, writeFileAtomic } from '../../store/atomic-file.ts';
+import {
+  ConflictError,
+  readTextOrNull,
+  versionOf,
+  writeFileAtomic,
+} from '../../store/atomic-file.ts';
 import { PanelError, type PanelDeps } from './panel-deps.ts';
 import { locateSkill } from './skill-guard.ts';
 import { SKILL_NAME_PATTERN, skillTemplate } from './skill-template.ts';
@@ -17,9 +27,19 @@ import { SKILL_NAME_PATTERN, skillTemplate } from './skill-template.ts';
 export interface SkillsService {
   list(args: { workspace: string }): Promise<SkillListing>;
   read(args: { workspace: string; path: string }): Promise<SkillFile>;
-  create(args: { workspace: string; scope: 'user' | 'workspace'; name: string; description: string }): Promise<SkillView>;
+  create(args: {
+    workspace: string;
+    scope: 'user' | 'workspace';
+    name: string;
+    description: string;
+  }): Promise<SkillView>;
   /** Contract: writes only a SKILL.md inside a known root; never over a file changed since `baseVersion`. */
-  save(args: { workspace: string; path: string; content: string; baseVersion: string }): Promise<SaveResult<SkillFile>>;
+  save(args: {
+    workspace: string;
+    path: string;
+    content: string;
+    baseVersion: string;
+  }): Promise<SaveResult<SkillFile>>;
   /** Contract: removes only a skill folder directly inside a known root (a linked folder: only the link). */
   delete(args: { workspace: string; path: string }): Promise<{ deleted: true }>;
   setEnabled(args: { workspace: string; name: string; enabled: boolean }): Promise<SkillView>;
@@ -44,7 +64,11 @@ export function createSkillsService(deps: PanelDeps): SkillsService {
   const list = async (workspace: string): Promise<SkillListing> => {
     const roots = await rootsOf(workspace);
     const loaded = await loadSkills({ ...roots, disabled: deps.settings.get().disabled_skills });
-    return { skills: loaded.skills.map(toView), diagnostics: loaded.diagnostics, roots: skillRoots(roots).map((r) => ({ source: r.source, dir: r.dir })) };
+    return {
+      skills: loaded.skills.map(toView),
+      diagnostics: loaded.diagnostics,
+      roots: skillRoots(roots).map((r) => ({ source: r.source, dir: r.dir })),
+    };
   };
   const readFile = async (path: string): Promise<SkillFile> => {
     const content = await readTextOrNull(path);
@@ -58,14 +82,31 @@ export function createSkillsService(deps: PanelDeps): SkillsService {
       return readFile(loc.file);
     },
     async create(a) {
-      if (!SKILL_NAME_PATTERN.test(a.name)) throw new PanelError('invalid_args', 'a skill name is lowercase letters, digits and single hyphens');
-      const root = a.scope === 'workspace' ? join(a.workspace, '.workbench', 'skills') : join(deps.home, 'skills');
+      if (!SKILL_NAME_PATTERN.test(a.name))
+        throw new PanelError(
+          'invalid_args',
+          'a skill name is lowercase letters, digits and single hyphens',
+        );
+      const root =
+        a.scope === 'workspace'
+          ? join(a.workspace, '.workbench', 'skills')
+          : join(deps.home, 'skills');
       const dir = join(root, a.name);
-      if (await stat(dir).then(() => true, () => false)) throw new PanelError('conflict', `${dir} already exists`);
+      if (
+        await stat(dir).then(
+          () => true,
+          () => false,
+        )
+      )
+        throw new PanelError('conflict', `${dir} already exists`);
       await mkdir(dir, { recursive: true });
       await writeFileAtomic(join(dir, 'SKILL.md'), skillTemplate(a.name, a.description), '');
       const created = (await list(a.workspace)).skills.find((s) => s.name === a.name);
-      if (!created) throw new PanelError('conflict', `skill "${a.name}" was created in ${dir} but another source already has that name`);
+      if (!created)
+        throw new PanelError(
+          'conflict',
+          `skill "${a.name}" was created in ${dir} but another source already has that name`,
+        );
       return created;
     },
     async save(a) {
@@ -73,10 +114,14 @@ export function createSkillsService(deps: PanelDeps): SkillsService {
       try {
         await writeFileAtomic(loc.file, a.content, a.baseVersion);
       } catch (err) {
-        if (err instanceof ConflictError) return { status: 'conflict', document: await readFile(loc.file) };
+        if (err instanceof ConflictError)
+          return { status: 'conflict', document: await readFile(loc.file) };
         throw err;
       }
-      return { status: 'saved', document: { path: loc.file, content: a.content, version: versionOf(a.content) } };
+      return {
+        status: 'saved',
+        document: { path: loc.file, content: a.content, version: versionOf(a.content) },
+      };
     },
     async delete(a) {
       const loc = await locateSkill(a.path, await rootsOf(a.workspace));

@@ -5,7 +5,15 @@ import { hookState } from './hook-state.ts';
 import { HookTestPane } from './HookTestPane.tsx';
 
 /** One hook of the pipeline: state, switch, details, fail mode and timeout, Test. */
-export function HookRow({ hook, index, allOff }: { hook: HookInfo; index: number; allOff: boolean }) {
+export function HookRow({
+  hook,
+  index,
+  allOff,
+}: {
+  hook: HookInfo;
+  index: number;
+  allOff: boolean;
+}) {
   const setEnabled = useWorkbenchStore((s) => s.setHookEnabled);
   const update = useWorkbenchStore((s) => s.updateHook);
   const openTest = useWorkbenchStore((s) => s.openHookTest);
@@ -16,54 +24,119 @@ export function HookRow({ hook, index, allOff }: { hook: HookInfo; index: number
   const user = hook.dialect !== 'builtin';
   const locked = hook.id === 'builtin:approval';
   return (
-    <li className={`card hook state-${state}${hook.dialect === 'builtin' ? ' builtin' : ''}`} data-testid="hook-row" data-id={hook.id} data-state={state}>
+    <li
+      className={`card hook state-${state}${hook.dialect === 'builtin' ? ' builtin' : ''}`}
+      data-testid="hook-row"
+      data-id={hook.id}
+      data-state={state}
+    >
       <div className="row-head">
         <span className="order muted">{index + 1}</span>
-        <label className="switch" title={locked ? 'A safety policy: use approval mode "auto" instead' : state}>
-          <input type="checkbox" checked={hook.enabled} disabled={locked} onChange={(e) => void setEnabled(hook.id, e.target.checked)} aria-label={`Enable ${hook.name}`} data-testid="hook-enabled" />
+        <label
+          className="switch"
+          title={locked ? 'A safety policy: use approval mode "auto" instead' : state}
+        >
+          <input
+            type="checkbox"
+            checked={hook.enabled}
+            disabled={locked}
+            onChange={(e) => void setEnabled(hook.id, e.target.checked)}
+            aria-label={`Enable ${hook.name}`}
+            data-testid="hook-enabled"
+          />
         </label>
-        <button type="button" className="link-button name" onClick={() => setOpen(!open)} aria-expanded={open} data-testid="hook-name">
+        <button
+          type="button"
+          className="link-button name"
+          onClick={() => setOpen(!open)}
+          aria-expanded={open}
+          data-testid="hook-name"
+        >
           {hook.name}
         </button>
         <span className={`badge state ${state}`} data-testid="hook-state">
           {state}
         </span>
+        {hook.dialect === 'builtin' && <span className="badge">built-in</span>}
         <span className="spacer" />
         {user && (
-          <button type="button" className="icon-button" onClick={() => void openTest(testing ? null : hook.id)} disabled={!hook.trusted} data-testid="hook-test-open">
+          <button
+            type="button"
+            className="icon-button"
+            onClick={() => void openTest(testing ? null : hook.id)}
+            disabled={!hook.trusted}
+            data-testid="hook-test-open"
+          >
             Test
           </button>
         )}
       </div>
-      <div className="meta small">
-        <span className="badge">{hook.source}</span>
-        <span className="badge">{hook.dialect}</span>
-        <span className="mono">{hook.events.join(', ') || '?'}</span>
-        {hook.matcher !== undefined && <span className="mono">[{hook.matcher || '*'}]</span>}
-      </div>
+      {hook.dialect === 'builtin' ? (
+        <p className="meta small muted" title={hook.events.join(', ')}>
+          {hook.command}
+        </p>
+      ) : (
+        <div className="meta small">
+          <span className="badge">{hook.source}</span>
+          <span className="badge">{hook.dialect}</span>
+          <span className="mono">
+            {hook.events.join(', ') ||
+              (hook.trusted ? 'event unknown' : 'event unknown until trusted')}
+          </span>
+          {hook.matcher !== undefined && <span className="mono">[{hook.matcher || '*'}]</span>}
+        </div>
+      )}
       {hook.problem && (
-        <p className={`small ${hook.trusted ? 'error-text' : 'warn-text'}`} data-testid="hook-problem">
+        <p
+          className={`small ${hook.trusted ? 'error-text' : 'warn-text'}`}
+          data-testid="hook-problem"
+        >
           {hook.problem}
         </p>
       )}
       {open && (
         <div className="hook-details">
-          {hook.path && <p className="mono small" title={hook.path}>{hook.path}</p>}
-          {hook.command && <p className={hook.dialect === 'builtin' ? 'small muted' : 'mono small'}>{hook.command}</p>}
+          {hook.path && (
+            <p className="mono small" title={hook.path}>
+              {hook.path}
+            </p>
+          )}
+          {hook.dialect === 'builtin' && <p className="mono small">{hook.events.join(', ')}</p>}
+          {hook.command && hook.dialect !== 'builtin' && (
+            <p className="mono small">{hook.command}</p>
+          )}
           {user && (
             <div className="inline small">
               <label className="inline">
                 Failure
-                <select value={hook.fail_mode ?? 'open'} onChange={(e) => void update(hook.id, { failMode: e.target.value as 'open' | 'closed' })} aria-label="Fail mode" data-testid="hook-fail-mode">
+                <select
+                  value={hook.fail_mode ?? 'open'}
+                  onChange={(e) =>
+                    void update(hook.id, { failMode: e.target.value as 'open' | 'closed' })
+                  }
+                  aria-label="Fail mode"
+                  data-testid="hook-fail-mode"
+                >
                   <option value="open">fail open (ignore)</option>
                   <option value="closed">fail closed (block)</option>
                 </select>
               </label>
               <label className="inline">
                 Timeout ms
-                <input className="timeout" inputMode="numeric" value={timeout} onChange={(e) => setTimeoutMs(e.target.value.replace(/\D/g, ''))} aria-label="Timeout in milliseconds" data-testid="hook-timeout" />
+                <input
+                  className="timeout"
+                  inputMode="numeric"
+                  value={timeout}
+                  onChange={(e) => setTimeoutMs(e.target.value.replace(/\D/g, ''))}
+                  aria-label="Timeout in milliseconds"
+                  data-testid="hook-timeout"
+                />
               </label>
-              <button type="button" disabled={!timeout || Number(timeout) === hook.timeout_ms || Number(timeout) < 100} onClick={() => void update(hook.id, { timeoutMs: Number(timeout) })}>
+              <button
+                type="button"
+                disabled={!timeout || Number(timeout) === hook.timeout_ms || Number(timeout) < 100}
+                onClick={() => void update(hook.id, { timeoutMs: Number(timeout) })}
+              >
                 Set
               </button>
             </div>

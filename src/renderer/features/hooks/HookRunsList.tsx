@@ -11,8 +11,18 @@ export function HookRunsList({ runs }: { runs: HookRunRecord[] }) {
   const scroller = useRef<HTMLDivElement>(null);
   const openSpan = useWorkbenchStore((s) => s.openHookRunSpan);
   const [detail, setDetail] = useState<HookRunRecord | null>(null);
-  const v = useVirtualizer({ count: runs.length, getScrollElement: () => scroller.current, estimateSize: () => ROW, overscan: 8 });
-  if (runs.length === 0) return <p className="muted" data-testid="hook-runs-empty">No hook runs yet.</p>;
+  const v = useVirtualizer({
+    count: runs.length,
+    getScrollElement: () => scroller.current,
+    estimateSize: () => ROW,
+    overscan: 8,
+  });
+  if (runs.length === 0)
+    return (
+      <p className="muted" data-testid="hook-runs-empty">
+        No hook runs yet.
+      </p>
+    );
   return (
     <>
       <div className="runs-scroll" ref={scroller} data-testid="hook-runs">
@@ -25,14 +35,20 @@ export function HookRunsList({ runs }: { runs: HookRunRecord[] }) {
                 key={r.id}
                 className={`run-row${runFailed(r) ? ' failed' : ''}`}
                 style={{ transform: `translateY(${item.start}px)`, height: ROW }}
-                onClick={() => (r.thread_id && r.span_id ? void openSpan(r) : setDetail(detail?.id === r.id ? null : r))}
+                onClick={() =>
+                  r.thread_id && r.span_id
+                    ? void openSpan(r)
+                    : setDetail(detail?.id === r.id ? null : r)
+                }
                 title={r.thread_id && r.span_id ? 'Show this run in the trace' : 'Show run details'}
                 data-testid="hook-run"
               >
                 <span className="when">{new Date(r.started_at).toLocaleTimeString()}</span>
                 <span className="name">{r.hook_name}</span>
                 <span className="mono event">{r.event}</span>
-                <span className={`outcome${runFailed(r) ? ' error-text' : ''}`}>{runOutcome(r)}</span>
+                <span className={`outcome${runFailed(r) ? ' error-text' : ''}`}>
+                  {runOutcome(r)}
+                </span>
                 <span className="dur">{r.duration_ms} ms</span>
                 <span className="decision">{r.decision}</span>
               </button>

@@ -14,7 +14,13 @@ export function HookTestPane() {
         <strong>Test</strong>
         <span className="badge">{t.event || '…'}</span>
         <span className="spacer" />
-        <button type="button" className="primary" onClick={() => void run()} disabled={t.running || !t.payload} data-testid="hook-test-run">
+        <button
+          type="button"
+          className="primary"
+          onClick={() => void run()}
+          disabled={t.running || !t.payload}
+          data-testid="hook-test-run"
+        >
           {t.running ? 'Running…' : 'Run'}
         </button>
         <button type="button" onClick={() => void close(null)}>
@@ -24,7 +30,15 @@ export function HookTestPane() {
       <label className="field-label" htmlFor="hook-test-payload">
         Payload (stdin)
       </label>
-      <textarea id="hook-test-payload" className="mono payload" rows={8} value={t.payload} onChange={(e) => setPayload(e.target.value)} spellCheck={false} data-testid="hook-test-payload" />
+      <textarea
+        id="hook-test-payload"
+        className="mono payload"
+        rows={8}
+        value={t.payload}
+        onChange={(e) => setPayload(e.target.value)}
+        spellCheck={false}
+        data-testid="hook-test-payload"
+      />
       {t.error && (
         <p className="error-text" role="alert" data-testid="hook-test-error">
           {t.error}
@@ -33,7 +47,16 @@ export function HookTestPane() {
       {r && (
         <dl className="test-result" data-testid="hook-test-result">
           <dt>read as</dt>
-          <dd className={r.readError ? 'error-text' : r.decision === 'block' || r.decision === 'deny' ? 'warn-text' : 'ok-text'} data-testid="hook-test-read-as">
+          <dd
+            className={
+              r.readError
+                ? 'error-text'
+                : r.decision === 'block' || r.decision === 'deny'
+                  ? 'warn-text'
+                  : 'ok-text'
+            }
+            data-testid="hook-test-read-as"
+          >
             {r.readAs}
           </dd>
           <dt>exit code</dt>

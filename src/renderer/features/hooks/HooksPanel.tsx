@@ -27,14 +27,25 @@ export function HooksPanel() {
     <div className="panel dock-wide" data-testid="hooks-panel">
       <div className="panel-toolbar">
         <label className="inline switch-label">
-          <input type="checkbox" checked={listing?.disableAllHooks ?? false} onChange={(e) => void disableAll(e.target.checked)} data-testid="hooks-disable-all" />
+          <input
+            type="checkbox"
+            checked={listing?.disableAllHooks ?? false}
+            onChange={(e) => void disableAll(e.target.checked)}
+            data-testid="hooks-disable-all"
+          />
           Disable all user hooks
         </label>
         <span className="spacer" />
         <button type="button" onClick={refresh}>
           Refresh
         </button>
-        <button type="button" className="primary" onClick={() => setCreating(true)} disabled={creating} data-testid="new-hook">
+        <button
+          type="button"
+          className="primary"
+          onClick={() => setCreating(true)}
+          disabled={creating}
+          data-testid="new-hook"
+        >
           New hook
         </button>
       </div>
@@ -46,18 +57,23 @@ export function HooksPanel() {
       {listing && !listing.trusted && untrusted > 0 && (
         <div className="warning trust" data-testid="hooks-untrusted">
           <span>
-            This workspace is not trusted: its {untrusted} hook(s) never run, not even to ask their event.
+            This workspace is not trusted: its {untrusted} hook(s) never run, not even to ask their
+            event.
           </span>
           <button type="button" onClick={() => void trust()} data-testid="hooks-trust">
             Trust this workspace
           </button>
         </div>
       )}
-      {listing?.disableAllHooks && <p className="warning small">All user hooks are off; built-in middleware still runs.</p>}
+      {listing?.disableAllHooks && (
+        <p className="warning small">All user hooks are off; built-in middleware still runs.</p>
+      )}
       {creating && <NewHookForm onDone={() => setCreating(false)} />}
       <h3 className="section-title">Pipeline (outermost first)</h3>
       <ol className="card-list" data-testid="hook-list">
-        {listing?.hooks.map((h, i) => <HookRow key={h.id} hook={h} index={i} allOff={listing.disableAllHooks} />)}
+        {listing?.hooks.map((h, i) => (
+          <HookRow key={h.id} hook={h} index={i} allOff={listing.disableAllHooks} />
+        ))}
       </ol>
       <h3 className="section-title">
         Recent runs <span className="muted small">({runs.length})</span>

@@ -39,12 +39,22 @@ export function NewHookForm({ onDone }: { onDone(): void }) {
       </label>
       <label>
         File name
-        <input value={name} onChange={(e) => setName(e.target.value.trim())} aria-label="Hook file name" data-testid="new-hook-name" />
+        <input
+          value={name}
+          onChange={(e) => setName(e.target.value.trim())}
+          aria-label="Hook file name"
+          data-testid="new-hook-name"
+        />
       </label>
       {name && !valid && <p className="error-text">Letters, digits, dot, dash and underscore.</p>}
       <label>
         Where
-        <select value={scope} onChange={(e) => setScope(e.target.value as 'workspace' | 'user')} aria-label="Hook location" data-testid="new-hook-scope">
+        <select
+          value={scope}
+          onChange={(e) => setScope(e.target.value as 'workspace' | 'user')}
+          aria-label="Hook location"
+          data-testid="new-hook-scope"
+        >
           <option value="workspace">This workspace (.workbench/hooks — needs trust)</option>
           <option value="user">All workspaces (~/.workbench/hooks)</option>
         </select>

@@ -14,7 +14,15 @@ export interface ConflictBarProps {
 }
 
 /** Both versions of a file that changed under the user's edits, and the choice between them. */
-export function ConflictBar({ title, theirs, mine, language, mineLabel = 'Keep mine', theirsLabel = 'Use theirs', onChoose }: ConflictBarProps) {
+export function ConflictBar({
+  title,
+  theirs,
+  mine,
+  language,
+  mineLabel = 'Keep mine',
+  theirsLabel = 'Use theirs',
+  onChoose,
+}: ConflictBarProps) {
   return (
     <div className="conflict" role="alert" data-testid="conflict">
       <p className="conflict-title">{title}</p>
@@ -26,7 +34,12 @@ export function ConflictBar({ title, theirs, mine, language, mineLabel = 'Keep m
         <ConflictDiff theirs={theirs} mine={mine} language={language} />
       </Suspense>
       <div className="inline">
-        <button type="button" className="primary" onClick={() => onChoose('mine')} data-testid="conflict-mine">
+        <button
+          type="button"
+          className="primary"
+          onClick={() => onChoose('mine')}
+          data-testid="conflict-mine"
+        >
           {mineLabel}
         </button>
         <button type="button" onClick={() => onChoose('theirs')} data-testid="conflict-theirs">

@@ -10,8 +10,15 @@ export interface ConflictDiffProps {
 }
 
 /** Side-by-side Monaco diff of the file on disk (left, theirs) and the unsaved edits (right, mine); lazy-load it. */
-export default function ConflictDiff({ theirs, mine, language = 'markdown', height = 300 }: ConflictDiffProps) {
-  const dark = useWorkbenchStore((s) => s.settings?.settings.theme) === 'dark' || document.documentElement.dataset.theme === 'dark';
+export default function ConflictDiff({
+  theirs,
+  mine,
+  language = 'markdown',
+  height = 300,
+}: ConflictDiffProps) {
+  const dark =
+    useWorkbenchStore((s) => s.settings?.settings.theme) === 'dark' ||
+    document.documentElement.dataset.theme === 'dark';
   return (
     <div className="monaco-frame" data-testid="conflict-diff">
       <DiffEditor
@@ -20,7 +27,15 @@ export default function ConflictDiff({ theirs, mine, language = 'markdown', heig
         language={language}
         height={height}
         theme={dark ? 'vs-dark' : 'vs'}
-        options={{ readOnly: true, renderSideBySide: true, minimap: { enabled: false }, fontSize: 12, wordWrap: 'on', automaticLayout: true, scrollBeyondLastLine: false }}
+        options={{
+          readOnly: true,
+          renderSideBySide: true,
+          minimap: { enabled: false },
+          fontSize: 12,
+          wordWrap: 'on',
+          automaticLayout: true,
+          scrollBeyondLastLine: false,
+        }}
       />
     </div>
   );

@@ -12,7 +12,8 @@ export function EffectiveContext() {
     <div className="effective" data-testid="memory-effective">
       <div className="panel-toolbar">
         <span className="muted">
-          Memory now: ≈ {ctx.memory.tokens.toLocaleString()} tokens from {ctx.memory.sources.filter((s) => s.exists).length} file(s)
+          Memory now: ≈ {ctx.memory.tokens.toLocaleString()} tokens from{' '}
+          {ctx.memory.sources.filter((s) => s.exists).length} file(s)
         </span>
         <span className="spacer" />
         <button type="button" onClick={() => void load()}>
@@ -23,19 +24,24 @@ export function EffectiveContext() {
         {ctx.memory.sources.map((s) => (
           <li key={s.path} className={s.exists ? '' : 'muted'}>
             <span className="badge">{s.scope}</span> <span className="mono">{s.path}</span>
-            {s.exists ? ` · ${s.bytes.toLocaleString()} bytes${s.truncated ? ' (truncated)' : ''}` : ' · missing'}
+            {s.exists
+              ? ` · ${s.bytes.toLocaleString()} bytes${s.truncated ? ' (truncated)' : ''}`
+              : ' · missing'}
           </li>
         ))}
       </ul>
       {ctx.system === null ? (
         <p className="muted" data-testid="effective-empty">
-          {thread ? 'No model request on this thread yet.' : 'Open a thread to see what its last model request carried.'}
+          {thread
+            ? 'No model request on this thread yet.'
+            : 'Open a thread to see what its last model request carried.'}
         </p>
       ) : (
         <>
           <p className="hint">
             System message of the last request{ctx.model ? ` to ${ctx.model}` : ''}
-            {ctx.at ? `, ${new Date(ctx.at).toLocaleTimeString()}` : ''} · ≈ {ctx.estimatedTokens?.toLocaleString()} tokens
+            {ctx.at ? `, ${new Date(ctx.at).toLocaleTimeString()}` : ''} · ≈{' '}
+            {ctx.estimatedTokens?.toLocaleString()} tokens
           </p>
           <pre className="effective-text" data-testid="effective-system">
             {ctx.system}

@@ -28,7 +28,12 @@ export function MemoryEditorPane({ scope }: { scope: MemoryScope }) {
           {editor.doc.path}
         </span>
         {dirty && (
-          <span className="dirty-dot" title="Unsaved changes" aria-label="Unsaved changes" data-testid="memory-dirty">
+          <span
+            className="dirty-dot"
+            title="Unsaved changes"
+            aria-label="Unsaved changes"
+            data-testid="memory-dirty"
+          >
             ●
           </span>
         )}
@@ -39,15 +44,28 @@ export function MemoryEditorPane({ scope }: { scope: MemoryScope }) {
         </span>
         {!editor.doc.exists && <span className="badge">new file — saving creates it</span>}
         <span className="spacer" />
-        <button type="button" className="primary" disabled={!dirty || editor.saving || Boolean(editor.conflict)} onClick={() => void save(scope)} data-testid="memory-save" title="Save (Ctrl/Cmd+S)">
+        <button
+          type="button"
+          className="primary"
+          disabled={!dirty || editor.saving || Boolean(editor.conflict)}
+          onClick={() => void save(scope)}
+          data-testid="memory-save"
+          title="Save (Ctrl/Cmd+S)"
+        >
           {editor.saving ? 'Saving…' : 'Save'}
         </button>
       </div>
       {editor.external && !editor.conflict && (
         <div className="warning external" role="status" data-testid="memory-external">
-          <span>This file changed on disk (the agent may have edited it) while you have unsaved edits.</span>
+          <span>
+            This file changed on disk (the agent may have edited it) while you have unsaved edits.
+          </span>
           <div className="inline">
-            <button type="button" onClick={() => resolve(scope, 'theirs')} data-testid="memory-reload">
+            <button
+              type="button"
+              onClick={() => resolve(scope, 'theirs')}
+              data-testid="memory-reload"
+            >
               Reload from disk
             </button>
             <button type="button" onClick={() => resolve(scope, 'mine')}>
@@ -71,7 +89,12 @@ export function MemoryEditorPane({ scope }: { scope: MemoryScope }) {
       )}
       {!editor.conflict && (
         <Suspense fallback={<p className="muted">Loading editor…</p>}>
-          <MonacoEditor value={editor.draft} language="markdown" height="calc(100vh - 250px)" onChange={(v) => edit(scope, v)} />
+          <MonacoEditor
+            value={editor.draft}
+            language="markdown"
+            height="calc(100vh - 250px)"
+            onChange={(v) => edit(scope, v)}
+          />
         </Suspense>
       )}
     </div>

@@ -28,7 +28,15 @@ export function MemoryPanel() {
         {TABS.map((t) => {
           const e = t.id === 'effective' ? undefined : editors[t.id];
           return (
-            <button key={t.id} type="button" role="tab" aria-selected={tab === t.id} className={`subtab${tab === t.id ? ' active' : ''}`} onClick={() => setTab(t.id)} data-testid={`memory-tab-${t.id}`}>
+            <button
+              key={t.id}
+              type="button"
+              role="tab"
+              aria-selected={tab === t.id}
+              className={`subtab${tab === t.id ? ' active' : ''}`}
+              onClick={() => setTab(t.id)}
+              data-testid={`memory-tab-${t.id}`}
+            >
               {t.label}
               {e && isDirty(e) ? ' ●' : ''}
             </button>

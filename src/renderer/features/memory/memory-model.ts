@@ -16,7 +16,13 @@ export interface MemoryEditor {
 }
 
 /** A fresh editor over a document just read. */
-export const openEditor = (doc: MemoryDocument): MemoryEditor => ({ doc, draft: doc.content, conflict: null, external: null, saving: false });
+export const openEditor = (doc: MemoryDocument): MemoryEditor => ({
+  doc,
+  draft: doc.content,
+  conflict: null,
+  external: null,
+  saving: false,
+});
 
 /** Unsaved edits? */
 export const isDirty = (e: MemoryEditor): boolean => e.draft !== e.doc.content;

@@ -16,7 +16,8 @@ export function useMemoryWatch(): void {
       const s = useWorkbenchStore.getState();
       if (e.event === 'on_tool_start' && e.name && EDIT_TOOLS.has(e.name)) {
         const d = e.data as { args?: { path?: unknown }; tool_call_id: string };
-        if (typeof d.args?.path === 'string' && MEMORY_FILE.test(d.args.path)) pending.add(d.tool_call_id);
+        if (typeof d.args?.path === 'string' && MEMORY_FILE.test(d.args.path))
+          pending.add(d.tool_call_id);
       } else if (e.event === 'on_tool_end') {
         const id = (e.data as { tool_call_id: string }).tool_call_id;
         if (pending.delete(id)) void s.refreshMemory();

@@ -18,16 +18,36 @@ export function NewSkillForm({ onDone }: { onDone(): void }) {
     <form className="card form" onSubmit={(e) => void submit(e)} data-testid="new-skill-form">
       <label>
         Name
-        <input value={name} onChange={(e) => setName(e.target.value.trim())} placeholder="csv-analyzer" aria-label="Skill name" autoFocus data-testid="new-skill-name" />
+        <input
+          value={name}
+          onChange={(e) => setName(e.target.value.trim())}
+          placeholder="csv-analyzer"
+          aria-label="Skill name"
+          autoFocus
+          data-testid="new-skill-name"
+        />
       </label>
-      {name && !valid && <p className="error-text">Lowercase letters, digits and single hyphens.</p>}
+      {name && !valid && (
+        <p className="error-text">Lowercase letters, digits and single hyphens.</p>
+      )}
       <label>
         Description
-        <input value={description} onChange={(e) => setDescription(e.target.value)} placeholder="What it does and when to use it" aria-label="Skill description" data-testid="new-skill-description" />
+        <input
+          value={description}
+          onChange={(e) => setDescription(e.target.value)}
+          placeholder="What it does and when to use it"
+          aria-label="Skill description"
+          data-testid="new-skill-description"
+        />
       </label>
       <label>
         Where
-        <select value={scope} onChange={(e) => setScope(e.target.value as 'workspace' | 'user')} aria-label="Skill location" data-testid="new-skill-scope">
+        <select
+          value={scope}
+          onChange={(e) => setScope(e.target.value as 'workspace' | 'user')}
+          aria-label="Skill location"
+          data-testid="new-skill-scope"
+        >
           <option value="workspace">This workspace (.workbench/skills)</option>
           <option value="user">All workspaces (~/.workbench/skills)</option>
         </select>

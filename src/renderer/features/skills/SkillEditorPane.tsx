@@ -29,16 +29,22 @@ export function SkillEditorPane() {
   return (
     <section className="skill-editor" onKeyDownCapture={onKey} data-testid="skill-editor">
       <div className="panel-toolbar">
-        <span className="mono path" title={path}>
-          {path}
+        <span className="path" title={path}>
+          Editing <strong>{folderOf(path)}/SKILL.md</strong>
         </span>
         {dirty && (
           <span className="dirty-dot" title="Unsaved changes" data-testid="skill-dirty">
             ●
           </span>
         )}
-        <span className="spacer" />
-        <button type="button" className="primary" disabled={!dirty || editor.saving || Boolean(editor.conflict)} onClick={() => void save()} data-testid="skill-save" title="Save (Ctrl/Cmd+S)">
+        <button
+          type="button"
+          className="primary"
+          disabled={!dirty || editor.saving || Boolean(editor.conflict)}
+          onClick={() => void save()}
+          data-testid="skill-save"
+          title="Save (Ctrl/Cmd+S)"
+        >
           {editor.saving ? 'Saving…' : 'Save'}
         </button>
         <button type="button" onClick={() => void close(null)}>
@@ -56,16 +62,27 @@ export function SkillEditorPane() {
       </ul>
       <div className="catalog-line" data-testid="skill-catalog-line">
         <span className="label">The model sees</span>
-        <code>{errors.length ? '(not listed until the errors are fixed)' : catalogLine(check.name!, check.description!, path)}</code>
+        <code>
+          {errors.length
+            ? '(not listed until the errors are fixed)'
+            : catalogLine(check.name!, check.description!, path)}
+        </code>
       </div>
       {editor.conflict ? (
-        <ConflictBar title="Not saved: SKILL.md changed on disk since you opened it." theirs={editor.conflict.content} mine={editor.draft} mineLabel="Keep mine (overwrite)" theirsLabel="Use theirs" onChoose={(c) => {
-          resolve(c);
-          if (c === 'mine') void useWorkbenchStore.getState().saveSkill();
-        }} />
+        <ConflictBar
+          title="Not saved: SKILL.md changed on disk since you opened it."
+          theirs={editor.conflict.content}
+          mine={editor.draft}
+          mineLabel="Keep mine (overwrite)"
+          theirsLabel="Use theirs"
+          onChoose={(c) => {
+            resolve(c);
+            if (c === 'mine') void useWorkbenchStore.getState().saveSkill();
+          }}
+        />
       ) : (
         <Suspense fallback={<p className="muted">Loading editor…</p>}>
-          <MonacoEditor value={draft} language="markdown" height={340} onChange={edit} />
+          <MonacoEditor value={draft} language="markdown" height={300} onChange={edit} />
         </Suspense>
       )}
     </section>

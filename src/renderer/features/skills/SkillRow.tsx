@@ -9,19 +9,42 @@ export function SkillRow({ skill, selected }: { skill: SkillView; selected: bool
   const remove = useWorkbenchStore((s) => s.deleteSkill);
   const [confirming, setConfirming] = useState(false);
   return (
-    <li className={`card skill${selected ? ' selected' : ''}${skill.enabled ? '' : ' off'}`} data-testid="skill-row" data-name={skill.name}>
+    <li
+      className={`card skill${selected ? ' selected' : ''}${skill.enabled ? '' : ' off'}`}
+      data-testid="skill-row"
+      data-name={skill.name}
+    >
       <div className="row-head">
-        <label className="switch" title={skill.enabled ? 'Offered to the agent' : 'Not offered to the agent'}>
-          <input type="checkbox" checked={skill.enabled} onChange={(e) => void setEnabled(skill.name, e.target.checked)} aria-label={`Enable ${skill.name}`} data-testid="skill-enabled" />
+        <label
+          className="switch"
+          title={skill.enabled ? 'Offered to the agent' : 'Not offered to the agent'}
+        >
+          <input
+            type="checkbox"
+            checked={skill.enabled}
+            onChange={(e) => void setEnabled(skill.name, e.target.checked)}
+            aria-label={`Enable ${skill.name}`}
+            data-testid="skill-enabled"
+          />
         </label>
-        <button type="button" className="link-button name" onClick={() => void open(skill.path)} data-testid="skill-open">
+        <button
+          type="button"
+          className="link-button name"
+          onClick={() => void open(skill.path)}
+          data-testid="skill-open"
+        >
           {skill.name}
         </button>
         <span className="badge">{skill.source}</span>
         <span className="spacer" />
         {confirming ? (
           <span className="inline">
-            <button type="button" className="danger" onClick={() => void remove(skill.path)} data-testid="skill-delete-confirm">
+            <button
+              type="button"
+              className="danger"
+              onClick={() => void remove(skill.path)}
+              data-testid="skill-delete-confirm"
+            >
               Delete folder
             </button>
             <button type="button" onClick={() => setConfirming(false)}>
@@ -29,7 +52,13 @@ export function SkillRow({ skill, selected }: { skill: SkillView; selected: bool
             </button>
           </span>
         ) : (
-          <button type="button" className="icon-button" onClick={() => setConfirming(true)} aria-label={`Delete ${skill.name}`} data-testid="skill-delete">
+          <button
+            type="button"
+            className="icon-button"
+            onClick={() => setConfirming(true)}
+            aria-label={`Delete ${skill.name}`}
+            data-testid="skill-delete"
+          >
             Delete
           </button>
         )}

@@ -16,12 +16,22 @@ export function SkillsPanel() {
   return (
     <div className="panel dock-wide" data-testid="skills-panel">
       <div className="panel-toolbar">
-        <span className="muted">{listing ? `${listing.skills.length} skill(s) · ${listing.skills.filter((s) => s.enabled).length} offered to the agent` : 'Loading…'}</span>
+        <span className="muted">
+          {listing
+            ? `${listing.skills.length} skill(s) · ${listing.skills.filter((s) => s.enabled).length} offered to the agent`
+            : 'Loading…'}
+        </span>
         <span className="spacer" />
         <button type="button" onClick={() => void load()}>
           Refresh
         </button>
-        <button type="button" className="primary" onClick={() => setCreating(true)} disabled={creating} data-testid="new-skill">
+        <button
+          type="button"
+          className="primary"
+          onClick={() => setCreating(true)}
+          disabled={creating}
+          data-testid="new-skill"
+        >
           New skill
         </button>
       </div>
@@ -34,19 +44,26 @@ export function SkillsPanel() {
       <SkillEditorPane />
       {listing && listing.skills.length === 0 && (
         <p className="muted" data-testid="skills-empty">
-          No skills yet. A skill is a folder with a SKILL.md in {listing.roots.map((r) => r.dir).join(', ')}.
+          No skills yet. A skill is a folder with a SKILL.md in{' '}
+          {listing.roots.map((r) => r.dir).join(', ')}.
         </p>
       )}
       <ul className="card-list" data-testid="skill-list">
-        {listing?.skills.map((s) => <SkillRow key={s.path} skill={s} selected={s.path === openPath} />)}
+        {listing?.skills.map((s) => (
+          <SkillRow key={s.path} skill={s} selected={s.path === openPath} />
+        ))}
       </ul>
       {listing && listing.diagnostics.length > 0 && (
         <section data-testid="skill-diagnostics">
           <h3 className="section-title">Problems</h3>
           <ul className="problems">
             {listing.diagnostics.map((d) => (
-              <li key={`${d.path}:${d.message}`} className={d.severity === 'error' ? 'error-text' : 'warn-text'}>
-                {d.severity === 'error' ? '✕' : '!'} <span className="mono small">{d.path}</span>: {d.message}
+              <li
+                key={`${d.path}:${d.message}`}
+                className={d.severity === 'error' ? 'error-text' : 'warn-text'}
+              >
+                {d.severity === 'error' ? '✕' : '!'} <span className="mono small">{d.path}</span>:{' '}
+                {d.message}
               </li>
             ))}
           </ul>

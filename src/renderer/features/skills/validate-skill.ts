@@ -25,10 +25,13 @@ const MAX_DESCRIPTION = 1024;
  * Contract: pure; never throws; `problems` is empty for a valid skill.
  */
 export function validateSkill(text: string, folder: string): SkillValidation {
-  const error = (message: string, line?: number): SkillValidation => ({ problems: [{ severity: 'error', message, ...(line ? { line } : {}) }] });
+  const error = (message: string, line?: number): SkillValidation => ({
+    problems: [{ severity: 'error', message, ...(line ? { line } : {}) }],
+  });
   const body = text.replace(/^\uFEFF/, '');
   const open = /^---[ \t]*\r?\n/.exec(body);
-  if (!open) return error('SKILL.md must start with a "---" line, then name and description, then "---"', 1);
+  if (!open)
+    return error('SKILL.md must start with a "---" line, then name and description, then "---"', 1);
   const rest = body.slice(open[0].length);
   const end = /^---[ \t]*$/m.exec(rest);
   if (!end) return error('the frontmatter is not closed by a "---" line');
@@ -40,16 +43,31 @@ export function validateSkill(text: string, folder: string): SkillValidation {
     return error(`invalid YAML: ${e.message.split('\n')[0]}`, line);
   }
   const data: unknown = doc.toJS();
-  if (data === null || typeof data !== 'object' || Array.isArray(data)) return error('the frontmatter must be a mapping with name and description', 2);
+  if (data === null || typeof data !== 'object' || Array.isArray(data))
+    return error('the frontmatter must be a mapping with name and description', 2);
   const fm = data as Record<string, unknown>;
   const name = typeof fm.name === 'string' ? fm.name.trim() : '';
-  const description = typeof fm.description === 'string' ? fm.description.replace(/\s+/g, ' ').trim() : '';
+  const description =
+    typeof fm.description === 'string' ? fm.description.replace(/\s+/g, ' ').trim() : '';
   const problems: SkillProblem[] = [];
   if (!name) problems.push({ severity: 'error', message: 'name is required (a string)' });
-  if (!description) problems.push({ severity: 'error', message: 'description is required (a string)' });
-  if (name && name !== folder) problems.push({ severity: 'warning', message: `name "${name}" differs from its folder "${folder}"` });
-  if (name && (!NAME_PATTERN.test(name) || name.length > 64)) problems.push({ severity: 'warning', message: 'name should be lowercase letters, digits and single hyphens, at most 64 characters' });
-  if (description.length > MAX_DESCRIPTION) problems.push({ severity: 'warning', message: `description is ${description.length} characters; keep it under ${MAX_DESCRIPTION}` });
+  if (!description)
+    problems.push({ severity: 'error', message: 'description is required (a string)' });
+  if (name && name !== folder)
+    problems.push({
+      severity: 'warning',
+      message: `name "${name}" differs from its folder "${folder}"`,
+    });
+  if (name && (!NAME_PATTERN.test(name) || name.length > 64))
+    problems.push({
+      severity: 'warning',
+      message: 'name should be lowercase letters, digits and single hyphens, at most 64 characters',
+    });
+  if (description.length > MAX_DESCRIPTION)
+    problems.push({
+      severity: 'warning',
+      message: `description is ${description.length} characters; keep it under ${MAX_DESCRIPTION}`,
+    });
   return { ...(name ? { name } : {}), ...(description ? { description } : {}), problems };
 }
 

@@ -22,7 +22,10 @@ export interface HooksSlice {
   loadHooks(): Promise<void>;
   loadHookRuns(): Promise<void>;
   setHookEnabled(id: string, enabled: boolean): Promise<void>;
-  updateHook(id: string, patch: { failMode?: 'open' | 'closed'; timeoutMs?: number }): Promise<void>;
+  updateHook(
+    id: string,
+    patch: { failMode?: 'open' | 'closed'; timeoutMs?: number },
+  ): Promise<void>;
   setDisableAllHooks(disabled: boolean): Promise<void>;
   /** Opens the test pane of a hook with its sample payload (or closes it with null). */
   openHookTest(id: string | null, event?: string): Promise<void>;
@@ -52,11 +55,26 @@ export const createHooksSlice: StateCreator<WorkbenchState, [], [], HooksSlice> 
     hookRuns: [],
     hookTest: null,
     hooksError: null,
-    loadHooks: () => guarded('Could not list hooks', async () => set({ hookListing: await call('hooks.list', {}) })),
-    loadHookRuns: () => guarded('Could not load hook runs', async () => set({ hookRuns: await call('hooks.runs', { limit: 5000 }) })),
+    loadHooks: () =>
+      guarded('Could not list hooks', async () =>
+        set({ hookListing: await call('hooks.list', {}) }),
+      ),
+    loadHookRuns: () =>
+      guarded('Could not load hook runs', async () =>
+        set({ hookRuns: await call('hooks.runs', { limit: 5000 }) }),
+      ),
     async setHookEnabled(id, enabled) {
       // Optimistic: the switch moves at once; the reload (also after a failure) tells the truth.
-      set((s) => (s.hookListing ? { hookListing: { ...s.hookListing, hooks: s.hookListing.hooks.map((h) => (h.id === id ? { ...h, enabled } : h)) } } : {}));
+      set((s) =>
+        s.hookListing
+          ? {
+              hookListing: {
+                ...s.hookListing,
+                hooks: s.hookListing.hooks.map((h) => (h.id === id ? { ...h, enabled } : h)),
+              },
+            }
+          : {},
+      );
       await guarded('Could not switch the hook', async () => {
         await call('hooks.setEnabled', { id, enabled });
       });
@@ -68,30 +86,60 @@ export const createHooksSlice: StateCreator<WorkbenchState, [], [], HooksSlice> 
         await get().loadHooks();
       }),
     async setDisableAllHooks(disabled) {
-      set((s) => (s.hookListing ? { hookListing: { ...s.hookListing, disableAllHooks: disabled } } : {}));
-      await guarded('Could not switch user hooks', async () => set({ hookListing: await call('hooks.disableAll', { disabled }) }));
+      set((s) =>
+        s.hookListing ? { hookListing: { ...s.hookListing, disableAllHooks: disabled } } : {},
+      );
+      await guarded('Could not switch user hooks', async () =>
+        set({ hookListing: await call('hooks.disableAll', { disabled }) }),
+      );
     },
     async openHookTest(id, event) {
       if (!id) return set({ hookTest: null });
-      set({ hookTest: { id, event: event ?? '', payload: '', running: false, result: null, error: null } });
+      set({
+        hookTest: {
+          id,
+          event: event ?? '',
+          payload: '',
+          running: false,
+          result: null,
+          error: null,
+        },
+      });
       try {
         const sample = await call('hooks.sample', event ? { id, event } : { id });
-        set((s) => (s.hookTest?.id === id ? { hookTest: { ...s.hookTest, event: sample.event, payload: sample.payload } } : {}));
+        set((s) =>
+          s.hookTest?.id === id
+            ? { hookTest: { ...s.hookTest, event: sample.event, payload: sample.payload } }
+            : {},
+        );
       } catch (err) {
-        set((s) => (s.hookTest?.id === id ? { hookTest: { ...s.hookTest, error: message(err) } } : {}));
+        set((s) =>
+          s.hookTest?.id === id ? { hookTest: { ...s.hookTest, error: message(err) } } : {},
+        );
       }
     },
-    setHookTestPayload: (payload) => set((s) => (s.hookTest ? { hookTest: { ...s.hookTest, payload } } : {})),
+    setHookTestPayload: (payload) =>
+      set((s) => (s.hookTest ? { hookTest: { ...s.hookTest, payload } } : {})),
     async runHookTest() {
       const t = get().hookTest;
       if (!t || t.running) return;
       set({ hookTest: { ...t, running: true, error: null, result: null } });
       try {
-        const result = await call('hooks.test', { id: t.id, event: t.event || undefined, payload: t.payload || undefined });
-        set((s) => (s.hookTest?.id === t.id ? { hookTest: { ...s.hookTest, running: false, result } } : {}));
+        const result = await call('hooks.test', {
+          id: t.id,
+          event: t.event || undefined,
+          payload: t.payload || undefined,
+        });
+        set((s) =>
+          s.hookTest?.id === t.id ? { hookTest: { ...s.hookTest, running: false, result } } : {},
+        );
         await get().loadHookRuns();
       } catch (err) {
-        set((s) => (s.hookTest?.id === t.id ? { hookTest: { ...s.hookTest, running: false, error: message(err) } } : {}));
+        set((s) =>
+          s.hookTest?.id === t.id
+            ? { hookTest: { ...s.hookTest, running: false, error: message(err) } }
+            : {},
+        );
       }
     },
     async createHook(scope, name, template) {

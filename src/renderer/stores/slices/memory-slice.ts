@@ -2,7 +2,12 @@
 import type { StateCreator } from 'zustand';
 import type { EffectiveContext } from '../../../shared/ipc/contract.ts';
 import { call } from '../../ipc/client.ts';
-import { applyDiskRead, isDirty, resolveConflict, type MemoryEditor } from '../../features/memory/memory-model.ts';
+import {
+  applyDiskRead,
+  isDirty,
+  resolveConflict,
+  type MemoryEditor,
+} from '../../features/memory/memory-model.ts';
 import type { WorkbenchState } from '../state.ts';
 
 export type MemoryScope = 'user' | 'workspace';
@@ -40,10 +45,16 @@ export const createMemorySlice: StateCreator<WorkbenchState, [], [], MemorySlice
     setMemoryTab: (memoryTab) => set({ memoryTab }),
     async refreshMemory() {
       try {
-        const [user, workspace] = await Promise.all([call('memory.read', { scope: 'user' }), call('memory.read', { scope: 'workspace' })]);
+        const [user, workspace] = await Promise.all([
+          call('memory.read', { scope: 'user' }),
+          call('memory.read', { scope: 'workspace' }),
+        ]);
         set((s) => ({
           memoryError: null,
-          memoryEditors: { user: applyDiskRead(s.memoryEditors.user, user), workspace: applyDiskRead(s.memoryEditors.workspace, workspace) },
+          memoryEditors: {
+            user: applyDiskRead(s.memoryEditors.user, user),
+            workspace: applyDiskRead(s.memoryEditors.workspace, workspace),
+          },
         }));
       } catch (err) {
         set({ memoryError: `Could not read memory: ${message(err)}` });

@@ -45,21 +45,33 @@ export const createSkillsSlice: StateCreator<WorkbenchState, [], [], SkillsSlice
       if (!path) return set({ skillEditor: null });
       try {
         const file = await call('skills.read', { path });
-        set({ skillEditor: { file, draft: file.content, conflict: null, saving: false }, skillsError: null });
+        set({
+          skillEditor: { file, draft: file.content, conflict: null, saving: false },
+          skillsError: null,
+        });
       } catch (err) {
         fail('Could not open the skill')(err);
       }
     },
-    editSkill: (draft) => set((s) => (s.skillEditor ? { skillEditor: { ...s.skillEditor, draft } } : {})),
+    editSkill: (draft) =>
+      set((s) => (s.skillEditor ? { skillEditor: { ...s.skillEditor, draft } } : {})),
     async saveSkill() {
       const e = get().skillEditor;
       if (!e || e.saving || e.conflict) return;
       set({ skillEditor: { ...e, saving: true } });
       try {
-        const r = await call('skills.save', { path: e.file.path, content: e.draft, baseVersion: e.file.version });
+        const r = await call('skills.save', {
+          path: e.file.path,
+          content: e.draft,
+          baseVersion: e.file.version,
+        });
         set((s) => ({
           skillsError: null,
-          skillEditor: s.skillEditor && (r.status === 'saved' ? { ...s.skillEditor, saving: false, file: r.document } : { ...s.skillEditor, saving: false, conflict: r.document }),
+          skillEditor:
+            s.skillEditor &&
+            (r.status === 'saved'
+              ? { ...s.skillEditor, saving: false, file: r.document }
+              : { ...s.skillEditor, saving: false, conflict: r.document }),
         }));
         if (r.status === 'saved') await get().loadSkills();
       } catch (err) {
@@ -70,7 +82,12 @@ export const createSkillsSlice: StateCreator<WorkbenchState, [], [], SkillsSlice
     resolveSkill(choice) {
       const e = get().skillEditor;
       if (!e?.conflict) return;
-      set({ skillEditor: choice === 'theirs' ? { file: e.conflict, draft: e.conflict.content, conflict: null, saving: false } : { ...e, file: e.conflict, conflict: null } });
+      set({
+        skillEditor:
+          choice === 'theirs'
+            ? { file: e.conflict, draft: e.conflict.content, conflict: null, saving: false }
+            : { ...e, file: e.conflict, conflict: null },
+      });
     },
     async createSkill(scope, name, description) {
       try {
@@ -94,7 +111,16 @@ export const createSkillsSlice: StateCreator<WorkbenchState, [], [], SkillsSlice
     },
     async setSkillEnabled(name, enabled) {
       // Optimistic: the switch moves at once; the reload (also after a failure) tells the truth.
-      set((s) => (s.skillListing ? { skillListing: { ...s.skillListing, skills: s.skillListing.skills.map((k) => (k.name === name ? { ...k, enabled } : k)) } } : {}));
+      set((s) =>
+        s.skillListing
+          ? {
+              skillListing: {
+                ...s.skillListing,
+                skills: s.skillListing.skills.map((k) => (k.name === name ? { ...k, enabled } : k)),
+              },
+            }
+          : {},
+      );
       try {
         await call('skills.setEnabled', { name, enabled });
       } catch (err) {
