@@ -41,6 +41,9 @@ test('a hook span nests under its tool call and the drawer shows the stored payl
     rows.map((r) => r.getAttribute('data-kind')),
   );
   expect(kinds.indexOf('hook')).toBe(kinds.indexOf('tool') + 1);
+  // The tool's self time excludes its hook child.
+  await trace.rowsOfKind('tool').click();
+  await expect(app.getByTestId('trace-drawer-self')).toContainText('outside its 1 child span');
   await app.getByTestId('trace-filter-hook').selectOption(HOOK);
   await expect(trace.rowsOfKind('llm')).toHaveCount(0);
   await hook.click();

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { accountRun } from '../../../src/renderer/features/trace/trace-accounting.ts';
+import { accountRun, selfTime } from '../../../src/renderer/features/trace/trace-accounting.ts';
 import { mk } from './trace-fixtures.ts';
 
 describe('time accounting', () => {
@@ -38,5 +38,20 @@ describe('time accounting', () => {
     expect(a.total).toBe(50);
     expect(a.model).toBe(40);
     expect(a.model + a.tools + a.hooks + a.approval + a.other).toBe(a.total);
+  });
+});
+
+describe('self time', () => {
+  it('is the span’s time outside its (possibly overlapping) children', () => {
+    const parent = mk('t', null, 'tool', 0, 100);
+    expect(
+      selfTime(
+        parent,
+        [mk('a', 't', 'hook', 10, 30), mk('b', 't', 'hook', 20, 40), mk('c', 't', 'hook', 90, 120)],
+        0,
+      ),
+    ).toBe(60);
+    expect(selfTime(parent, [], 0)).toBe(100);
+    expect(selfTime(mk('o', null, 'tool', 0, null), [mk('k', 'o', 'hook', 0, null)], 50)).toBe(0);
   });
 });

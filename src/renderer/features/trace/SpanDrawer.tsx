@@ -3,6 +3,7 @@ import type { AttributeValue, SpanRecord } from '../../../shared/types/index.ts'
 import type { RunLayout } from './trace-layout.ts';
 import { formatDuration, prettyJson } from './trace-view.ts';
 import { TraceBlock as Block } from './TraceBlock.tsx';
+import { selfTime } from './trace-accounting.ts';
 import { HookRunDetails } from './HookRunDetails.tsx';
 import { SpanLinks } from './SpanLinks.tsx';
 
@@ -29,6 +30,13 @@ export function SpanDrawer({ span, run, onClose, onSelect }: Props) {
   const inTok = a['gen_ai.usage.input_tokens'];
   const outTok = a['gen_ai.usage.output_tokens'];
   const ttft = span.events.find((e) => e.name === 'first_chunk');
+  const children = run
+    ? run.rows.filter((r) => r.span.parent_span_id === span.span_id).map((r) => r.span)
+    : [];
+  const self =
+    span.end_ms !== undefined && children.length > 0
+      ? selfTime(span, children, span.end_ms)
+      : undefined;
   return (
     <aside className="trace-drawer" aria-label="Span details" data-testid="trace-drawer">
       <header>
@@ -42,6 +50,12 @@ export function SpanDrawer({ span, run, onClose, onSelect }: Props) {
         <dd>{span.kind}</dd>
         <dt>duration</dt>
         <dd>{`${dur} ${offset ? `(starts ${offset})` : ''}`}</dd>
+        {self !== undefined && (
+          <>
+            <dt>self time</dt>
+            <dd data-testid="trace-drawer-self">{`${formatDuration(self)} (outside its ${children.length} child span${children.length === 1 ? '' : 's'})`}</dd>
+          </>
+        )}
         <dt>status</dt>
         <dd className={span.status.code === 'ERROR' ? 'err' : ''} data-testid="trace-drawer-status">
           {`${span.status.code}${span.status.message ? ` — ${span.status.message}` : ''}${span.incomplete ? ' (incomplete: closed after a crash)' : ''}`}

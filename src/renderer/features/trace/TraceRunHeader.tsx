@@ -43,6 +43,8 @@ export const TraceRunHeader = memo(function TraceRunHeader({ run, shown, view, n
   const end = runEnd(run, now);
   const dur = end - run.start;
   const failed = run.root ? isProblem(run.root) : false;
+  const tokIn = run.root?.attributes['gen_ai.usage.input_tokens'];
+  const tokOut = run.root?.attributes['gen_ai.usage.output_tokens'];
   const stop = run.root?.attributes['workbench.stop_reason'];
   const ticks = [0, 0.25, 0.5, 0.75].map((f) => ({
     f,
@@ -59,6 +61,12 @@ export const TraceRunHeader = memo(function TraceRunHeader({ run, shown, view, n
         <strong>{`Run ${clock(run.start)}`}</strong>
         <span className="muted">{formatDuration(dur)}</span>
         <span className="muted">{`${shown === run.rows.length ? run.rows.length : `${shown}/${run.rows.length}`} spans`}</span>
+        {typeof tokIn === 'number' && typeof tokOut === 'number' && (
+          <span
+            className="muted"
+            title="tokens in / out for the run"
+          >{`${tokIn.toLocaleString()}→${tokOut.toLocaleString()} tok`}</span>
+        )}
         {run.open ? (
           <span className="trace-badge live">running</span>
         ) : typeof stop === 'string' && stop !== 'completed' ? (

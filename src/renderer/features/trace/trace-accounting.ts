@@ -84,3 +84,15 @@ export function accountRun(spans: readonly SpanRecord[], now: number): TimeAccou
     other: Math.max(0, total - busy),
   };
 }
+
+/** Time a span spent outside its children (children overlapping each other count once); open spans run to `now`. */
+export function selfTime(span: SpanRecord, children: readonly SpanRecord[], now: number): number {
+  const end = span.end_ms ?? Math.max(now, span.start_ms);
+  const kids = union(
+    children.map((c): Interval => [
+      Math.max(span.start_ms, c.start_ms),
+      Math.min(end, c.end_ms ?? now),
+    ]),
+  );
+  return Math.max(0, end - span.start_ms - length(kids));
+}
