@@ -64,6 +64,10 @@ test('the pipeline lists built-ins and user hooks; turning a hook off renames it
   await hooks.switch(id).check();
   await expect(hooks.row(id)).toHaveAttribute('data-state', 'on');
   await expect.poll(() => existsSync(join(hooksDir(), HOOK))).toBe(true);
+
+  // A run from the chat opens its span in the Trace tab.
+  await hooks.runs.filter({ hasText: HOOK }).first().click();
+  await expect(app.getByTestId('tab-trace')).toHaveAttribute('aria-selected', 'true');
 });
 
 test('"Test" runs a hook and shows its output, exit code and how it was read', async ({ app }) => {

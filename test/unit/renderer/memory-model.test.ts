@@ -70,4 +70,14 @@ describe('memory editor model', () => {
     expect(estimateTokens('abcdefgh')).toBe(2);
     expect(estimateTokens('abcde')).toBe(2);
   });
+
+  it('a different file (the workspace changed) replaces the editor', () => {
+    const e = { ...openEditor(doc('a')), draft: 'x' };
+    const other = { ...doc('b'), path: '/other/AGENTS.md' };
+    expect(applyDiskRead(e, other)).toMatchObject({
+      draft: 'b',
+      external: null,
+      doc: { path: '/other/AGENTS.md' },
+    });
+  });
 });

@@ -20,7 +20,8 @@ export function HooksPanel() {
     void load();
     void loadRuns();
   };
-  useEffect(refresh, [load, loadRuns]);
+  const workspace = useWorkbenchStore((s) => s.workspace.path);
+  useEffect(refresh, [load, loadRuns, workspace]);
   useHooksWatch();
   const untrusted = listing?.hooks.filter((h) => !h.trusted).length ?? 0;
   return (

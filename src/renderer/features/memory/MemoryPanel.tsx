@@ -21,7 +21,8 @@ export function MemoryPanel() {
   const editors = useWorkbenchStore((s) => s.memoryEditors);
   const error = useWorkbenchStore((s) => s.memoryError);
   useMemoryWatch();
-  useEffect(() => void refresh(), [refresh]);
+  const workspace = useWorkbenchStore((s) => s.workspace.path);
+  useEffect(() => void refresh(), [refresh, workspace]);
   return (
     <div className="panel dock-wide" data-testid="memory-panel">
       <div className="subtabs" role="tablist" aria-label="Memory files">

@@ -32,7 +32,8 @@ export const isDirty = (e: MemoryEditor): boolean => e.draft !== e.doc.content;
  * Contract: a clean editor follows the disk; a dirty one keeps the draft and records `external`.
  */
 export function applyDiskRead(e: MemoryEditor | undefined, disk: MemoryDocument): MemoryEditor {
-  if (!e) return openEditor(disk);
+  // Another file (the workspace changed): start over on it.
+  if (!e || disk.path !== e.doc.path) return openEditor(disk);
   if (disk.version === e.doc.version) return e.external ? { ...e, external: null } : e;
   if (!isDirty(e)) return openEditor(disk);
   if (disk.content === e.draft) return openEditor(disk);

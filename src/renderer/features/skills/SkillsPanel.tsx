@@ -12,7 +12,8 @@ export function SkillsPanel() {
   const error = useWorkbenchStore((s) => s.skillsError);
   const openPath = useWorkbenchStore((s) => s.skillEditor?.file.path);
   const [creating, setCreating] = useState(false);
-  useEffect(() => void load(), [load]);
+  const workspace = useWorkbenchStore((s) => s.workspace.path);
+  useEffect(() => void load(), [load, workspace]);
   return (
     <div className="panel dock-wide" data-testid="skills-panel">
       <div className="panel-toolbar">
