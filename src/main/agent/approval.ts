@@ -115,9 +115,15 @@ export async function askUser(
     name: call.name,
     data: { approval_id: id, tool_call: call, kind, preview },
   });
+  const asked = performance.now();
   const d = await decision;
   ctx.emit({ event: 'on_approval_resolved', run_id: ctx.runId, thread_id: ctx.threadId, data: { approval_id: id, decision: d } });
-  ctx.trace?.currentSpan()?.setAll({ 'workbench.permission.decision': d, 'workbench.permission.decided_by': 'user' });
+  // The wait is the person's time, not the tool's: the timeline's time-accounting strip shows it apart.
+  ctx.trace?.currentSpan()?.setAll({
+    'workbench.permission.decision': d,
+    'workbench.permission.decided_by': 'user',
+    'workbench.permission.wait_ms': Math.round(performance.now() - asked),
+  });
   return d;
 }
 
