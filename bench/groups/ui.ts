@@ -182,6 +182,7 @@ await runGroup('ui', async (ctx) => {
         await page.screenshot({ path: shot }).catch(() => {});
         throw new Error(
           `the app did not show its thread list (screenshot: ${shot}): ${(err as Error).message.split('\n')[0]}`,
+          { cause: err },
         );
       }
     };
