@@ -84,6 +84,9 @@ test('"Test" runs a hook and shows its output, exit code and how it was read', a
   expect(lines()).toBe(1);
   // The test run is recorded with the others.
   await expect(hooks.runs.first()).toContainText(HOOK);
+  // Another event gets its own sample payload.
+  await hooks.test.getByTestId('hook-test-event').selectOption('agent_stop');
+  await expect(hooks.test.getByTestId('hook-test-payload')).toHaveValue(/"event": "agent_stop"/);
 });
 
 test('a new hook from a template is written, executable, and listed', async ({ app }) => {

@@ -143,7 +143,7 @@ export function HookRow({
           )}
         </div>
       )}
-      {testing && <HookTestPane />}
+      {testing && <HookTestPane dialect={hook.dialect} />}
     </li>
   );
 }

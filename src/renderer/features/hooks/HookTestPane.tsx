@@ -1,7 +1,19 @@
+import type { HookDialect } from '../../../shared/types/index.ts';
 import { useWorkbenchStore } from '../../stores/store.ts';
 
-/** Runs one hook with a sample or edited payload and shows stdout, stderr, exit code and how it was read. */
-export function HookTestPane() {
+const SEED_EVENTS = [
+  'before_tool_call',
+  'after_tool_call',
+  'user_message_send',
+  'after_turn',
+  'agent_stop',
+];
+
+/**
+ * Runs one hook with a sample or edited payload and shows stdout, stderr, exit code and how it was read.
+ * A seed hook can be tried under another event (a hook whose `hook` answer is broken has none).
+ */
+export function HookTestPane({ dialect }: { dialect: HookDialect }) {
   const t = useWorkbenchStore((s) => s.hookTest);
   const setPayload = useWorkbenchStore((s) => s.setHookTestPayload);
   const run = useWorkbenchStore((s) => s.runHookTest);
@@ -12,7 +24,24 @@ export function HookTestPane() {
     <div className="hook-test" data-testid="hook-test">
       <div className="panel-toolbar">
         <strong>Test</strong>
-        <span className="badge">{t.event || '…'}</span>
+        {dialect === 'seed' ? (
+          <select
+            className="event-select"
+            value={t.event}
+            onChange={(e) => void close(t.id, e.target.value)}
+            aria-label="Event"
+            data-testid="hook-test-event"
+          >
+            {!t.event && <option value="">choose the event…</option>}
+            {SEED_EVENTS.map((ev) => (
+              <option key={ev} value={ev}>
+                {ev}
+              </option>
+            ))}
+          </select>
+        ) : (
+          <span className="badge">{t.event || '…'}</span>
+        )}
         <span className="spacer" />
         <button
           type="button"
