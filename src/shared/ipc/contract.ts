@@ -181,6 +181,10 @@ export interface HookTestResult {
   durationMs: number;
   stdout: string;
   stderr: string;
+  stdoutBytes: number;
+  stderrBytes: number;
+  stdoutTruncated: boolean;
+  stderrTruncated: boolean;
   error?: string;
   decision: string;
   reason?: string;

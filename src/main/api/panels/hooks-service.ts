@@ -18,7 +18,7 @@ import {
 import { HOOK_TEMPLATES, hookTemplate, type HookTemplateId } from '../../lifecycle/templates.ts';
 import { writeFileAtomic } from '../../store/atomic-file.ts';
 import { builtinHookInfos } from '../pipeline-factory.ts';
-import { defaultEvent, runHookTest, samplePayload, type TestTarget } from './hook-test-run.ts';
+import { defaultEvent, runHookTest, samplePayload, type TestTarget } from '../../lifecycle/hook-test.ts';
 import { PanelError, type PanelDeps } from './panel-deps.ts';
 
 export interface HooksService {

@@ -5,17 +5,11 @@
 import { readFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import type { HookInfo, HookRunRecord, WorkbenchSettings } from '../../../shared/types/index.ts';
-import { readClaudeResult } from '../../lifecycle/claude-output.ts';
-import { claudeRef, claudeSpec } from '../../lifecycle/claude-hooks.ts';
 import { loadClaudeHooks } from '../../lifecycle/claude-config.ts';
-import { buildHookEnv } from '../../lifecycle/env.ts';
 import { isRecord } from '../../lifecycle/json-output.ts';
 import { listUserHooks } from '../../lifecycle/list.ts';
-import { runAndRecord, type RecordedRun } from '../../lifecycle/record.ts';
-import { sampleClaudeInput } from '../../lifecycle/sample-payloads.ts';
+import { defaultEvent, runHookTest, samplePayload, type TestTarget } from '../../lifecycle/hook-test.ts';
 import { discoverSeedHooks } from '../../lifecycle/seed-discovery.ts';
-import { readSeedResult, seedRef } from '../../lifecycle/seed-hooks.ts';
-import { sampleSeedPayload, seedDecision } from '../../lifecycle/seed-protocol.ts';
 import { createTrustStore } from '../../lifecycle/trust-store.ts';
 import { createSettingsStore } from '../../store/settings-store.ts';
 import { homePaths, resolveHome } from '../../store/paths.ts';
@@ -76,43 +70,31 @@ async function hooksTest(name: string, event: string | undefined, payloadFile: s
     io.stderr(`workbench hooks: ${name} comes from an untrusted workspace; run "workbench trust ${ws}" (or add --trust)\n`);
     return 1;
   }
-  let recorded: RecordedRun;
+  const t: TestTarget = seed[0] ? { dialect: 'seed', entry: seed[0] } : { dialect: 'claude', handler: claude[0] };
+  if (t.dialect === 'seed' && t.entry.problem) io.stderr(`warning: ${t.entry.problem}\n`);
+  const ev = event ?? defaultEvent(t);
+  if (!ev) throw new UsageError(`--event is required: ${name} did not tell its type`);
+  const payload = custom !== undefined ? JSON.stringify(custom) : samplePayload(t, ev, ws);
   let db: Database | undefined;
   try {
     db = await openDb(home);
   } catch {
     db = undefined;
   }
+  let r;
   try {
-    if (seed[0]) {
-      const e = seed[0];
-      if (e.problem) io.stderr(`warning: ${e.problem}\n`);
-      const ev = event ?? e.event;
-      if (!ev) throw new UsageError(`--event is required: ${name} did not tell its type`);
-      const payload = custom ?? sampleSeedPayload(ev, 'hooks-test', ws);
-      const stdin = JSON.stringify(payload);
-      const ref = { ...seedRef(e, settings), event: ev };
-      recorded = await runAndRecord({ hookRuns: db?.hookRuns }, ref, stdin, { command: e.path, args: ['run'], cwd: ws, env: buildHookEnv(ws), stdin, timeoutMs: ref.timeoutMs }, (res) =>
-        readSeedResult(res, (o) => seedDecision(ev, o)).reading,
-      );
-    } else {
-      const h = claude[0];
-      const payload = custom ?? sampleClaudeInput(event ?? h.event, 'hooks-test', ws);
-      const stdin = JSON.stringify(payload);
-      recorded = await runAndRecord({ hookRuns: db?.hookRuns }, claudeRef(h, settings), stdin, claudeSpec(h, ws, stdin), (res) => readClaudeResult(h.event, res).reading);
-    }
+    r = await runHookTest(t, { event: ev, payload, workspace: ws, settings, hookRuns: db?.hookRuns });
   } finally {
     db?.close();
   }
-  const { result: r, reading } = recorded;
   io.stdout(`hook:      ${name} (${target.id})\n`);
   io.stdout(`exit code: ${r.exitCode ?? '-'}${r.signal ? `  signal: ${r.signal}` : ''}${r.timedOut ? '  (timed out)' : ''}\n`);
   io.stdout(`duration:  ${r.durationMs} ms\n`);
   if (r.error) io.stdout(`error:     ${r.error}\n`);
   io.stdout(`stdout (${r.stdoutBytes} bytes${r.stdoutTruncated ? ', truncated' : ''}):\n${r.stdout}${r.stdout.endsWith('\n') || !r.stdout ? '' : '\n'}`);
   io.stdout(`stderr (${r.stderrBytes} bytes${r.stderrTruncated ? ', truncated' : ''}):\n${r.stderr}${r.stderr.endsWith('\n') || !r.stderr ? '' : '\n'}`);
-  io.stdout(`read as:   ${reading.decision}${reading.reason ? ` — ${reading.reason}` : ''}${reading.error ? ` — ${reading.error}` : ''}\n`);
-  return reading.error ? 1 : 0;
+  io.stdout(`read as:   ${r.readAs}\n`);
+  return r.readError ? 1 : 0;
 }
 
 /** Builds the `hooks` command; `builtins` supplies the built-in part of `hooks list`. */

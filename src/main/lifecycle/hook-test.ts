@@ -1,19 +1,19 @@
 /**
- * Runs one user hook once with a sample or edited payload, recorded like any run — the same steps as
- * `workbench hooks test` (lifecycle's runAndRecord + each dialect's reader), returning data, not text.
+ * Runs one user hook once with a sample or edited payload, recorded like any run, and says how its
+ * answer was read. Behind both `workbench hooks test` and the hooks panel's "Test".
  */
-import type { HookTestResult } from '../../../shared/ipc/contract.ts';
-import type { WorkbenchSettings } from '../../../shared/types/index.ts';
-import { readClaudeResult } from '../../lifecycle/claude-output.ts';
-import { claudeRef, claudeSpec } from '../../lifecycle/claude-hooks.ts';
-import type { ClaudeHandler } from '../../lifecycle/claude-config.ts';
-import { buildHookEnv } from '../../lifecycle/env.ts';
-import { runAndRecord } from '../../lifecycle/record.ts';
-import { sampleClaudeInput } from '../../lifecycle/sample-payloads.ts';
-import type { SeedHookEntry } from '../../lifecycle/seed-discovery.ts';
-import { readSeedResult, seedRef } from '../../lifecycle/seed-hooks.ts';
-import { sampleSeedPayload, seedDecision } from '../../lifecycle/seed-protocol.ts';
-import type { HookRunStore } from '../../store/types.ts';
+import type { HookTestResult } from '../../shared/ipc/contract.ts';
+import type { WorkbenchSettings } from '../../shared/types/index.ts';
+import { readClaudeResult } from './claude-output.ts';
+import { claudeRef, claudeSpec } from './claude-hooks.ts';
+import type { ClaudeHandler } from './claude-config.ts';
+import { buildHookEnv } from './env.ts';
+import { runAndRecord } from './record.ts';
+import { sampleClaudeInput } from './sample-payloads.ts';
+import type { SeedHookEntry } from './seed-discovery.ts';
+import { readSeedResult, seedRef } from './seed-hooks.ts';
+import { sampleSeedPayload, seedDecision } from './seed-protocol.ts';
+import type { HookRunStore } from '../store/types.ts';
 
 export type TestTarget =
   { dialect: 'seed'; entry: SeedHookEntry } | { dialect: 'claude'; handler: ClaudeHandler };
@@ -83,6 +83,10 @@ export async function runHookTest(
     durationMs: r.durationMs,
     stdout: r.stdout,
     stderr: r.stderr,
+    stdoutBytes: r.stdoutBytes,
+    stderrBytes: r.stderrBytes,
+    stdoutTruncated: r.stdoutTruncated,
+    stderrTruncated: r.stderrTruncated,
     ...(r.error ? { error: r.error } : {}),
     decision: reading.decision,
     ...(reading.reason ? { reason: reading.reason } : {}),
