@@ -4,23 +4,12 @@
  * hooks' spans nest under it. No-op when the run has no trace recorder.
  */
 import type { Hook } from '../agent/hook.ts';
-import { LlmError } from '../llm/types.ts';
 import type { LlmResponse } from '../llm/types.ts';
 import type { Message, ToolResult } from '../../shared/types/index.ts';
 import { jsonPreview, PREVIEW_CHARS, truncate } from '../tracing/attributes.ts';
 import { PROVIDER_NAME } from '../tracing/run-span.ts';
+import { runInSpan } from '../tracing/in-span.ts';
 import type { SpanHandle } from '../tracing/types.ts';
-
-/** `error.type` for a thrown error: the LlmError code, else the error's name. */
-export function errorType(err: unknown): string {
-  if (err instanceof LlmError) return err.code;
-  if (err instanceof Error) return err.name || 'Error';
-  return '_OTHER';
-}
-
-function failFromThrow(span: SpanHandle, err: unknown): void {
-  span.fail(errorType(err), err instanceof Error ? err.message : String(err));
-}
 
 function recordResponse(span: SpanHandle, res: LlmResponse): void {
   const calls = res.tool_calls ?? [];
@@ -34,12 +23,16 @@ function recordResponse(span: SpanHandle, res: LlmResponse): void {
     'gen_ai.usage.output_tokens': res.usage?.output_tokens,
     'gen_ai.response.finish_reasons': res.finish_reason ? [res.finish_reason] : undefined,
   });
-  if (res.invalid_args) span.set('workbench.invalid_args_count', Object.keys(res.invalid_args).length);
+  if (res.invalid_args)
+    span.set('workbench.invalid_args_count', Object.keys(res.invalid_args).length);
   if (res.interrupted) span.fail('stream_interrupted', res.error ?? 'the stream broke off');
 }
 
 function recordToolResult(span: SpanHandle, res: ToolResult): void {
-  span.setAll({ output_length: res.output.length, output_preview: truncate(res.output, PREVIEW_CHARS) });
+  span.setAll({
+    output_length: res.output.length,
+    output_preview: truncate(res.output, PREVIEW_CHARS),
+  });
   if (res.error !== undefined) span.fail('tool_error', res.error);
 }
 
@@ -57,50 +50,53 @@ export function createTracingHook(): Hook {
     async wrapModelCall(ctx, msgs, next) {
       const trace = ctx.trace;
       if (!trace) return next(msgs);
-      const span = trace.startSpan(`chat ${ctx.model}`, 'llm', {
-        'gen_ai.operation.name': 'chat',
-        'gen_ai.provider.name': PROVIDER_NAME,
-        'gen_ai.request.model': ctx.model,
-        'gen_ai.conversation.id': ctx.threadId,
-        'gen_ai.request.stream': true,
-        message_count: msgs.length,
-        'workbench.input.length': inputLength(msgs),
-      });
-      try {
-        const res = await trace.withSpan(span, () => next(msgs));
-        recordResponse(span, res);
-        return res;
-      } catch (err) {
-        failFromThrow(span, err);
-        throw err;
-      } finally {
-        span.end();
-      }
+      return runInSpan(
+        trace,
+        `chat ${ctx.model}`,
+        'llm',
+        {
+          'gen_ai.operation.name': 'chat',
+          'gen_ai.provider.name': PROVIDER_NAME,
+          'gen_ai.request.model': ctx.model,
+          'gen_ai.conversation.id': ctx.threadId,
+          'gen_ai.request.stream': true,
+          message_count: msgs.length,
+          'workbench.input.length': inputLength(msgs),
+        },
+        async (span) => {
+          const res = await next(msgs);
+          if (span) recordResponse(span, res);
+          return res;
+        },
+      );
     },
     async wrapToolCall(ctx, call, next) {
       const trace = ctx.trace;
       if (!trace) return next(call);
       const description = ctx.tools?.get(call.name)?.description;
-      const span = trace.startSpan(`execute_tool ${call.name}`, 'tool', {
-        'gen_ai.operation.name': 'execute_tool',
-        'gen_ai.tool.name': call.name,
-        'gen_ai.tool.call.id': call.id,
-        'gen_ai.tool.type': 'function',
-        ...(description ? { 'gen_ai.tool.description': truncate(description, PREVIEW_CHARS) } : {}),
-        tool_name: call.name,
-        tool_call_id: call.id,
-        tool_args: call.raw_args !== undefined ? truncate(call.raw_args, 4096) : jsonPreview(call.args),
-      });
-      try {
-        const res = await trace.withSpan(span, () => next(call));
-        recordToolResult(span, res);
-        return res;
-      } catch (err) {
-        failFromThrow(span, err);
-        throw err;
-      } finally {
-        span.end();
-      }
+      return runInSpan(
+        trace,
+        `execute_tool ${call.name}`,
+        'tool',
+        {
+          'gen_ai.operation.name': 'execute_tool',
+          'gen_ai.tool.name': call.name,
+          'gen_ai.tool.call.id': call.id,
+          'gen_ai.tool.type': 'function',
+          ...(description
+            ? { 'gen_ai.tool.description': truncate(description, PREVIEW_CHARS) }
+            : {}),
+          tool_name: call.name,
+          tool_call_id: call.id,
+          tool_args:
+            call.raw_args !== undefined ? truncate(call.raw_args, 4096) : jsonPreview(call.args),
+        },
+        async (span) => {
+          const res = await next(call);
+          if (span) recordToolResult(span, res);
+          return res;
+        },
+      );
     },
   };
 }

@@ -2,9 +2,16 @@
 import type { AttributeValue, SpanKind } from '../../shared/types/index.ts';
 import type { SpanHandle, TraceRecorder } from './types.ts';
 
+/** `error.type` for a thrown error: its string `code` (LlmError's, Node's ENOENT…), else its name. */
+export function errorType(err: unknown): string {
+  if (!(err instanceof Error)) return '_OTHER';
+  const code = (err as { code?: unknown }).code;
+  return typeof code === 'string' && code ? code : err.name || 'Error';
+}
+
 /**
  * Runs `fn` inside a child span of the current span, ending it afterwards; a throw fails the span
- * with `error.type` = the error's name and is rethrown. Contract: with no recorder, just runs `fn`.
+ * with `error.type` from errorType() and is rethrown. Contract: with no recorder, just runs `fn`.
  */
 export async function runInSpan<T>(
   trace: TraceRecorder | undefined,
@@ -18,7 +25,7 @@ export async function runInSpan<T>(
   try {
     return await trace.withSpan(span, () => fn(span));
   } catch (err) {
-    span.fail(err instanceof Error ? err.name || 'Error' : '_OTHER', err instanceof Error ? err.message : String(err));
+    span.fail(errorType(err), err instanceof Error ? err.message : String(err));
     throw err;
   } finally {
     span.end();

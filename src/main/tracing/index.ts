@@ -9,7 +9,7 @@ export type { OtlpTraceRequest, OtlpSpan } from './otlp-types.ts';
 export { toChromeTrace, type ChromeTrace, type ChromeTraceEvent, type ChromeExportOptions } from './chrome-trace.ts';
 export { exporterFromSettings } from './exporter-settings.ts';
 export { createOtlpHttpExporter, parseRetryAfter, type OtlpExporter, type OtlpExporterOptions, type OtlpExporterStats } from './otlp-exporter.ts';
-export { runInSpan } from './in-span.ts';
+export { errorType, runInSpan } from './in-span.ts';
 export { validateSpanTree, type SpanTreeReport } from './validate.ts';
 export { formatSpanTree } from './tree-text.ts';
 export { isContentAttribute, redactAttributes, truncate, PREVIEW_CHARS, MAX_ATTRIBUTE_CHARS } from './attributes.ts';
