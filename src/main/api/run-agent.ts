@@ -3,7 +3,16 @@
  * user_message_send gate, the append, the loop, and the run lifecycle events and root span.
  */
 import { randomBytes } from 'node:crypto';
-import type { AgentState, Message, SpanRecord, ToolCall, RunState, RunStopReason, StreamEvent, WorkbenchSettings } from '../../shared/types/index.ts';
+import type {
+  AgentState,
+  Message,
+  SpanRecord,
+  ToolCall,
+  RunState,
+  RunStopReason,
+  StreamEvent,
+  WorkbenchSettings,
+} from '../../shared/types/index.ts';
 import type { Hook, RunContext } from '../agent/hook.ts';
 import { runAgentLoop, type RunSummary } from '../agent/loop.ts';
 import { ToolRegistry } from '../tools/registry.ts';
@@ -50,7 +59,8 @@ export const newRunId = (): string => `run_${randomBytes(8).toString('hex')}`;
  */
 export function startRun(deps: RunDeps, setup: RunSetup, runId: string): RunHandle {
   const threadId = setup.state.thread_id;
-  const emit = (e: StreamEvent) => deps.emit({ ...e, run_id: e.run_id ?? runId, thread_id: e.thread_id ?? threadId });
+  const emit = (e: StreamEvent) =>
+    deps.emit({ ...e, run_id: e.run_id ?? runId, thread_id: e.thread_id ?? threadId });
   const recorder = createTraceRecorder({
     threadId,
     runId,
@@ -72,12 +82,15 @@ export function startRun(deps: RunDeps, setup: RunSetup, runId: string): RunHand
     workspace: setup.workspace,
     home: deps.home,
     model: setup.model,
-    llm: deps.onRequest ? observed(setup.llm, (req) => deps.onRequest!(describeRequest(req, threadId, runId))) : setup.llm,
+    llm: deps.onRequest
+      ? observed(setup.llm, (req) => deps.onRequest!(describeRequest(req, threadId, runId)))
+      : setup.llm,
     settings: setup.settings,
     signal: setup.controller.signal,
     state: setup.state,
     tools: new ToolRegistry(),
-    trace: setup.settings.hook_overrides['builtin:tracing']?.enabled === false ? undefined : recorder,
+    trace:
+      setup.settings.hook_overrides['builtin:tracing']?.enabled === false ? undefined : recorder,
     trusted: setup.trusted,
     emit,
     recordFile: (path, content) => deps.db.threads.setFile(threadId, path, content),
@@ -92,10 +105,15 @@ export function startRun(deps: RunDeps, setup: RunSetup, runId: string): RunHand
         if (!hook.onCompact) continue;
         try {
           const answer = await hook.onCompact(ctx, notice);
-          if (notice.phase === 'pre' && answer?.blocked) return { blocked: true, reason: answer.reason ?? `vetoed by ${hook.name}` };
+          if (notice.phase === 'pre' && answer?.blocked)
+            return { blocked: true, reason: answer.reason ?? `vetoed by ${hook.name}` };
         } catch (err) {
           if (err instanceof Error && err.name === 'AbortError') throw err;
-          ctx.trace?.recordEvent('hook_error', { hook: hook.name, phase: 'compact', message: String(err).slice(0, 500) });
+          ctx.trace?.recordEvent('hook_error', {
+            hook: hook.name,
+            phase: 'compact',
+            message: String(err).slice(0, 500),
+          });
         }
       }
       return { blocked: false };
@@ -103,33 +121,67 @@ export function startRun(deps: RunDeps, setup: RunSetup, runId: string): RunHand
   };
   const append = (msgs: Message[]) => {
     const first = setup.state.messages.length;
-    deps.db.transaction(() => {
-      deps.spans.flush();
-      deps.db.threads.appendMessages(threadId, msgs);
-    });
-    msgs.forEach((message, i) => emit({ event: 'on_message', data: { message, index: first + i } }));
+    // An assistant message with tool calls is followed within milliseconds by its tool results, whose
+    // durable commit also makes this one durable: one fsync per round instead of two.
+    const followedByResults =
+      msgs.length === 1 && msgs[0].role === 'assistant' && Boolean(msgs[0].tool_calls?.length);
+    deps.db.transaction(
+      () => {
+        deps.spans.flush();
+        deps.db.threads.appendMessages(threadId, msgs);
+      },
+      { deferSync: followedByResults },
+    );
+    msgs.forEach((message, i) =>
+      emit({ event: 'on_message', data: { message, index: first + i } }),
+    );
   };
 
   const finished = (async () => {
-    const root = ctx.trace ? startRunSpan(recorder, { model: setup.model, threadId, workspace: setup.workspace.root }) : undefined;
+    const root = ctx.trace
+      ? startRunSpan(recorder, { model: setup.model, threadId, workspace: setup.workspace.root })
+      : undefined;
     root?.set('workbench.pid', process.pid);
     const body = async () => runWithGate(deps, ctx, setup, append, emit);
     let outcome: Awaited<ReturnType<typeof runWithGate>>;
     try {
       outcome = root ? await recorder.withSpan(root, body) : await body();
     } catch (err) {
-      outcome = { summary: { stop_reason: 'error', iterations: 0, error: err instanceof Error ? err.message : String(err), input_tokens: 0, output_tokens: 0 } };
+      outcome = {
+        summary: {
+          stop_reason: 'error',
+          iterations: 0,
+          error: err instanceof Error ? err.message : String(err),
+          input_tokens: 0,
+          output_tokens: 0,
+        },
+      };
     }
     const { summary, blocked } = outcome;
-    if (root) endRunSpan(root, { stop_reason: summary.stop_reason, iterations: summary.iterations, input_tokens: summary.input_tokens, output_tokens: summary.output_tokens, error: summary.error });
+    if (root)
+      endRunSpan(root, {
+        stop_reason: summary.stop_reason,
+        iterations: summary.iterations,
+        input_tokens: summary.input_tokens,
+        output_tokens: summary.output_tokens,
+        error: summary.error,
+      });
     deps.db.transaction(() => deps.spans.flush());
     if (!blocked) {
-      const state: RunState = summary.stop_reason === 'cancelled' ? 'cancelled' : summary.stop_reason === 'error' ? 'failed' : 'completed';
+      const state: RunState =
+        summary.stop_reason === 'cancelled'
+          ? 'cancelled'
+          : summary.stop_reason === 'error'
+            ? 'failed'
+            : 'completed';
       emit({ event: 'on_run_state', data: { state, previous_state: 'running' } });
       emit({ event: 'on_run_finalized', data: { state, stop_reason: summary.stop_reason } });
     }
     if (summary.error) emit({ event: 'error', data: { message: summary.error } });
-    emit({ event: 'done', data: { stop_reason: summary.stop_reason, iterations: summary.iterations } });
+    emit({
+      event: 'done',
+      data: { stop_reason: summary.stop_reason, iterations: summary.iterations },
+    });
     return { stop_reason: summary.stop_reason as string, error: summary.error, blocked };
   })();
   return { threadId, runId, finished };
@@ -142,7 +194,12 @@ async function runWithGate(
   append: (msgs: Message[]) => void,
   emit: (e: StreamEvent) => void,
 ): Promise<{ summary: RunSummary; blocked?: { by: string; reason: string } }> {
-  const empty = (stop_reason: RunStopReason): RunSummary => ({ stop_reason, iterations: 0, input_tokens: 0, output_tokens: 0 });
+  const empty = (stop_reason: RunStopReason): RunSummary => ({
+    stop_reason,
+    iterations: 0,
+    input_tokens: 0,
+    output_tokens: 0,
+  });
   // user_message_send: deny-fast — the first hook that blocks wins and no run starts.
   const context: string[] = [];
   for (const hook of setup.hooks) {
@@ -156,10 +213,19 @@ async function runWithGate(
     }
     if (outcome.additional_context) context.push(outcome.additional_context);
   }
-  emit({ event: 'on_run_created', data: { run_id: ctx.runId, session_id: ctx.threadId, agent_name: 'workbench' } });
+  emit({
+    event: 'on_run_created',
+    data: { run_id: ctx.runId, session_id: ctx.threadId, agent_name: 'workbench' },
+  });
   emit({ event: 'on_run_state', data: { state: 'running', previous_state: 'pending' } });
-  emit({ event: 'on_run_start', name: ctx.model, data: { workspace: ctx.workspace.root, model: ctx.model } });
-  const content = context.length ? `${setup.text}\n\n<hook_context>\n${context.join('\n')}\n</hook_context>` : setup.text;
+  emit({
+    event: 'on_run_start',
+    name: ctx.model,
+    data: { workspace: ctx.workspace.root, model: ctx.model },
+  });
+  const content = context.length
+    ? `${setup.text}\n\n<hook_context>\n${context.join('\n')}\n</hook_context>`
+    : setup.text;
   append([{ role: 'user', content }]);
   const summary = await runAgentLoop({
     ctx,
@@ -169,8 +235,15 @@ async function runWithGate(
     replaceMessages: (msgs) => deps.db.threads.replaceMessages(ctx.threadId, msgs),
     reportHookFailure: (hook, phase, err) => {
       const message = err instanceof Error ? err.message : String(err);
-      ctx.trace?.recordEvent('hook_error', { hook: hook.name, phase, message: message.slice(0, 500) });
-      emit({ event: 'on_hook_end', data: { hook: hook.name, event: phase, ok: false, reason: message, duration_ms: 0 } });
+      ctx.trace?.recordEvent('hook_error', {
+        hook: hook.name,
+        phase,
+        message: message.slice(0, 500),
+      });
+      emit({
+        event: 'on_hook_end',
+        data: { hook: hook.name, event: phase, ok: false, reason: message, duration_ms: 0 },
+      });
     },
   });
   return { summary };
@@ -192,7 +265,10 @@ function describeRequest(req: ModelRequest, threadId: string, runId: string): La
     run_id: runId,
     model: req.model,
     at: Date.now(),
-    system: req.messages.filter((m) => m.role === 'system').map((m) => m.content).join('\n\n'),
+    system: req.messages
+      .filter((m) => m.role === 'system')
+      .map((m) => m.content)
+      .join('\n\n'),
     message_count: req.messages.length,
     estimated_tokens: estimateTokens(req.messages),
   };

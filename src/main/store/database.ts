@@ -61,7 +61,7 @@ export function openDatabase(file: string, opts: OpenDatabaseOptions = {}): Sqli
     threads,
     spans,
     hookRuns,
-    transaction: (fn) => tx.run(fn),
+    transaction: (fn, txOpts) => tx.run(fn, txOpts),
     integrityCheck: () =>
       (db.prepare('PRAGMA integrity_check').all() as { integrity_check: string }[]).map(
         (r) => r.integrity_check,

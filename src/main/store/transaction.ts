@@ -2,8 +2,17 @@
 import type { DatabaseSync } from 'node:sqlite';
 
 /** Runs functions in SQLite transactions; nested calls join the outermost one. */
+export interface TransactionOptions {
+  /**
+   * Commit without waiting for the disk (`synchronous=NORMAL` for this one transaction). In WAL mode
+   * the commit still survives a killed process; only a power loss before the next FULL commit (which
+   * fsyncs the WAL, earlier frames included) could lose it. For writes a durable one follows at once.
+   */
+  deferSync?: boolean;
+}
+
 export interface TransactionRunner {
-  run<T>(fn: () => T): T;
+  run<T>(fn: () => T, opts?: TransactionOptions): T;
   /**
    * Registers `cb` to run if the current outermost transaction rolls back (or immediately never,
    * when called outside a transaction). Used to drop in-memory state that SQLite no longer backs.
@@ -19,7 +28,7 @@ export function createTransactionRunner(db: DatabaseSync): TransactionRunner {
   let depth = 0;
   let rollbacks: (() => void)[] = [];
   return {
-    run<T>(fn: () => T): T {
+    run<T>(fn: () => T, opts: TransactionOptions = {}): T {
       if (depth > 0) {
         depth++;
         try {
@@ -28,6 +37,8 @@ export function createTransactionRunner(db: DatabaseSync): TransactionRunner {
           depth--;
         }
       }
+      // The pragma cannot change inside a transaction; a nested deferSync joins the outer one's mode.
+      if (opts.deferSync) db.exec('PRAGMA synchronous = NORMAL');
       db.exec('BEGIN IMMEDIATE');
       depth = 1;
       try {
@@ -44,6 +55,7 @@ export function createTransactionRunner(db: DatabaseSync): TransactionRunner {
         throw err;
       } finally {
         depth = 0;
+        if (opts.deferSync) db.exec('PRAGMA synchronous = FULL');
       }
     },
     onRollback(cb) {

@@ -51,7 +51,10 @@ export interface Database {
   readonly threads: ThreadStore;
   readonly spans: SpanStore;
   readonly hookRuns: HookRunStore;
-  /** Runs `fn` in one SQLite transaction (nested calls join the outer one). */
-  transaction<T>(fn: () => T): T;
+  /**
+   * Runs `fn` in one SQLite transaction (nested calls join the outer one). `deferSync` commits
+   * without an fsync (still safe against a killed process; see TransactionOptions).
+   */
+  transaction<T>(fn: () => T, opts?: { deferSync?: boolean }): T;
   close(): void;
 }

@@ -3,6 +3,7 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import {
+  createTransactionRunner,
   openDatabase,
   SCHEMA_VERSION,
   type SqliteDatabase,
@@ -75,5 +76,42 @@ describe('openDatabase', () => {
     db.close();
     db.close();
     expect(pragma(file, 'journal_mode')).toBe('wal');
+  });
+});
+
+describe('deferred-sync transactions', () => {
+  it('commit the data and put synchronous back to FULL, also after a throw', () => {
+    const file = join(tempDir(), 'tx.db');
+    const conn = new DatabaseSync(file);
+    try {
+      conn.exec('PRAGMA journal_mode = WAL; PRAGMA synchronous = FULL; CREATE TABLE t (v TEXT)');
+      const tx = createTransactionRunner(conn);
+      const sync = () =>
+        (conn.prepare('PRAGMA synchronous').get() as { synchronous: number }).synchronous;
+      let inside = -1;
+      tx.run(
+        () => {
+          inside = sync();
+          conn.prepare('INSERT INTO t VALUES (?)').run('kept');
+        },
+        { deferSync: true },
+      );
+      expect(inside).toBe(1); // NORMAL while the deferred transaction commits
+      expect(sync()).toBe(2); // FULL again afterwards
+      expect(() =>
+        tx.run(
+          () => {
+            throw new Error('boom');
+          },
+          { deferSync: true },
+        ),
+      ).toThrow('boom');
+      expect(sync()).toBe(2);
+      const other = new DatabaseSync(file);
+      expect(other.prepare('SELECT v FROM t').all()).toEqual([{ v: 'kept' }]);
+      other.close();
+    } finally {
+      conn.close();
+    }
   });
 });
