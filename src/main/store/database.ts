@@ -54,7 +54,7 @@ export function openDatabase(file: string, opts: OpenDatabaseOptions = {}): Sqli
     sweepMs: opts.sweepMs ?? THREAD_SWEEP_MS,
   });
   const spans = createSpanStore(db, tx);
-  const hookRuns = createHookRunStore(db);
+  const hookRuns = createHookRunStore(db, tx);
   let closed = false;
   return {
     file,

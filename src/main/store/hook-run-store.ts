@@ -1,5 +1,6 @@
 /** HookRunStore over the hook_runs table, with stored output capped. */
 import type { DatabaseSync } from 'node:sqlite';
+import type { TransactionRunner } from './transaction.ts';
 import type { HookRunRecord } from '../../shared/types/index.ts';
 import type { HookRunStore } from './types.ts';
 
@@ -57,8 +58,12 @@ function fromRow(row: HookRunRow): HookRunRecord {
   return rec;
 }
 
-/** Creates the store. Contract: payload/stdout/stderr longer than HOOK_OUTPUT_CAP are stored truncated, with a marker. */
-export function createHookRunStore(db: DatabaseSync): HookRunStore {
+/**
+ * Creates the store. Contract: payload/stdout/stderr longer than HOOK_OUTPUT_CAP are stored truncated,
+ * with a marker. A run record is audit data on the hot path of every tool call: it commits without
+ * waiting for an fsync (it survives a killed process; the run's next durable commit covers power loss).
+ */
+export function createHookRunStore(db: DatabaseSync, tx?: TransactionRunner): HookRunStore {
   const q = {
     insert: db.prepare(
       `INSERT INTO hook_runs (hook_id, hook_name, event, thread_id, run_id, span_id, started_at, duration_ms,
@@ -73,25 +78,27 @@ export function createHookRunStore(db: DatabaseSync): HookRunStore {
   };
   return {
     insert(run) {
-      const r = q.insert.run(
-        run.hook_id,
-        run.hook_name,
-        run.event,
-        run.thread_id ?? null,
-        run.run_id ?? null,
-        run.span_id ?? null,
-        run.started_at,
-        run.duration_ms,
-        capOutput(run.payload),
-        capOutput(run.stdout),
-        capOutput(run.stderr),
-        run.exit_code,
-        run.signal,
-        run.timed_out ? 1 : 0,
-        run.decision,
-        run.reason ?? null,
-        run.error ?? null,
-      );
+      const write = () =>
+        q.insert.run(
+          run.hook_id,
+          run.hook_name,
+          run.event,
+          run.thread_id ?? null,
+          run.run_id ?? null,
+          run.span_id ?? null,
+          run.started_at,
+          run.duration_ms,
+          capOutput(run.payload),
+          capOutput(run.stdout),
+          capOutput(run.stderr),
+          run.exit_code,
+          run.signal,
+          run.timed_out ? 1 : 0,
+          run.decision,
+          run.reason ?? null,
+          run.error ?? null,
+        );
+      const r = tx ? tx.run(write, { deferSync: true }) : write();
       return Number(r.lastInsertRowid);
     },
     get(id) {
