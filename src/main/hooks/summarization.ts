@@ -68,7 +68,8 @@ export interface CompactInput {
  */
 export async function compactMessages(input: CompactInput): Promise<CompactionOutcome> {
   const { config } = input;
-  const beforeTokens = estimateTokens(input.messages);
+  // Only an outcome with an event reports it: not computed on the common path (an O(thread) pass per round).
+  const beforeTokens = () => estimateTokens(input.messages);
   const { working, threadIndex } = applyStored(input);
   if (!input.force && estimateTokens(working) <= config.trigger * config.contextWindow) return { messages: working };
 
@@ -82,7 +83,7 @@ export async function compactMessages(input: CompactInput): Promise<CompactionOu
     candidate = pruneToolOutputs(truncated, lead, split, config.target_tokens).messages;
     const tokens = estimateTokens(candidate);
     if (tokens <= config.target_tokens) {
-      return { messages: candidate, event: { before_tokens: beforeTokens, after_tokens: tokens, summarized_messages: 0 } };
+      return { messages: candidate, event: { before_tokens: beforeTokens(), after_tokens: tokens, summarized_messages: 0 } };
     }
   }
 
@@ -99,7 +100,7 @@ export async function compactMessages(input: CompactInput): Promise<CompactionOu
   return {
     messages,
     summary,
-    event: { before_tokens: beforeTokens, after_tokens: estimateTokens(messages), summarized_messages: split - lead },
+    event: { before_tokens: beforeTokens(), after_tokens: estimateTokens(messages), summarized_messages: split - lead },
   };
 }
 
@@ -112,17 +113,19 @@ function applyStored(input: CompactInput): { working: Message[]; threadIndex: nu
   const thread = input.threadMessages;
   const offset = thread ? findOffset(msgs, thread) : undefined;
   const indexOf = (j: number) => (offset !== undefined && j >= offset ? j - offset : -1);
-  const all = { working: msgs.slice(), threadIndex: msgs.map((_, j) => indexOf(j)) };
+  const all = () => ({ working: msgs.slice(), threadIndex: msgs.map((_, j) => indexOf(j)) });
   const stored = input.stored;
-  if (!stored || offset === undefined || stored.upto <= 0 || stored.upto >= thread!.length) return all;
+  if (!stored || offset === undefined || stored.upto <= 0 || stored.upto >= thread!.length) return all();
   const first = stored.upto + offset;
   // The stored split never starts with a tool message; if it does now, the thread was rewritten.
-  if (msgs[first]?.role === 'tool') return all;
+  if (msgs[first]?.role === 'tool') return all();
   const lead = leadingSystemCount(msgs);
-  const keep = msgs.map((_, j) => j).filter((j) => j >= Math.max(lead, first));
+  // Only the kept tail is walked: with a stored summary a round costs O(messages since the summary).
+  const from = Math.max(lead, first);
+  const keep = msgs.slice(from);
   return {
-    working: [...msgs.slice(0, lead), summaryMessage(stored.content), ...keep.map((j) => msgs[j])],
-    threadIndex: [...msgs.slice(0, lead).map((_, j) => indexOf(j)), -1, ...keep.map(indexOf)],
+    working: [...msgs.slice(0, lead), summaryMessage(stored.content), ...keep],
+    threadIndex: [...msgs.slice(0, lead).map((_, j) => indexOf(j)), -1, ...keep.map((_, k) => indexOf(from + k))],
   };
 }
 
