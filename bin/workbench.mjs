@@ -5,6 +5,7 @@
 // source file; otherwise the sources run directly.
 import { spawnSync } from 'node:child_process';
 import { existsSync, readdirSync, statSync } from 'node:fs';
+import module from 'node:module';
 import { dirname, join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 
@@ -38,6 +39,13 @@ function freshBundle() {
   return built >= sources ? bundle : undefined;
 }
 
+// Node's compile cache keeps each module compiled (and type-stripped) between runs, keyed by content;
+// without it every start from source strips and compiles every TypeScript file again. Best effort.
+try {
+  module.enableCompileCache?.(join(root, 'node_modules', '.cache', 'workbench-compile'));
+} catch {
+  // no cache: slower start, same behaviour
+}
 const bundle = freshBundle();
 const { main } = await import(bundle ? pathToFileURL(bundle).href : '../src/main/cli/main.ts');
 process.exitCode = await main(process.argv.slice(2));
