@@ -4,6 +4,7 @@ import { HookRow } from './HookRow.tsx';
 import { HookRunsList } from './HookRunsList.tsx';
 import { NewHookForm } from './NewHookForm.tsx';
 import { useHooksWatch } from './use-hooks-watch.ts';
+import { PanelToolbar } from '../../components/PanelToolbar.tsx';
 import '../../styles/panels.css';
 
 /** The Hooks tab: the whole pipeline in order, switches, trust, templates, tests and recent runs. */
@@ -26,7 +27,14 @@ export function HooksPanel() {
   const untrusted = listing?.hooks.filter((h) => !h.trusted).length ?? 0;
   return (
     <div className="panel dock-wide" data-testid="hooks-panel">
-      <div className="panel-toolbar">
+      <PanelToolbar
+        onRefresh={refresh}
+        newLabel="New hook"
+        onNew={() => setCreating(true)}
+        creating={creating}
+        newTestId="new-hook"
+        error={error}
+      >
         <label className="inline switch-label">
           <input
             type="checkbox"
@@ -36,25 +44,7 @@ export function HooksPanel() {
           />
           Disable all user hooks
         </label>
-        <span className="spacer" />
-        <button type="button" onClick={refresh}>
-          Refresh
-        </button>
-        <button
-          type="button"
-          className="primary"
-          onClick={() => setCreating(true)}
-          disabled={creating}
-          data-testid="new-hook"
-        >
-          New hook
-        </button>
-      </div>
-      {error && (
-        <p className="error-text" role="alert">
-          {error}
-        </p>
-      )}
+      </PanelToolbar>
       {listing && !listing.trusted && untrusted > 0 && (
         <div className="warning trust" data-testid="hooks-untrusted">
           <span>

@@ -1,3 +1,4 @@
+import { FormActions } from '../../components/FormActions.tsx';
 import { useState, type FormEvent } from 'react';
 import type { HookTemplateId } from '../../../shared/ipc/contract.ts';
 import { useWorkbenchStore } from '../../stores/store.ts';
@@ -59,14 +60,7 @@ export function NewHookForm({ onDone }: { onDone(): void }) {
           <option value="user">All workspaces (~/.workbench/hooks)</option>
         </select>
       </label>
-      <div className="inline">
-        <button type="submit" className="primary" disabled={!valid} data-testid="new-hook-create">
-          Create
-        </button>
-        <button type="button" onClick={onDone}>
-          Cancel
-        </button>
-      </div>
+      <FormActions valid={valid} onCancel={onDone} createTestId="new-hook-create" />
     </form>
   );
 }

@@ -1,3 +1,4 @@
+import { FormActions } from '../../components/FormActions.tsx';
 import { useState, type FormEvent } from 'react';
 import { useWorkbenchStore } from '../../stores/store.ts';
 
@@ -52,14 +53,7 @@ export function NewSkillForm({ onDone }: { onDone(): void }) {
           <option value="user">All workspaces (~/.workbench/skills)</option>
         </select>
       </label>
-      <div className="inline">
-        <button type="submit" className="primary" disabled={!valid} data-testid="new-skill-create">
-          Create
-        </button>
-        <button type="button" onClick={onDone}>
-          Cancel
-        </button>
-      </div>
+      <FormActions valid={valid} onCancel={onDone} createTestId="new-skill-create" />
     </form>
   );
 }

@@ -3,6 +3,7 @@ import { useWorkbenchStore } from '../../stores/store.ts';
 import { NewSkillForm } from './NewSkillForm.tsx';
 import { SkillEditorPane } from './SkillEditorPane.tsx';
 import { SkillRow } from './SkillRow.tsx';
+import { PanelToolbar } from '../../components/PanelToolbar.tsx';
 import '../../styles/panels.css';
 
 /** The Skills tab: every skill from every source with its problems; create, edit, switch off, delete. */
@@ -16,31 +17,20 @@ export function SkillsPanel() {
   useEffect(() => void load(), [load, workspace]);
   return (
     <div className="panel dock-wide" data-testid="skills-panel">
-      <div className="panel-toolbar">
+      <PanelToolbar
+        onRefresh={() => void load()}
+        newLabel="New skill"
+        onNew={() => setCreating(true)}
+        creating={creating}
+        newTestId="new-skill"
+        error={error}
+      >
         <span className="muted">
           {listing
             ? `${listing.skills.length} skill(s) · ${listing.skills.filter((s) => s.enabled).length} offered to the agent`
             : 'Loading…'}
         </span>
-        <span className="spacer" />
-        <button type="button" onClick={() => void load()}>
-          Refresh
-        </button>
-        <button
-          type="button"
-          className="primary"
-          onClick={() => setCreating(true)}
-          disabled={creating}
-          data-testid="new-skill"
-        >
-          New skill
-        </button>
-      </div>
-      {error && (
-        <p className="error-text" role="alert">
-          {error}
-        </p>
-      )}
+      </PanelToolbar>
       {creating && <NewSkillForm onDone={() => setCreating(false)} />}
       <SkillEditorPane />
       {listing && listing.skills.length === 0 && (
