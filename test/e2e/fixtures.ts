@@ -58,7 +58,8 @@ export const test = base.extend<Fixtures>({
   app: async ({ page, pageErrors }, use) => {
     void pageErrors;
     await page.goto(env('WB_URL'));
-    await expect(page.getByTestId('app')).toBeVisible();
+    // Start-up includes the trust check: a test that writes AGENTS.md must not race the trust prompt.
+    await expect(page.getByTestId('app')).toHaveAttribute('data-ready', 'true');
     await use(page);
   },
   chat: async ({ app }, use) => use(new ChatPage(app)),

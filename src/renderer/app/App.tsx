@@ -17,12 +17,13 @@ export function App() {
   const connection = useWorkbenchStore((s) => s.connection);
   const failures = useWorkbenchStore((s) => s.connectFailures);
   const dockOpen = useWorkbenchStore((s) => s.dockOpen);
+  const ready = useWorkbenchStore((s) => s.ready);
   const toggleDock = useWorkbenchStore((s) => s.toggleDock);
   useEffect(() => bootstrap(), []);
   useShortcuts();
   useTheme();
   return (
-    <div className={`app${dockOpen ? '' : ' dock-closed'}`} data-testid="app">
+    <div className={`app${dockOpen ? '' : ' dock-closed'}`} data-testid="app" data-ready={ready}>
       <Sidebar />
       <ChatView />
       {dockOpen && <Dock />}

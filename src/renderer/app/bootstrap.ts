@@ -38,7 +38,7 @@ export function bootstrap(): () => void {
     await Promise.all([s.refreshThreads(), s.loadSettings()]);
     const last = localStorage.getItem(ACTIVE_THREAD_KEY);
     if (last && useWorkbenchStore.getState().threads.some((t) => t.thread_id === last)) await s.openThread(last);
-  })();
+  })().finally(() => useWorkbenchStore.setState({ ready: true }));
   return () => {
     stopFeed();
     offCommands();

@@ -42,6 +42,8 @@ export interface UiSlice {
   /** A short message shown in the banner (last failed call). */
   banner: string | null;
   trustPrompt: TrustStatus | null;
+  /** True once start-up (app info, trust check, threads, settings) has finished. */
+  ready: boolean;
   searchFocus: number;
   setDockTab(tab: DockTab): void;
   toggleDock(): void;

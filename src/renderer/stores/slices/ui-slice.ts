@@ -11,6 +11,7 @@ export const createUiSlice: StateCreator<WorkbenchState, [], [], UiSlice> = (set
   dockOpen: true,
   banner: null,
   trustPrompt: null,
+  ready: false,
   searchFocus: 0,
   setDockTab: (dockTab) => set({ dockTab, dockOpen: true }),
   toggleDock: () => set((s) => ({ dockOpen: !s.dockOpen })),
