@@ -1,6 +1,6 @@
 import './monaco-setup.ts';
 import Editor from '@monaco-editor/react';
-import { useWorkbenchStore } from '../stores/store.ts';
+import { useMonacoTheme } from './use-monaco-theme.ts';
 
 export interface MonacoEditorProps {
   value: string;
@@ -11,17 +11,30 @@ export interface MonacoEditorProps {
 }
 
 /** The one Monaco wrapper (value in, onChange out); load it with React.lazy. */
-export default function MonacoEditor({ value, language = 'plaintext', readOnly = false, height = 320, onChange }: MonacoEditorProps) {
-  const dark = useWorkbenchStore((s) => s.settings?.settings.theme) === 'dark' || document.documentElement.dataset.theme === 'dark';
+export default function MonacoEditor({
+  value,
+  language = 'plaintext',
+  readOnly = false,
+  height = 320,
+  onChange,
+}: MonacoEditorProps) {
+  const theme = useMonacoTheme();
   return (
     <div className="monaco-frame" data-testid="monaco-editor">
       <Editor
         value={value}
         language={language}
         height={height}
-        theme={dark ? 'vs-dark' : 'vs'}
+        theme={theme}
         onChange={(v) => onChange?.(v ?? '')}
-        options={{ readOnly, minimap: { enabled: false }, scrollBeyondLastLine: false, fontSize: 12.5, wordWrap: 'on', automaticLayout: true }}
+        options={{
+          readOnly,
+          minimap: { enabled: false },
+          scrollBeyondLastLine: false,
+          fontSize: 12.5,
+          wordWrap: 'on',
+          automaticLayout: true,
+        }}
       />
     </div>
   );

@@ -1,6 +1,6 @@
 import '../../components/monaco-setup.ts';
 import { DiffEditor } from '@monaco-editor/react';
-import { useWorkbenchStore } from '../../stores/store.ts';
+import { useMonacoTheme } from '../../components/use-monaco-theme.ts';
 
 export interface ConflictDiffProps {
   theirs: string;
@@ -16,9 +16,7 @@ export default function ConflictDiff({
   language = 'markdown',
   height = 300,
 }: ConflictDiffProps) {
-  const dark =
-    useWorkbenchStore((s) => s.settings?.settings.theme) === 'dark' ||
-    document.documentElement.dataset.theme === 'dark';
+  const theme = useMonacoTheme();
   return (
     <div className="monaco-frame" data-testid="conflict-diff">
       <DiffEditor
@@ -26,7 +24,7 @@ export default function ConflictDiff({
         modified={mine}
         language={language}
         height={height}
-        theme={dark ? 'vs-dark' : 'vs'}
+        theme={theme}
         options={{
           readOnly: true,
           renderSideBySide: true,
