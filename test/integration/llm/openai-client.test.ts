@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { createServer } from 'node:net';
 import { createOpenAiClient } from '../../../src/main/llm/openai-client.ts';
 import type { OpenAiClientOptions } from '../../../src/main/llm/openai-client.ts';
 import { LlmError } from '../../../src/main/llm/types.ts';
 import type { ModelRequest } from '../../../src/main/llm/types.ts';
+import { closedPort } from '../../helpers/ports.ts';
 import { withFakeOpenAi } from '../../helpers/fake-openai-server.ts';
 
 const KEY = 'sk-test-canary-1234567890';
@@ -28,15 +28,6 @@ async function rejection(p: Promise<unknown>): Promise<unknown> {
     return err;
   }
   throw new Error('expected a rejection');
-}
-
-/** A port with nothing listening: bind, read the port, close. */
-async function closedPort(): Promise<number> {
-  const srv = createServer();
-  await new Promise<void>((r) => srv.listen(0, '127.0.0.1', () => r()));
-  const port = (srv.address() as { port: number }).port;
-  await new Promise<void>((r) => srv.close(() => r()));
-  return port;
 }
 
 describe('createOpenAiClient against the fake server', () => {

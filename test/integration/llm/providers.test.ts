@@ -1,20 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { createServer } from 'node:net';
 import {
   listModels,
   probeLocalProviders,
   testConnection,
 } from '../../../src/main/llm/providers.ts';
 import { LlmError } from '../../../src/main/llm/types.ts';
+import { closedPort } from '../../helpers/ports.ts';
 import { withFakeOpenAi } from '../../helpers/fake-openai-server.ts';
-
-async function closedPort(): Promise<number> {
-  const srv = createServer();
-  await new Promise<void>((r) => srv.listen(0, '127.0.0.1', () => r()));
-  const port = (srv.address() as { port: number }).port;
-  await new Promise<void>((r) => srv.close(() => r()));
-  return port;
-}
 
 describe('providers against the fake server', () => {
   it('listModels returns sorted ids and sends the key', async () => {
