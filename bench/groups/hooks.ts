@@ -13,7 +13,7 @@ import { DEFAULT_SETTINGS } from '../../src/shared/types/index.ts';
 import type { Workbench } from '../../src/main/api/types.ts';
 import { homePaths, openDatabase } from '../../src/main/store/index.ts';
 import { createTraceRecorder } from '../../src/main/tracing/index.ts';
-import { SpanWriter } from '../../src/main/api/span-writer.ts';
+import { SpanWriter } from '../../src/main/tracing/span-writer.ts';
 import { runGroup } from '../lib/group.ts';
 import { createInstantLlm } from '../lib/instant-llm.ts';
 import { samplePair } from '../lib/pair.ts';
@@ -46,11 +46,11 @@ function writeHook(file: string, event: string): void {
 }
 
 await runGroup('hooks', async (ctx) => {
-  const { invokeSeedHook } = await import('../../src/main/lifecycle/seed-hooks.ts');
+  const { invokeSeedHook } = await import('../../src/main/user-hooks/executable-hooks.ts');
   const { invokeClaudeHandler, claudeSpec } =
-    await import('../../src/main/lifecycle/claude-hooks.ts');
-  const { runHookProcess, buildHookEnv } = await import('../../src/main/lifecycle/index.ts');
-  const { basePayload } = await import('../../src/main/lifecycle/seed-protocol.ts');
+    await import('../../src/main/user-hooks/claude-hooks.ts');
+  const { runHookProcess, buildHookEnv } = await import('../../src/main/user-hooks/index.ts');
+  const { basePayload } = await import('../../src/main/user-hooks/executable-protocol.ts');
   const workspace = tempDir('hooks-ws');
   const home = tempDir('hooks-home');
   writeReadTarget(workspace);

@@ -7,10 +7,10 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createWorkbench } from '../../src/main/api/workbench.ts';
 import type { Workbench } from '../../src/main/api/types.ts';
-import { createTrustStore } from '../../src/main/lifecycle/index.ts';
+import { createTrustStore } from '../../src/main/user-hooks/index.ts';
 import type { StreamEvent } from '../../src/shared/types/index.ts';
 import { createScriptedLlm, type ScriptedLlm, type ScriptedTurn } from '../helpers/scripted-llm.ts';
-import { installFixture, installZoo, sandbox, ZOO, type Sandbox } from '../unit/lifecycle/helpers.ts';
+import { installFixture, installZoo, sandbox, ZOO, type Sandbox } from '../unit/user-hooks/helpers.ts';
 
 let sb: Sandbox;
 let wb: Workbench | undefined;

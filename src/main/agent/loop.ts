@@ -5,8 +5,8 @@
  */
 import type { Message, RunStopReason, ToolCall, ToolResult } from '../../shared/types/index.ts';
 import type { LlmResponse } from '../llm/types.ts';
-import type { Hook, RunContext, StopOutcome, TurnOutcome } from './hook.ts';
-import { composeModelCall, composeToolCall, isAbortError, runBeforeAgent, runModifyRequest, type HookFailureReporter } from './pipeline.ts';
+import type { Hook, RunContext, StopOutcome, TurnOutcome } from '../pipeline/hook.ts';
+import { composeModelCall, composeToolCall, isAbortError, runBeforeAgent, runModifyRequest, type HookFailureReporter } from '../pipeline/compose.ts';
 import { dispatchToolCall } from './tool-dispatch.ts';
 
 export interface AgentLoopInput {

@@ -7,7 +7,7 @@ import type { ToolCall, ToolResult } from '../../shared/types/index.ts';
 import { ToolError, type Tool, type ToolContext } from '../tools/types.ts';
 import type { ToolRegistry } from '../tools/registry.ts';
 import type { TraceRecorder } from '../tracing/types.ts';
-import { isAbortError } from './pipeline.ts';
+import { isAbortError } from '../pipeline/compose.ts';
 
 const MAX_SNOOZES = 5;
 

@@ -21,7 +21,7 @@ import type {
   TrustStatus,
 } from '../../shared/ipc/contract.ts';
 import { fail, ok, type IpcErrorCode, type IpcResult } from '../../shared/ipc/result.ts';
-import { createTrustStore } from '../lifecycle/trust-store.ts';
+import { createTrustStore } from '../user-hooks/trust-store.ts';
 import type { Workbench } from './types.ts';
 
 /** Where the face keeps the API key (safeStorage in the app; env / secrets.json in serve). */

@@ -1,6 +1,6 @@
 /** A minimal in-memory run context for loop tests: scripted model answers, tiny tools, event log. */
 import { z } from 'zod';
-import type { Hook, RunContext } from '../../../src/main/agent/hook.ts';
+import type { Hook, RunContext } from '../../../src/main/pipeline/hook.ts';
 import type { LlmClient, LlmResponse, ModelRequest } from '../../../src/main/llm/types.ts';
 import { ToolRegistry } from '../../../src/main/tools/registry.ts';
 import type { Tool, ToolKind } from '../../../src/main/tools/types.ts';

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { runAgentLoop } from '../../../src/main/agent/loop.ts';
 import { validate } from '../../../src/main/agent/messages.ts';
-import type { Hook } from '../../../src/main/agent/hook.ts';
+import type { Hook } from '../../../src/main/pipeline/hook.ts';
 import { ToolError } from '../../../src/main/tools/types.ts';
 import { harness, scriptedLlm, testTool } from './loop-harness.ts';
 

@@ -1,7 +1,7 @@
 import { chmodSync, existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { createTrustStore } from '../../../src/main/lifecycle/index.ts';
+import { createTrustStore } from '../../../src/main/user-hooks/index.ts';
 import { panelSandbox, type PanelSandbox } from './panels-helpers.ts';
 
 let sb: PanelSandbox;

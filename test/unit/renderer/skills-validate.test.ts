@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { folderOf, validateSkill } from '../../../src/renderer/features/skills/validate-skill.ts';
 import { catalogLine } from '../../../src/renderer/features/skills/catalog-line.ts';
-import { catalogLine as modelCatalogLine } from '../../../src/main/hooks/skills.ts';
+import { catalogLine as modelCatalogLine } from '../../../src/main/skills/catalog.ts';
 
 const md = (front: string) => `---\n${front}\n---\n# Body\n`;
 

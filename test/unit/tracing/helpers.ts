@@ -1,5 +1,5 @@
 /** Shared fakes for tracing tests: an in-memory sink, a stepping clock, a minimal RunContext. */
-import type { RunContext } from '../../../src/main/agent/hook.ts';
+import type { RunContext } from '../../../src/main/pipeline/hook.ts';
 import { createTraceRecorder, type RecorderWithStats } from '../../../src/main/tracing/recorder.ts';
 import { DEFAULT_SETTINGS, type SpanRecord } from '../../../src/shared/types/index.ts';
 

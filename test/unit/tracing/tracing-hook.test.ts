@@ -1,10 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import { runAgentLoop } from '../../../src/main/agent/loop.ts';
-import { createTracingHook } from '../../../src/main/hooks/tracing.ts';
+import { createTracingHook } from '../../../src/main/middleware/tracing.ts';
 import { LlmError } from '../../../src/main/llm/types.ts';
 import { endRunSpan, startRunSpan } from '../../../src/main/tracing/run-span.ts';
 import { validateSpanTree } from '../../../src/main/tracing/validate.ts';
-import type { Hook } from '../../../src/main/agent/hook.ts';
+import type { Hook } from '../../../src/main/pipeline/hook.ts';
 import { harness, scriptedLlm, testTool } from '../agent/loop-harness.ts';
 import { fakeContext, recorderWithSink, turns } from './helpers.ts';
 

@@ -14,11 +14,11 @@ import {
   listUserHooks,
   loadClaudeHooks,
   setSeedHookEnabled,
-} from '../../lifecycle/index.ts';
-import { HOOK_TEMPLATES, hookTemplate, type HookTemplateId } from '../../lifecycle/templates.ts';
+} from '../../user-hooks/index.ts';
+import { HOOK_TEMPLATES, hookTemplate, type HookTemplateId } from '../../user-hooks/templates.ts';
 import { writeFileAtomic } from '../../store/atomic-file.ts';
-import { builtinHookInfos } from '../pipeline-factory.ts';
-import { defaultEvent, runHookTest, samplePayload, type TestTarget } from '../../lifecycle/hook-test.ts';
+import { builtinHookInfos } from '../build-pipeline.ts';
+import { defaultEvent, runHookTest, samplePayload, type TestTarget } from '../../user-hooks/hook-test.ts';
 import { PanelError, type PanelDeps } from './panel-deps.ts';
 
 export interface HooksService {

@@ -4,8 +4,8 @@
  */
 import { join } from 'node:path';
 import type { EffectiveContext, MemoryDocument, SaveResult } from '../../../shared/ipc/contract.ts';
-import { loadMemory } from '../../hooks/memory.ts';
-import { loadAgentProfile } from '../../agent/profile.ts';
+import { loadMemory } from '../../memory/loader.ts';
+import { loadAgentProfile } from '../../agents/profile.ts';
 import {
   ConflictError,
   readTextOrNull,

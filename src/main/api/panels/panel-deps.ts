@@ -1,7 +1,7 @@
 /** What the memory, skills and hooks panel services need from the workbench (injected, so tests can use temp dirs). */
 import type { WorkbenchSettings } from '../../../shared/types/index.ts';
 import type { HookRunStore } from '../../store/types.ts';
-import type { TrustStore } from '../../lifecycle/index.ts';
+import type { TrustStore } from '../../user-hooks/index.ts';
 import type { LastRequest } from '../types.ts';
 
 export interface PanelDeps {

@@ -4,7 +4,7 @@
  */
 import { readdir, realpath } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
-import { skillRoots, type SkillSource } from '../../hooks/skills-loader.ts';
+import { skillRoots, type SkillSource } from '../../skills/loader.ts';
 import { PanelError } from './panel-deps.ts';
 
 export interface SkillLocation {

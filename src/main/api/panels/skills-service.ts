@@ -11,9 +11,9 @@ import type {
   SkillListing,
   SkillView,
 } from '../../../shared/ipc/contract.ts';
-import { loadAgentProfile } from '../../agent/profile.ts';
-import { catalogLine } from '../../hooks/skills.ts';
-import { loadSkills, skillRoots, type Skill } from '../../hooks/skills-loader.ts';
+import { loadAgentProfile } from '../../agents/profile.ts';
+import { catalogLine } from '../../skills/catalog.ts';
+import { loadSkills, skillRoots, type Skill } from '../../skills/loader.ts';
 import {
   ConflictError,
   readTextOrNull,

@@ -3,8 +3,8 @@
  * now and stores the summary, so the next run sends the summary instead of them. The thread keeps
  * its full history.
  */
-import { loadAgentProfile } from '../../agent/profile.ts';
-import { compactThreadNow, type CompactThreadResult } from '../../hooks/summarization.ts';
+import { loadAgentProfile } from '../../agents/profile.ts';
+import { compactThreadNow, type CompactThreadResult } from '../../middleware/summarization.ts';
 import { createOpenAiClient } from '../../llm/openai-client.ts';
 import type { LlmClient } from '../../llm/types.ts';
 import { openDatabase } from '../../store/database.ts';

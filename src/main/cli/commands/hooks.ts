@@ -5,12 +5,12 @@
 import { readFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import type { HookInfo, HookRunRecord, WorkbenchSettings } from '../../../shared/types/index.ts';
-import { loadClaudeHooks } from '../../lifecycle/claude-config.ts';
-import { isRecord } from '../../lifecycle/json-output.ts';
-import { listUserHooks } from '../../lifecycle/list.ts';
-import { defaultEvent, runHookTest, samplePayload, type TestTarget } from '../../lifecycle/hook-test.ts';
-import { discoverSeedHooks } from '../../lifecycle/seed-discovery.ts';
-import { createTrustStore } from '../../lifecycle/trust-store.ts';
+import { loadClaudeHooks } from '../../user-hooks/claude-config.ts';
+import { isRecord } from '../../user-hooks/json-output.ts';
+import { listUserHooks } from '../../user-hooks/list.ts';
+import { defaultEvent, runHookTest, samplePayload, type TestTarget } from '../../user-hooks/hook-test.ts';
+import { discoverSeedHooks } from '../../user-hooks/executable-discovery.ts';
+import { createTrustStore } from '../../user-hooks/trust-store.ts';
 import { createSettingsStore } from '../../store/settings-store.ts';
 import { homePaths, resolveHome } from '../../store/paths.ts';
 import type { Database } from '../../store/types.ts';
@@ -23,7 +23,7 @@ export type BuiltinHookProvider = (settings: WorkbenchSettings) => HookInfo[] | 
 /** Default provider: the pipeline factory's list, loaded lazily; none if it cannot load. */
 const defaultBuiltins: BuiltinHookProvider = async (settings) => {
   try {
-    const mod = (await import('../../api/pipeline-factory.ts')) as { builtinHookInfos?: (s: WorkbenchSettings) => HookInfo[] };
+    const mod = (await import('../../api/build-pipeline.ts')) as { builtinHookInfos?: (s: WorkbenchSettings) => HookInfo[] };
     return mod.builtinHookInfos?.(settings) ?? [];
   } catch {
     return [];

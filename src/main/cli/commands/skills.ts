@@ -1,7 +1,7 @@
 /** `workbench skills list [--workspace DIR] [--json]`: the skills an agent in DIR would see, and their problems. */
 import { resolve } from 'node:path';
-import { loadAgentProfile } from '../../agent/profile.ts';
-import { loadSkills } from '../../hooks/skills-loader.ts';
+import { loadAgentProfile } from '../../agents/profile.ts';
+import { loadSkills } from '../../skills/loader.ts';
 import { createSettingsStore } from '../../store/settings-store.ts';
 import { resolveHome } from '../../store/paths.ts';
 import { parse } from '../args.ts';

@@ -3,7 +3,7 @@
  * Hooks a workspace brings (either dialect) run only once it is trusted; `run --trust` trusts for one run.
  */
 import { resolve } from 'node:path';
-import { createTrustStore } from '../../lifecycle/trust-store.ts';
+import { createTrustStore } from '../../user-hooks/trust-store.ts';
 import { resolveHome } from '../../store/paths.ts';
 import { parse } from '../args.ts';
 import { UsageError, type CliCommand } from '../types.ts';

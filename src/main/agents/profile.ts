@@ -1,0 +1,193 @@
+/**
+ * The agent profile (seed 000 §7.4, adapted): optional `<workspace>/.workbench/agent.yaml`. Every
+ * field has a default, so a workspace without the file gets a working agent. A bad field is reported
+ * (file:line) and replaced by its default; the rest of the file still applies.
+ *
+ * Activation, adapted to a local workbench where the filesystem backend always exists: tracing,
+ * todolist, filesystem, skills, memory and summarization are all active by default (the seed needs
+ * `skills.paths`/`memory.paths` to turn those on; here the paths only add sources). Any built-in can
+ * be switched off in settings (`hook_overrides["builtin:<name>"].enabled = false`).
+ */
+import { readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { LineCounter, parseDocument, isMap } from 'yaml';
+import { z } from 'zod';
+import { DEFAULT_CONTEXT_WINDOW } from '../../shared/constants.ts';
+import type { CompactionConfig } from '../middleware/compaction.ts';
+import type { Hook } from '../pipeline/hook.ts';
+
+export interface AgentProfile {
+  name: string;
+  /** Overrides the model from settings when set. */
+  model?: string;
+  system_prompt: string;
+  context_window: number;
+  /** Allowlist of tool names; undefined = every tool. */
+  tools?: string[];
+  skills: { paths: string[] };
+  memory: { paths: string[] };
+  compaction: CompactionConfig;
+  /** The agent.yaml that was read, when one exists. */
+  source?: string;
+}
+
+export interface LoadAgentProfileResult {
+  profile: AgentProfile;
+  /** One line each, `file:line: message` when the position is known. */
+  diagnostics: string[];
+}
+
+export const PROFILE_RELATIVE_PATH = join('.workbench', 'agent.yaml');
+
+const paths = z.object({ paths: z.array(z.string().min(1)).default([]) }).strict();
+const schema = z
+  .object({
+    name: z.string().min(1),
+    // The seed types `model` as any: a plain name, or an object naming it.
+    model: z.union([z.string().min(1), z.object({ name: z.string().min(1) }).loose().transform((m) => m.name)]),
+    system_prompt: z.string().min(1),
+    context_window: z.number().int().min(1_000),
+    tools: z.array(z.string().min(1)),
+    skills: paths,
+    memory: paths,
+    compaction: z
+      .object({
+        strategy: z.enum(['hybrid', 'summarization']),
+        trigger: z.number().gt(0).max(1),
+        target_tokens: z.number().int().positive(),
+        preserve_last_n: z.number().int().min(0),
+        protected_tokens: z.number().int().min(0),
+      })
+      .partial()
+      .strict(),
+  })
+  .partial();
+type ProfileFile = z.infer<typeof schema>;
+const KNOWN_KEYS = new Set(Object.keys(schema.shape));
+
+/** The prompt used when agent.yaml sets none: who the agent is, where it works, which tools it has. */
+export function defaultSystemPrompt(workspace: string): string {
+  return [
+    'You are a careful coding agent working in a local workspace on the user\'s machine.',
+    `Workspace: ${workspace}. Relative paths are resolved against it; you cannot write outside it.`,
+    'Tools: ls, read_file, glob and grep to explore; write_file and edit_file to change files (read a file before editing it); execute to run shell commands in the workspace; write_todos to keep a task list for multi-step work.',
+    'Work in small verified steps: look before you change, run the tests or the program after a change, and report what you did and what is left. Ask when a request is ambiguous or destructive. Never invent file contents or command output.',
+  ].join('\n');
+}
+
+/** The profile used when agent.yaml is absent. */
+export function defaultAgentProfile(workspace: string): AgentProfile {
+  return {
+    name: 'workbench',
+    system_prompt: defaultSystemPrompt(workspace),
+    context_window: DEFAULT_CONTEXT_WINDOW,
+    skills: { paths: [] },
+    memory: { paths: [] },
+    compaction: {},
+  };
+}
+
+/**
+ * Reads `<workspace>/.workbench/agent.yaml` into a profile.
+ * Contract: never rejects; a missing file gives the defaults and no diagnostic; unreadable or
+ * malformed YAML gives the defaults and one diagnostic; a field of the wrong type is dropped (its
+ * default used) with a diagnostic, the other fields still apply.
+ */
+export async function loadAgentProfile(workspace: string): Promise<LoadAgentProfileResult> {
+  const file = join(workspace, PROFILE_RELATIVE_PATH);
+  const defaults = defaultAgentProfile(workspace);
+  let text: string;
+  try {
+    text = await readFile(file, 'utf8');
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return { profile: defaults, diagnostics: [] };
+    return { profile: defaults, diagnostics: [`${file}: cannot read: ${(err as Error).message}`] };
+  }
+  return parseAgentProfile(text, file, workspace);
+}
+
+/** Parses agent.yaml text (see `loadAgentProfile`); `file` is used in diagnostics only. */
+export function parseAgentProfile(text: string, file: string, workspace: string): LoadAgentProfileResult {
+  const defaults = { ...defaultAgentProfile(workspace), source: file };
+  const lines = new LineCounter();
+  const doc = parseDocument(text, { lineCounter: lines, prettyErrors: false });
+  const at = (offset: number | undefined) => (offset === undefined ? file : `${file}:${lines.linePos(offset).line}`);
+  if (doc.errors.length > 0) {
+    const e = doc.errors[0];
+    return { profile: defaults, diagnostics: [`${at(e.pos[0])}: invalid YAML: ${firstLine(e.message)}; using defaults`] };
+  }
+  const raw: unknown = doc.toJS();
+  if (raw === null || raw === undefined) return { profile: defaults, diagnostics: [] };
+  if (typeof raw !== 'object' || Array.isArray(raw) || !isMap(doc.contents)) {
+    return { profile: defaults, diagnostics: [`${file}:1: expected a mapping of settings (name, model, system_prompt, …); using defaults`] };
+  }
+  const diagnostics: string[] = [];
+  const lineOf = (path: PropertyKey[]) => {
+    const node = doc.getIn(path.filter((p): p is string | number => typeof p !== 'symbol'), true) as { range?: [number, number, number] } | undefined;
+    return at(node?.range?.[0] ?? findKeyOffset(doc, path[0]));
+  };
+  const values: Record<string, unknown> = { ...(raw as Record<string, unknown>) };
+  for (const key of Object.keys(values)) {
+    if (KNOWN_KEYS.has(key)) continue;
+    diagnostics.push(`${lineOf([key])}: unknown setting "${key}" ignored`);
+    delete values[key];
+  }
+  let parsed: ProfileFile | undefined;
+  // Each round drops the fields that failed; a handful of rounds covers every top-level key.
+  for (let round = 0; round <= KNOWN_KEYS.size && !parsed; round++) {
+    const result = schema.safeParse(values);
+    if (result.success) {
+      parsed = result.data;
+      break;
+    }
+    for (const issue of result.error.issues) {
+      const key = String(issue.path[0] ?? '');
+      diagnostics.push(`${lineOf(issue.path)}: ${issue.path.join('.') || 'file'}: ${issue.message}; using the default`);
+      delete values[key];
+    }
+  }
+  return { profile: merge(defaults, parsed ?? {}), diagnostics };
+}
+
+function merge(defaults: AgentProfile, file: ProfileFile): AgentProfile {
+  return {
+    ...defaults,
+    ...(file.name !== undefined ? { name: file.name } : {}),
+    ...(file.model !== undefined ? { model: file.model } : {}),
+    ...(file.system_prompt !== undefined ? { system_prompt: file.system_prompt } : {}),
+    ...(file.context_window !== undefined ? { context_window: file.context_window } : {}),
+    ...(file.tools !== undefined ? { tools: file.tools } : {}),
+    skills: { paths: file.skills?.paths ?? [] },
+    memory: { paths: file.memory?.paths ?? [] },
+    compaction: file.compaction ?? {},
+  };
+}
+
+function findKeyOffset(doc: ReturnType<typeof parseDocument>, key: PropertyKey | undefined): number | undefined {
+  if (!isMap(doc.contents) || typeof key !== 'string') return undefined;
+  const pair = doc.contents.items.find((p) => (p.key as { value?: unknown } | null)?.value === key);
+  return (pair?.key as { range?: [number, number, number] } | undefined)?.range?.[0];
+}
+
+function firstLine(message: string): string {
+  return message.split('\n')[0];
+}
+
+/**
+ * Puts the profile's system prompt at the front of every request (a new system message at index 0,
+ * or before the text of an existing one). Register it before skills and memory, which append to
+ * that system message. The prompt is not stored in the thread, so editing agent.yaml takes effect
+ * on the next request of every thread.
+ * Contract: never mutates its input.
+ */
+export function createSystemPromptHook(profile: Pick<AgentProfile, 'system_prompt'>): Hook {
+  return {
+    name: 'system-prompt',
+    source: 'builtin',
+    async modifyRequest(_ctx, msgs) {
+      const first = msgs[0];
+      if (first?.role === 'system') return [{ ...first, content: `${profile.system_prompt}\n\n${first.content}` }, ...msgs.slice(1)];
+      return [{ role: 'system', content: profile.system_prompt }, ...msgs];
+    },
+  };
+}

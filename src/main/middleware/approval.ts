@@ -1,0 +1,205 @@
+/**
+ * Approval policy for tools that write or execute (reads are always allowed). In `ask` mode the run
+ * emits `on_approval_request` and waits for `approve(id, decision)`; with no one to ask (the CLI
+ * without `--auto`) the call is refused with a result telling the model the user did not allow it.
+ */
+import { randomUUID } from 'node:crypto';
+import type { ApprovalDecision, ApprovalMode, StreamEventData, ToolCall } from '../../shared/types/index.ts';
+import type { Hook, RunContext } from '../pipeline/hook.ts';
+import type { ToolKind } from '../tools/types.ts';
+import { alwaysAskReason } from '../tools/risk.ts';
+
+/** What an approval prompt shows (the `on_approval_request` payload). */
+export type ApprovalRequest = StreamEventData['on_approval_request'];
+
+interface Pending {
+  resolve: (decision: ApprovalDecision) => void;
+  threadId: string;
+  request: ApprovalRequest;
+}
+
+/** Holds the approvals waiting for a user, across runs; one per workbench. */
+export class ApprovalBroker {
+  private readonly pending = new Map<string, Pending>();
+  /** Thread id → tool names allowed for the rest of the thread. */
+  private readonly allowedForThread = new Map<string, Set<string>>();
+  /** Tool call ids the user already allowed (through a hook's confirmation request). */
+  private readonly preApproved = new Set<string>();
+
+  preApprove(callId: string): void {
+    this.preApproved.add(callId);
+  }
+
+  /** True once for a call the user already allowed. */
+  consumePreApproval(callId: string): boolean {
+    return this.preApproved.delete(callId);
+  }
+
+  request(threadId: string, signal: AbortSignal, details: Omit<ApprovalRequest, 'approval_id'>): { id: string; decision: Promise<ApprovalDecision> } {
+    const id = `ap_${randomUUID()}`;
+    const decision = new Promise<ApprovalDecision>((resolve, reject) => {
+      const onAbort = () => {
+        this.pending.delete(id);
+        reject(signal.reason instanceof Error ? signal.reason : abortError());
+      };
+      if (signal.aborted) return onAbort();
+      signal.addEventListener('abort', onAbort, { once: true });
+      this.pending.set(id, {
+        threadId,
+        request: { approval_id: id, ...details },
+        resolve: (d) => {
+          signal.removeEventListener('abort', onAbort);
+          this.pending.delete(id);
+          resolve(d);
+        },
+      });
+    });
+    return { id, decision };
+  }
+
+  /** Resolves a pending approval; false when the id is unknown (already answered or cancelled). */
+  answer(id: string, decision: ApprovalDecision): boolean {
+    const p = this.pending.get(id);
+    if (!p) return false;
+    p.resolve(decision);
+    return true;
+  }
+
+  isAllowedForThread(threadId: string, tool: string): boolean {
+    return this.allowedForThread.get(threadId)?.has(tool) ?? false;
+  }
+
+  allowForThread(threadId: string, tool: string): void {
+    let set = this.allowedForThread.get(threadId);
+    if (!set) this.allowedForThread.set(threadId, (set = new Set()));
+    set.add(tool);
+  }
+
+  pendingIds(): string[] {
+    return [...this.pending.keys()];
+  }
+
+  /** The prompts still waiting on a thread, oldest first (a reloaded page shows them again). */
+  pendingFor(threadId: string): ApprovalRequest[] {
+    return [...this.pending.values()].filter((p) => p.threadId === threadId).map((p) => p.request);
+  }
+}
+
+function abortError(): Error {
+  const err = new Error('cancelled');
+  err.name = 'AbortError';
+  return err;
+}
+
+/** Whether a call of a tool of this kind needs the user's approval under `mode`. */
+export function needsApproval(mode: ApprovalMode, kind: ToolKind): boolean {
+  if (kind === 'read') return false;
+  if (mode === 'auto') return false;
+  if (mode === 'auto-edit') return kind === 'execute';
+  return true;
+}
+
+/** Shows an approval prompt and waits for the user's decision (rejects with AbortError on cancel). */
+export async function askUser(
+  ctx: RunContext,
+  broker: ApprovalBroker,
+  call: ToolCall,
+  kind: 'write' | 'execute',
+  preview: string,
+): Promise<ApprovalDecision> {
+  const { id, decision } = broker.request(ctx.threadId, ctx.signal, { tool_call: call, kind, preview });
+  ctx.emit({
+    event: 'on_approval_request',
+    run_id: ctx.runId,
+    thread_id: ctx.threadId,
+    name: call.name,
+    data: { approval_id: id, tool_call: call, kind, preview },
+  });
+  const asked = performance.now();
+  const d = await decision;
+  ctx.emit({ event: 'on_approval_resolved', run_id: ctx.runId, thread_id: ctx.threadId, data: { approval_id: id, decision: d } });
+  // The wait is the person's time, not the tool's: the timeline's time-accounting strip shows it apart.
+  ctx.trace?.currentSpan()?.setAll({
+    'workbench.permission.decision': d,
+    'workbench.permission.decided_by': 'user',
+    'workbench.permission.wait_ms': Math.round(performance.now() - asked),
+  });
+  return d;
+}
+
+/**
+ * `RunContext.askUser` for hooks that want a call confirmed: denies at once when nobody can answer;
+ * an allowed call is remembered so the approval ring does not ask a second time.
+ */
+export function createHookConfirmation(broker: ApprovalBroker, interactive: boolean) {
+  return async (ctx: RunContext, call: ToolCall, reason: string): Promise<'allow' | 'deny'> => {
+    if (!interactive) return 'deny';
+    const kind = ctx.tools.get(call.name)?.kind === 'execute' ? 'execute' : 'write';
+    const d = await askUser(ctx, broker, call, kind, `${reason}\n\n${describeCall(call)}`);
+    if (d === 'deny') return 'deny';
+    if (d === 'allow_thread') broker.allowForThread(ctx.threadId, call.name);
+    broker.preApprove(call.id);
+    return 'allow';
+  };
+}
+
+/** What the approval prompt shows: exactly what will run or be written. */
+export function describeCall(call: ToolCall): string {
+  const a = call.args;
+  switch (call.name) {
+    case 'execute':
+      return `$ ${String(a.command ?? '')}`;
+    case 'write_file':
+      return `write ${String(a.path ?? '')}\n${String(a.content ?? '')}`;
+    case 'edit_file':
+      return `edit ${String(a.path ?? '')}\n--- old\n${String(a.old_text ?? '')}\n+++ new\n${String(a.new_text ?? '')}`;
+    default:
+      return `${call.name} ${JSON.stringify(a)}`;
+  }
+}
+
+export interface ApprovalHookOptions {
+  mode: ApprovalMode;
+  broker: ApprovalBroker;
+  /** False when nobody can answer (CLI): calls needing approval are refused at once. */
+  interactive: boolean;
+}
+
+/** The approval policy as a wrap_tool_call ring. */
+export function createApprovalHook(opts: ApprovalHookOptions): Hook {
+  return {
+    name: 'approval',
+    source: 'builtin',
+    async wrapToolCall(ctx: RunContext, call, next) {
+      const tool = ctx.tools.get(call.name);
+      if (!tool) return next(call);
+      const risk = alwaysAskReason(call, ctx.workspace.root);
+      if (risk) {
+        // Never covered by a mode or by "allow for this thread": a person sees this exact call.
+        if (opts.broker.consumePreApproval(call.id)) return next(call);
+        if (!opts.interactive) {
+          return { tool_call_id: call.id, name: call.name, output: '', error: `not run: ${risk}, so it always needs a person's approval, and nobody can approve it here` };
+        }
+        const d = await askUser(ctx, opts.broker, call, tool.kind === 'execute' ? 'execute' : 'write', `⚠ ${risk}\n\n${describeCall(call)}`);
+        if (d === 'deny') return { tool_call_id: call.id, name: call.name, output: '', error: `the user denied ${call.name}` };
+        return next(call);
+      }
+      if (!needsApproval(opts.mode, tool.kind)) return next(call);
+      if (opts.broker.isAllowedForThread(ctx.threadId, call.name) || opts.broker.consumePreApproval(call.id)) return next(call);
+      if (!opts.interactive) {
+        return {
+          tool_call_id: call.id,
+          name: call.name,
+          output: '',
+          error: `the user did not allow ${call.name}: this run may not ${tool.kind === 'execute' ? 'run commands' : 'change files'} (start it with --auto to allow)`,
+        };
+      }
+      const d = await askUser(ctx, opts.broker, call, tool.kind === 'execute' ? 'execute' : 'write', describeCall(call));
+      if (d === 'deny') {
+        return { tool_call_id: call.id, name: call.name, output: '', error: `the user denied ${call.name}` };
+      }
+      if (d === 'allow_thread') opts.broker.allowForThread(ctx.threadId, call.name);
+      return next(call);
+    },
+  };
+}

@@ -1,0 +1,39 @@
+/** FilesystemHook (seed 000 §6.1): registers the seven fs tools and evicts oversized tool results. */
+import type { Hook } from '../pipeline/hook.ts';
+import { EVICTION_EXCLUDED_TOOLS, EVICTION_KEEP_CHARS, MAX_RESULT_CHARS } from '../../shared/constants.ts';
+import { createFilesystemTools, type FilesystemToolsOptions } from '../tools/index.ts';
+import { registerToolOnState } from '../tools/registry.ts';
+
+export interface FilesystemHookOptions extends Omit<FilesystemToolsOptions, 'onFileChange'> {
+  /** Results longer than this are cut (default MAX_RESULT_CHARS = 80,000). */
+  maxResultChars?: number;
+}
+
+/**
+ * Creates the filesystem hook.
+ * Contract: results of tools outside EVICTION_EXCLUDED_TOOLS whose output exceeds `maxResultChars` are
+ * replaced by the first and last 2,000 characters around a `... (truncated X characters) ...` marker.
+ */
+export function createFilesystemHook(opts: FilesystemHookOptions = {}): Hook {
+  const max = opts.maxResultChars ?? MAX_RESULT_CHARS;
+  const excluded = new Set<string>(EVICTION_EXCLUDED_TOOLS);
+  return {
+    name: 'filesystem',
+    source: 'builtin',
+    async beforeAgent(ctx) {
+      const tools = createFilesystemTools({ ...opts, onFileChange: (path, content) => ctx.recordFile(path, content) });
+      for (const tool of tools) registerToolOnState(ctx.tools, tool);
+    },
+    async wrapToolCall(_ctx, call, next) {
+      const result = await next(call);
+      if (excluded.has(result.name) || result.output.length <= max) return result;
+      return { ...result, output: evict(result.output) };
+    },
+  };
+}
+
+/** The seed's eviction text: head, a marker with the number of characters removed, tail. */
+export function evict(output: string): string {
+  const removed = output.length - 2 * EVICTION_KEEP_CHARS;
+  return `${output.slice(0, EVICTION_KEEP_CHARS)}\n\n... (truncated ${removed} characters) ...\n\n${output.slice(-EVICTION_KEEP_CHARS)}`;
+}

@@ -1,0 +1,44 @@
+/**
+ * SkillsHook (seed 000 §6.2): discovers SKILL.md folders before the run, lets `read_file` read them
+ * (read-only, even outside the workspace) and appends a one-line-per-skill catalog to the system
+ * message. Progressive loading: the model reads a SKILL.md only when a task matches it.
+ */
+import type { Hook } from '../pipeline/hook.ts';
+import { appendToSystem } from './memory.ts';
+import { loadSkills } from '../skills/loader.ts';
+import { renderCatalog } from '../skills/catalog.ts';
+
+export interface SkillsHookOptions {
+  home: string;
+  /** agent.yaml `skills.paths`. */
+  extraPaths?: readonly string[];
+  /** Skill names switched off in settings. */
+  disabled?: readonly string[];
+}
+
+/**
+ * The skills hook.
+ * Contract: a broken skill is a trace event, never a failure; without enabled skills the request is
+ * passed through untouched; never mutates its input.
+ */
+export function createSkillsHook(opts: SkillsHookOptions): Hook {
+  // Keyed by run: one hook instance could serve overlapping runs.
+  const catalogs = new Map<string, string>();
+  return {
+    name: 'skills',
+    source: 'builtin',
+    async beforeAgent(ctx) {
+      const { skills, diagnostics } = await loadSkills({ home: opts.home, workspace: ctx.workspace.root, extraPaths: opts.extraPaths, disabled: opts.disabled });
+      for (const skill of skills) if (skill.enabled) ctx.workspace.addReadRoot(skill.dir);
+      for (const d of diagnostics) ctx.trace?.recordEvent('skill_diagnostic', { path: d.path, severity: d.severity, message: d.message });
+      catalogs.set(ctx.runId, renderCatalog(skills));
+    },
+    async modifyRequest(ctx, msgs) {
+      const catalog = catalogs.get(ctx.runId);
+      return catalog ? appendToSystem(msgs, catalog) : msgs;
+    },
+    async afterAgent(ctx) {
+      catalogs.delete(ctx.runId);
+    },
+  };
+}

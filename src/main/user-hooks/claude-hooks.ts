@@ -1,0 +1,230 @@
+/**
+ * The Claude Code dialect as one pipeline Hook (`claude-hooks`): settings-file handlers mapped onto
+ * the lifecycle points. Matching handlers of one event run in parallel; deny beats ask beats allow.
+ * `ask` on a tool call shows the user an approval prompt (RunContext.askUser); with nobody to ask
+ * (the CLI) or for a user message it is a deny with the reason "hook asked for confirmation".
+ */
+import type { HookSource, Message, ToolCall, ToolResult, WorkbenchSettings } from '../../shared/types/index.ts';
+import type { Hook, RunContext, StopOutcome, UserMessageOutcome } from '../pipeline/hook.ts';
+import type { HookRunStore } from '../store/types.ts';
+import { readClaudeResult, type ClaudeVerdict } from './claude-output.ts';
+import type { ClaudeHandler } from './claude-config.ts';
+import { claudeToolName, fromClaudeInput, matcherMatches, permissionMode, toClaudeInput } from './claude-tools.ts';
+import { buildHookEnv } from './env.ts';
+import { refuseRewrittenInput } from './input-guard.ts';
+import { runAndRecord, targetOf, type RecordTarget } from './record.ts';
+import type { HookProcessSpec } from './runner.ts';
+import { writeTranscript } from './transcript.ts';
+import type { UserHookRef } from './types.ts';
+
+/** Stop-hook blocks in a row before we let the agent stop anyway (Claude Code's cap). */
+const STOP_BLOCK_CAP = 8;
+export const ASK_REASON = 'hook asked for confirmation';
+/** Handlers of one event running at the same time (security-tests T4.13); results keep config order. */
+const MAX_PARALLEL = 8;
+
+async function mapLimited<T, R>(items: readonly T[], limit: number, fn: (item: T) => Promise<R>): Promise<R[]> {
+  const results = new Array<R>(items.length);
+  let next = 0;
+  const worker = async () => {
+    while (next < items.length) {
+      const i = next++;
+      results[i] = await fn(items[i]);
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker));
+  return results;
+}
+
+export interface ClaudeHooksOptions {
+  handlers: ClaudeHandler[];
+  settings: WorkbenchSettings;
+  home: string;
+  hookRuns?: HookRunStore;
+}
+
+export interface ClaudeOutcome {
+  handler: ClaudeHandler;
+  verdict: ClaudeVerdict;
+}
+
+export function claudeRef(h: ClaudeHandler, settings: WorkbenchSettings): UserHookRef {
+  return { id: h.id, name: h.name, event: h.event, failMode: settings.hook_overrides[h.id]?.fail_mode ?? 'open', timeoutMs: h.timeoutMs };
+}
+
+/** The process spec of a handler: shell form via /bin/sh -c, exec form (`args`) without a shell. */
+export function claudeSpec(h: ClaudeHandler, workspace: string, stdin: string): HookProcessSpec {
+  const env = buildHookEnv(workspace, { claude: true });
+  const expand = (s: string) => s.replaceAll('${CLAUDE_PROJECT_DIR}', workspace).replaceAll('${WORKBENCH_PROJECT_DIR}', workspace);
+  // Shell form: the shell expands $CLAUDE_PROJECT_DIR from the env, so a folder name is never parsed as code.
+  if (!h.args) return { command: h.command, shell: true, cwd: workspace, env, stdin, timeoutMs: h.timeoutMs };
+  return { command: expand(h.command), args: h.args.map(expand), cwd: workspace, env, stdin, timeoutMs: h.timeoutMs };
+}
+
+/** Runs one handler with `input` on stdin and reads its verdict. Contract: never rejects. */
+export async function invokeClaudeHandler(target: RecordTarget, h: ClaudeHandler, settings: WorkbenchSettings, workspace: string, input: object): Promise<ClaudeOutcome> {
+  const stdin = JSON.stringify(input);
+  let verdict: ClaudeVerdict = {};
+  await runAndRecord(target, claudeRef(h, settings), stdin, claudeSpec(h, workspace, stdin), (res) => {
+    const r = readClaudeResult(h.event, res);
+    verdict = r.verdict;
+    return r.reading;
+  });
+  return { handler: h, verdict };
+}
+
+interface Aggregate {
+  block?: { by: string; reason: string };
+  ask?: { by: string; reason: string };
+  context: string[];
+  updatedInput?: Record<string, unknown>;
+  updatedToolOutput?: string;
+}
+
+/** deny > ask > allow, in config order within each level; failures count as deny when fail-closed. */
+function aggregate(outcomes: ClaudeOutcome[], settings: WorkbenchSettings, blocking: boolean): Aggregate {
+  const agg: Aggregate = { context: [] };
+  const failClosed = (o: ClaudeOutcome) => blocking && o.verdict.failed !== undefined && settings.hook_overrides[o.handler.id]?.fail_mode === 'closed';
+  const deny = outcomes.find((o) => o.verdict.halt !== undefined || o.verdict.block !== undefined || failClosed(o));
+  if (deny) {
+    const reason = deny.verdict.halt ?? deny.verdict.block ?? `hook failed (fail-closed): ${deny.verdict.failed}`;
+    agg.block = { by: deny.handler.name, reason };
+  } else {
+    const ask = outcomes.find((o) => o.verdict.ask !== undefined);
+    if (ask && blocking) agg.ask = { by: ask.handler.name, reason: ask.verdict.ask ? `${ASK_REASON}: ${ask.verdict.ask}` : ASK_REASON };
+  }
+  for (const o of outcomes) {
+    if (o.verdict.additionalContext) agg.context.push(o.verdict.additionalContext);
+    if (o.verdict.updatedInput && !agg.updatedInput) agg.updatedInput = o.verdict.updatedInput;
+    if (o.verdict.updatedToolOutput !== undefined) agg.updatedToolOutput = o.verdict.updatedToolOutput;
+  }
+  return agg;
+}
+
+/** Creates the `claude-hooks` pipeline Hook. Contract: its methods never reject except on abort. */
+export function createClaudeHooks(opts: ClaudeHooksOptions, source: HookSource): Hook {
+  const stopBlocks = new Map<string, number>();
+  // SessionStart additionalContext / plain stdout, added to the system message of every request of the run.
+  const sessionContext = new Map<string, string>();
+
+  async function fire(ctx: RunContext, event: string, matchValue: string | undefined, fields: Record<string, unknown>, atEnd = false): Promise<ClaudeOutcome[]> {
+    const matching = opts.handlers.filter((h) => h.event === event && (matchValue === undefined || matcherMatches(h.matcher, matchValue)));
+    if (matching.length === 0) return [];
+    // SessionEnd still runs after a cancel; everything else stops with the run.
+    if (!atEnd) ctx.signal.throwIfAborted();
+    const input = {
+      session_id: ctx.threadId,
+      transcript_path: writeTranscript(opts.home, ctx.threadId, ctx.state.messages),
+      cwd: ctx.workspace.root,
+      permission_mode: permissionMode(ctx.settings.approval_mode),
+      hook_event_name: event,
+      ...fields,
+    };
+    // SessionEnd runs after a cancel too, so it must not be cancelled by the run's signal.
+    const target = atEnd ? { ...targetOf(ctx, opts.hookRuns), signal: undefined } : targetOf(ctx, opts.hookRuns);
+    return mapLimited(matching, MAX_PARALLEL, (h) => invokeClaudeHandler(target, h, opts.settings, ctx.workspace.root, input));
+  }
+
+  const blocked = (ctx: RunContext, call: ToolCall, by: string, reason: string): ToolResult => {
+    ctx.emit({ event: 'on_blocked', run_id: ctx.runId, thread_id: ctx.threadId, name: call.name, data: { by, reason, target: 'tool_call', tool_call_id: call.id } });
+    return { tool_call_id: call.id, name: call.name, output: '', error: `blocked by hook ${by}: ${reason}` };
+  };
+
+  return {
+    name: 'claude-hooks',
+    source,
+
+    async beforeAgent(ctx, state) {
+      const source = state.messages.filter((m) => m.role === 'user').length > 1 ? 'resume' : 'startup';
+      const outcomes = await fire(ctx, 'SessionStart', source, { source, model: ctx.model });
+      const context = outcomes.map((o) => o.verdict.additionalContext).filter((c): c is string => Boolean(c));
+      if (context.length) sessionContext.set(ctx.runId, context.join('\n'));
+    },
+
+    async modifyRequest(ctx, msgs) {
+      const context = sessionContext.get(ctx.runId);
+      if (!context) return msgs;
+      const block = `<session_start_hook_context>\n${context}\n</session_start_hook_context>`;
+      const first = msgs[0];
+      if (first?.role === 'system') return [{ ...first, content: `${first.content}\n\n${block}` }, ...msgs.slice(1)];
+      return [{ role: 'system', content: block }, ...msgs];
+    },
+
+    async onUserMessage(ctx, text): Promise<UserMessageOutcome> {
+      const agg = aggregate(await fire(ctx, 'UserPromptSubmit', undefined, { prompt: text }), opts.settings, true);
+      const stop = agg.block ?? agg.ask;
+      if (stop) return { blocked: true, reason: stop.reason, by: stop.by };
+      return agg.context.length ? { blocked: false, additional_context: agg.context.join('\n') } : { blocked: false };
+    },
+
+    async wrapToolCall(ctx, call, next) {
+      const toolName = claudeToolName(call.name);
+      const pre = aggregate(
+        await fire(ctx, 'PreToolUse', toolName, { tool_name: toolName, tool_input: toClaudeInput(call.args, ctx.workspace.root), tool_use_id: call.id }),
+        opts.settings,
+        true,
+      );
+      if (pre.block) return blocked(ctx, call, pre.block.by, pre.block.reason);
+      if (pre.ask) {
+        const answer = ctx.askUser ? await ctx.askUser(call, `${pre.ask.by}: ${pre.ask.reason}`) : 'deny';
+        if (answer === 'deny') return blocked(ctx, call, pre.ask.by, ctx.askUser ? `${pre.ask.reason} (the user declined)` : pre.ask.reason);
+      }
+      let current = call;
+      if (pre.updatedInput) {
+        const args = fromClaudeInput(pre.updatedInput);
+        const refused = await refuseRewrittenInput(ctx, call.name, args);
+        if (refused) return blocked(ctx, call, 'claude-hooks', refused);
+        current = { ...call, args, raw_args: JSON.stringify(args) };
+      }
+      const started = performance.now();
+      let result = await next(current);
+      const event = result.error ? 'PostToolUseFailure' : 'PostToolUse';
+      const fields: Record<string, unknown> = {
+        tool_name: toolName,
+        tool_input: toClaudeInput(current.args, ctx.workspace.root),
+        tool_use_id: call.id,
+        duration_ms: Math.round(performance.now() - started),
+        ...(result.error ? { error: result.error, is_interrupt: false } : { tool_response: { output: result.output } }),
+      };
+      const post = aggregate(await fire(ctx, event, toolName, fields), opts.settings, false);
+      if (post.updatedToolOutput !== undefined) result = { ...result, output: post.updatedToolOutput };
+      // PostToolUse cannot undo the call; a "block" reason and extra context are fed back to the model.
+      const feedback = [...(post.block ? [`[hook ${post.block.by}] ${post.block.reason}`] : []), ...pre.context, ...post.context];
+      if (feedback.length) result = { ...result, output: `${result.output}\n\n<hook_feedback>\n${feedback.join('\n')}\n</hook_feedback>` };
+      return result;
+    },
+
+    async onAgentStop(ctx, msgs: Message[]): Promise<StopOutcome> {
+      const inRow = stopBlocks.get(ctx.runId) ?? 0;
+      const last = [...msgs].reverse().find((m) => m.role === 'assistant');
+      const outcomes = await fire(ctx, 'Stop', undefined, { stop_hook_active: inRow > 0, last_assistant_message: last?.content ?? '' });
+      const reasons = outcomes.filter((o) => o.verdict.block !== undefined).map((o) => o.verdict.block as string);
+      // `continue: false` means "stop now", which beats any request to keep going.
+      const halted = outcomes.some((o) => o.verdict.halt !== undefined);
+      if (reasons.length === 0 || halted || inRow >= STOP_BLOCK_CAP) {
+        stopBlocks.delete(ctx.runId);
+        return {};
+      }
+      // A Stop block keeps the agent working, the reason becoming the next user message.
+      stopBlocks.set(ctx.runId, inRow + 1);
+      return { follow_up_messages: reasons };
+    },
+
+    async onCompact(ctx, notice) {
+      if (notice.phase === 'post') {
+        await fire(ctx, 'PostCompact', notice.trigger, { trigger: notice.trigger, compact_summary: notice.summary ?? '' });
+        return;
+      }
+      const agg = aggregate(await fire(ctx, 'PreCompact', notice.trigger, { trigger: notice.trigger, custom_instructions: '' }), opts.settings, true);
+      const veto = agg.block ?? agg.ask;
+      return veto ? { blocked: true, reason: `${veto.by}: ${veto.reason}` } : {};
+    },
+
+    async afterAgent(ctx, outcome) {
+      stopBlocks.delete(ctx.runId);
+      sessionContext.delete(ctx.runId);
+      const reason = outcome.stop_reason === 'cancelled' ? 'prompt_input_exit' : 'other';
+      await fire(ctx, 'SessionEnd', reason, { reason, stop_reason: outcome.stop_reason }, true);
+    },
+  };
+}

@@ -1,0 +1,235 @@
+/**
+ * The seed dialect as one pipeline Hook (`seed-hooks`): runs the discovered executables at each
+ * lifecycle point with the semantics of seed 002 (deny-fast for blocking events, input/output
+ * rewriting in order, accumulated follow-ups). One Hook for the whole dialect keeps the pipeline
+ * order simple; every executable still gets its own span, run record and HookInfo.
+ */
+import type { HookSource, Message, ToolCall, ToolResult, WorkbenchSettings } from '../../shared/types/index.ts';
+import { DEFAULT_CONTEXT_WINDOW, SEED_HOOK_TIMEOUT_MS, SUMMARIZATION_TRIGGER } from '../../shared/constants.ts';
+import type { Hook, RunContext, StopOutcome, TurnInfo, TurnOutcome } from '../pipeline/hook.ts';
+import type { HookRunStore } from '../store/types.ts';
+import { buildHookEnv } from './env.ts';
+import { refuseRewrittenInput } from './input-guard.ts';
+import { parseHookJson } from './json-output.ts';
+import { processFailure, runAndRecord, targetOf } from './record.ts';
+import type { HookProcessResult } from './runner.ts';
+import { isRunnableFile, type SeedEvent, type SeedHookEntry } from './executable-discovery.ts';
+import {
+  basePayload,
+  fromStructured,
+  readAfterToolResult,
+  readBlockResult,
+  readLoopResult,
+  toSeedMessages,
+  toStructured,
+  type UsageInfo,
+} from './executable-protocol.ts';
+import type { HookReading, UserHookRef } from './types.ts';
+
+export interface SeedHooksOptions {
+  entries: SeedHookEntry[];
+  settings: WorkbenchSettings;
+  hookRuns?: HookRunStore;
+}
+
+/** The ref (timeout, fail mode) of an entry under the settings' overrides. */
+export function seedRef(e: SeedHookEntry, settings: WorkbenchSettings): UserHookRef {
+  const o = settings.hook_overrides[e.id] ?? {};
+  return { id: e.id, name: e.name, event: e.event ?? 'unknown', failMode: o.fail_mode ?? 'open', timeoutMs: o.timeout_ms ?? SEED_HOOK_TIMEOUT_MS };
+}
+
+export interface SeedInvocation {
+  reading: HookReading;
+  /** The validated result object; undefined on failure or empty output. */
+  value?: Record<string, unknown>;
+}
+
+/**
+ * Runs one seed hook (`<hook> run`, payload on stdin) and reads its answer with `check`.
+ * Contract: never rejects; failures are in `reading.error`.
+ */
+export async function invokeSeedHook(
+  target: Parameters<typeof runAndRecord>[0],
+  ref: UserHookRef,
+  path: string,
+  cwd: string,
+  payload: object,
+  check: (o: Record<string, unknown>) => string,
+): Promise<SeedInvocation> {
+  const stdin = JSON.stringify(payload);
+  let value: Record<string, unknown> | undefined;
+  const spec = { command: path, args: ['run'], cwd, env: buildHookEnv(cwd), stdin, timeoutMs: ref.timeoutMs };
+  const { reading } = await runAndRecord(target, ref, stdin, spec, (res) => {
+    const r = readSeedResult(res, check);
+    value = r.value;
+    return r.reading;
+  });
+  return { reading, value };
+}
+
+/**
+ * Reads a seed hook's process result: failures, then strict JSON, then `check` (the event's schema).
+ * Contract: a truncated, unparsable or schema-invalid stdout never yields a value.
+ */
+export function readSeedResult(res: HookProcessResult, check: (o: Record<string, unknown>) => string): SeedInvocation {
+  const failure = processFailure(res);
+  if (failure) return { reading: { decision: 'error', error: failure } };
+  if (res.exitCode !== 0) {
+    const firstLine = res.stderr.trim().split('\n')[0]?.slice(0, 300);
+    return { reading: { decision: 'error', error: `exited with ${res.exitCode ?? res.signal}${firstLine ? `: ${firstLine}` : ''}` } };
+  }
+  const parsed = parseHookJson(res.stdout);
+  if (parsed.kind === 'empty') return { reading: { decision: 'none' } };
+  if (parsed.kind === 'invalid') return { reading: { decision: 'error', error: parsed.error, jsonValid: false } };
+  try {
+    const decision = check(parsed.value);
+    const reason = typeof parsed.value.reason === 'string' ? parsed.value.reason : undefined;
+    return { reading: { decision, reason, jsonValid: true }, value: parsed.value };
+  } catch (err) {
+    return { reading: { decision: 'error', error: err instanceof Error ? err.message : String(err), jsonValid: false } };
+  }
+}
+
+const blockedResult = (call: ToolCall, by: string, reason: string): ToolResult => ({
+  tool_call_id: call.id,
+  name: call.name,
+  output: '',
+  error: `blocked by hook ${by}: ${reason}`,
+});
+
+/** Creates the `seed-hooks` pipeline Hook. Contract: its methods never reject except on abort. */
+export function createSeedHooks(opts: SeedHooksOptions, source: HookSource): Hook {
+  const of = (event: SeedEvent) => opts.entries.filter((e) => e.event === event);
+  // Usage of the last turn per run, for the agent_stop payload.
+  const lastUsage = new Map<string, UsageInfo>();
+  const autoCompact = () => opts.settings.hook_overrides['builtin:summarization']?.enabled !== false;
+
+  // Re-checked right before each run so a `.disable` rename or removal applies to the very next event.
+  async function each(ctx: RunContext, event: SeedEvent, fn: (e: SeedHookEntry, ref: UserHookRef) => Promise<boolean | void>): Promise<void> {
+    for (const e of of(event)) {
+      ctx.signal.throwIfAborted();
+      if (!isRunnableFile(e.path)) continue;
+      if ((await fn(e, seedRef(e, opts.settings))) === false) return;
+    }
+  }
+  const run = (ctx: RunContext, e: SeedHookEntry, ref: UserHookRef, payload: object, check: (o: Record<string, unknown>) => string) =>
+    invokeSeedHook(targetOf(ctx, opts.hookRuns), ref, e.path, ctx.workspace.root, payload, check);
+
+  return {
+    name: 'seed-hooks',
+    source,
+
+    async onUserMessage(ctx, text) {
+      let outcome: { blocked: boolean; reason?: string; by?: string } = { blocked: false };
+      await each(ctx, 'user_message_send', async (e, ref) => {
+        const payload = { ...basePayload('user_message_send', ctx.threadId, ctx.workspace.root), message: text };
+        const { reading, value } = await run(ctx, e, ref, payload, (o) => (readBlockResult(o).blocked ? 'block' : 'allow'));
+        if (value && readBlockResult(value).blocked) {
+          outcome = { blocked: true, reason: reading.reason || 'blocked', by: e.name };
+          return false; // deny-fast: later hooks do not run
+        }
+        if (reading.error && ref.failMode === 'closed') {
+          outcome = { blocked: true, reason: `hook failed (fail-closed): ${reading.error}`, by: e.name };
+          return false;
+        }
+      });
+      return outcome;
+    },
+
+    async wrapToolCall(ctx, call, next) {
+      let current = call;
+      let blocked: ToolResult | undefined;
+      await each(ctx, 'before_tool_call', async (e, ref) => {
+        const payload = { ...basePayload('before_tool_call', ctx.threadId, ctx.workspace.root), tool_name: current.name, tool_input: current.args, tool_user_id: call.id };
+        const { reading, value } = await run(ctx, e, ref, payload, (o) => {
+          const r = readBlockResult(o);
+          return r.blocked ? 'block' : r.input ? 'rewrite' : 'allow';
+        });
+        let reason: string | undefined;
+        if (value) {
+          const r = readBlockResult(value);
+          if (r.blocked) reason = r.reason || 'blocked';
+          else if (r.input) {
+            reason = await refuseRewrittenInput(ctx, current.name, r.input);
+            if (!reason) current = { ...current, args: r.input, raw_args: JSON.stringify(r.input) };
+          }
+        } else if (reading.error && ref.failMode === 'closed') {
+          reason = `hook failed (fail-closed): ${reading.error}`;
+        }
+        if (reason === undefined) return true;
+        blocked = blockedResult(call, e.name, reason);
+        ctx.emit({ event: 'on_blocked', run_id: ctx.runId, thread_id: ctx.threadId, name: call.name, data: { by: e.name, reason, target: 'tool_call', tool_call_id: call.id } });
+        return false;
+      });
+      if (blocked) return blocked;
+      let result = await next(current);
+      await each(ctx, 'after_tool_call', async (e, ref) => {
+        const payload = {
+          ...basePayload('after_tool_call', ctx.threadId, ctx.workspace.root),
+          tool_name: current.name,
+          tool_input: current.args,
+          tool_output: toStructured(result),
+          tool_user_id: call.id,
+        };
+        const { value } = await run(ctx, e, ref, payload, (o) => (readAfterToolResult(o).output ? 'rewrite' : 'none'));
+        const output = value ? readAfterToolResult(value).output : undefined;
+        if (output) result = fromStructured(call, output, result);
+      });
+      return result;
+    },
+
+    async afterTurn(ctx, info: TurnInfo): Promise<TurnOutcome> {
+      const input = info.response.usage?.input_tokens ?? 0;
+      const output = info.response.usage?.output_tokens ?? 0;
+      const usage: UsageInfo = { input_tokens: input, output_tokens: output, current_context_window: input + output, max_context_window: DEFAULT_CONTEXT_WINDOW };
+      lastUsage.set(ctx.runId, usage);
+      const outcome: TurnOutcome = {};
+      await each(ctx, 'after_turn', async (e, ref) => {
+        const payload = {
+          ...basePayload('after_turn', ctx.threadId, ctx.workspace.root),
+          turn_number: info.turn,
+          tools_used: info.response.tool_calls.length > 0,
+          usage,
+          auto_compact_enabled: autoCompact(),
+          auto_compact_threshold: SUMMARIZATION_TRIGGER,
+        };
+        const { value } = await run(ctx, e, ref, payload, (o) => loopDecision(readLoopResult(o, false)));
+        if (value) Object.assign(outcome, readLoopResult(value, false));
+      });
+      return outcome;
+    },
+
+    async onAgentStop(ctx, msgs: Message[]): Promise<StopOutcome> {
+      const outcome: StopOutcome = {};
+      await each(ctx, 'agent_stop', async (e, ref) => {
+        const payload = {
+          ...basePayload('agent_stop', ctx.threadId, ctx.workspace.root),
+          messages: toSeedMessages(msgs),
+          usage: lastUsage.get(ctx.runId) ?? { input_tokens: 0, output_tokens: 0, current_context_window: 0, max_context_window: DEFAULT_CONTEXT_WINDOW },
+          invoked_recipe: '',
+          auto_compact_enabled: autoCompact(),
+          auto_compact_threshold: SUMMARIZATION_TRIGGER,
+        };
+        const { value } = await run(ctx, e, ref, payload, (o) => loopDecision(readLoopResult(o, true)));
+        if (!value) return;
+        const r = readLoopResult(value, true);
+        // Follow-ups accumulate across hooks (seed 002 "Message Accumulation").
+        if (r.follow_up_messages?.length) (outcome.follow_up_messages ??= []).push(...r.follow_up_messages);
+        if (r.mutate) outcome.mutate = r.mutate;
+        if (r.callback) outcome.callback = r.callback;
+      });
+      return outcome;
+    },
+
+    async afterAgent(ctx) {
+      lastUsage.delete(ctx.runId);
+    },
+  };
+}
+
+function loopDecision(r: { follow_up_messages?: string[]; mutate?: unknown; callback?: string }): string {
+  if (r.mutate) return 'mutate';
+  if (r.callback) return 'callback';
+  if (r.follow_up_messages?.length) return 'follow_up';
+  return 'none';
+}

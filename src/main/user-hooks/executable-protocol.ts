@@ -1,0 +1,156 @@
+/**
+ * The seed dialect's wire format (seed 002's TypeScript interfaces): payload builders and strict
+ * readers of the results. A reader returns the parsed result or throws a message for the record.
+ */
+import type { Message, ToolResult } from '../../shared/types/index.ts';
+import { isRecord } from './json-output.ts';
+import type { SeedEvent } from './executable-discovery.ts';
+
+export interface BasePayload {
+  event: SeedEvent;
+  conv_id: string;
+  cwd: string;
+  invoked_by: 'main' | 'subagent';
+}
+
+/** seed 002 StructuredToolResult; the tool's text is carried in `metadata.output`. */
+export interface StructuredToolResult {
+  toolName: string;
+  success: boolean;
+  error?: string;
+  metadata?: Record<string, unknown>;
+  timestamp: string;
+}
+
+export interface UsageInfo {
+  input_tokens: number;
+  output_tokens: number;
+  current_context_window: number;
+  max_context_window: number;
+}
+
+export const basePayload = (event: SeedEvent, convId: string, cwd: string): BasePayload => ({ event, conv_id: convId, cwd, invoked_by: 'main' });
+
+/** Our ToolResult as a seed StructuredToolResult. */
+export function toStructured(r: ToolResult): StructuredToolResult {
+  return {
+    toolName: r.name,
+    success: !r.error,
+    ...(r.error ? { error: r.error } : {}),
+    metadata: { output: r.output },
+    timestamp: new Date().toISOString(),
+  };
+}
+
+/** A hook's StructuredToolResult back to our ToolResult (text from `metadata.output`, else `output`). */
+export function fromStructured(call: { id: string; name: string }, s: Record<string, unknown>, previous: ToolResult): ToolResult {
+  const meta = isRecord(s.metadata) ? s.metadata : {};
+  const text = typeof meta.output === 'string' ? meta.output : typeof s.output === 'string' ? s.output : previous.output;
+  const failed = s.success === false;
+  const error = failed ? (typeof s.error === 'string' && s.error ? s.error : 'failed (by hook)') : undefined;
+  return { tool_call_id: call.id, name: call.name, output: text, ...(error ? { error } : {}) };
+}
+
+/** seed 002 Message list: user and assistant turns only, as plain text. */
+export function toSeedMessages(msgs: readonly Message[]): Array<{ role: 'user' | 'assistant'; content: string }> {
+  return msgs.filter((m) => m.role === 'user' || m.role === 'assistant').map((m) => ({ role: m.role as 'user' | 'assistant', content: m.content }));
+}
+
+function fail(message: string): never {
+  throw new Error(`invalid result: ${message}`);
+}
+
+function optString(o: Record<string, unknown>, key: string): string | undefined {
+  const v = o[key];
+  if (v === undefined || v === null) return undefined;
+  if (typeof v !== 'string') fail(`"${key}" must be a string`);
+  return v;
+}
+
+export function readBlockResult(o: Record<string, unknown>): { blocked: boolean; reason?: string; input?: Record<string, unknown> } {
+  const blocked = o.blocked ?? false;
+  if (typeof blocked !== 'boolean') fail('"blocked" must be a boolean');
+  const reason = optString(o, 'reason');
+  const input = o.input ?? undefined;
+  if (input !== undefined && !isRecord(input)) fail('"input" must be an object or null');
+  return { blocked, reason, input: input as Record<string, unknown> | undefined };
+}
+
+export function readAfterToolResult(o: Record<string, unknown>): { output?: Record<string, unknown> } {
+  const output = o.output ?? undefined;
+  if (output !== undefined && !isRecord(output)) fail('"output" must be a StructuredToolResult object or null');
+  return { output: output as Record<string, unknown> | undefined };
+}
+
+function readMessages(v: unknown): Message[] {
+  if (!Array.isArray(v)) fail('"messages" must be an array');
+  return v.map((m, i) => {
+    if (!isRecord(m) || typeof m.content !== 'string' || !['user', 'assistant', 'system'].includes(String(m.role))) {
+      fail(`messages[${i}] must be {role: "user"|"assistant", content: string}`);
+    }
+    return { role: m.role as Message['role'], content: m.content as string };
+  });
+}
+
+export interface LoopResult {
+  follow_up_messages?: string[];
+  mutate?: Message[];
+  callback?: 'compact';
+}
+
+/** after_turn and agent_stop results (`result`: "" | continue | mutate | callback). */
+export function readLoopResult(o: Record<string, unknown>, allowFollowUps: boolean): LoopResult {
+  const result = optString(o, 'result') ?? '';
+  if (!['', 'continue', 'mutate', 'callback'].includes(result)) fail(`unknown "result" ${JSON.stringify(result)}`);
+  const out: LoopResult = {};
+  if (result === 'mutate') out.mutate = readMessages(o.messages);
+  if (result === 'callback') {
+    const cb = optString(o, 'callback');
+    if (cb !== 'compact') fail(`unknown callback ${JSON.stringify(cb)} (only "compact" is supported)`);
+    out.callback = 'compact';
+  }
+  if (allowFollowUps && o.follow_up_messages !== undefined && o.follow_up_messages !== null) {
+    const f = o.follow_up_messages;
+    if (!Array.isArray(f) || f.some((m) => typeof m !== 'string')) fail('"follow_up_messages" must be an array of strings');
+    if (f.length) out.follow_up_messages = (f as string[]).filter((m) => m.trim() !== '');
+  }
+  return out;
+}
+
+/** The decision a seed result means for `event` (used by `workbench hooks test`). Throws on a bad shape. */
+export function seedDecision(event: string, o: Record<string, unknown>): string {
+  switch (event) {
+    case 'before_tool_call': {
+      const r = readBlockResult(o);
+      return r.blocked ? 'block' : r.input ? 'rewrite' : 'allow';
+    }
+    case 'user_message_send':
+      return readBlockResult(o).blocked ? 'block' : 'allow';
+    case 'after_tool_call':
+      return readAfterToolResult(o).output ? 'rewrite' : 'none';
+    default: {
+      const r = readLoopResult(o, event === 'agent_stop');
+      if (r.mutate) return 'mutate';
+      if (r.callback) return 'callback';
+      return r.follow_up_messages?.length ? 'follow_up' : 'none';
+    }
+  }
+}
+
+/** A sample payload for trying a seed hook by hand (`workbench hooks test`). */
+export function sampleSeedPayload(event: string, convId: string, cwd: string): Record<string, unknown> {
+  const base = { event, conv_id: convId, cwd, invoked_by: 'main' };
+  const usage = { input_tokens: 1000, output_tokens: 100, current_context_window: 1100, max_context_window: 128000 };
+  switch (event) {
+    case 'before_tool_call':
+      return { ...base, tool_name: 'execute', tool_input: { command: 'ls' }, tool_user_id: 'call_test' };
+    case 'after_tool_call':
+      return { ...base, tool_name: 'execute', tool_input: { command: 'ls' }, tool_output: { toolName: 'execute', success: true, metadata: { output: 'README.md' }, timestamp: new Date().toISOString() }, tool_user_id: 'call_test' };
+    case 'user_message_send':
+      return { ...base, message: 'hello' };
+    case 'after_turn':
+      return { ...base, turn_number: 1, tools_used: false, usage, auto_compact_enabled: true, auto_compact_threshold: 0.85 };
+    default:
+      return { ...base, messages: [{ role: 'user', content: 'hello' }, { role: 'assistant', content: 'hi' }], usage, invoked_recipe: '', auto_compact_enabled: true, auto_compact_threshold: 0.85 };
+  }
+}

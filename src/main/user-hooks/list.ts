@@ -1,0 +1,55 @@
+/** `listUserHooks`: every user hook of both dialects as HookInfo, in pipeline order, problems included. */
+import type { HookInfo, WorkbenchSettings } from '../../shared/types/index.ts';
+import { loadClaudeHooks, type ClaudeHandler } from './claude-config.ts';
+import { discoverSeedHooks, type SeedHookEntry } from './executable-discovery.ts';
+import { seedRef } from './executable-hooks.ts';
+
+export interface ListUserHooksOptions {
+  workspace: string;
+  home: string;
+  settings: WorkbenchSettings;
+  trusted: boolean;
+}
+
+export function seedInfo(e: SeedHookEntry, settings: WorkbenchSettings): HookInfo {
+  const ref = seedRef(e, settings);
+  const problem = e.problem ?? (e.shadowed ? 'shadowed by the workspace hook of the same name' : !e.trusted ? 'workspace not trusted (run `workbench trust DIR`)' : undefined);
+  return {
+    id: e.id,
+    name: e.name,
+    source: e.scope === 'workspace' ? 'workspace' : 'user',
+    dialect: 'seed',
+    events: e.event ? [e.event] : [],
+    enabled: e.enabled && settings.hook_overrides[e.id]?.enabled !== false,
+    trusted: e.trusted,
+    path: e.path,
+    timeout_ms: ref.timeoutMs,
+    fail_mode: ref.failMode,
+    ...(problem ? { problem } : {}),
+  };
+}
+
+export function claudeInfo(h: ClaudeHandler, settings: WorkbenchSettings): HookInfo {
+  const problem = h.problem ?? (h.duplicate ? 'identical to a handler listed earlier (runs once)' : !h.trusted ? 'workspace not trusted (run `workbench trust DIR`)' : undefined);
+  return {
+    id: h.id,
+    name: h.name,
+    source: h.scope === 'workspace' ? 'claude-settings' : 'user',
+    dialect: 'claude',
+    events: [h.event],
+    ...(h.matcher !== undefined ? { matcher: h.matcher } : {}),
+    enabled: h.enabled,
+    trusted: h.trusted,
+    path: h.file,
+    command: h.args ? [h.command, ...h.args].join(' ') : h.command,
+    timeout_ms: h.timeoutMs,
+    fail_mode: settings.hook_overrides[h.id]?.fail_mode ?? 'open',
+    ...(problem ? { problem } : {}),
+  };
+}
+
+/** Lists the user hooks. Contract: never runs a disabled hook or any hook of an untrusted workspace. */
+export async function listUserHooks(opts: ListUserHooksOptions): Promise<HookInfo[]> {
+  const [seed, claude] = await Promise.all([discoverSeedHooks(opts), loadClaudeHooks(opts)]);
+  return [...seed.map((e) => seedInfo(e, opts.settings)), ...claude.handlers.map((h) => claudeInfo(h, opts.settings))];
+}

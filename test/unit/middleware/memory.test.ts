@@ -1,0 +1,162 @@
+import { mkdtempSync, mkdirSync, rmSync, writeFileSync, realpathSync, utimesSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import type { RunContext } from '../../../src/main/pipeline/hook.ts';
+import type { Workspace } from '../../../src/main/tools/workspace.ts';
+import { createMemoryHook } from '../../../src/main/middleware/memory.ts';
+import { loadMemory, MEMORY_FILE_CAP, MEMORY_SEPARATOR } from '../../../src/main/memory/loader.ts';
+import { createSummarizationHook } from '../../../src/main/middleware/summarization.ts';
+import type { LlmClient, LlmResponse } from '../../../src/main/llm/types.ts';
+import type { AgentState, Message } from '../../../src/shared/types/index.ts';
+
+let tmp: string;
+let home: string;
+let workspace: string;
+beforeEach(() => {
+  tmp = realpathSync(mkdtempSync(join(tmpdir(), 'wb-memory-')));
+  home = join(tmp, 'home');
+  workspace = join(tmp, 'ws');
+  mkdirSync(home);
+  mkdirSync(workspace);
+});
+afterEach(() => rmSync(tmp, { recursive: true, force: true }));
+
+function ctxFor(messages: Message[] = [], llm?: LlmClient): RunContext {
+  const state: AgentState = { thread_id: 't1', messages, todos: [], files: {} };
+  return {
+    threadId: 't1',
+    runId: 'r1',
+    workspace: { root: workspace, addReadRoot: () => {} } as unknown as Workspace,
+    home,
+    model: 'm',
+    llm,
+    signal: new AbortController().signal,
+    state,
+    emit: () => {},
+  } as unknown as RunContext;
+}
+
+const memoryOf = (msgs: Message[]) => /<agent_memory>\n([\s\S]*)\n<\/agent_memory>/.exec(msgs[0].content)?.[1];
+
+describe('loadMemory', () => {
+  it('reads user, workspace and extra sources in order, joined by the separator', async () => {
+    writeFileSync(join(home, 'AGENTS.md'), 'user prefs\n');
+    writeFileSync(join(workspace, 'AGENTS.md'), 'workspace notes');
+    mkdirSync(join(workspace, 'pkg'));
+    writeFileSync(join(workspace, 'pkg', 'CLAUDE.md'), 'pkg claude notes');
+    writeFileSync(join(workspace, 'docs.md'), 'extra file');
+    const m = await loadMemory({ home, workspace, extraPaths: ['pkg', 'docs.md', 'missing.md', 'AGENTS.md'] });
+    expect(m.text).toBe(['user prefs', 'workspace notes', 'pkg claude notes', 'extra file'].join(MEMORY_SEPARATOR));
+    expect(m.sources.map((s) => [s.scope, s.path.slice(tmp.length), s.exists])).toEqual([
+      ['user', '/home/AGENTS.md', true],
+      ['workspace', '/ws/AGENTS.md', true],
+      ['extra', '/ws/pkg/CLAUDE.md', true],
+      ['extra', '/ws/docs.md', true],
+      ['extra', '/ws/missing.md', false],
+    ]);
+    expect(m.editPath).toBe(join(workspace, 'AGENTS.md'));
+  });
+
+  it('falls back to CLAUDE.md only when AGENTS.md is absent, and names it as the file to edit', async () => {
+    writeFileSync(join(workspace, 'CLAUDE.md'), 'claude memory');
+    let m = await loadMemory({ home, workspace });
+    expect(m.text).toBe('claude memory');
+    expect(m.editPath).toBe(join(workspace, 'CLAUDE.md'));
+    writeFileSync(join(workspace, 'AGENTS.md'), 'agents memory');
+    m = await loadMemory({ home, workspace });
+    expect(m.text).toBe('agents memory');
+  });
+
+  it('caps each file at 64 KiB with a note', async () => {
+    writeFileSync(join(workspace, 'AGENTS.md'), 'é'.repeat(MEMORY_FILE_CAP)); // 2 bytes each: cut mid-way
+    const m = await loadMemory({ home, workspace });
+    const ws = m.sources[1];
+    expect(ws).toMatchObject({ truncated: true, bytes: 2 * MEMORY_FILE_CAP });
+    expect(m.text).toContain(`[memory file truncated: ${join(workspace, 'AGENTS.md')} is ${2 * MEMORY_FILE_CAP} bytes`);
+    expect(m.text).not.toContain('\uFFFD');
+    expect(m.text.length).toBeLessThan(MEMORY_FILE_CAP / 2 + 200);
+  });
+});
+
+describe('MemoryHook', () => {
+  it('injects <agent_memory> and the guidelines into a new system message at index 0', async () => {
+    writeFileSync(join(home, 'AGENTS.md'), 'U');
+    writeFileSync(join(workspace, 'AGENTS.md'), 'W');
+    const hook = createMemoryHook({ home });
+    const ctx = ctxFor();
+    await hook.beforeAgent!(ctx, ctx.state);
+    const input: Message[] = [{ role: 'user', content: 'hi' }];
+    const out = await hook.modifyRequest!(ctx, input);
+    expect(input).toEqual([{ role: 'user', content: 'hi' }]);
+    expect(out).toHaveLength(2);
+    expect(out[0].role).toBe('system');
+    expect(out[0].content).toBe(
+      [
+        '<agent_memory>',
+        `U${MEMORY_SEPARATOR}W`,
+        '</agent_memory>',
+        '',
+        'Guidelines for agent memory:',
+        '- This memory persists across conversations',
+        `- You can update it by using edit_file on the AGENTS.md file: ${join(workspace, 'AGENTS.md')} (create it with write_file if it does not exist)`,
+        '- Use it to track important context, decisions, and patterns',
+        '- Keep entries concise and organized',
+      ].join('\n'),
+    );
+  });
+
+  it('appends to an existing system message without mutating it', async () => {
+    writeFileSync(join(workspace, 'AGENTS.md'), 'W');
+    const hook = createMemoryHook({ home });
+    const system: Message = { role: 'system', content: 'You are helpful.' };
+    const out = await hook.modifyRequest!(ctxFor(), [system, { role: 'user', content: 'hi' }]);
+    expect(system.content).toBe('You are helpful.');
+    expect(out[0].content.startsWith('You are helpful.\n\n<agent_memory>\nW\n</agent_memory>')).toBe(true);
+    expect(out).toHaveLength(2);
+  });
+
+  it('says so when there is no memory yet', async () => {
+    const out = await createMemoryHook({ home }).modifyRequest!(ctxFor(), [{ role: 'user', content: 'hi' }]);
+    expect(memoryOf(out)).toBe('(no memory yet)');
+  });
+
+  it('carries an edit of AGENTS.md in the very next request', async () => {
+    const file = join(workspace, 'AGENTS.md');
+    writeFileSync(file, 'version one');
+    const hook = createMemoryHook({ home });
+    const ctx = ctxFor();
+    await hook.beforeAgent!(ctx, ctx.state);
+    expect(memoryOf(await hook.modifyRequest!(ctx, [{ role: 'user', content: 'a' }]))).toBe('version one');
+    // Same size and a forced identical mtime: the inode change time still tells them apart.
+    writeFileSync(file, 'version two');
+    const t = new Date('2026-01-01T00:00:00Z');
+    utimesSync(file, t, t);
+    expect(memoryOf(await hook.modifyRequest!(ctx, [{ role: 'user', content: 'a' }]))).toBe('version two');
+    writeFileSync(file, 'a longer third version');
+    expect(memoryOf(await hook.modifyRequest!(ctx, [{ role: 'user', content: 'a' }]))).toBe('a longer third version');
+    rmSync(file);
+    expect(memoryOf(await hook.modifyRequest!(ctx, [{ role: 'user', content: 'a' }]))).toBe('(no memory yet)');
+  });
+
+  it('survives a summarization: the compacted request still carries <agent_memory>', async () => {
+    writeFileSync(join(workspace, 'AGENTS.md'), 'remember: tabs not spaces');
+    const thread: Message[] = [];
+    for (let i = 0; i < 20; i++) thread.push({ role: 'user', content: `question ${i} ${'x'.repeat(400)}` }, { role: 'assistant', content: `answer ${i}` });
+    const summary: LlmResponse = { content: 'they asked twenty questions', tool_calls: [] };
+    const llm: LlmClient = { chat: async () => summary };
+    const ctx = ctxFor(thread, llm);
+    const memory = createMemoryHook({ home });
+    const summarization = createSummarizationHook({ contextWindow: 2_000, compaction: { strategy: 'summarization' } });
+    const request = await memory.modifyRequest!(ctx, thread.slice());
+    let sent: Message[] = [];
+    await summarization.wrapModelCall!(ctx, request, async (msgs) => {
+      sent = msgs;
+      return { content: 'ok', tool_calls: [] };
+    });
+    expect(sent.length).toBeLessThan(request.length);
+    expect(sent[0].role).toBe('system');
+    expect(memoryOf(sent)).toBe('remember: tabs not spaces');
+    expect(sent[1].content).toBe('[Summary of earlier conversation]\nthey asked twenty questions');
+  });
+});

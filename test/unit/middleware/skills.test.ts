@@ -1,0 +1,157 @@
+import { mkdtempSync, mkdirSync, rmSync, writeFileSync, realpathSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import type { RunContext } from '../../../src/main/pipeline/hook.ts';
+import type { Workspace } from '../../../src/main/tools/workspace.ts';
+import { createSkillsHook } from '../../../src/main/middleware/skills.ts';
+import { catalogLine, SKILLS_HEADER } from '../../../src/main/skills/catalog.ts';
+import { loadSkills, parseSkillFile } from '../../../src/main/skills/loader.ts';
+import { skillsCommand } from '../../../src/main/cli/commands/skills.ts';
+import type { AgentState, Message } from '../../../src/shared/types/index.ts';
+
+const FIXTURES = realpathSync(resolve(import.meta.dirname, '../../fixtures/skills'));
+
+let tmp: string;
+let home: string;
+let workspace: string;
+beforeEach(() => {
+  tmp = realpathSync(mkdtempSync(join(tmpdir(), 'wb-skills-')));
+  home = join(tmp, 'home');
+  workspace = join(tmp, 'ws');
+  mkdirSync(home);
+  mkdirSync(workspace);
+});
+afterEach(() => rmSync(tmp, { recursive: true, force: true }));
+
+function skill(root: string, folder: string, frontmatter: string): string {
+  mkdirSync(join(root, folder), { recursive: true });
+  const file = join(root, folder, 'SKILL.md');
+  writeFileSync(file, `---\n${frontmatter}\n---\nBody of ${folder}\n`);
+  return file;
+}
+
+function ctxFor(ws: string) {
+  const readRoots: string[] = [];
+  const events: string[] = [];
+  const state: AgentState = { thread_id: 't1', messages: [], todos: [], files: {} };
+  const ctx = {
+    threadId: 't1',
+    runId: 'r1',
+    workspace: { root: ws, addReadRoot: (d: string) => readRoots.push(d) } as unknown as Workspace,
+    home,
+    state,
+    trace: { recordEvent: (name: string) => events.push(name) },
+    emit: () => {},
+  } as unknown as RunContext;
+  return { ctx, readRoots, events };
+}
+
+describe('skills loader: odd frontmatter fixtures', () => {
+  it('lists good skills and turns every broken one into a diagnostic', async () => {
+    const { skills, diagnostics } = await loadSkills({ home, workspace, extraPaths: [FIXTURES] });
+    const byName = Object.fromEntries(skills.map((s) => [s.name, s]));
+    expect(Object.keys(byName).sort()).toEqual(['extra-keys', 'folded-description', 'other-name', 'quoted-description']);
+    expect(byName['folded-description'].description).toBe('Analyze CSV files and generate charts.');
+    expect(byName['quoted-description'].description).toBe('Review code: bugs, "style" issues and tests');
+    expect(byName['extra-keys'].frontmatter).toMatchObject({ license: 'MIT', 'allowed-tools': 'read_file grep', metadata: { author: 'someone', version: '1.0' } });
+    expect(byName['other-name']).toMatchObject({ source: 'extra', enabled: true, dir: join(FIXTURES, 'name-mismatch'), path: join(FIXTURES, 'name-mismatch', 'SKILL.md') });
+
+    const diag = (folder: string) => diagnostics.filter((d) => d.path === join(FIXTURES, folder, 'SKILL.md'));
+    expect(diag('name-mismatch')).toEqual([expect.objectContaining({ severity: 'warning', message: expect.stringContaining('differs from its folder') })]);
+    expect(diag('missing-name')).toEqual([expect.objectContaining({ severity: 'error', message: expect.stringContaining('missing name') })]);
+    expect(diag('missing-description')).toEqual([expect.objectContaining({ severity: 'error', message: expect.stringContaining('missing description') })]);
+    expect(diag('no-frontmatter')).toEqual([expect.objectContaining({ severity: 'error', message: expect.stringContaining('no YAML frontmatter') })]);
+    expect(diag('bad-yaml')).toEqual([expect.objectContaining({ severity: 'error', message: expect.stringMatching(/invalid YAML in frontmatter \(line \d+\)/) })]);
+    expect(diag('unclosed-frontmatter')).toEqual([expect.objectContaining({ severity: 'error', message: expect.stringContaining('not closed') })]);
+    expect(diag('folded-description')).toEqual([]);
+    expect(diag('extra-keys')).toEqual([]);
+  });
+
+  it('handles CRLF and a BOM, and warns about names outside the Agent Skills pattern', () => {
+    const ok = parseSkillFile('\uFEFF---\r\nname: My_Skill\r\ndescription: d\r\n---\r\nbody', '/x/SKILL.md', 'My_Skill');
+    expect(ok.skill).toMatchObject({ name: 'My_Skill', description: 'd' });
+    expect(ok.diagnostics).toEqual([expect.objectContaining({ severity: 'warning', message: expect.stringContaining('lowercase') })]);
+    expect(parseSkillFile('---\n- a\n- b\n---\n', '/x/SKILL.md', 'x').diagnostics[0].severity).toBe('error');
+    expect(parseSkillFile('---\nname: 3\ndescription: d\n---\n', '/x/SKILL.md', 'x').skill).toBeUndefined();
+  });
+});
+
+describe('skills loader: sources and precedence', () => {
+  it('reads workspace, user, .claude and extra roots in that order; the first duplicate wins', async () => {
+    const ws = skill(join(workspace, '.workbench', 'skills'), 'deploy', 'name: deploy\ndescription: from workspace');
+    const user = skill(join(home, 'skills'), 'deploy', 'name: deploy\ndescription: from user');
+    skill(join(home, 'skills'), 'notes', 'name: notes\ndescription: user notes');
+    skill(join(workspace, '.claude', 'skills'), 'review', 'name: review\ndescription: claude review');
+    skill(join(workspace, 'more'), 'extra-one', 'name: extra-one\ndescription: extra');
+    mkdirSync(join(workspace, 'more', 'not-a-skill'));
+    const { skills, diagnostics } = await loadSkills({ home, workspace, extraPaths: ['more', 'missing-dir'], disabled: ['notes'] });
+    expect(skills.map((s) => [s.name, s.source, s.enabled])).toEqual([
+      ['deploy', 'workspace', true],
+      ['notes', 'user', false],
+      ['review', 'claude', true],
+      ['extra-one', 'extra', true],
+    ]);
+    expect(skills[0].path).toBe(ws);
+    expect(diagnostics).toEqual([{ path: user, severity: 'warning', message: expect.stringContaining(`shadowed by ${ws}`) }]);
+  });
+});
+
+describe('SkillsHook', () => {
+  it('adds read roots in beforeAgent and appends the catalog to the system message', async () => {
+    const outside = join(tmp, 'outside');
+    skill(join(home, 'skills'), 'csv', 'name: csv\ndescription: >\n  Analyze CSV\n  files');
+    skill(join(outside), 'lint', 'name: lint\ndescription: "Lint: everything"');
+    skill(join(home, 'skills'), 'off', 'name: off\ndescription: disabled one');
+    const hook = createSkillsHook({ home, extraPaths: [outside], disabled: ['off'] });
+    const { ctx, readRoots } = ctxFor(workspace);
+    await hook.beforeAgent!(ctx, ctx.state);
+    expect(readRoots).toEqual([join(home, 'skills', 'csv'), join(outside, 'lint')]);
+
+    const input: Message[] = [{ role: 'system', content: 'You are helpful.' }, { role: 'user', content: 'hi' }];
+    const frozen = structuredClone(input);
+    const out = await hook.modifyRequest!(ctx, input);
+    expect(input).toEqual(frozen);
+    expect(out[1]).toBe(input[1]);
+    expect(out[0].content).toBe(
+      `You are helpful.\n\n${SKILLS_HEADER}\n` +
+        `[csv] Analyze CSV files → Read ${join(home, 'skills', 'csv', 'SKILL.md')} for full instructions\n` +
+        `[lint] Lint: everything → Read ${join(outside, 'lint', 'SKILL.md')} for full instructions`,
+    );
+  });
+
+  it('creates a system message when none leads, and passes through without skills', async () => {
+    const { ctx, events } = ctxFor(workspace);
+    const empty = createSkillsHook({ home });
+    await empty.beforeAgent!(ctx, ctx.state);
+    const msgs: Message[] = [{ role: 'user', content: 'hi' }];
+    expect(await empty.modifyRequest!(ctx, msgs)).toBe(msgs);
+
+    skill(join(home, 'skills'), 'a', 'name: a\ndescription: A');
+    skill(join(home, 'skills'), 'broken', 'description: no name');
+    const hook = createSkillsHook({ home });
+    await hook.beforeAgent!(ctx, ctx.state);
+    expect(events).toEqual(['skill_diagnostic']);
+    const out = await hook.modifyRequest!(ctx, msgs);
+    expect(out.map((m) => m.role)).toEqual(['system', 'user']);
+    expect(out[0].content.endsWith(catalogLine({ name: 'a', description: 'A', path: join(home, 'skills', 'a', 'SKILL.md') }))).toBe(true);
+  });
+});
+
+describe('workbench skills list', () => {
+  it('prints skills and problems, and JSON with --json', async () => {
+    skill(join(workspace, '.workbench', 'skills'), 'deploy', 'name: deploy\ndescription: Ship it');
+    skill(join(workspace, '.workbench', 'skills'), 'bad', 'name: bad');
+    let out = '';
+    const io = { stdout: (t: string) => void (out += t), stderr: () => {}, env: { WORKBENCH_HOME: home }, cwd: workspace };
+    expect(await skillsCommand(['list'], io)).toBe(0);
+    expect(out).toContain('deploy  [workspace]');
+    expect(out).toContain('error: ');
+    out = '';
+    expect(await skillsCommand(['list', '--workspace', workspace, '--json'], io)).toBe(0);
+    const parsed = JSON.parse(out) as { skills: unknown[]; diagnostics: unknown[] };
+    expect(parsed.skills).toHaveLength(1);
+    expect(parsed.diagnostics).toHaveLength(1);
+    await expect(skillsCommand(['nope'], io)).rejects.toThrow(/skills list/);
+  });
+});

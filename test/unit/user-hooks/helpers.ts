@@ -1,0 +1,128 @@
+/** Test helpers for user hooks: temp workspace/home, zoo installs, a minimal RunContext. */
+import { chmodSync, copyFileSync, mkdirSync, mkdtempSync, realpathSync, rmSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { isAbsolute, join, relative, resolve } from 'node:path';
+import { z } from 'zod';
+import type { RunContext } from '../../../src/main/pipeline/hook.ts';
+import { ToolRegistry } from '../../../src/main/tools/registry.ts';
+import { PathOutsideWorkspaceError, type Workspace } from '../../../src/main/tools/workspace.ts';
+import { createTraceRecorder } from '../../../src/main/tracing/index.ts';
+import type { HookRunRecord, SpanRecord, StreamEvent, WorkbenchSettings } from '../../../src/shared/types/index.ts';
+import { DEFAULT_SETTINGS } from '../../../src/shared/types/index.ts';
+import type { HookRunStore } from '../../../src/main/store/types.ts';
+
+export const ZOO = resolve(import.meta.dirname, '../../fixtures/hook-zoo');
+
+export interface Sandbox {
+  ws: string;
+  home: string;
+  wsHooks: string;
+  userHooks: string;
+  cleanup(): void;
+}
+
+export function sandbox(): Sandbox {
+  const base = realpathSync(mkdtempSync(join(tmpdir(), 'wb-hooks-')));
+  const ws = join(base, 'ws');
+  const home = join(base, 'home');
+  const wsHooks = join(ws, '.workbench', 'hooks');
+  const userHooks = join(home, 'hooks');
+  mkdirSync(wsHooks, { recursive: true });
+  mkdirSync(userHooks, { recursive: true });
+  return { ws, home, wsHooks, userHooks, cleanup: () => rmSync(base, { recursive: true, force: true }) };
+}
+
+/** Copies the zoo dispatcher into `dir` as `name` (`[prefix@]<event>--<behaviour>`). */
+export function installZoo(dir: string, name: string): string {
+  const dest = join(dir, name);
+  copyFileSync(join(ZOO, 'zoo'), dest);
+  chmodSync(dest, 0o755);
+  return dest;
+}
+
+export function installFixture(dir: string, fixture: string, name = fixture.split('/').pop()!): string {
+  const dest = join(dir, name);
+  copyFileSync(join(ZOO, fixture), dest);
+  chmodSync(dest, statSync(join(ZOO, fixture)).mode & 0o777);
+  return dest;
+}
+
+export function fakeWorkspace(root: string): Workspace {
+  return {
+    root,
+    async resolve(p: string) {
+      const abs = isAbsolute(p) ? resolve(p) : resolve(root, p);
+      const rel = relative(root, abs);
+      if (rel.startsWith('..') || isAbsolute(rel)) throw new PathOutsideWorkspaceError(p);
+      return abs;
+    },
+    display: (p) => relative(root, p) || '.',
+    addReadRoot() {},
+  };
+}
+
+export function memoryHookRuns(): HookRunStore & { rows: HookRunRecord[] } {
+  const rows: HookRunRecord[] = [];
+  return {
+    rows,
+    insert(run) {
+      const id = rows.length + 1;
+      rows.push({ ...run, id });
+      return id;
+    },
+    get: (id) => rows.find((r) => r.id === id),
+    recent: (o) => [...rows].reverse().slice(0, o?.limit ?? 100),
+  };
+}
+
+export function settingsWith(overrides: WorkbenchSettings['hook_overrides'] = {}, patch: Partial<WorkbenchSettings> = {}): WorkbenchSettings {
+  return { ...structuredClone(DEFAULT_SETTINGS), hook_overrides: overrides, ...patch };
+}
+
+export interface TestContext {
+  ctx: RunContext;
+  events: StreamEvent[];
+  spans: SpanRecord[];
+  compactions: number;
+}
+
+export function testContext(ws: string, home: string, settings: WorkbenchSettings = settingsWith()): TestContext {
+  const events: StreamEvent[] = [];
+  const spans: SpanRecord[] = [];
+  const tools = new ToolRegistry();
+  const fake = (name: string, kind: 'read' | 'write' | 'execute', parameters: z.ZodType) =>
+    tools.register({ name, description: name, kind, parameters, execute: async (args) => `${name} ran with ${JSON.stringify(args)}` });
+  fake('execute', 'execute', z.object({ command: z.string() }));
+  fake('write_file', 'write', z.object({ path: z.string(), content: z.string() }));
+  fake('read_file', 'read', z.object({ path: z.string() }));
+  fake('edit_file', 'write', z.object({ path: z.string(), old_text: z.string(), new_text: z.string() }));
+  const trace = createTraceRecorder({ threadId: 'thread_1', runId: 'run_1', sink: { onStart: () => {}, onEnd: (s) => spans.push(s) } });
+  const t: TestContext = { events, spans, compactions: 0, ctx: undefined as unknown as RunContext };
+  t.ctx = {
+    threadId: 'thread_1',
+    runId: 'run_1',
+    workspace: fakeWorkspace(ws),
+    home,
+    model: 'test-model',
+    llm: { chat: async () => ({ content: '', tool_calls: [] }) },
+    settings,
+    signal: new AbortController().signal,
+    state: { thread_id: 'thread_1', messages: [{ role: 'user', content: 'hello' }], todos: [], files: {} },
+    tools,
+    trace,
+    trusted: true,
+    emit: (e) => events.push(e),
+    recordFile: () => {},
+    setTodos: () => {},
+    compact: async () => {
+      t.compactions++;
+    },
+  };
+  return t;
+}
+
+/** The terminal of the tool onion in tests: runs the fake tool. */
+export const runTool = (t: TestContext) => async (call: { id: string; name: string; args: Record<string, unknown> }) => {
+  const tool = t.ctx.tools.get(call.name)!;
+  return { tool_call_id: call.id, name: call.name, output: await tool.execute(call.args, { callId: call.id, workspace: t.ctx.workspace, signal: t.ctx.signal, state: t.ctx.state }) };
+};
