@@ -3,7 +3,7 @@
  * activity to stderr; with `--json`, one StreamEvent per line on stdout.
  */
 import { resolve } from 'node:path';
-import type { StreamEvent, StreamEventData } from '../../../shared/types/index.ts';
+import type { StreamEvent } from '../../../shared/types/index.ts';
 import { createWorkbench, WorkbenchInputError } from '../../api/workbench.ts';
 import { resolveHome } from '../../store/paths.ts';
 import { parse, positiveInt } from '../args.ts';
@@ -97,31 +97,29 @@ function textPrinter(io: CliIo) {
   return (event: StreamEvent) => {
     switch (event.event) {
       case 'on_chat_model_stream':
-        io.stdout((event.data as StreamEventData['on_chat_model_stream']).delta);
+        io.stdout(event.data.delta);
         break;
-      case 'on_tool_start': {
-        const d = event.data as StreamEventData['on_tool_start'];
-        io.stderr(`\n→ ${event.name} ${oneLine(JSON.stringify(d.args))}\n`);
+      case 'on_tool_start':
+        io.stderr(`\n→ ${event.name} ${oneLine(JSON.stringify(event.data.args))}\n`);
         break;
-      }
       case 'on_tool_end': {
-        const d = event.data as StreamEventData['on_tool_end'];
+        const d = event.data;
         io.stderr(d.error ? `✗ ${event.name}: ${oneLine(d.error)}\n` : `✓ ${event.name} (${d.duration_ms} ms)\n`);
         break;
       }
       case 'on_todos': {
-        const todos = (event.data as StreamEventData['on_todos']).todos;
+        const todos = event.data.todos;
         const mark = { done: '[x]', in_progress: '[~]', pending: '[ ]' } as const;
         io.stderr(`todos:\n${todos.map((t) => `  ${mark[t.status]} ${t.title}`).join('\n')}\n`);
         break;
       }
       case 'on_blocked': {
-        const d = event.data as StreamEventData['on_blocked'];
+        const d = event.data;
         if (d.target === 'tool_call') io.stderr(`⊘ blocked by ${d.by}: ${oneLine(d.reason)}\n`);
         break;
       }
       case 'error': {
-        const d = event.data as StreamEventData['error'];
+        const d = event.data;
         if (d.code === 'diagnostic') io.stderr(`warning: ${d.message}\n`);
         break;
       }

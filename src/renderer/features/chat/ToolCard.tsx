@@ -1,19 +1,9 @@
 import { lazy, memo, Suspense, useEffect, useState } from 'react';
 import type { ToolCall } from '../../../shared/types/index.ts';
-import type { ToolRun, ToolStatus } from '../../stores/chat-types.ts';
+import { isEnded, type ToolRun } from '../../stores/chat-types.ts';
+import { FAILED_STATUSES, TOOL_STATUS_LABEL as LABEL } from './tool-status.ts';
 
 const MonacoEditor = lazy(() => import('../../components/MonacoEditor.tsx'));
-
-const LABEL: Record<ToolStatus, string> = {
-  pending: 'Queued',
-  awaiting_approval: 'Needs approval',
-  running: 'Running',
-  done: 'Done',
-  error: 'Failed',
-  blocked: 'Blocked',
-  denied: 'Denied',
-  cancelled: 'Cancelled',
-};
 
 /** The one argument worth showing in the header (path, command, pattern…). */
 export function headlineOf(call: ToolCall): string {
@@ -45,7 +35,7 @@ export const ToolCard = memo(function ToolCard({ call, run }: { call: ToolCall; 
   const [open, setOpen] = useState(false);
   const [editor, setEditor] = useState(false);
   const headline = headlineOf(call);
-  const failed = status === 'error' || status === 'blocked' || status === 'denied';
+  const failed = FAILED_STATUSES.has(status);
   const output = run?.output ?? '';
   return (
     <div className={`tool-card status-${status}`} data-testid="tool-card" data-tool={call.name} data-status={status} aria-label={`Tool ${call.name}: ${LABEL[status]}`}>
@@ -91,7 +81,7 @@ export const ToolCard = memo(function ToolCard({ call, run }: { call: ToolCall; 
 
 /** Tool calls from one model turn, shown together (they run in parallel). */
 export function ToolGroup({ calls, tools, awaiting }: { calls: ToolCall[]; tools: Record<string, ToolRun>; awaiting: ReadonlySet<string> }) {
-  const done = calls.filter((c) => ['done', 'error', 'blocked', 'denied', 'cancelled'].includes(tools[c.id]?.status ?? '')).length;
+  const done = calls.filter((c) => isEnded(tools[c.id]?.status ?? 'pending')).length;
   return (
     <div className="tool-group" data-testid="tool-group" data-count={calls.length}>
       {calls.length > 1 && (
