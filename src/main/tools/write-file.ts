@@ -29,7 +29,7 @@ export function createWriteFileTool(opts: { onFileChange?: FileChangeListener } 
       const file = await ctx.workspace.resolve(requested, 'write');
       const shown = ctx.workspace.display(file);
       if (file === ctx.workspace.root) throw new ToolError(`is a directory: ${shown}`);
-      let existed = false;
+      let existed: boolean;
       try {
         await fs.mkdir(path.dirname(file), { recursive: true });
         const st = await fs.stat(file).catch(() => undefined);

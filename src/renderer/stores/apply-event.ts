@@ -15,7 +15,11 @@ import {
   type ToolRun,
 } from './chat-types.ts';
 
-function patchThread(data: ChatData, threadId: string, fn: (t: ThreadChat) => ThreadChat): ChatData {
+function patchThread(
+  data: ChatData,
+  threadId: string,
+  fn: (t: ThreadChat) => ThreadChat,
+): ChatData {
   const before = data.threads[threadId] ?? emptyThread(threadId);
   const after = fn(before);
   if (after === before && data.threads[threadId]) return data;
@@ -48,7 +52,9 @@ export function toolRunFromMessage(message: Message): ToolRun {
       ? 'error'
       : 'done';
   if (status === 'done') return { status, output: content };
-  const [error, ...rest] = (content.startsWith(ERROR_PREFIX) ? content.slice(ERROR_PREFIX.length) : content).split('\n');
+  const [error, ...rest] = (
+    content.startsWith(ERROR_PREFIX) ? content.slice(ERROR_PREFIX.length) : content
+  ).split('\n');
   return { status, error, output: rest.join('\n') };
 }
 
@@ -78,7 +84,9 @@ function applyToThread(t: ThreadChat, env: AgentEventEnvelope): ThreadChat {
   switch (e.event) {
     case 'on_run_created':
     case 'on_run_start':
-      return t.running && t.runId === e.run_id ? t : { ...t, running: true, runId: e.run_id, streaming: '' };
+      return t.running && t.runId === e.run_id
+        ? t
+        : { ...t, running: true, runId: e.run_id, streaming: '' };
     case 'on_message':
       return onMessage(t, e.data);
     case 'on_chat_model_stream':
@@ -94,16 +102,30 @@ function applyToThread(t: ThreadChat, env: AgentEventEnvelope): ThreadChat {
     case 'on_tool_start': {
       const id = e.data.tool_call_id;
       const prev = t.tools[id]?.status;
-      return setTool(t, id, { status: prev === 'awaiting_approval' ? prev : 'running', startedAt: Date.now() });
+      return setTool(t, id, {
+        status: prev === 'awaiting_approval' ? prev : 'running',
+        startedAt: Date.now(),
+      });
     }
     case 'on_tool_end': {
       const d = e.data;
-      return setTool(t, d.tool_call_id, { status: endStatusOf(d.status), output: d.output, error: d.error, durationMs: d.duration_ms });
+      return setTool(t, d.tool_call_id, {
+        status: endStatusOf(d.status),
+        output: d.output,
+        error: d.error,
+        durationMs: d.duration_ms,
+      });
     }
     case 'on_approval_request': {
       const d = e.data;
       if (t.approvals.some((a) => a.approvalId === d.approval_id)) return t;
-      const next = { ...t, approvals: [...t.approvals, { approvalId: d.approval_id, toolCall: d.tool_call, kind: d.kind, preview: d.preview }] };
+      const next = {
+        ...t,
+        approvals: [
+          ...t.approvals,
+          { approvalId: d.approval_id, toolCall: d.tool_call, kind: d.kind, preview: d.preview },
+        ],
+      };
       return setTool(next, d.tool_call.id, { status: 'awaiting_approval' });
     }
     case 'on_approval_resolved': {
@@ -111,11 +133,14 @@ function applyToThread(t: ThreadChat, env: AgentEventEnvelope): ThreadChat {
       const approval = t.approvals.find((a) => a.approvalId === d.approval_id);
       const next = { ...t, approvals: t.approvals.filter((a) => a.approvalId !== d.approval_id) };
       if (!approval) return next;
-      return setTool(next, approval.toolCall.id, { status: d.decision === 'deny' ? 'denied' : 'running' });
+      return setTool(next, approval.toolCall.id, {
+        status: d.decision === 'deny' ? 'denied' : 'running',
+      });
     }
     case 'on_blocked': {
       const d = e.data;
-      if (d.target === 'tool_call' && d.tool_call_id) return setTool(t, d.tool_call_id, { status: 'blocked', reason: d.reason });
+      if (d.target === 'tool_call' && d.tool_call_id)
+        return setTool(t, d.tool_call_id, { status: 'blocked', reason: d.reason });
       return addNotice(t, { kind: 'blocked', text: d.reason, by: d.by });
     }
     case 'on_todos':
@@ -130,8 +155,17 @@ function applyToThread(t: ThreadChat, env: AgentEventEnvelope): ThreadChat {
       for (const [id, run] of Object.entries(tools)) {
         if (!isEnded(run.status)) tools[id] = { ...run, status: 'cancelled' };
       }
-      const ended: ThreadChat = { ...t, running: false, runId: e.run_id, streaming: '', approvals: [], tools };
-      return e.data.stop_reason === 'cancelled' ? addNotice(ended, { kind: 'cancelled', text: 'Run cancelled.' }) : ended;
+      const ended: ThreadChat = {
+        ...t,
+        running: false,
+        runId: e.run_id,
+        streaming: '',
+        approvals: [],
+        tools,
+      };
+      return e.data.stop_reason === 'cancelled'
+        ? addNotice(ended, { kind: 'cancelled', text: 'Run cancelled.' })
+        : ended;
     }
     default:
       return t;
@@ -150,7 +184,12 @@ export function applyEvents(data: ChatData, envs: readonly AgentEventEnvelope[])
 }
 
 /** Replaces a thread's messages, todos and pending approvals with the server's copy (open, reload, resync). */
-export function loadThread(data: ChatData, state: AgentState, running: boolean, approvals: PendingApproval[] = []): ChatData {
+export function loadThread(
+  data: ChatData,
+  state: AgentState,
+  running: boolean,
+  approvals: PendingApproval[] = [],
+): ChatData {
   return patchThread(data, state.thread_id, (t) => {
     const tools: Record<string, ToolRun> = { ...t.tools };
     for (const m of state.messages) {
@@ -158,13 +197,34 @@ export function loadThread(data: ChatData, state: AgentState, running: boolean, 
         tools[m.tool_call_id] = toolRunFromMessage(m);
       }
     }
-    for (const a of approvals) tools[a.tool_call.id] = { ...tools[a.tool_call.id], status: 'awaiting_approval' };
-    const views = approvals.map((a) => ({ approvalId: a.approval_id, toolCall: a.tool_call, kind: a.kind, preview: a.preview }));
+    for (const a of approvals)
+      tools[a.tool_call.id] = { ...tools[a.tool_call.id], status: 'awaiting_approval' };
+    const views = approvals.map((a) => ({
+      approvalId: a.approval_id,
+      toolCall: a.tool_call,
+      kind: a.kind,
+      preview: a.preview,
+    }));
     const known = new Set(views.map((v) => v.approvalId));
-    const merged = running ? [...views, ...t.approvals.filter((v) => !known.has(v.approvalId))] : [];
+    const merged = running
+      ? [...views, ...t.approvals.filter((v) => !known.has(v.approvalId))]
+      : [];
     // A snapshot taken mid-run can be older than events already applied: never go backwards then.
-    const messages = running && t.loaded && t.messages.length > state.messages.length ? t.messages : state.messages;
-    return { ...t, loaded: true, stale: false, messages, todos: state.todos, running, tools, approvals: merged, streaming: running ? t.streaming : '' };
+    const messages =
+      running && t.loaded && t.messages.length > state.messages.length
+        ? t.messages
+        : state.messages;
+    return {
+      ...t,
+      loaded: true,
+      stale: false,
+      messages,
+      todos: state.todos,
+      running,
+      tools,
+      approvals: merged,
+      streaming: running ? t.streaming : '',
+    };
   });
 }
 

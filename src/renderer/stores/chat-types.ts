@@ -8,7 +8,8 @@ export type ToolEndStatus = Exclude<ToolStatus, 'ok'> | 'done';
 export type ToolRunStatus = 'pending' | 'awaiting_approval' | 'running' | ToolEndStatus;
 
 /** The card status of a tool that ended with `status`. */
-export const endStatusOf = (status: ToolStatus): ToolEndStatus => (status === 'ok' ? 'done' : status);
+export const endStatusOf = (status: ToolStatus): ToolEndStatus =>
+  status === 'ok' ? 'done' : status;
 
 /** Whether a card status is final (the call ended one way or another). */
 export const isEnded = (status: ToolRunStatus): status is ToolEndStatus =>

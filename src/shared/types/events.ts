@@ -5,7 +5,8 @@
 import type { ToolCall, Todo, Usage, Message, ToolStatus } from './messages.ts';
 import type { SpanRecord } from './spans.ts';
 
-export type RunState = 'pending' | 'running' | 'awaiting_approval' | 'completed' | 'failed' | 'cancelled';
+export type RunState =
+  'pending' | 'running' | 'awaiting_approval' | 'completed' | 'failed' | 'cancelled';
 export type RunStopReason = 'completed' | 'max_iterations' | 'cancelled' | 'error' | 'blocked';
 export type ApprovalDecision = 'allow_once' | 'allow_thread' | 'deny';
 export type ApprovalMode = 'ask' | 'auto-edit' | 'auto';
@@ -67,7 +68,12 @@ export interface StreamEventData {
     preview: string;
   };
   on_approval_resolved: { approval_id: string; decision: ApprovalDecision };
-  on_blocked: { by: string; reason: string; target: 'message' | 'tool_call'; tool_call_id?: string };
+  on_blocked: {
+    by: string;
+    reason: string;
+    target: 'message' | 'tool_call';
+    tool_call_id?: string;
+  };
   on_compaction: { before_tokens: number; after_tokens: number; summarized_messages: number };
   file_changed: FileChange;
 }
@@ -93,5 +99,3 @@ export type StreamEvent = {
   [K in StreamEventName]: { event: K; name?: string; data: StreamEventData[K] } & RunIds;
 }[StreamEventName];
 
-/** The stream event of one name. */
-export type StreamEventOf<K extends StreamEventName> = Extract<StreamEvent, { event: K }>;

@@ -41,7 +41,8 @@ export const runCommand: CliCommand = async (argv, io) => {
   }
   const print = values.json ? jsonPrinter(io) : textPrinter(io);
   const unsubscribe = workbench.subscribe(print);
-  const onSigint = () => workbench.chat.running().forEach((threadId) => workbench.chat.cancel({ threadId }));
+  const onSigint = () =>
+    workbench.chat.running().forEach((threadId) => workbench.chat.cancel({ threadId }));
   process.once('SIGINT', onSigint);
   try {
     const handle = await workbench.chat.send({
@@ -67,14 +68,17 @@ export const runCommand: CliCommand = async (argv, io) => {
       return 1;
     }
     if (result.stop_reason === 'max_iterations') {
-      io.stderr(`stopped: the agent used all its iterations (thread ${handle.threadId}; continue with --thread)\n`);
+      io.stderr(
+        `stopped: the agent used all its iterations (thread ${handle.threadId}; continue with --thread)\n`,
+      );
       return 1;
     }
     if (!values.json) io.stderr(`thread ${handle.threadId}\n`);
     return 0;
   } catch (err) {
     if (err instanceof WorkbenchInputError) {
-      if (err.code === 'not_found' || err.code === 'invalid_args') throw new UsageError(err.message);
+      if (err.code === 'not_found' || err.code === 'invalid_args')
+        throw new UsageError(err.message);
     }
     throw err;
   } finally {
@@ -104,7 +108,11 @@ function textPrinter(io: CliIo) {
         break;
       case 'on_tool_end': {
         const d = event.data;
-        io.stderr(d.error ? `✗ ${event.name}: ${oneLine(d.error)}\n` : `✓ ${event.name} (${d.duration_ms} ms)\n`);
+        io.stderr(
+          d.error
+            ? `✗ ${event.name}: ${oneLine(d.error)}\n`
+            : `✓ ${event.name} (${d.duration_ms} ms)\n`,
+        );
         break;
       }
       case 'on_todos': {

@@ -15,4 +15,9 @@ export const TOOL_STATUS_LABEL: Readonly<Record<ToolRunStatus, string>> = {
 };
 
 /** Statuses shown as a failure, with the error or the blocking reason under the header. */
-export const FAILED_STATUSES: ReadonlySet<ToolRunStatus> = new Set(['error', 'blocked', 'denied', 'timeout']);
+export const FAILED_STATUSES: ReadonlySet<ToolRunStatus> = new Set([
+  'error',
+  'blocked',
+  'denied',
+  'timeout',
+]);

@@ -23,8 +23,14 @@ export function shownMemoryPaths(
  * Contract: true when `change.path` (workspace-relative when inside the workspace, else absolute)
  * names one of `shown` (absolute paths).
  */
-export function touchesShownMemory(change: FileChange, shown: readonly string[], workspaceRoot: string): boolean {
+export function touchesShownMemory(
+  change: FileChange,
+  shown: readonly string[],
+  workspaceRoot: string,
+): boolean {
   const changed = slashes(change.path);
-  const absolute = isAbsolute(changed) ? changed : `${slashes(workspaceRoot).replace(/\/$/, '')}/${changed}`;
+  const absolute = isAbsolute(changed)
+    ? changed
+    : `${slashes(workspaceRoot).replace(/\/$/, '')}/${changed}`;
   return shown.some((p) => slashes(p) === absolute);
 }
