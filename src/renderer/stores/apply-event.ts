@@ -44,8 +44,8 @@ const ERROR_PREFIX = 'Error: ';
  */
 export function toolRunFromMessage(message: Message): ToolRun {
   const { content } = message;
-  // Only rows stored before tool messages carried a status have none; the loop then wrote every
-  // failure as `Error: …`, so that prefix is all there is to tell a failure by.
+  // Fallback for rows stored before the migration that gave tool messages a status, and only for
+  // them: the loop then wrote every failure as `Error: …`, the one sign of a failure left.
   const status = message.status
     ? endStatusOf(message.status)
     : content.startsWith(ERROR_PREFIX)
