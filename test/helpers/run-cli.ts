@@ -3,6 +3,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtemp, realpath } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
+import type { StreamEvent } from '../../src/shared/types/index.ts';
 
 export const BIN = resolve(import.meta.dirname, '../../bin/workbench.mjs');
 
@@ -70,9 +71,9 @@ export function collect(child: ChildProcess, timeoutMs = 30_000): Promise<CliRes
 }
 
 /** Parses `--json` output: one StreamEvent per line. */
-export function events(stdout: string): Array<{ event: string; name?: string; data?: Record<string, unknown>; thread_id?: string }> {
+export function events(stdout: string): StreamEvent[] {
   return stdout
     .split('\n')
     .filter((l) => l.trim())
-    .map((l) => JSON.parse(l));
+    .map((l): StreamEvent => JSON.parse(l));
 }

@@ -58,6 +58,12 @@ describe('workbench run', () => {
     expect(evs.filter((e) => e.event === 'on_tool_start').map((e) => e.name)).toEqual([
       'write_todos', 'write_file', 'edit_file', 'ls', 'read_file', 'glob', 'grep', 'execute', 'write_todos',
     ]);
+    // One file_changed per agent write, carrying the call that wrote and the ids the run stamped.
+    const changes = evs.flatMap((e) => (e.event === 'file_changed' ? [e] : []));
+    expect(changes.map((e) => [e.data.path, e.data.change])).toEqual([['hello.txt', 'created'], ['hello.txt', 'modified']]);
+    const writers = evs.flatMap((e) => (e.event === 'on_tool_start' && (e.name === 'write_file' || e.name === 'edit_file') ? [e.data.tool_call_id] : []));
+    expect(changes.map((e) => e.data.tool_call_id)).toEqual(writers);
+    expect(evs.every((e) => e.thread_id === threadId && e.run_id === done.run_id)).toBe(true);
 
     const reqs = fake.chatRequests();
     expect(reqs).toHaveLength(5);

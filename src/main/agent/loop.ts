@@ -66,8 +66,6 @@ export async function runAgentLoop(input: AgentLoopInput): Promise<RunSummary> {
       if (assistant) input.append([assistant]);
       ctx.emit({
         event: 'on_model_end',
-        run_id: ctx.runId,
-        thread_id: ctx.threadId,
         name: ctx.model,
         data: {
           content: response.content,
@@ -99,7 +97,7 @@ export async function runAgentLoop(input: AgentLoopInput): Promise<RunSummary> {
       pendingInvalidArgs = response.invalid_args ?? {};
       const results = await runToolCalls(ctx, calls, callTool);
       input.append(results.map(toToolMessage));
-      ctx.emit({ event: 'on_tools_complete', run_id: ctx.runId, thread_id: ctx.threadId, data: { count: calls.length } });
+      ctx.emit({ event: 'on_tools_complete', data: { count: calls.length } });
     }
     summary.stop_reason = 'max_iterations';
     return summary;
@@ -129,7 +127,7 @@ function terminalModelCall(ctx: RunContext, msgs: Message[]): Promise<LlmRespons
     { model: ctx.model, messages: msgs, tools: ctx.tools.schemas() },
     {
       signal: ctx.signal,
-      onDelta: (delta) => ctx.emit({ event: 'on_chat_model_stream', run_id: ctx.runId, thread_id: ctx.threadId, data: { delta } }),
+      onDelta: (delta) => ctx.emit({ event: 'on_chat_model_stream', data: { delta } }),
       onRetry: (attempt, delayMs, reason) => ctx.trace?.currentSpan()?.addEvent('retry', { attempt, delay_ms: delayMs, reason }),
       onFirstChunk: () => ctx.trace?.currentSpan()?.addEvent('first_chunk'),
     },
@@ -148,13 +146,13 @@ function assistantMessage(response: LlmResponse): Message | undefined {
 
 async function runToolCalls(ctx: RunContext, calls: ToolCall[], callTool: (c: ToolCall) => Promise<ToolResult>): Promise<ToolResult[]> {
   for (const call of calls) {
-    ctx.emit({ event: 'on_tool_pending', run_id: ctx.runId, thread_id: ctx.threadId, name: call.name, data: { tool_call_id: call.id, tool_name: call.name } });
+    ctx.emit({ event: 'on_tool_pending', name: call.name, data: { tool_call_id: call.id, tool_name: call.name } });
   }
   // Parallel execution; results come back in call order whatever order they finish in.
   return Promise.all(
     calls.map(async (call) => {
       const started = performance.now();
-      ctx.emit({ event: 'on_tool_start', run_id: ctx.runId, thread_id: ctx.threadId, name: call.name, data: { args: call.args, tool_call_id: call.id } });
+      ctx.emit({ event: 'on_tool_start', name: call.name, data: { args: call.args, tool_call_id: call.id } });
       let result: ToolResult;
       try {
         result = await callTool(call);
@@ -167,10 +165,8 @@ async function runToolCalls(ctx: RunContext, calls: ToolCall[], callTool: (c: To
       }
       ctx.emit({
         event: 'on_tool_end',
-        run_id: ctx.runId,
-        thread_id: ctx.threadId,
         name: call.name,
-        data: { output: result.output, error: result.error, tool_call_id: call.id, duration_ms: Math.round(performance.now() - started) },
+        data: { output: result.output, error: result.error, status: result.status, tool_call_id: call.id, duration_ms: Math.round(performance.now() - started) },
       });
       return result;
     }),

@@ -10,6 +10,7 @@ import type {
   ToolCall,
   RunState,
   RunStopReason,
+  RunEvent,
   StreamEvent,
   WorkbenchSettings,
 } from '../../shared/types/index.ts';
@@ -59,8 +60,8 @@ export const newRunId = (): string => `run_${randomBytes(8).toString('hex')}`;
  */
 export function startRun(deps: RunDeps, setup: RunSetup, runId: string): RunHandle {
   const threadId = setup.state.thread_id;
-  const emit = (e: StreamEvent) =>
-    deps.emit({ ...e, run_id: e.run_id ?? runId, thread_id: e.thread_id ?? threadId });
+  // The one place run events get their ids.
+  const emit = (e: RunEvent) => deps.emit({ ...e, run_id: runId, thread_id: threadId });
   const recorder = createTraceRecorder({
     threadId,
     runId,
@@ -93,7 +94,10 @@ export function startRun(deps: RunDeps, setup: RunSetup, runId: string): RunHand
       setup.settings.hook_overrides['builtin:tracing']?.enabled === false ? undefined : recorder,
     trusted: setup.trusted,
     emit,
-    recordFile: (path, content) => deps.db.threads.setFile(threadId, path, content),
+    recordFile: (path, content, change) => {
+      deps.db.threads.setFile(threadId, path, content);
+      emit({ event: 'file_changed', data: { path, ...change } });
+    },
     setTodos: (todos) => {
       deps.db.threads.setTodos(threadId, todos);
       emit({ event: 'on_todos', data: { todos } });
@@ -192,7 +196,7 @@ async function runWithGate(
   ctx: RunContext,
   setup: RunSetup,
   append: (msgs: Message[]) => void,
-  emit: (e: StreamEvent) => void,
+  emit: (e: RunEvent) => void,
 ): Promise<{ summary: RunSummary; blocked?: { by: string; reason: string } }> {
   const empty = (stop_reason: RunStopReason): RunSummary => ({
     stop_reason,

@@ -110,14 +110,12 @@ export async function askUser(
   const { id, decision } = broker.request(ctx.threadId, ctx.signal, { tool_call: call, kind, preview });
   ctx.emit({
     event: 'on_approval_request',
-    run_id: ctx.runId,
-    thread_id: ctx.threadId,
     name: call.name,
     data: { approval_id: id, tool_call: call, kind, preview },
   });
   const asked = performance.now();
   const d = await decision;
-  ctx.emit({ event: 'on_approval_resolved', run_id: ctx.runId, thread_id: ctx.threadId, data: { approval_id: id, decision: d } });
+  ctx.emit({ event: 'on_approval_resolved', data: { approval_id: id, decision: d } });
   // The wait is the person's time, not the tool's: the timeline's time-accounting strip shows it apart.
   ctx.trace?.currentSpan()?.setAll({
     'workbench.permission.decision': d,

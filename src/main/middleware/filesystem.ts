@@ -21,7 +21,7 @@ export function createFilesystemHook(opts: FilesystemHookOptions = {}): Hook {
     name: 'filesystem',
     source: 'builtin',
     async beforeAgent(ctx) {
-      const tools = createFilesystemTools({ ...opts, onFileChange: (path, content) => ctx.recordFile(path, content) });
+      const tools = createFilesystemTools({ ...opts, onFileChange: (path, content, change) => ctx.recordFile(path, content, change) });
       for (const tool of tools) registerToolOnState(ctx.tools, tool);
     },
     async wrapToolCall(_ctx, call, next) {

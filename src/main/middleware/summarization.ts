@@ -234,7 +234,7 @@ function report(ctx: RunContext, store: CompactionStore, outcome: CompactionOutc
     }
   }
   if (outcome.event) {
-    ctx.emit({ event: 'on_compaction', run_id: ctx.runId, thread_id: ctx.threadId, data: outcome.event });
+    ctx.emit({ event: 'on_compaction', data: outcome.event });
     ctx.trace?.recordEvent('compaction', { ...outcome.event });
   }
   if (outcome.failed) {
@@ -242,8 +242,6 @@ function report(ctx: RunContext, store: CompactionStore, outcome: CompactionOutc
     // A diagnostic, not an `error` event: the run goes on with the full history.
     ctx.emit({
       event: 'on_hook_end',
-      run_id: ctx.runId,
-      thread_id: ctx.threadId,
       data: { hook: 'summarization', event: 'wrap_model_call', decision: 'compaction_failed', reason: outcome.failed, duration_ms: durationMs, ok: false },
     });
   }

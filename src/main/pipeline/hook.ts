@@ -2,7 +2,7 @@
  * The Hook interface (ARCHITECTURE §3): the four phases of seed 000 §4 plus the lifecycle points of
  * seeds 001/002. Every method is optional; a hook implements only what it takes part in.
  */
-import type { AgentState, HookSource, Todo, Message, ToolCall, ToolResult, StreamEvent, WorkbenchSettings } from '../../shared/types/index.ts';
+import type { AgentState, FileChange, HookSource, Todo, Message, ToolCall, ToolResult, RunEvent, WorkbenchSettings } from '../../shared/types/index.ts';
 import type { LlmClient, LlmResponse } from '../llm/types.ts';
 import type { ToolRegistry } from '../tools/registry.ts';
 import type { Workspace } from '../tools/workspace.ts';
@@ -23,9 +23,13 @@ export interface RunContext {
   readonly trace?: TraceRecorder;
   /** Whether workspace-sourced hooks may run (trusted workspace or `--trust`). */
   readonly trusted: boolean;
-  emit(event: StreamEvent): void;
-  /** Records a file the agent wrote or edited: updates `state.files` and persists it. */
-  recordFile(path: string, content: string): void;
+  /** Sends an event to the stream. Contract: the run stamps `run_id` and `thread_id`. */
+  emit(event: RunEvent): void;
+  /**
+   * Records a file the agent wrote or edited: updates `state.files`, persists it and emits
+   * `file_changed`. Contract: every agent write passes here exactly once.
+   */
+  recordFile(path: string, content: string, change: Omit<FileChange, 'path'>): void;
   /** Replaces the todo list: updates `state.todos`, persists it and emits `on_todos`. */
   setTodos(todos: Todo[]): void;
   /**

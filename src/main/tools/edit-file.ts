@@ -50,7 +50,7 @@ export function createEditFileTool(opts: { onFileChange?: FileChangeListener } =
         throw new ToolError(describeFsError(err, shown));
       }
       const others = countFrom(data, needle, at + needle.length);
-      opts.onFileChange?.(shown, updated.toString('utf8'));
+      opts.onFileChange?.(shown, updated.toString('utf8'), { tool_call_id: ctx.callId, change: 'modified' });
       const note = others > 0 ? ` (${others} more occurrence${others === 1 ? '' : 's'} left unchanged)` : '';
       return `Edited ${shown}: replaced 1 occurrence${note}`;
     },

@@ -4,6 +4,7 @@ import path from 'node:path';
 import { z } from 'zod';
 import { parseArgs } from './parse-args.ts';
 import { ToolError, type Tool } from './types.ts';
+import type { FileChange } from '../../shared/types/index.ts';
 import { MAX_FILE_BYTES, describeFsError, writeFileAtomic } from './file-io.ts';
 
 const params = z.object({
@@ -11,8 +12,8 @@ const params = z.object({
   content: z.string().describe('The complete new content of the file'),
 });
 
-/** Called after a successful write or edit with the displayed path and the new content. */
-export type FileChangeListener = (displayPath: string, content: string) => void;
+/** Called after a successful write or edit with the displayed path, the new content and the change. */
+export type FileChangeListener = (displayPath: string, content: string, change: Omit<FileChange, 'path'>) => void;
 
 /** Creates `write_file`. Contract: returns JSON {path, bytes_written}; the path is checked before any folder is created. */
 export function createWriteFileTool(opts: { onFileChange?: FileChangeListener } = {}): Tool {
@@ -28,16 +29,18 @@ export function createWriteFileTool(opts: { onFileChange?: FileChangeListener } 
       const file = await ctx.workspace.resolve(requested, 'write');
       const shown = ctx.workspace.display(file);
       if (file === ctx.workspace.root) throw new ToolError(`is a directory: ${shown}`);
+      let existed: boolean;
       try {
         await fs.mkdir(path.dirname(file), { recursive: true });
         const st = await fs.stat(file).catch(() => undefined);
         if (st?.isDirectory()) throw new ToolError(`is a directory: ${shown}`);
+        existed = st !== undefined;
         await writeFileAtomic(file, content);
       } catch (err) {
         if (err instanceof ToolError) throw err;
         throw new ToolError(describeFsError(err, shown));
       }
-      opts.onFileChange?.(shown, content);
+      opts.onFileChange?.(shown, content, { tool_call_id: ctx.callId, change: existed ? 'modified' : 'created' });
       return JSON.stringify({ path: shown, bytes_written: bytes });
     },
   };

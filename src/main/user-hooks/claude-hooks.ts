@@ -126,7 +126,7 @@ export function createClaudeHooks(opts: ClaudeHooksOptions, source: HookSource):
   }
 
   const blocked = (ctx: RunContext, call: ToolCall, by: string, reason: string): ToolResult => {
-    ctx.emit({ event: 'on_blocked', run_id: ctx.runId, thread_id: ctx.threadId, name: call.name, data: { by, reason, target: 'tool_call', tool_call_id: call.id } });
+    ctx.emit({ event: 'on_blocked', name: call.name, data: { by, reason, target: 'tool_call', tool_call_id: call.id } });
     return { tool_call_id: call.id, name: call.name, output: '', error: `blocked by hook ${by}: ${reason}` };
   };
 

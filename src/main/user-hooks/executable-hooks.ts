@@ -158,7 +158,7 @@ export function createSeedHooks(opts: SeedHooksOptions, source: HookSource): Hoo
         }
         if (reason === undefined) return true;
         blocked = blockedResult(call, e.name, reason);
-        ctx.emit({ event: 'on_blocked', run_id: ctx.runId, thread_id: ctx.threadId, name: call.name, data: { by: e.name, reason, target: 'tool_call', tool_call_id: call.id } });
+        ctx.emit({ event: 'on_blocked', name: call.name, data: { by: e.name, reason, target: 'tool_call', tool_call_id: call.id } });
         return false;
       });
       if (blocked) return blocked;

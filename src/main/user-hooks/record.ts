@@ -2,7 +2,7 @@
  * One recorded hook invocation: a `hook {event} {name}` span (kind 'hook'), a hook_runs row and an
  * `on_hook_end` event around one process run, whatever its outcome.
  */
-import type { StreamEvent } from '../../shared/types/index.ts';
+import type { RunEvent } from '../../shared/types/index.ts';
 import type { HookRunStore } from '../store/types.ts';
 import type { TraceRecorder } from '../tracing/types.ts';
 import { runHookProcess, type HookProcessResult, type HookProcessSpec } from './runner.ts';
@@ -13,7 +13,7 @@ export interface RecordTarget {
   threadId?: string;
   runId?: string;
   trace?: TraceRecorder;
-  emit?: (event: StreamEvent) => void;
+  emit?: (event: RunEvent) => void;
   hookRuns?: HookRunStore;
   /** Cancels the hook process with the run. */
   signal?: AbortSignal;
@@ -106,8 +106,6 @@ export async function runAndRecord(
   target.emit?.({
     event: 'on_hook_end',
     name: hook.name,
-    run_id: target.runId,
-    thread_id: target.threadId,
     data: {
       hook: hook.name,
       event: hook.event,
@@ -122,6 +120,6 @@ export async function runAndRecord(
 }
 
 /** A RecordTarget for a run context. */
-export function targetOf(ctx: { threadId: string; runId: string; trace?: TraceRecorder; signal: AbortSignal; emit(e: StreamEvent): void }, hookRuns?: HookRunStore): RecordTarget {
+export function targetOf(ctx: { threadId: string; runId: string; trace?: TraceRecorder; signal: AbortSignal; emit(e: RunEvent): void }, hookRuns?: HookRunStore): RecordTarget {
   return { threadId: ctx.threadId, runId: ctx.runId, trace: ctx.trace, emit: (e) => ctx.emit(e), hookRuns, signal: ctx.signal };
 }

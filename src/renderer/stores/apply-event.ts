@@ -5,11 +5,21 @@
 import type { AgentEventEnvelope, PendingApproval } from '../../shared/ipc/contract.ts';
 import type { AgentState, Message, StreamEventData } from '../../shared/types/index.ts';
 import { applySpanEvents, type TraceData } from '../features/trace/trace-data.ts';
-import { emptyThread, type ChatData, type Notice, type ThreadChat, type ToolRun } from './chat-types.ts';
+import {
+  emptyThread,
+  endStatusOf,
+  isEnded,
+  type ChatData,
+  type Notice,
+  type ThreadChat,
+  type ToolRun,
+} from './chat-types.ts';
 
-type D<K extends keyof StreamEventData> = StreamEventData[K];
-
-function patchThread(data: ChatData, threadId: string, fn: (t: ThreadChat) => ThreadChat): ChatData {
+function patchThread(
+  data: ChatData,
+  threadId: string,
+  fn: (t: ThreadChat) => ThreadChat,
+): ChatData {
   const before = data.threads[threadId] ?? emptyThread(threadId);
   const after = fn(before);
   if (after === before && data.threads[threadId]) return data;
@@ -26,12 +36,26 @@ function addNotice(t: ThreadChat, notice: Omit<Notice, 'id' | 'afterIndex'>): Th
   return { ...t, notices: [...t.notices, { ...notice, id, afterIndex: t.messages.length - 1 }] };
 }
 
-/** The status a stored tool message implies (`Error: …` prefix from the loop's toToolMessage). */
-export function statusFromToolMessage(content: string): ToolRun {
-  if (!content.startsWith('Error: ')) return { status: 'done', output: content };
-  const error = content.slice('Error: '.length);
-  const status = /^the user denied/.test(error) ? 'denied' : /^cancelled/.test(error) ? 'cancelled' : 'error';
-  return { status, error: error.split('\n')[0], output: error.split('\n').slice(1).join('\n') };
+const ERROR_PREFIX = 'Error: ';
+
+/**
+ * The card of a stored tool message: its status, and the error line the loop put first in the
+ * content of a failed call (`Error: <error>\n<output>`).
+ */
+export function toolRunFromMessage(message: Message): ToolRun {
+  const { content } = message;
+  // Fallback for rows stored before the migration that gave tool messages a status, and only for
+  // them: the loop then wrote every failure as `Error: …`, the one sign of a failure left.
+  const status = message.status
+    ? endStatusOf(message.status)
+    : content.startsWith(ERROR_PREFIX)
+      ? 'error'
+      : 'done';
+  if (status === 'done') return { status, output: content };
+  const [error, ...rest] = (
+    content.startsWith(ERROR_PREFIX) ? content.slice(ERROR_PREFIX.length) : content
+  ).split('\n');
+  return { status, error, output: rest.join('\n') };
 }
 
 function lastAssistantIndex(messages: Message[]): number {
@@ -39,7 +63,7 @@ function lastAssistantIndex(messages: Message[]): number {
   return -1;
 }
 
-function onMessage(t: ThreadChat, d: D<'on_message'>): ThreadChat {
+function onMessage(t: ThreadChat, d: StreamEventData['on_message']): ThreadChat {
   if (!t.loaded && d.index !== 0) return { ...t, stale: true };
   const messages = t.messages.slice();
   if (d.index > messages.length) return { ...t, stale: true };
@@ -49,7 +73,7 @@ function onMessage(t: ThreadChat, d: D<'on_message'>): ThreadChat {
   if (d.message.role === 'tool' && d.message.tool_call_id) {
     const run = t.tools[d.message.tool_call_id];
     if (!run || run.status === 'pending' || run.status === 'running') {
-      return setTool(next, d.message.tool_call_id, statusFromToolMessage(d.message.content));
+      return setTool(next, d.message.tool_call_id, toolRunFromMessage(d.message));
     }
   }
   return next;
@@ -60,75 +84,98 @@ function applyToThread(t: ThreadChat, env: AgentEventEnvelope): ThreadChat {
   switch (e.event) {
     case 'on_run_created':
     case 'on_run_start':
-      return t.running && t.runId === e.run_id ? t : { ...t, running: true, runId: e.run_id, streaming: '' };
+      return t.running && t.runId === e.run_id
+        ? t
+        : { ...t, running: true, runId: e.run_id, streaming: '' };
     case 'on_message':
-      return onMessage(t, e.data as D<'on_message'>);
+      return onMessage(t, e.data);
     case 'on_chat_model_stream':
-      return { ...t, running: true, streaming: t.streaming + (e.data as D<'on_chat_model_stream'>).delta };
+      return { ...t, running: true, streaming: t.streaming + e.data.delta };
     case 'on_model_end': {
-      const d = e.data as D<'on_model_end'>;
+      const d = e.data;
       const idx = lastAssistantIndex(t.messages);
       const usage = d.usage && idx >= 0 ? { ...t.usage, [idx]: d.usage } : t.usage;
       return { ...t, streaming: '', usage };
     }
     case 'on_tool_pending':
-      return setTool(t, (e.data as D<'on_tool_pending'>).tool_call_id, { status: 'pending' });
+      return setTool(t, e.data.tool_call_id, { status: 'pending' });
     case 'on_tool_start': {
-      const id = (e.data as D<'on_tool_start'>).tool_call_id;
+      const id = e.data.tool_call_id;
       const prev = t.tools[id]?.status;
-      return setTool(t, id, { status: prev === 'awaiting_approval' ? prev : 'running', startedAt: Date.now() });
+      return setTool(t, id, {
+        status: prev === 'awaiting_approval' ? prev : 'running',
+        startedAt: Date.now(),
+      });
     }
     case 'on_tool_end': {
-      const d = e.data as D<'on_tool_end'>;
-      const prev = t.tools[d.tool_call_id];
-      const denied = prev?.status === 'denied' || /denied/i.test(d.error ?? '');
-      const status = prev?.status === 'blocked' ? 'blocked' : denied && d.error ? 'denied' : d.error ? (/cancel/i.test(d.error) ? 'cancelled' : 'error') : 'done';
-      return setTool(t, d.tool_call_id, { status, output: d.output, error: d.error, durationMs: d.duration_ms });
+      const d = e.data;
+      return setTool(t, d.tool_call_id, {
+        status: endStatusOf(d.status),
+        output: d.output,
+        error: d.error,
+        durationMs: d.duration_ms,
+      });
     }
     case 'on_approval_request': {
-      const d = e.data as D<'on_approval_request'>;
+      const d = e.data;
       if (t.approvals.some((a) => a.approvalId === d.approval_id)) return t;
-      const next = { ...t, approvals: [...t.approvals, { approvalId: d.approval_id, toolCall: d.tool_call, kind: d.kind, preview: d.preview }] };
+      const next = {
+        ...t,
+        approvals: [
+          ...t.approvals,
+          { approvalId: d.approval_id, toolCall: d.tool_call, kind: d.kind, preview: d.preview },
+        ],
+      };
       return setTool(next, d.tool_call.id, { status: 'awaiting_approval' });
     }
     case 'on_approval_resolved': {
-      const d = e.data as D<'on_approval_resolved'>;
+      const d = e.data;
       const approval = t.approvals.find((a) => a.approvalId === d.approval_id);
       const next = { ...t, approvals: t.approvals.filter((a) => a.approvalId !== d.approval_id) };
       if (!approval) return next;
-      return setTool(next, approval.toolCall.id, { status: d.decision === 'deny' ? 'denied' : 'running' });
+      return setTool(next, approval.toolCall.id, {
+        status: d.decision === 'deny' ? 'denied' : 'running',
+      });
     }
     case 'on_blocked': {
-      const d = e.data as D<'on_blocked'>;
-      if (d.target === 'tool_call' && d.tool_call_id) return setTool(t, d.tool_call_id, { status: 'blocked', reason: d.reason });
+      const d = e.data;
+      if (d.target === 'tool_call' && d.tool_call_id)
+        return setTool(t, d.tool_call_id, { status: 'blocked', reason: d.reason });
       return addNotice(t, { kind: 'blocked', text: d.reason, by: d.by });
     }
     case 'on_todos':
-      return { ...t, todos: (e.data as D<'on_todos'>).todos };
+      return { ...t, todos: e.data.todos };
     case 'error': {
-      const d = e.data as D<'error'>;
+      const d = e.data;
       return addNotice(t, { kind: d.code === 'diagnostic' ? 'warning' : 'error', text: d.message });
     }
     case 'done': {
-      const d = e.data as D<'done'>;
       const tools = { ...t.tools };
+      // A call the run never ended (cancel, crash) gets no on_tool_end: it ended with the run.
       for (const [id, run] of Object.entries(tools)) {
-        if (run.status === 'pending' || run.status === 'running' || run.status === 'awaiting_approval') tools[id] = { ...run, status: 'cancelled' };
+        if (!isEnded(run.status)) tools[id] = { ...run, status: 'cancelled' };
       }
-      const ended: ThreadChat = { ...t, running: false, runId: e.run_id ?? t.runId, streaming: '', approvals: [], tools };
-      return d.stop_reason === 'cancelled' ? addNotice(ended, { kind: 'cancelled', text: 'Run cancelled.' }) : ended;
+      const ended: ThreadChat = {
+        ...t,
+        running: false,
+        runId: e.run_id,
+        streaming: '',
+        approvals: [],
+        tools,
+      };
+      return e.data.stop_reason === 'cancelled'
+        ? addNotice(ended, { kind: 'cancelled', text: 'Run cancelled.' })
+        : ended;
     }
     default:
       return t;
   }
 }
 
-/** Applies one envelope. Contract: pure; events without a thread id only advance `lastSeq`. */
+/** Applies one envelope. Contract: pure. */
 export function applyEvent(data: ChatData, env: AgentEventEnvelope): ChatData {
   const base = env.seq > data.lastSeq ? { ...data, lastSeq: env.seq } : data;
-  const threadId = env.event.thread_id;
-  if (!threadId) return base;
-  return patchThread(base, threadId, (t) => applyToThread(t, env));
+  return patchThread(base, env.event.thread_id, (t) => applyToThread(t, env));
 }
 
 /** Applies a batch of envelopes (one animation frame's worth). */
@@ -137,21 +184,47 @@ export function applyEvents(data: ChatData, envs: readonly AgentEventEnvelope[])
 }
 
 /** Replaces a thread's messages, todos and pending approvals with the server's copy (open, reload, resync). */
-export function loadThread(data: ChatData, state: AgentState, running: boolean, approvals: PendingApproval[] = []): ChatData {
+export function loadThread(
+  data: ChatData,
+  state: AgentState,
+  running: boolean,
+  approvals: PendingApproval[] = [],
+): ChatData {
   return patchThread(data, state.thread_id, (t) => {
     const tools: Record<string, ToolRun> = { ...t.tools };
     for (const m of state.messages) {
       if (m.role === 'tool' && m.tool_call_id && !tools[m.tool_call_id]) {
-        tools[m.tool_call_id] = statusFromToolMessage(m.content);
+        tools[m.tool_call_id] = toolRunFromMessage(m);
       }
     }
-    for (const a of approvals) tools[a.tool_call.id] = { ...tools[a.tool_call.id], status: 'awaiting_approval' };
-    const views = approvals.map((a) => ({ approvalId: a.approval_id, toolCall: a.tool_call, kind: a.kind, preview: a.preview }));
+    for (const a of approvals)
+      tools[a.tool_call.id] = { ...tools[a.tool_call.id], status: 'awaiting_approval' };
+    const views = approvals.map((a) => ({
+      approvalId: a.approval_id,
+      toolCall: a.tool_call,
+      kind: a.kind,
+      preview: a.preview,
+    }));
     const known = new Set(views.map((v) => v.approvalId));
-    const merged = running ? [...views, ...t.approvals.filter((v) => !known.has(v.approvalId))] : [];
+    const merged = running
+      ? [...views, ...t.approvals.filter((v) => !known.has(v.approvalId))]
+      : [];
     // A snapshot taken mid-run can be older than events already applied: never go backwards then.
-    const messages = running && t.loaded && t.messages.length > state.messages.length ? t.messages : state.messages;
-    return { ...t, loaded: true, stale: false, messages, todos: state.todos, running, tools, approvals: merged, streaming: running ? t.streaming : '' };
+    const messages =
+      running && t.loaded && t.messages.length > state.messages.length
+        ? t.messages
+        : state.messages;
+    return {
+      ...t,
+      loaded: true,
+      stale: false,
+      messages,
+      todos: state.todos,
+      running,
+      tools,
+      approvals: merged,
+      streaming: running ? t.streaming : '',
+    };
   });
 }
 

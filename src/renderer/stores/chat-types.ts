@@ -1,11 +1,23 @@
 /** The renderer's view of threads and runs, built only by applyEvent / loadThread. */
-import type { Message, Todo, ToolCall, Usage } from '../../shared/types/index.ts';
+import type { Message, Todo, ToolCall, ToolStatus, Usage } from '../../shared/types/index.ts';
 
-export type ToolStatus = 'pending' | 'awaiting_approval' | 'running' | 'done' | 'error' | 'blocked' | 'denied' | 'cancelled';
+/** How a call that ended is shown: the tool's own status, with `ok` named `done` in the UI. */
+export type ToolEndStatus = Exclude<ToolStatus, 'ok'> | 'done';
+
+/** Where a tool card stands: still going, or how it ended. */
+export type ToolRunStatus = 'pending' | 'awaiting_approval' | 'running' | ToolEndStatus;
+
+/** The card status of a tool that ended with `status`. */
+export const endStatusOf = (status: ToolStatus): ToolEndStatus =>
+  status === 'ok' ? 'done' : status;
+
+/** Whether a card status is final (the call ended one way or another). */
+export const isEnded = (status: ToolRunStatus): status is ToolEndStatus =>
+  status !== 'pending' && status !== 'awaiting_approval' && status !== 'running';
 
 /** Live state of one tool call (keyed by tool_call_id). */
 export interface ToolRun {
-  status: ToolStatus;
+  status: ToolRunStatus;
   startedAt?: number;
   durationMs?: number;
   output?: string;

@@ -1,50 +1,37 @@
 /**
- * StreamEvent (seed 000 §7.3) and the event names the workbench adds (ARCHITECTURE §3 step 5 and the
- * run lifecycle names of seed 003). One event stream feeds the UI, socket clients and `--json` output.
+ * The run event stream: one discriminated union on `event`, with typed `data` per name. One stream
+ * feeds the UI, socket clients and `--json` output (docs/architecture.md).
  */
-import type { ToolCall, Todo, Usage, Message } from './messages.ts';
+import type { ToolCall, Todo, Usage, Message, ToolStatus } from './messages.ts';
 import type { SpanRecord } from './spans.ts';
 
-export type StreamEventName =
-  | 'on_chat_model_stream'
-  | 'on_tool_start'
-  | 'on_tool_end'
-  | 'done'
-  | 'error'
-  | 'on_run_start'
-  | 'on_run_created'
-  | 'on_run_state'
-  | 'on_run_finalized'
-  | 'on_message'
-  | 'on_model_end'
-  | 'on_tool_pending'
-  | 'on_tools_complete'
-  | 'on_hook_end'
-  | 'on_todos'
-  | 'on_span_start'
-  | 'on_span_end'
-  | 'on_approval_request'
-  | 'on_approval_resolved'
-  | 'on_blocked'
-  | 'on_compaction';
-
-export interface StreamEvent<D = unknown> {
-  event: StreamEventName;
-  /** Tool name or model name. */
-  name?: string;
-  run_id?: string;
-  data?: D;
-  thread_id?: string;
-}
-
-export type RunState = 'pending' | 'running' | 'awaiting_approval' | 'completed' | 'failed' | 'cancelled';
+export type RunState =
+  'pending' | 'running' | 'awaiting_approval' | 'completed' | 'failed' | 'cancelled';
 export type RunStopReason = 'completed' | 'max_iterations' | 'cancelled' | 'error' | 'blocked';
+export type ApprovalDecision = 'allow_once' | 'allow_thread' | 'deny';
+export type ApprovalMode = 'ask' | 'auto-edit' | 'auto';
+
+/** Whether an agent write created the file or changed an existing one. */
+export type FileChangeKind = 'created' | 'modified';
+
+/** A file the agent wrote or edited; `path` as displayed (workspace-relative when inside). */
+export interface FileChange {
+  path: string;
+  tool_call_id?: string;
+  change: FileChangeKind;
+}
 
 /** Payload shapes of the events, by name. */
 export interface StreamEventData {
   on_chat_model_stream: { delta: string };
   on_tool_start: { args: Record<string, unknown>; tool_call_id: string };
-  on_tool_end: { output: string; error?: string; tool_call_id: string; duration_ms: number };
+  on_tool_end: {
+    output: string;
+    error?: string;
+    status: ToolStatus;
+    tool_call_id: string;
+    duration_ms: number;
+  };
   done: { stop_reason: RunStopReason; iterations: number };
   error: { message: string; code?: string };
   on_run_start: { workspace: string; model: string };
@@ -52,7 +39,13 @@ export interface StreamEventData {
   on_run_state: { state: RunState; previous_state: RunState };
   on_run_finalized: { state: RunState; stop_reason: RunStopReason };
   on_message: { message: Message; index: number };
-  on_model_end: { content: string; tool_calls: ToolCall[]; usage?: Usage; interrupted?: boolean; finish_reason?: string };
+  on_model_end: {
+    content: string;
+    tool_calls: ToolCall[];
+    usage?: Usage;
+    interrupted?: boolean;
+    finish_reason?: string;
+  };
   on_tool_pending: { tool_call_id: string; tool_name: string };
   on_tools_complete: { count: number };
   on_hook_end: {
@@ -62,16 +55,47 @@ export interface StreamEventData {
     reason?: string;
     duration_ms: number;
     ok: boolean;
+    /** The hook_runs row, not the agent run. */
     run_id?: number;
   };
   on_todos: { todos: Todo[] };
   on_span_start: { span: SpanRecord };
   on_span_end: { span: SpanRecord };
-  on_approval_request: { approval_id: string; tool_call: ToolCall; kind: 'write' | 'execute'; preview: string };
+  on_approval_request: {
+    approval_id: string;
+    tool_call: ToolCall;
+    kind: 'write' | 'execute';
+    preview: string;
+  };
   on_approval_resolved: { approval_id: string; decision: ApprovalDecision };
-  on_blocked: { by: string; reason: string; target: 'message' | 'tool_call'; tool_call_id?: string };
+  on_blocked: {
+    by: string;
+    reason: string;
+    target: 'message' | 'tool_call';
+    tool_call_id?: string;
+  };
   on_compaction: { before_tokens: number; after_tokens: number; summarized_messages: number };
+  file_changed: FileChange;
 }
 
-export type ApprovalDecision = 'allow_once' | 'allow_thread' | 'deny';
-export type ApprovalMode = 'ask' | 'auto-edit' | 'auto';
+export type StreamEventName = keyof StreamEventData;
+
+/** The ids every event on the stream carries. */
+export interface RunIds {
+  run_id: string;
+  thread_id: string;
+}
+
+/**
+ * One event as an emitter inside a run sends it: the run stamps `run_id` / `thread_id`.
+ * `name` is the tool or model name where there is one.
+ */
+export type RunEvent = {
+  [K in StreamEventName]: { event: K; name?: string; data: StreamEventData[K] };
+}[StreamEventName];
+
+/** One event on the stream, narrowed by `switch (e.event)`. */
+export type StreamEvent = {
+  [K in StreamEventName]: { event: K; name?: string; data: StreamEventData[K] } & RunIds;
+}[StreamEventName];
+

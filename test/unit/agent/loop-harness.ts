@@ -5,7 +5,7 @@ import type { LlmClient, LlmResponse, ModelRequest } from '../../../src/main/llm
 import { ToolRegistry } from '../../../src/main/tools/registry.ts';
 import type { Tool, ToolKind } from '../../../src/main/tools/types.ts';
 import type { Workspace } from '../../../src/main/tools/workspace.ts';
-import { DEFAULT_SETTINGS, type AgentState, type Message, type StreamEvent } from '../../../src/shared/types/index.ts';
+import { DEFAULT_SETTINGS, type AgentState, type Message, type RunEvent } from '../../../src/shared/types/index.ts';
 
 export type Answer = Partial<LlmResponse> | ((req: ModelRequest) => Partial<LlmResponse> | Promise<Partial<LlmResponse>>);
 
@@ -36,7 +36,7 @@ export function testTool(name: string, kind: ToolKind, run: (args: Record<string
 }
 
 export function harness(llm: LlmClient, tools: Tool[], extra: Partial<RunContext> = {}) {
-  const events: StreamEvent[] = [];
+  const events: RunEvent[] = [];
   const state: AgentState = { thread_id: 'th_test', messages: [{ role: 'user', content: 'go' }], todos: [], files: {} };
   const registry = new ToolRegistry();
   const controller = new AbortController();

@@ -85,9 +85,10 @@ describe('Electron IPC adapter', () => {
     const sent: unknown[] = [];
     const wc = { isDestroyed: () => false, send: (...a: unknown[]) => sent.push(a) };
     const send = createEventSender(wc as never);
-    send('agent.event', { seq: 1, event: { event: 'done' } });
+    const done = { event: 'done', run_id: 'r1', thread_id: 't1', data: { stop_reason: 'completed', iterations: 1 } } as const;
+    send('agent.event', { seq: 1, event: done });
     (send as (c: string, p: unknown) => void)('evil.event', {});
-    expect(sent).toEqual([[`${IPC_PREFIX}agent.event`, { seq: 1, event: { event: 'done' } }]]);
+    expect(sent).toEqual([[`${IPC_PREFIX}agent.event`, { seq: 1, event: done }]]);
   });
 });
 

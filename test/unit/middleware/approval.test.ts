@@ -55,8 +55,8 @@ describe('approval policy', () => {
     h.ctx.emit = (e) => {
       h.events.push(e);
       if (e.event === 'on_approval_request') {
-        const data = e.data as { approval_id: string; preview: string };
-        queueMicrotask(() => broker.answer(data.approval_id, decisions[i++] ?? 'allow_once'));
+        const id = e.data.approval_id;
+        queueMicrotask(() => broker.answer(id, decisions[i++] ?? 'allow_once'));
       }
     };
     await run();

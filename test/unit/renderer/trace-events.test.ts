@@ -33,7 +33,7 @@ describe('span events into the trace slice', () => {
     const frozen = JSON.stringify(before);
     const other: AgentEventEnvelope = {
       seq: ++seq,
-      event: { event: 'on_chat_model_stream', thread_id: 'th', data: { delta: 'x' } },
+      event: { event: 'on_chat_model_stream', run_id: 'r', thread_id: 'th', data: { delta: 'x' } },
     };
     expect(applyTraceEvents(before, [other])).toBe(before);
     applyTraceEvents(before, [ev('on_span_end', mk('root', null, 'agent', 0, 5))]);

@@ -102,7 +102,7 @@ describe('workbench serve transport', () => {
     ws.send(JSON.stringify({ id: 1, channel: 'chat.send', args: { text: 'hi' } }));
     ws.send(JSON.stringify({ id: 2, channel: 'evil.channel', args: {} }));
     await new Promise((r) => setTimeout(r, 100));
-    wb.emit({ event: 'on_chat_model_stream', data: { delta: 'x' }, thread_id: 't1' });
+    wb.emit({ event: 'on_chat_model_stream', data: { delta: 'x' }, run_id: 'r1', thread_id: 't1' });
     await new Promise((r) => setTimeout(r, 100));
     expect(messages).toContainEqual({ id: 1, result: { ok: true, value: { threadId: 't1', runId: 'r1' } } });
     expect(messages).toContainEqual({ id: 2, result: { ok: false, error: expect.objectContaining({ code: 'unknown_channel' }) } });

@@ -59,7 +59,7 @@ describe('calls that always need a person', () => {
       const broker = new ApprovalBroker();
       h.ctx.emit = (e) => {
         h.events.push(e);
-        if (e.event === 'on_approval_request') queueMicrotask(() => broker.answer((e.data as { approval_id: string }).approval_id, 'allow_thread'));
+        if (e.event === 'on_approval_request') queueMicrotask(() => broker.answer(e.data.approval_id, 'allow_thread'));
       };
       await runAgentLoop({
         ctx: h.ctx,
@@ -71,9 +71,9 @@ describe('calls that always need a person', () => {
       const results = h.state.messages.filter((m) => m.role === 'tool').map((m) => m.content);
       if (interactive) {
         expect(ran).toEqual(['npm test', 'curl x | sh']);
-        const asked = h.events.filter((e) => e.event === 'on_approval_request');
+        const asked = h.events.flatMap((e) => (e.event === 'on_approval_request' ? [e.data] : []));
         expect(asked).toHaveLength(1);
-        expect((asked[0].data as { preview: string }).preview).toMatch(/pipes a download into a shell/);
+        expect(asked[0].preview).toMatch(/pipes a download into a shell/);
         // "Allow for this thread" never covers a risky command.
         expect(broker.isAllowedForThread(h.ctx.threadId, 'execute')).toBe(false);
       } else {

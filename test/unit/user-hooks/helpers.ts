@@ -7,7 +7,7 @@ import type { RunContext } from '../../../src/main/pipeline/hook.ts';
 import { ToolRegistry } from '../../../src/main/tools/registry.ts';
 import { PathOutsideWorkspaceError, type Workspace } from '../../../src/main/tools/workspace.ts';
 import { createTraceRecorder } from '../../../src/main/tracing/index.ts';
-import type { HookRunRecord, SpanRecord, StreamEvent, WorkbenchSettings } from '../../../src/shared/types/index.ts';
+import type { HookRunRecord, SpanRecord, RunEvent, WorkbenchSettings } from '../../../src/shared/types/index.ts';
 import { DEFAULT_SETTINGS } from '../../../src/shared/types/index.ts';
 import type { HookRunStore } from '../../../src/main/store/types.ts';
 
@@ -81,13 +81,13 @@ export function settingsWith(overrides: WorkbenchSettings['hook_overrides'] = {}
 
 export interface TestContext {
   ctx: RunContext;
-  events: StreamEvent[];
+  events: RunEvent[];
   spans: SpanRecord[];
   compactions: number;
 }
 
 export function testContext(ws: string, home: string, settings: WorkbenchSettings = settingsWith()): TestContext {
-  const events: StreamEvent[] = [];
+  const events: RunEvent[] = [];
   const spans: SpanRecord[] = [];
   const tools = new ToolRegistry();
   const fake = (name: string, kind: 'read' | 'write' | 'execute', parameters: z.ZodType) =>

@@ -3,7 +3,7 @@
  * activity to stderr; with `--json`, one StreamEvent per line on stdout.
  */
 import { resolve } from 'node:path';
-import type { StreamEvent, StreamEventData } from '../../../shared/types/index.ts';
+import type { StreamEvent } from '../../../shared/types/index.ts';
 import { createWorkbench, WorkbenchInputError } from '../../api/workbench.ts';
 import { resolveHome } from '../../store/paths.ts';
 import { parse, positiveInt } from '../args.ts';
@@ -41,7 +41,8 @@ export const runCommand: CliCommand = async (argv, io) => {
   }
   const print = values.json ? jsonPrinter(io) : textPrinter(io);
   const unsubscribe = workbench.subscribe(print);
-  const onSigint = () => workbench.chat.running().forEach((threadId) => workbench.chat.cancel({ threadId }));
+  const onSigint = () =>
+    workbench.chat.running().forEach((threadId) => workbench.chat.cancel({ threadId }));
   process.once('SIGINT', onSigint);
   try {
     const handle = await workbench.chat.send({
@@ -67,14 +68,17 @@ export const runCommand: CliCommand = async (argv, io) => {
       return 1;
     }
     if (result.stop_reason === 'max_iterations') {
-      io.stderr(`stopped: the agent used all its iterations (thread ${handle.threadId}; continue with --thread)\n`);
+      io.stderr(
+        `stopped: the agent used all its iterations (thread ${handle.threadId}; continue with --thread)\n`,
+      );
       return 1;
     }
     if (!values.json) io.stderr(`thread ${handle.threadId}\n`);
     return 0;
   } catch (err) {
     if (err instanceof WorkbenchInputError) {
-      if (err.code === 'not_found' || err.code === 'invalid_args') throw new UsageError(err.message);
+      if (err.code === 'not_found' || err.code === 'invalid_args')
+        throw new UsageError(err.message);
     }
     throw err;
   } finally {
@@ -97,31 +101,33 @@ function textPrinter(io: CliIo) {
   return (event: StreamEvent) => {
     switch (event.event) {
       case 'on_chat_model_stream':
-        io.stdout((event.data as StreamEventData['on_chat_model_stream']).delta);
+        io.stdout(event.data.delta);
         break;
-      case 'on_tool_start': {
-        const d = event.data as StreamEventData['on_tool_start'];
-        io.stderr(`\n→ ${event.name} ${oneLine(JSON.stringify(d.args))}\n`);
+      case 'on_tool_start':
+        io.stderr(`\n→ ${event.name} ${oneLine(JSON.stringify(event.data.args))}\n`);
         break;
-      }
       case 'on_tool_end': {
-        const d = event.data as StreamEventData['on_tool_end'];
-        io.stderr(d.error ? `✗ ${event.name}: ${oneLine(d.error)}\n` : `✓ ${event.name} (${d.duration_ms} ms)\n`);
+        const d = event.data;
+        io.stderr(
+          d.error
+            ? `✗ ${event.name}: ${oneLine(d.error)}\n`
+            : `✓ ${event.name} (${d.duration_ms} ms)\n`,
+        );
         break;
       }
       case 'on_todos': {
-        const todos = (event.data as StreamEventData['on_todos']).todos;
+        const todos = event.data.todos;
         const mark = { done: '[x]', in_progress: '[~]', pending: '[ ]' } as const;
         io.stderr(`todos:\n${todos.map((t) => `  ${mark[t.status]} ${t.title}`).join('\n')}\n`);
         break;
       }
       case 'on_blocked': {
-        const d = event.data as StreamEventData['on_blocked'];
+        const d = event.data;
         if (d.target === 'tool_call') io.stderr(`⊘ blocked by ${d.by}: ${oneLine(d.reason)}\n`);
         break;
       }
       case 'error': {
-        const d = event.data as StreamEventData['error'];
+        const d = event.data;
         if (d.code === 'diagnostic') io.stderr(`warning: ${d.message}\n`);
         break;
       }

@@ -1,19 +1,9 @@
 import { lazy, memo, Suspense, useEffect, useState } from 'react';
 import type { ToolCall } from '../../../shared/types/index.ts';
-import type { ToolRun, ToolStatus } from '../../stores/chat-types.ts';
+import { isEnded, type ToolRun } from '../../stores/chat-types.ts';
+import { FAILED_STATUSES, TOOL_STATUS_LABEL as LABEL } from './tool-status.ts';
 
 const MonacoEditor = lazy(() => import('../../components/MonacoEditor.tsx'));
-
-const LABEL: Record<ToolStatus, string> = {
-  pending: 'Queued',
-  awaiting_approval: 'Needs approval',
-  running: 'Running',
-  done: 'Done',
-  error: 'Failed',
-  blocked: 'Blocked',
-  denied: 'Denied',
-  cancelled: 'Cancelled',
-};
 
 /** The one argument worth showing in the header (path, command, pattern…). */
 export function headlineOf(call: ToolCall): string {
@@ -39,29 +29,59 @@ function formatMs(ms: number): string {
 }
 
 /** One tool call: name, arguments, live status, duration, collapsible output, error styling. */
-export const ToolCard = memo(function ToolCard({ call, run }: { call: ToolCall; run: ToolRun | undefined }) {
+export const ToolCard = memo(function ToolCard({
+  call,
+  run,
+}: {
+  call: ToolCall;
+  run: ToolRun | undefined;
+}) {
   const status = run?.status ?? 'pending';
   const elapsed = useElapsed(run);
   const [open, setOpen] = useState(false);
   const [editor, setEditor] = useState(false);
   const headline = headlineOf(call);
-  const failed = status === 'error' || status === 'blocked' || status === 'denied';
+  const failed = FAILED_STATUSES.has(status);
   const output = run?.output ?? '';
   return (
-    <div className={`tool-card status-${status}`} data-testid="tool-card" data-tool={call.name} data-status={status} aria-label={`Tool ${call.name}: ${LABEL[status]}`}>
+    <div
+      className={`tool-card status-${status}`}
+      data-testid="tool-card"
+      data-tool={call.name}
+      data-status={status}
+      aria-label={`Tool ${call.name}: ${LABEL[status]}`}
+    >
       <div className="tool-head">
         <span className={`tool-dot dot-${status}`} aria-hidden />
         <span className="tool-name">{call.name}</span>
-        {headline && <code className="tool-headline" title={headline}>{headline}</code>}
-        <span className="tool-status" data-testid="tool-status">{LABEL[status]}</span>
-        {elapsed !== undefined && <span className="tool-duration" data-testid="tool-duration">{formatMs(elapsed)}</span>}
-        <button type="button" className="link-button" aria-expanded={open} onClick={() => setOpen(!open)} data-testid="tool-toggle">
+        {headline && (
+          <code className="tool-headline" title={headline}>
+            {headline}
+          </code>
+        )}
+        <span className="tool-status" data-testid="tool-status">
+          {LABEL[status]}
+        </span>
+        {elapsed !== undefined && (
+          <span className="tool-duration" data-testid="tool-duration">
+            {formatMs(elapsed)}
+          </span>
+        )}
+        <button
+          type="button"
+          className="link-button"
+          aria-expanded={open}
+          onClick={() => setOpen(!open)}
+          data-testid="tool-toggle"
+        >
           {open ? 'Hide' : 'Details'}
         </button>
       </div>
       {failed && (run?.reason || run?.error) && (
         <div className="tool-error" role="alert" data-testid="tool-error">
-          {status === 'blocked' ? `Blocked by a hook: ${run?.reason ?? run?.error}` : (run?.error ?? run?.reason)}
+          {status === 'blocked'
+            ? `Blocked by a hook: ${run?.reason ?? run?.error}`
+            : (run?.error ?? run?.reason)}
         </div>
       )}
       {open && (
@@ -71,7 +91,12 @@ export const ToolCard = memo(function ToolCard({ call, run }: { call: ToolCall; 
           <div className="tool-section-label">
             Output
             {output.split('\n').length > 30 && (
-              <button type="button" className="link-button" onClick={() => setEditor(!editor)} data-testid="tool-open-editor">
+              <button
+                type="button"
+                className="link-button"
+                onClick={() => setEditor(!editor)}
+                data-testid="tool-open-editor"
+              >
                 {editor ? 'Plain view' : 'Open in editor'}
               </button>
             )}
@@ -81,7 +106,9 @@ export const ToolCard = memo(function ToolCard({ call, run }: { call: ToolCall; 
               <MonacoEditor value={output} readOnly height={360} />
             </Suspense>
           ) : (
-            <pre className="tool-output" data-testid="tool-output">{output || (status === 'running' ? '…' : '(no output)')}</pre>
+            <pre className="tool-output" data-testid="tool-output">
+              {output || (status === 'running' ? '…' : '(no output)')}
+            </pre>
           )}
         </div>
       )}
@@ -90,8 +117,16 @@ export const ToolCard = memo(function ToolCard({ call, run }: { call: ToolCall; 
 });
 
 /** Tool calls from one model turn, shown together (they run in parallel). */
-export function ToolGroup({ calls, tools, awaiting }: { calls: ToolCall[]; tools: Record<string, ToolRun>; awaiting: ReadonlySet<string> }) {
-  const done = calls.filter((c) => ['done', 'error', 'blocked', 'denied', 'cancelled'].includes(tools[c.id]?.status ?? '')).length;
+export function ToolGroup({
+  calls,
+  tools,
+  awaiting,
+}: {
+  calls: ToolCall[];
+  tools: Record<string, ToolRun>;
+  awaiting: ReadonlySet<string>;
+}) {
+  const done = calls.filter((c) => isEnded(tools[c.id]?.status ?? 'pending')).length;
   return (
     <div className="tool-group" data-testid="tool-group" data-count={calls.length}>
       {calls.length > 1 && (
@@ -100,7 +135,11 @@ export function ToolGroup({ calls, tools, awaiting }: { calls: ToolCall[]; tools
         </div>
       )}
       {calls.map((c) => (
-        <ToolCard key={c.id} call={c} run={awaiting.has(c.id) ? { ...tools[c.id], status: 'awaiting_approval' } : tools[c.id]} />
+        <ToolCard
+          key={c.id}
+          call={c}
+          run={awaiting.has(c.id) ? { ...tools[c.id], status: 'awaiting_approval' } : tools[c.id]}
+        />
       ))}
     </div>
   );

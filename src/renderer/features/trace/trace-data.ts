@@ -36,10 +36,8 @@ export function applySpanEvents(data: TraceData, envs: readonly AgentEventEnvelo
   for (const env of envs) {
     const e = env.event;
     if (e.event !== 'on_span_start' && e.event !== 'on_span_end') continue;
-    const span = (e.data as { span?: SpanRecord } | undefined)?.span;
-    if (!span) continue;
+    const span = e.data.span;
     const threadId = span.thread_id || e.thread_id;
-    if (!threadId) continue;
     const list = byThread.get(threadId);
     if (list) list.push(span);
     else byThread.set(threadId, [span]);
