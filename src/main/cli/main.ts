@@ -2,8 +2,8 @@
  * `workbench <command>`: dispatches to command modules, imported lazily so `workbench run` loads
  * only what a run needs. Exit codes: 0 ok, 1 runtime error, 2 bad usage, 3 blocked by a hook.
  */
+import { errorMessage, WorkbenchError } from '../errors.ts';
 import type { CliCommand, CliIo } from './types.ts';
-import { UsageError } from './types.ts';
 
 const COMMANDS: Record<string, () => Promise<CliCommand>> = {
   run: async () => (await import('./commands/run.ts')).runCommand,
@@ -57,11 +57,8 @@ export async function main(argv: string[], io: CliIo = processIo()): Promise<num
   try {
     return await (await load())(rest, io);
   } catch (err) {
-    if (err instanceof UsageError) {
-      io.stderr(`workbench ${name}: ${err.message}\n`);
-      return 2;
-    }
-    io.stderr(`workbench ${name}: ${err instanceof Error ? err.message : String(err)}\n`);
-    return 1;
+    // Expected failures (bad usage, unknown thread, not a folder…) exit 2; anything else is a runtime error.
+    io.stderr(`workbench ${name}: ${errorMessage(err)}\n`);
+    return err instanceof WorkbenchError ? 2 : 1;
   }
 }

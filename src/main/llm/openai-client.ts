@@ -10,7 +10,8 @@ import { toOpenAiMessages, toOpenAiTools } from './message-mapping.ts';
 import { createStreamAccumulator } from './stream-accumulator.ts';
 import { classifyError, networkCode, scrub } from './error-mapping.ts';
 import type { ClassifiedError } from './error-mapping.ts';
-import { abortError, backoffDelay, parseRetryAfter, sleep } from './retry.ts';
+import { abortError, sleep } from '../abort.ts';
+import { backoffDelay, parseRetryAfter } from './retry.ts';
 
 /** Options of `createOpenAiClient`. */
 export interface OpenAiClientOptions {

@@ -1,6 +1,6 @@
 /** Provider presets, base-URL normalisation, model listing and the Settings "Test connection". */
 import { classifyStatus, scrub, unreachableLine } from './error-mapping.ts';
-import { abortError } from './retry.ts';
+import { abortError, isAbortError } from '../abort.ts';
 import { LlmError } from './types.ts';
 
 export type ProviderId =
@@ -157,7 +157,7 @@ export async function testConnection(opts: EndpointOptions): Promise<ConnectionR
           : `Connected to ${baseURL} — ${count} available.`,
     };
   } catch (err) {
-    if (err instanceof Error && err.name === 'AbortError') throw err;
+    if (isAbortError(err)) throw err;
     const code = (err as { code?: string }).code;
     if (code === 'unreachable' && /connection refused/.test((err as Error).message)) {
       const preset = PROVIDER_PRESETS.find((p) => p.local && sameOrigin(p.baseURL, baseURL));

@@ -8,6 +8,7 @@ import type { HookRunStore, SpanStore, ThreadStore } from '../../store/types.ts'
 import { toChromeTrace } from '../../tracing/chrome-trace.ts';
 import { toOtlpJson } from '../../tracing/otlp-encode.ts';
 import { fromOtlpJson } from '../../tracing/otlp-decode.ts';
+import { WorkbenchError, errorMessage } from '../../errors.ts';
 import { renewIds } from './trace-import.ts';
 
 export type TraceExportFormat = 'otlp' | 'chrome';
@@ -34,7 +35,7 @@ export interface TraceService {
     filename: string;
     content: string;
   };
-  /** Imports an OTLP JSON text into a new thread. Contract: throws an Error naming the problem. */
+  /** Imports an OTLP JSON text into a new thread. Contract: a bad file throws WorkbenchError invalid_args. */
   import(args: { content: string; name?: string }): { threadId: string; spans: number };
   /** The stored run of a hook span, or null (in-process hooks and old runs have none). */
   hookRun(args: { threadId: string; spanId: string }): HookRunRecord | null;
@@ -64,17 +65,21 @@ export function createTraceService(deps: TraceServiceDeps): TraceService {
       try {
         doc = JSON.parse(a.content);
       } catch (err) {
-        throw new Error(`not JSON: ${err instanceof Error ? err.message : String(err)}`, {
-          cause: err,
-        });
+        throw new WorkbenchError('invalid_args', `not JSON: ${errorMessage(err)}`, { cause: err });
       }
       if (typeof doc === 'object' && doc !== null && 'traceEvents' in doc) {
-        throw new Error(
+        throw new WorkbenchError(
+          'invalid_args',
           'Chrome trace files cannot be imported (they lose span ids); export OTLP instead',
         );
       }
-      const decoded = fromOtlpJson(doc);
-      if (decoded.length === 0) throw new Error('the file holds no spans');
+      let decoded: SpanRecord[];
+      try {
+        decoded = fromOtlpJson(doc);
+      } catch (err) {
+        throw new WorkbenchError('invalid_args', errorMessage(err), { cause: err });
+      }
+      if (decoded.length === 0) throw new WorkbenchError('invalid_args', 'the file holds no spans');
       const threadId = deps.threads.loadOrCreate(undefined, deps.workspace).thread_id;
       deps.threads.setTitle(threadId, `imported trace${a.name ? ` ${a.name}` : ''}`);
       const spans = renewIds(decoded, threadId);
