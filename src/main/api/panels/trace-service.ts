@@ -30,13 +30,23 @@ export interface TraceServiceDeps {
 export interface TraceService {
   /** Every span of a thread, ordered by start. */
   list(args: { threadId: string }): SpanRecord[];
-  /** A file for download. Contract: content attributes are dropped unless capture_content is on. */
-  export(args: { threadId: string; format: TraceExportFormat }): {
+  /**
+   * A file for download.
+   * Contract: content attributes are dropped unless `captureContent` (default: the setting) is on.
+   */
+  export(args: { threadId: string; format: TraceExportFormat; captureContent?: boolean }): {
     filename: string;
     content: string;
   };
-  /** Imports an OTLP JSON text into a new thread. Contract: a bad file throws WorkbenchError invalid_args. */
-  import(args: { content: string; name?: string }): { threadId: string; spans: number };
+  /**
+   * Imports an OTLP JSON text into `threadId`, or a new thread titled after `name`.
+   * Contract: a bad file throws WorkbenchError invalid_args.
+   */
+  import(args: { content: string; name?: string; threadId?: string }): {
+    threadId: string;
+    spans: number;
+    runs: number;
+  };
   /** The stored run of a hook span, or null (in-process hooks and old runs have none). */
   hookRun(args: { threadId: string; spanId: string }): HookRunRecord | null;
 }
@@ -52,7 +62,7 @@ export function createTraceService(deps: TraceServiceDeps): TraceService {
     list: (a) => list(a.threadId),
     export(a) {
       const spans = list(a.threadId);
-      const captureContent = deps.captureContent();
+      const captureContent = a.captureContent ?? deps.captureContent();
       const doc =
         a.format === 'otlp'
           ? toOtlpJson(spans, { captureContent })
@@ -80,13 +90,16 @@ export function createTraceService(deps: TraceServiceDeps): TraceService {
         throw new WorkbenchError('invalid_args', errorMessage(err), { cause: err });
       }
       if (decoded.length === 0) throw new WorkbenchError('invalid_args', 'the file holds no spans');
-      const threadId = deps.threads.loadOrCreate(undefined, deps.workspace).thread_id;
-      deps.threads.setTitle(threadId, `imported trace${a.name ? ` ${a.name}` : ''}`);
+      let threadId = a.threadId;
+      if (!threadId) {
+        threadId = deps.threads.loadOrCreate(undefined, deps.workspace).thread_id;
+        deps.threads.setTitle(threadId, `imported trace${a.name ? ` ${a.name}` : ''}`);
+      }
       const spans = renewIds(decoded, threadId);
       tx(() => {
         for (const s of spans) deps.spans.upsert(s);
       });
-      return { threadId, spans: spans.length };
+      return { threadId, spans: spans.length, runs: new Set(spans.map((s) => s.run_id)).size };
     },
     hookRun(a) {
       const runs = deps.hookRuns.recent({ threadId: a.threadId, limit: 5000 });
