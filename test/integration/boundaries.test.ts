@@ -1,7 +1,7 @@
 /**
- * Architecture boundaries (ARCHITECTURE §2): src/shared imports nothing outside itself; only
- * src/main/electron imports 'electron'; the renderer never imports src/main. And the core loads in
- * plain Node, without Electron.
+ * Architecture boundaries: src/shared imports nothing outside itself; only src/main/electron imports
+ * 'electron'; the renderer never imports src/main; the core never imports a face (cli/, server/,
+ * electron/). And the core loads in plain Node, without Electron.
  */
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join, relative, resolve, dirname } from 'node:path';
@@ -53,6 +53,19 @@ describe('module boundaries', () => {
         .filter((s) => s.startsWith('node:') || (s.startsWith('.') && resolve(dirname(f), s).startsWith(join(root, 'src/main'))))
         .map((s) => `${rel(f)} → ${s}`),
     );
+    expect(offenders).toEqual([]);
+  });
+
+  it('the core never imports a face (src/main/cli, src/main/server, src/main/electron)', () => {
+    const faces = ['cli', 'server', 'electron'].map((f) => join(root, 'src/main', f));
+    const inFace = (path: string) => faces.some((f) => path === f || path.startsWith(`${f}/`));
+    const offenders = sources(join(root, 'src/main'))
+      .filter((f) => !inFace(f))
+      .flatMap((f) =>
+        importsOf(f)
+          .filter((s) => s.startsWith('.') && inFace(resolve(dirname(f), s)))
+          .map((s) => `${rel(f)} → ${s}`),
+      );
     expect(offenders).toEqual([]);
   });
 
