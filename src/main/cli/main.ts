@@ -35,7 +35,7 @@ commands:
 
 environment: OPENAI_API_KEY, OPENAI_BASE_URL, WORKBENCH_MODEL, WORKBENCH_HOME (default ~/.workbench)`;
 
-export const processIo = (): CliIo => ({
+const processIo = (): CliIo => ({
   stdout: (t) => void process.stdout.write(t),
   stderr: (t) => void process.stderr.write(t),
   env: process.env,

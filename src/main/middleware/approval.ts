@@ -76,10 +76,6 @@ export class ApprovalBroker {
     set.add(tool);
   }
 
-  pendingIds(): string[] {
-    return [...this.pending.keys()];
-  }
-
   /** The prompts still waiting on a thread, oldest first (a reloaded page shows them again). */
   pendingFor(threadId: string): ApprovalRequest[] {
     return [...this.pending.values()].filter((p) => p.threadId === threadId).map((p) => p.request);

@@ -24,7 +24,7 @@ const exists = (path: string): Promise<boolean> =>
   );
 
 /** Lists what a workspace brings that the trust prompt must show. */
-export async function inspectWorkspace(workspace: string): Promise<TrustItem[]> {
+async function inspectWorkspace(workspace: string): Promise<TrustItem[]> {
   const items: TrustItem[] = [];
   const candidates: Array<[TrustItem['kind'], string]> = [
     ['agents_md', join(workspace, 'AGENTS.md')],
