@@ -2,6 +2,7 @@
 import { classifyStatus, scrub, unreachableLine } from './error-mapping.ts';
 import { abortError, isAbortError } from '../abort.ts';
 import { LlmError } from './types.ts';
+import { errorMessage } from '../errors.ts';
 
 export type ProviderId =
   'openai' | 'ollama' | 'lmstudio' | 'vllm' | 'llamacpp' | 'openrouter' | 'custom';
@@ -165,7 +166,7 @@ export async function testConnection(opts: EndpointOptions): Promise<ConnectionR
       const hint = preset ? ` — is ${preset.label} running?` : ' — is the server running?';
       return { ok: false, message: `Nothing is listening at ${origin}${hint}` };
     }
-    const why = err instanceof Error ? err.message : String(err);
+    const why = errorMessage(err);
     return { ok: false, message: scrub(why, opts.apiKey) };
   }
 }
