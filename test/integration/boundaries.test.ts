@@ -19,7 +19,8 @@ function sources(dir: string): string[] {
   return out;
 }
 
-const importRe = /(?:import|export)\s[^'"]*?from\s*['"]([^'"]+)['"]|import\(\s*['"]([^'"]+)['"]\s*\)|require\(\s*['"]([^'"]+)['"]\s*\)|^\s*import\s+['"]([^'"]+)['"]/gm;
+const importRe =
+  /(?:import|export)\s[^'"]*?from\s*['"]([^'"]+)['"]|import\(\s*['"]([^'"]+)['"]\s*\)|require\(\s*['"]([^'"]+)['"]\s*\)|^\s*import\s+['"]([^'"]+)['"]/gm;
 
 function importsOf(file: string): string[] {
   const text = readFileSync(file, 'utf8');
@@ -33,7 +34,8 @@ describe('module boundaries', () => {
     const offenders: string[] = [];
     for (const file of sources(join(root, 'src/shared'))) {
       for (const spec of importsOf(file)) {
-        const inside = spec.startsWith('.') && resolve(dirname(file), spec).startsWith(join(root, 'src/shared'));
+        const inside =
+          spec.startsWith('.') && resolve(dirname(file), spec).startsWith(join(root, 'src/shared'));
         if (!inside && spec !== 'zod') offenders.push(`${rel(file)} → ${spec}`);
       }
     }
@@ -43,14 +45,22 @@ describe('module boundaries', () => {
   it("only src/main/electron imports 'electron'", () => {
     const offenders = sources(join(root, 'src'))
       .filter((f) => !rel(f).startsWith('src/main/electron/'))
-      .flatMap((f) => importsOf(f).filter((s) => s === 'electron' || s.startsWith('electron/')).map((s) => `${rel(f)} → ${s}`));
+      .flatMap((f) =>
+        importsOf(f)
+          .filter((s) => s === 'electron' || s.startsWith('electron/'))
+          .map((s) => `${rel(f)} → ${s}`),
+      );
     expect(offenders).toEqual([]);
   });
 
   it('the renderer never imports src/main or Node built-ins', () => {
     const offenders = sources(join(root, 'src/renderer')).flatMap((f) =>
       importsOf(f)
-        .filter((s) => s.startsWith('node:') || (s.startsWith('.') && resolve(dirname(f), s).startsWith(join(root, 'src/main'))))
+        .filter(
+          (s) =>
+            s.startsWith('node:') ||
+            (s.startsWith('.') && resolve(dirname(f), s).startsWith(join(root, 'src/main'))),
+        )
         .map((s) => `${rel(f)} → ${s}`),
     );
     expect(offenders).toEqual([]);

@@ -100,7 +100,10 @@ export function createHandlers(deps: HandlerDeps): InvokeHandlers {
   };
 
   const remember = async (path: string): Promise<string[]> => {
-    const recent = [path, ...wb.settings.get().recent_workspaces.filter((p) => p !== path)].slice(0, 10);
+    const recent = [path, ...wb.settings.get().recent_workspaces.filter((p) => p !== path)].slice(
+      0,
+      10,
+    );
     await wb.settings.update({ recent_workspaces: recent });
     return recent;
   };
@@ -126,10 +129,13 @@ export function createHandlers(deps: HandlerDeps): InvokeHandlers {
       const { summary, state } = threadOrThrow(a.threadId);
       const running = wb.chat.running().includes(a.threadId);
       // Approvals still waiting, so a reloaded page shows the prompt again.
-      const approvals: PendingApproval[] = running ? wb.chat.pendingApprovals({ threadId: a.threadId }) : [];
+      const approvals: PendingApproval[] = running
+        ? wb.chat.pendingApprovals({ threadId: a.threadId })
+        : [];
       return { summary, state, running, approvals };
     },
-    'threads.create': (a) => wb.threads.create({ workspace: a.workspace ?? current, title: a.title }),
+    'threads.create': (a) =>
+      wb.threads.create({ workspace: a.workspace ?? current, title: a.title }),
     'threads.rename': (a) => {
       threadOrThrow(a.threadId);
       wb.threads.rename({ threadId: a.threadId, title: a.title });
@@ -141,11 +147,18 @@ export function createHandlers(deps: HandlerDeps): InvokeHandlers {
       return { deleted: true as const };
     },
     'chat.send': async (a) => {
-      const handle = await wb.chat.send({ threadId: a.threadId, text: a.text, workspace: a.threadId ? undefined : (a.workspace ?? current) });
+      const handle = await wb.chat.send({
+        threadId: a.threadId,
+        text: a.text,
+        workspace: a.threadId ? undefined : (a.workspace ?? current),
+      });
       return { threadId: handle.threadId, runId: handle.runId };
     },
     'chat.cancel': (a) => ({ cancelled: wb.chat.cancel({ threadId: a.threadId }) }),
-    'chat.approve': (a) => ({ accepted: wb.chat.approve({ approvalId: a.approvalId, decision: a.decision }), decision: a.decision }),
+    'chat.approve': (a) => ({
+      accepted: wb.chat.approve({ approvalId: a.approvalId, decision: a.decision }),
+      decision: a.decision,
+    }),
     'chat.running': () => wb.chat.running(),
     'workspace.current': () => ({ path: current, recent: wb.settings.get().recent_workspaces }),
     'workspace.open': async (a) => {
@@ -168,7 +181,8 @@ export function createHandlers(deps: HandlerDeps): InvokeHandlers {
       if (provider) {
         const base = wb.settings.get().provider;
         const merged = { ...base, ...provider };
-        if (provider.base_url !== undefined) merged.base_url = (await getProviders()).normalize(provider.base_url);
+        if (provider.base_url !== undefined)
+          merged.base_url = (await getProviders()).normalize(provider.base_url);
         patch.provider = merged;
       }
       try {
@@ -194,7 +208,11 @@ export function createHandlers(deps: HandlerDeps): InvokeHandlers {
         throw new WorkbenchError('unavailable', errorMessage(err));
       }
     },
-    'providers.test': async (a) => (await getProviders()).testConnection({ baseURL: a.baseURL, apiKey: keyFor(a.baseURL, a.apiKey) }),
+    'providers.test': async (a) =>
+      (await getProviders()).testConnection({
+        baseURL: a.baseURL,
+        apiKey: keyFor(a.baseURL, a.apiKey),
+      }),
     'providers.probe': async () => (await getProviders()).probe(),
     'todos.get': (a) => threadOrThrow(a.threadId).state.todos,
     'trace.list': (a) => wb.trace.list(a),
@@ -225,8 +243,16 @@ export function createHandlers(deps: HandlerDeps): InvokeHandlers {
  * Validates and runs one call.
  * Contract: never throws; an unknown channel or arguments failing the schema never reach a handler.
  */
-export async function dispatch(handlers: InvokeHandlers, channel: unknown, args: unknown): Promise<IpcResult<unknown>> {
-  if (!isInvokeChannel(channel)) return fail('unknown_channel', `unknown channel ${JSON.stringify(String(channel)).slice(0, 120)}`);
+export async function dispatch(
+  handlers: InvokeHandlers,
+  channel: unknown,
+  args: unknown,
+): Promise<IpcResult<unknown>> {
+  if (!isInvokeChannel(channel))
+    return fail(
+      'unknown_channel',
+      `unknown channel ${JSON.stringify(String(channel)).slice(0, 120)}`,
+    );
   const parsed = ARG_SCHEMAS[channel].safeParse(args === undefined ? {} : args);
   if (!parsed.success) {
     const issue = parsed.error.issues[0];

@@ -37,7 +37,11 @@ export interface RunHandle {
   threadId: string;
   runId: string;
   /** Resolves when the run ends (never rejects): the `done` event's data. */
-  finished: Promise<{ stop_reason: string; error?: string; blocked?: { by: string; reason: string } }>;
+  finished: Promise<{
+    stop_reason: string;
+    error?: string;
+    blocked?: { by: string; reason: string };
+  }>;
 }
 
 /** The system message(s) and size of the last request sent to the model on a thread. */
@@ -87,7 +91,11 @@ export interface Workbench {
      * history), with the context window and compaction settings of its workspace's agent.yaml.
      * Contract: rejects WorkbenchError not_found for an unknown thread, and when the summary fails.
      */
-    compact(args: { threadId: string; model?: string; signal?: AbortSignal }): Promise<CompactThreadResult>;
+    compact(args: {
+      threadId: string;
+      model?: string;
+      signal?: AbortSignal;
+    }): Promise<CompactThreadResult>;
   };
   chat: {
     /** Starts a run; events stream to subscribers. Rejects only for bad input (empty text, unknown thread). */

@@ -16,6 +16,7 @@ export function parse<O extends Options>(argv: string[], options: O) {
 export function positiveInt(value: string | undefined, flag: string): number | undefined {
   if (value === undefined) return undefined;
   const n = Number(value);
-  if (!Number.isInteger(n) || n < 1) throw new UsageError(`${flag} needs a whole number ≥ 1, got "${value}"`);
+  if (!Number.isInteger(n) || n < 1)
+    throw new UsageError(`${flag} needs a whole number ≥ 1, got "${value}"`);
   return n;
 }

@@ -55,7 +55,9 @@ export async function main(argv: string[], io: CliIo = processIo()): Promise<num
     return 2;
   }
   try {
-    return await (await load())(rest, io);
+    return await (
+      await load()
+    )(rest, io);
   } catch (err) {
     // Expected failures (bad usage, unknown thread, not a folder…) exit 2; anything else is a runtime error.
     io.stderr(`workbench ${name}: ${errorMessage(err)}\n`);

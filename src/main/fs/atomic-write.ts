@@ -58,7 +58,12 @@ export async function writeFileAtomic(
     if (versionOf(current) !== opts.expectedVersion) throw new ConflictError(path, current);
   }
   if (opts.createParents !== false) await mkdir(dirname(path), { recursive: true });
-  const mode = opts.mode ?? (await stat(path).then((st) => st.mode & 0o7777, () => undefined));
+  const mode =
+    opts.mode ??
+    (await stat(path).then(
+      (st) => st.mode & 0o7777,
+      () => undefined,
+    ));
   const tmp = join(dirname(path), `.${basename(path)}.${randomBytes(6).toString('hex')}.tmp`);
   try {
     const fh = await open(tmp, 'wx', mode ?? 0o666);

@@ -9,7 +9,10 @@ import type { Message } from '../../../src/shared/types/index.ts';
 import { createScriptedLlm } from '../../helpers/scripted-llm.ts';
 
 const chat = (n: number): Message[] =>
-  Array.from({ length: n }, (_, i) => ({ role: i % 2 === 0 ? 'user' : 'assistant', content: `${i} ${'x'.repeat(16)}` }));
+  Array.from({ length: n }, (_, i) => ({
+    role: i % 2 === 0 ? 'user' : 'assistant',
+    content: `${i} ${'x'.repeat(16)}`,
+  }));
 
 let tmp: string | undefined;
 afterEach(() => tmp && rmSync(tmp, { recursive: true, force: true }));
@@ -21,7 +24,12 @@ describe('Workbench threads.compact', () => {
     const threadId = seed.threads.loadOrCreate(undefined, tmp).thread_id;
     seed.threads.appendMessages(threadId, chat(12));
     seed.close();
-    const wb = await createWorkbench({ home: tmp, workspace: tmp, llm: createScriptedLlm([{ text: 'from cli' }]), model: 'm' });
+    const wb = await createWorkbench({
+      home: tmp,
+      workspace: tmp,
+      llm: createScriptedLlm([{ text: 'from cli' }]),
+      model: 'm',
+    });
     try {
       const r = await wb.threads.compact({ threadId });
       expect(r).toMatchObject({ compacted: true, upto: 10 });

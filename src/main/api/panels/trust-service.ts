@@ -6,7 +6,11 @@ import { readdir, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { TrustItem, TrustStatus } from '../../../shared/ipc/contract.ts';
 import { realDir } from '../../fs/real-dir.ts';
-import { realPathOf, type TrustStore, type TrustedWorkspace } from '../../user-hooks/trust-store.ts';
+import {
+  realPathOf,
+  type TrustStore,
+  type TrustedWorkspace,
+} from '../../user-hooks/trust-store.ts';
 
 export interface TrustService {
   /** Contract: rejects (WorkbenchError invalid_args) when `workspace` is not a folder. */

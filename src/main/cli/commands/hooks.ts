@@ -13,7 +13,9 @@ import { UsageError, type CliCommand, type CliIo } from '../types.ts';
 
 function formatInfo(i: HookInfo): string {
   const state = !i.enabled ? 'off' : !i.trusted ? 'untrusted' : i.problem ? 'problem' : 'on';
-  const what = [i.events.join(',') || '?', i.matcher ? `[${i.matcher}]` : ''].filter(Boolean).join(' ');
+  const what = [i.events.join(',') || '?', i.matcher ? `[${i.matcher}]` : '']
+    .filter(Boolean)
+    .join(' ');
   const where = i.path ?? i.command ?? '';
   return `${state.padEnd(10)}${i.source.padEnd(16)}${i.name.padEnd(28)} ${what.padEnd(30)} ${where}${i.problem ? `\n        ! ${i.problem}` : ''}${i.dialect !== 'builtin' ? `\n        id: ${i.id}` : ''}`;
 }
@@ -33,16 +35,23 @@ interface TestOptions {
 }
 
 async function hooksTest(wb: Workbench, o: TestOptions, io: CliIo): Promise<number> {
-  const custom = o.payloadFile ? (JSON.parse(await readFile(resolve(io.cwd, o.payloadFile), 'utf8')) as unknown) : undefined;
-  if (custom !== undefined && !isRecord(custom)) throw new UsageError('--payload must hold one JSON object');
+  const custom = o.payloadFile
+    ? (JSON.parse(await readFile(resolve(io.cwd, o.payloadFile), 'utf8')) as unknown)
+    : undefined;
+  if (custom !== undefined && !isRecord(custom))
+    throw new UsageError('--payload must hold one JSON object');
   const { hooks } = await wb.hooks.list({ workspace: o.workspace, trust: o.trust });
-  const target = hooks.find((h) => h.dialect !== 'builtin' && (h.name === o.name || h.id === o.name));
+  const target = hooks.find(
+    (h) => h.dialect !== 'builtin' && (h.name === o.name || h.id === o.name),
+  );
   if (!target) {
     io.stderr(`workbench hooks: no hook named "${o.name}" (see workbench hooks list)\n`);
     return 1;
   }
   if (!target.trusted) {
-    io.stderr(`workbench hooks: ${o.name} comes from an untrusted workspace; run "workbench trust ${o.workspace}" (or add --trust)\n`);
+    io.stderr(
+      `workbench hooks: ${o.name} comes from an untrusted workspace; run "workbench trust ${o.workspace}" (or add --trust)\n`,
+    );
     return 1;
   }
   if (target.dialect === 'seed' && target.problem) io.stderr(`warning: ${target.problem}\n`);
@@ -54,11 +63,17 @@ async function hooksTest(wb: Workbench, o: TestOptions, io: CliIo): Promise<numb
     trust: o.trust,
   });
   io.stdout(`hook:      ${o.name} (${target.id})\n`);
-  io.stdout(`exit code: ${r.exitCode ?? '-'}${r.signal ? `  signal: ${r.signal}` : ''}${r.timedOut ? '  (timed out)' : ''}\n`);
+  io.stdout(
+    `exit code: ${r.exitCode ?? '-'}${r.signal ? `  signal: ${r.signal}` : ''}${r.timedOut ? '  (timed out)' : ''}\n`,
+  );
   io.stdout(`duration:  ${r.durationMs} ms\n`);
   if (r.error) io.stdout(`error:     ${r.error}\n`);
-  io.stdout(`stdout (${r.stdoutBytes} bytes${r.stdoutTruncated ? ', truncated' : ''}):\n${r.stdout}${r.stdout.endsWith('\n') || !r.stdout ? '' : '\n'}`);
-  io.stdout(`stderr (${r.stderrBytes} bytes${r.stderrTruncated ? ', truncated' : ''}):\n${r.stderr}${r.stderr.endsWith('\n') || !r.stderr ? '' : '\n'}`);
+  io.stdout(
+    `stdout (${r.stdoutBytes} bytes${r.stdoutTruncated ? ', truncated' : ''}):\n${r.stdout}${r.stdout.endsWith('\n') || !r.stdout ? '' : '\n'}`,
+  );
+  io.stdout(
+    `stderr (${r.stderrBytes} bytes${r.stderrTruncated ? ', truncated' : ''}):\n${r.stderr}${r.stderr.endsWith('\n') || !r.stderr ? '' : '\n'}`,
+  );
   io.stdout(`read as:   ${r.readAs}\n`);
   return r.readError ? 1 : 0;
 }
@@ -78,7 +93,8 @@ export const hooksCommand: CliCommand = async (argv, io) => {
     throw new UsageError('expected "hooks list", "hooks runs" or "hooks test NAME --event EVENT"');
   }
   const name = positionals[0];
-  if (sub === 'test' && !name) throw new UsageError('hooks test needs a NAME (or id) from "workbench hooks list"');
+  if (sub === 'test' && !name)
+    throw new UsageError('hooks test needs a NAME (or id) from "workbench hooks list"');
   const limit = positiveInt(values.limit, '--limit') ?? 20;
   const workspace = resolve(io.cwd, values.workspace ?? '.');
   const trust = Boolean(values.trust);
@@ -89,13 +105,21 @@ export const hooksCommand: CliCommand = async (argv, io) => {
       else io.stdout(runs.length ? `${runs.map(formatRun).join('\n')}\n` : 'no hook runs yet\n');
       return 0;
     }
-    if (sub === 'test') return hooksTest(wb, { name: name!, event: values.event, payloadFile: values.payload, workspace, trust }, io);
+    if (sub === 'test')
+      return hooksTest(
+        wb,
+        { name: name!, event: values.event, payloadFile: values.payload, workspace, trust },
+        io,
+      );
     const listing = await wb.hooks.list({ workspace, trust });
     if (values.json) io.stdout(`${JSON.stringify(listing.hooks, null, 2)}\n`);
     else {
-      if (!listing.trusted && listing.hooks.some((h) => !h.trusted)) io.stdout(`workspace not trusted: its hooks will not run (workbench trust ${workspace})\n`);
+      if (!listing.trusted && listing.hooks.some((h) => !h.trusted))
+        io.stdout(`workspace not trusted: its hooks will not run (workbench trust ${workspace})\n`);
       if (listing.disableAllHooks) io.stdout('disableAllHooks is on: no user hook runs\n');
-      io.stdout(listing.hooks.length ? `${listing.hooks.map(formatInfo).join('\n')}\n` : 'no hooks\n');
+      io.stdout(
+        listing.hooks.length ? `${listing.hooks.map(formatInfo).join('\n')}\n` : 'no hooks\n',
+      );
     }
     return 0;
   });

@@ -9,7 +9,10 @@ import { UsageError, type CliCommand } from '../types.ts';
 export const skillsCommand: CliCommand = async (argv, io) => {
   const [sub, ...rest] = argv;
   if (sub !== 'list') throw new UsageError('expected "skills list [--workspace DIR] [--json]"');
-  const { values, positionals } = parse(rest, { workspace: { type: 'string' }, json: { type: 'boolean' } });
+  const { values, positionals } = parse(rest, {
+    workspace: { type: 'string' },
+    json: { type: 'boolean' },
+  });
   if (positionals.length) throw new UsageError(`unexpected argument "${positionals[0]}"`);
   const workspace = resolve(io.cwd, values.workspace ?? '.');
   // agent.yaml problems matter here: a broken skills.paths silently hides skills.
@@ -22,7 +25,9 @@ export const skillsCommand: CliCommand = async (argv, io) => {
   }
   if (result.skills.length === 0) io.stdout('no skills found\n');
   for (const s of result.skills) {
-    io.stdout(`${s.name}${s.enabled ? '' : ' (disabled)'}  [${s.source}]  ${s.path}\n    ${s.description}\n`);
+    io.stdout(
+      `${s.name}${s.enabled ? '' : ' (disabled)'}  [${s.source}]  ${s.path}\n    ${s.description}\n`,
+    );
   }
   if (result.diagnostics.length) io.stdout('\nproblems:\n');
   for (const d of result.diagnostics) io.stdout(`  ${d.severity}: ${d.path}: ${d.message}\n`);

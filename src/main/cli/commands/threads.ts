@@ -6,8 +6,13 @@ import { UsageError, type CliCommand } from '../types.ts';
 
 export const threadsCommand: CliCommand = async (argv, io) => {
   const [sub, ...rest] = argv;
-  const { values, positionals } = parse(rest, { json: { type: 'boolean' }, search: { type: 'string' }, workspace: { type: 'string' } });
-  if (sub !== 'list' && sub !== 'show') throw new UsageError('expected "threads list" or "threads show ID"');
+  const { values, positionals } = parse(rest, {
+    json: { type: 'boolean' },
+    search: { type: 'string' },
+    workspace: { type: 'string' },
+  });
+  if (sub !== 'list' && sub !== 'show')
+    throw new UsageError('expected "threads list" or "threads show ID"');
   const id = positionals[0];
   if (sub === 'show' && !id) throw new UsageError('threads show needs a thread ID');
   return withWorkbench(io, {}, (wb) => {
@@ -17,7 +22,9 @@ export const threadsCommand: CliCommand = async (argv, io) => {
       else if (threads.length === 0) io.stdout('no threads yet\n');
       else
         for (const t of threads) {
-          io.stdout(`${t.thread_id}  ${new Date(t.updated_at).toISOString().slice(0, 16).replace('T', ' ')}  ${String(t.message_count).padStart(4)} msgs  ${t.title || '(untitled)'}\n`);
+          io.stdout(
+            `${t.thread_id}  ${new Date(t.updated_at).toISOString().slice(0, 16).replace('T', ' ')}  ${String(t.message_count).padStart(4)} msgs  ${t.title || '(untitled)'}\n`,
+          );
         }
       return 0;
     }
@@ -32,7 +39,9 @@ export const threadsCommand: CliCommand = async (argv, io) => {
     }
     io.stdout(prettyPrint(state.messages));
     if (state.todos.length) {
-      io.stdout(`\n[Todos]\n${state.todos.map((t) => `  ${t.status.padEnd(11)} ${t.title}`).join('\n')}\n`);
+      io.stdout(
+        `\n[Todos]\n${state.todos.map((t) => `  ${t.status.padEnd(11)} ${t.title}`).join('\n')}\n`,
+      );
     }
     return 0;
   });

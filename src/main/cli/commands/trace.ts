@@ -24,11 +24,16 @@ function spansOf(wb: Workbench, threadId: string, io: CliIo): SpanRecord[] | und
 }
 
 async function exportTrace(argv: string[], io: CliIo): Promise<number> {
-  const { values, positionals } = parse(argv, { format: { type: 'string' }, out: { type: 'string' }, content: { type: 'boolean' } });
+  const { values, positionals } = parse(argv, {
+    format: { type: 'string' },
+    out: { type: 'string' },
+    content: { type: 'boolean' },
+  });
   const threadId = positionals[0];
   if (!threadId) throw new UsageError(`trace export needs a THREAD_ID\n${USAGE}`);
   const format = values.format;
-  if (format !== 'otlp' && format !== 'chrome') throw new UsageError('--format must be otlp or chrome');
+  if (format !== 'otlp' && format !== 'chrome')
+    throw new UsageError('--format must be otlp or chrome');
   const captureContent = values.content ?? false;
   return withWorkbench(io, {}, (wb) => {
     const spans = spansOf(wb, threadId, io);
@@ -36,7 +41,9 @@ async function exportTrace(argv: string[], io: CliIo): Promise<number> {
     const { content } = wb.trace.export({ threadId, format, captureContent });
     if (values.out) {
       writeFileSync(resolve(io.cwd, values.out), content);
-      io.stderr(`wrote ${spans.length} spans to ${values.out}${captureContent ? ' (with content)' : ''}\n`);
+      io.stderr(
+        `wrote ${spans.length} spans to ${values.out}${captureContent ? ' (with content)' : ''}\n`,
+      );
     } else io.stdout(content);
     return 0;
   });
