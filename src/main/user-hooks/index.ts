@@ -17,7 +17,6 @@ export { listUserHooks, pipelineOrder, type ListUserHooksOptions } from './list.
 export { setSeedHookEnabled, discoverSeedHooks, SEED_EVENTS, type SeedEvent, type SeedHookEntry } from './executable-discovery.ts';
 export { loadClaudeHooks, CLAUDE_EVENTS, type ClaudeHandler } from './claude-config.ts';
 export { runHookProcess, STDOUT_CAP_BYTES, STDERR_CAP_BYTES, type HookProcessResult, type HookProcessSpec } from './runner.ts';
-export { buildHookEnv } from './env.ts';
 export { transcriptPath } from './transcript.ts';
 
 export interface CreateUserHooksOptions {
