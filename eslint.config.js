@@ -42,5 +42,24 @@ export default tseslint.config(
     ignores: ['src/main/electron/**'],
     rules: { 'no-restricted-imports': ['error', { paths: ['electron'] }] },
   },
+  {
+    // The core never reaches into a face: the CLI, serve and the app call the core, not the reverse.
+    files: ['src/main/**/*.ts'],
+    ignores: ['src/main/cli/**', 'src/main/server/**', 'src/main/electron/**'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          paths: ['electron'],
+          patterns: [
+            {
+              regex: '(^|/)(cli|server|electron)/',
+              message: 'The core must not import a face (cli/, server/, electron/).',
+            },
+          ],
+        },
+      ],
+    },
+  },
   prettier,
 );

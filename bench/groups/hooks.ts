@@ -49,7 +49,8 @@ await runGroup('hooks', async (ctx) => {
   const { invokeSeedHook } = await import('../../src/main/user-hooks/executable-hooks.ts');
   const { invokeClaudeHandler, claudeSpec } =
     await import('../../src/main/user-hooks/claude-hooks.ts');
-  const { runHookProcess, buildHookEnv } = await import('../../src/main/user-hooks/index.ts');
+  const { runHookProcess } = await import('../../src/main/user-hooks/index.ts');
+  const { buildHookEnv } = await import('../../src/main/env/child-env.ts');
   const { basePayload } = await import('../../src/main/user-hooks/executable-protocol.ts');
   const workspace = tempDir('hooks-ws');
   const home = tempDir('hooks-home');

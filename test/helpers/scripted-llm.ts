@@ -9,7 +9,7 @@ import type {
   LlmResponse,
   ModelRequest,
 } from '../../src/main/llm/types.ts';
-import { abortError } from '../../src/main/llm/retry.ts';
+import { abortError } from '../../src/main/abort.ts';
 import { parseToolArgs } from '../../src/main/llm/tool-args.ts';
 import type { ScriptTurn } from './fake-openai-script.ts';
 import { rawArgsOf, splitText } from './fake-openai-script.ts';

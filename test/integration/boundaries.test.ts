@@ -1,7 +1,7 @@
 /**
- * Architecture boundaries (ARCHITECTURE §2): src/shared imports nothing outside itself; only
- * src/main/electron imports 'electron'; the renderer never imports src/main. And the core loads in
- * plain Node, without Electron.
+ * Architecture boundaries: src/shared imports nothing outside itself; only src/main/electron imports
+ * 'electron'; the renderer never imports src/main; the core never imports a face (cli/, server/,
+ * electron/). And the core loads in plain Node, without Electron.
  */
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join, relative, resolve, dirname } from 'node:path';
@@ -19,7 +19,8 @@ function sources(dir: string): string[] {
   return out;
 }
 
-const importRe = /(?:import|export)\s[^'"]*?from\s*['"]([^'"]+)['"]|import\(\s*['"]([^'"]+)['"]\s*\)|require\(\s*['"]([^'"]+)['"]\s*\)|^\s*import\s+['"]([^'"]+)['"]/gm;
+const importRe =
+  /(?:import|export)\s[^'"]*?from\s*['"]([^'"]+)['"]|import\(\s*['"]([^'"]+)['"]\s*\)|require\(\s*['"]([^'"]+)['"]\s*\)|^\s*import\s+['"]([^'"]+)['"]/gm;
 
 function importsOf(file: string): string[] {
   const text = readFileSync(file, 'utf8');
@@ -33,7 +34,8 @@ describe('module boundaries', () => {
     const offenders: string[] = [];
     for (const file of sources(join(root, 'src/shared'))) {
       for (const spec of importsOf(file)) {
-        const inside = spec.startsWith('.') && resolve(dirname(file), spec).startsWith(join(root, 'src/shared'));
+        const inside =
+          spec.startsWith('.') && resolve(dirname(file), spec).startsWith(join(root, 'src/shared'));
         if (!inside && spec !== 'zod') offenders.push(`${rel(file)} → ${spec}`);
       }
     }
@@ -43,16 +45,37 @@ describe('module boundaries', () => {
   it("only src/main/electron imports 'electron'", () => {
     const offenders = sources(join(root, 'src'))
       .filter((f) => !rel(f).startsWith('src/main/electron/'))
-      .flatMap((f) => importsOf(f).filter((s) => s === 'electron' || s.startsWith('electron/')).map((s) => `${rel(f)} → ${s}`));
+      .flatMap((f) =>
+        importsOf(f)
+          .filter((s) => s === 'electron' || s.startsWith('electron/'))
+          .map((s) => `${rel(f)} → ${s}`),
+      );
     expect(offenders).toEqual([]);
   });
 
   it('the renderer never imports src/main or Node built-ins', () => {
     const offenders = sources(join(root, 'src/renderer')).flatMap((f) =>
       importsOf(f)
-        .filter((s) => s.startsWith('node:') || (s.startsWith('.') && resolve(dirname(f), s).startsWith(join(root, 'src/main'))))
+        .filter(
+          (s) =>
+            s.startsWith('node:') ||
+            (s.startsWith('.') && resolve(dirname(f), s).startsWith(join(root, 'src/main'))),
+        )
         .map((s) => `${rel(f)} → ${s}`),
     );
+    expect(offenders).toEqual([]);
+  });
+
+  it('the core never imports a face (src/main/cli, src/main/server, src/main/electron)', () => {
+    const faces = ['cli', 'server', 'electron'].map((f) => join(root, 'src/main', f));
+    const inFace = (path: string) => faces.some((f) => path === f || path.startsWith(`${f}/`));
+    const offenders = sources(join(root, 'src/main'))
+      .filter((f) => !inFace(f))
+      .flatMap((f) =>
+        importsOf(f)
+          .filter((s) => s.startsWith('.') && inFace(resolve(dirname(f), s)))
+          .map((s) => `${rel(f)} → ${s}`),
+      );
     expect(offenders).toEqual([]);
   });
 

@@ -6,7 +6,8 @@
 import type { Message, RunStopReason, ToolCall, ToolResult } from '../../shared/types/index.ts';
 import type { LlmResponse } from '../llm/types.ts';
 import type { Hook, RunContext, StopOutcome, TurnOutcome } from '../pipeline/hook.ts';
-import { composeModelCall, composeToolCall, isAbortError, runBeforeAgent, runModifyRequest, type HookFailureReporter } from '../pipeline/compose.ts';
+import { isAbortError } from '../abort.ts';
+import { composeModelCall, composeToolCall, runBeforeAgent, runModifyRequest, type HookFailureReporter } from '../pipeline/compose.ts';
 import { dispatchToolCall } from './tool-dispatch.ts';
 
 export interface AgentLoopInput {

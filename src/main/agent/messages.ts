@@ -1,6 +1,6 @@
 /**
- * The Messages chain of seed 000 §1.5–§1.6: builders, role filters, accessors, validation, token
- * estimate and pretty printing over plain `Message` objects.
+ * The message chain as plain `Message` objects: builders, validation and pretty printing. Token
+ * estimates live in tokens.ts.
  */
 import type { Message, Role, ToolCall } from '../../shared/types/index.ts';
 
@@ -36,76 +36,6 @@ export class MessageValidationError extends Error {
   }
 }
 
-/** Immutable chain with the seed's fluent API; every builder returns a new chain. */
-export class Messages {
-  private readonly items: readonly Message[];
-
-  constructor(items: readonly Message[] = []) {
-    this.items = items;
-  }
-
-  system(content: string): Messages {
-    return this.append(system(content));
-  }
-  human(content: string): Messages {
-    return this.append(human(content));
-  }
-  ai(content: string, ...toolCalls: ToolCall[]): Messages {
-    return this.append(ai(content, ...toolCalls));
-  }
-  tool(toolCallId: string, name: string, content: string): Messages {
-    return this.append(toolMsg(toolCallId, name, content));
-  }
-  append(...msgs: Message[]): Messages {
-    return new Messages([...this.items, ...msgs]);
-  }
-
-  byRole(role: string): Message[] {
-    return this.items.filter((m) => m.role === role);
-  }
-  userMessages(): Message[] {
-    return this.byRole('user');
-  }
-  assistantMessages(): Message[] {
-    return this.byRole('assistant');
-  }
-  toolMessages(): Message[] {
-    return this.byRole('tool');
-  }
-  systemMessages(): Message[] {
-    return this.byRole('system');
-  }
-
-  /** The last message, or an empty user-less message when the chain is empty (seed: zero value). */
-  last(): Message {
-    return this.items.at(-1) ?? { role: 'user', content: '' };
-  }
-  lastContent(): string {
-    return this.items.at(-1)?.content ?? '';
-  }
-  len(): number {
-    return this.items.length;
-  }
-  slice(): Message[] {
-    return [...this.items];
-  }
-
-  validate(): void {
-    validate(this.items);
-  }
-  validateUserInput(): void {
-    validateUserInput(this.items);
-  }
-  estimateTokens(): number {
-    return estimateTokens(this.items);
-  }
-  prettyPrint(): string {
-    return prettyPrint(this.items);
-  }
-}
-
-export const newMessages = (items: readonly Message[] = []): Messages => new Messages(items);
-
 /**
  * Checks a whole chain (seed 000 §1.6).
  * Contract: throws MessageValidationError naming the first bad message; returns otherwise.
@@ -137,16 +67,6 @@ export function validateUserInput(msgs: readonly Message[]): void {
     if (!userInputRole(m.role)) throw new MessageValidationError(i, `role "${String(m.role)}" is not allowed in user input`);
     if (typeof m.content !== 'string' || !m.content.trim()) throw new MessageValidationError(i, 'content must be non-empty');
   });
-}
-
-/** Heuristic token count: len(content)/4 + len(raw tool arguments)/4 (seed 000 §1.6). */
-export function estimateTokens(msgs: readonly Message[]): number {
-  let chars = 0;
-  for (const m of msgs) {
-    chars += m.content.length;
-    for (const tc of m.tool_calls ?? []) chars += (tc.raw_args ?? JSON.stringify(tc.args)).length;
-  }
-  return Math.ceil(chars / 4);
 }
 
 const LABEL: Record<Role, string> = { system: 'System', user: 'Human', assistant: 'AI', tool: 'Tool' };

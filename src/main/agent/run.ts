@@ -24,7 +24,8 @@ import { createTraceRecorder, endRunSpan, startRunSpan } from '../tracing/index.
 import type { SpanWriter } from '../tracing/span-writer.ts';
 import type { LastRequest, RunHandle } from '../api/types.ts';
 import type { ModelRequest } from '../llm/types.ts';
-import { estimateTokens } from './messages.ts';
+import { estimateTokens } from './tokens.ts';
+import { isAbortError } from '../abort.ts';
 
 export interface RunDeps {
   db: SqliteDatabase;
@@ -112,7 +113,7 @@ export function startRun(deps: RunDeps, setup: RunSetup, runId: string): RunHand
           if (notice.phase === 'pre' && answer?.blocked)
             return { blocked: true, reason: answer.reason ?? `vetoed by ${hook.name}` };
         } catch (err) {
-          if (err instanceof Error && err.name === 'AbortError') throw err;
+          if (isAbortError(err)) throw err;
           ctx.trace?.recordEvent('hook_error', {
             hook: hook.name,
             phase: 'compact',

@@ -1,5 +1,12 @@
-/** The chars/4 token heuristic of seed 000 §1.6 / §11, per message so callers can budget slices. */
+/** The one token heuristic (characters / 4), per text and per message so callers can budget slices. */
 import type { Message } from '../../shared/types/index.ts';
+
+const CHARS_PER_TOKEN = 4;
+
+/** Estimated tokens of a text: ceil(length / 4). */
+export function estimateTextTokens(text: string): number {
+  return Math.ceil(text.length / CHARS_PER_TOKEN);
+}
 
 /**
  * Estimated tokens of one message: ceil((content + raw tool arguments) / 4).
@@ -8,7 +15,7 @@ import type { Message } from '../../shared/types/index.ts';
 export function estimateMessageTokens(m: Message): number {
   let chars = m.content.length;
   for (const tc of m.tool_calls ?? []) chars += (tc.raw_args ?? JSON.stringify(tc.args)).length;
-  return Math.ceil(chars / 4);
+  return Math.ceil(chars / CHARS_PER_TOKEN);
 }
 
 /** Estimated tokens of a conversation: the sum of `estimateMessageTokens` over `msgs`. */

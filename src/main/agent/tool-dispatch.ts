@@ -7,7 +7,7 @@ import type { ToolCall, ToolResult } from '../../shared/types/index.ts';
 import { ToolError, type Tool, type ToolContext } from '../tools/types.ts';
 import type { ToolRegistry } from '../tools/registry.ts';
 import type { TraceRecorder } from '../tracing/types.ts';
-import { isAbortError } from '../pipeline/compose.ts';
+import { abortError, isAbortError, sleep } from '../abort.ts';
 
 const MAX_SNOOZES = 5;
 
@@ -53,7 +53,7 @@ async function executeWithRetries(tool: Tool, call: ToolCall, args: Record<strin
       const output = await tool.execute(args, ctx);
       return { tool_call_id: call.id, name: call.name, output };
     } catch (err) {
-      if (isAbortError(err) || ctx.signal.aborted) throw abortOf(err, ctx.signal);
+      if (isAbortError(err) || ctx.signal.aborted) throw isAbortError(err) ? err : abortError(ctx.signal);
       const message = err instanceof Error ? err.message : String(err);
       const kind = err instanceof ToolError ? err.kind : 'error';
       opts.trace?.currentSpan()?.addEvent('tool_attempt_failed', { attempt, kind, message: message.slice(0, 500) });
@@ -68,29 +68,4 @@ async function executeWithRetries(tool: Tool, call: ToolCall, args: Record<strin
       attempt++;
     }
   }
-}
-
-function abortOf(err: unknown, signal: AbortSignal): Error {
-  if (isAbortError(err)) return err as Error;
-  const reason = signal.reason;
-  if (reason instanceof Error && isAbortError(reason)) return reason;
-  const e = new Error('cancelled');
-  e.name = 'AbortError';
-  return e;
-}
-
-/** Waits `ms`, rejecting with AbortError as soon as the signal aborts. */
-export function sleep(ms: number, signal: AbortSignal): Promise<void> {
-  return new Promise((resolve, reject) => {
-    if (signal.aborted) return reject(abortOf(undefined, signal));
-    const timer = setTimeout(() => {
-      signal.removeEventListener('abort', onAbort);
-      resolve();
-    }, ms);
-    const onAbort = () => {
-      clearTimeout(timer);
-      reject(abortOf(undefined, signal));
-    };
-    signal.addEventListener('abort', onAbort, { once: true });
-  });
 }

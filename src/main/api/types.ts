@@ -12,10 +12,12 @@ import type {
   WorkbenchSettings,
 } from '../../shared/types/index.ts';
 import type { LlmClient } from '../llm/types.ts';
+import type { CompactThreadResult } from '../middleware/summarization.ts';
 import type { MemoryService } from './panels/memory-service.ts';
 import type { SkillsService } from './panels/skills-service.ts';
 import type { HooksService } from './panels/hooks-service.ts';
 import type { TraceService } from './panels/trace-service.ts';
+import type { TrustService } from './panels/trust-service.ts';
 
 export interface SendArgs {
   threadId?: string;
@@ -35,7 +37,11 @@ export interface RunHandle {
   threadId: string;
   runId: string;
   /** Resolves when the run ends (never rejects): the `done` event's data. */
-  finished: Promise<{ stop_reason: string; error?: string; blocked?: { by: string; reason: string } }>;
+  finished: Promise<{
+    stop_reason: string;
+    error?: string;
+    blocked?: { by: string; reason: string };
+  }>;
 }
 
 /** The system message(s) and size of the last request sent to the model on a thread. */
@@ -63,6 +69,11 @@ export interface WorkbenchOptions {
   model?: string;
   /** False when nobody can answer approval prompts (the CLI): writes and commands are then refused unless the mode allows them. */
   interactive?: boolean;
+  /**
+   * Close spans an earlier process left open when it crashed (default true). One-shot commands that
+   * start no run pass false, so they never cut short the spans of an app running at the same time.
+   */
+  closeStaleSpans?: boolean;
 }
 
 export interface Workbench {
@@ -75,6 +86,16 @@ export interface Workbench {
     create(args?: { workspace?: string; title?: string }): ThreadSummary;
     rename(args: { threadId: string; title: string }): void;
     delete(args: { threadId: string }): void;
+    /**
+     * Summarizes a thread's older messages now and stores the summary (the thread keeps its full
+     * history), with the context window and compaction settings of its workspace's agent.yaml.
+     * Contract: rejects WorkbenchError not_found for an unknown thread, and when the summary fails.
+     */
+    compact(args: {
+      threadId: string;
+      model?: string;
+      signal?: AbortSignal;
+    }): Promise<CompactThreadResult>;
   };
   chat: {
     /** Starts a run; events stream to subscribers. Rejects only for bad input (empty text, unknown thread). */
@@ -94,12 +115,14 @@ export interface Workbench {
     /** What the model was last sent on this thread (the "effective context" view); undefined before the first call. */
     lastRequest(args: { threadId: string }): LastRequest | undefined;
   };
-  /** Trace timeline, export and import (absent in stubs without a database). */
-  trace?: TraceService;
-  /** The memory, skills and hooks panels (optional so transport stubs can leave them out). */
-  memory?: MemoryService;
-  skills?: SkillsService;
-  hooks?: HooksService;
+  /** Trace timeline, export and import. */
+  trace: TraceService;
+  /** The memory, skills and hooks panels. */
+  memory: MemoryService;
+  skills: SkillsService;
+  hooks: HooksService;
+  /** Workspace trust (the trust prompt and `workbench trust`). */
+  trust: TrustService;
   credentials: {
     /** Sets the API key for model calls (kept in memory by the core; the faces decide where it is stored). */
     setApiKey(args: { apiKey: string | undefined }): void;

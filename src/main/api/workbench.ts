@@ -2,9 +2,10 @@
  * createWorkbench(): the one service object behind the CLI, `workbench serve` and the Electron app
  * (ARCHITECTURE §1, §3). Owns the database, settings, event bus, approvals and the runs in progress.
  */
-import { realpath, stat } from 'node:fs/promises';
 import type { StreamEvent, WorkbenchSettings } from '../../shared/types/index.ts';
 import { validateUserInput } from '../agent/messages.ts';
+import { WorkbenchError } from '../errors.ts';
+import { realDir } from '../fs/real-dir.ts';
 import { ApprovalBroker, createHookConfirmation } from '../middleware/approval.ts';
 import { EventBus } from './event-bus.ts';
 import { loadAgentProfile } from '../agents/profile.ts';
@@ -24,23 +25,14 @@ import { createSkillsService } from './panels/skills-service.ts';
 import type { PanelDeps } from './panels/panel-deps.ts';
 import type { LastRequest, RunHandle, SendArgs, Workbench, WorkbenchOptions } from './types.ts';
 import { createTraceService } from './panels/trace-service.ts';
-
-/** Input the user can fix: the faces show it as a plain error (CLI exit 2, IPC invalid_args). */
-export class WorkbenchInputError extends Error {
-  readonly code: 'invalid_args' | 'not_found' | 'conflict';
-  constructor(code: 'invalid_args' | 'not_found' | 'conflict', message: string) {
-    super(message);
-    this.name = 'WorkbenchInputError';
-    this.code = code;
-  }
-}
+import { createTrustService } from './panels/trust-service.ts';
 
 export async function createWorkbench(opts: WorkbenchOptions): Promise<Workbench> {
   const home = opts.home;
   const defaultWorkspace = await realDir(opts.workspace);
   const db = openDatabase(homePaths(home).db);
   // Spans left open by a crash of an earlier process are closed as incomplete.
-  db.spans.closeOpenSpans(Date.now());
+  if (opts.closeStaleSpans !== false) db.spans.closeOpenSpans(Date.now());
   const spans = new SpanWriter(db.spans);
   spans.flushStandalone = () => db.transaction(() => spans.flush());
   const settingsStore = createSettingsStore(home);
@@ -70,13 +62,13 @@ export async function createWorkbench(opts: WorkbenchOptions): Promise<Workbench
     try {
       validateUserInput([{ role: 'user', content: args.text }]);
     } catch {
-      throw new WorkbenchInputError('invalid_args', 'message is empty');
+      throw new WorkbenchError('invalid_args', 'message is empty');
     }
     if (args.threadId && running.has(args.threadId)) {
-      throw new WorkbenchInputError('conflict', 'a run is already in progress on this thread');
+      throw new WorkbenchError('conflict', 'a run is already in progress on this thread');
     }
     if (args.threadId && !db.threads.summary(args.threadId)) {
-      throw new WorkbenchInputError('not_found', `unknown thread ${args.threadId}`);
+      throw new WorkbenchError('not_found', `unknown thread ${args.threadId}`);
     }
     const workspaceRoot = args.threadId
       ? db.threads.summary(args.threadId)!.workspace
@@ -131,6 +123,23 @@ export async function createWorkbench(opts: WorkbenchOptions): Promise<Workbench
     return handle;
   }
 
+  async function compact(a: { threadId: string; model?: string; signal?: AbortSignal }) {
+    const state = db.threads.get(a.threadId);
+    const summary = db.threads.summary(a.threadId);
+    if (!state || !summary) throw new WorkbenchError('not_found', `unknown thread ${a.threadId}`);
+    const settings = settingsStore.get();
+    const { profile } = await loadAgentProfile(summary.workspace);
+    return compactThreadNow({
+      store: db.threads,
+      llm: llmFor(settings),
+      model: a.model ?? opts.model ?? profile.model ?? settings.provider.model,
+      state,
+      contextWindow: profile.context_window,
+      compaction: profile.compaction,
+      signal: a.signal,
+    });
+  }
+
   const panelDeps: PanelDeps = {
     home,
     settings: { get: () => settingsStore.get(), update: (patch) => settingsStore.update(patch as SettingsPatch) },
@@ -156,6 +165,7 @@ export async function createWorkbench(opts: WorkbenchOptions): Promise<Workbench
         running.get(a.threadId)?.controller.abort();
         db.threads.delete(a.threadId);
       },
+      compact,
     },
     chat: {
       send,
@@ -179,6 +189,7 @@ export async function createWorkbench(opts: WorkbenchOptions): Promise<Workbench
     memory: createMemoryService(panelDeps),
     skills: createSkillsService(panelDeps),
     hooks: createHooksService(panelDeps),
+    trust: createTrustService(trust),
     trace: createTraceService({
       spans: db.spans,
       threads: db.threads,
@@ -204,14 +215,4 @@ export async function createWorkbench(opts: WorkbenchOptions): Promise<Workbench
       db.close();
     },
   };
-}
-
-async function realDir(dir: string): Promise<string> {
-  try {
-    const real = await realpath(dir);
-    if (!(await stat(real)).isDirectory()) throw new Error('not a directory');
-    return real;
-  } catch {
-    throw new WorkbenchInputError('invalid_args', `workspace is not a folder: ${dir}`);
-  }
 }

@@ -1,5 +1,6 @@
 /** Argument parsing shared by the commands: node:util parseArgs with errors turned into UsageError. */
 import { parseArgs, type ParseArgsConfig } from 'node:util';
+import { errorMessage } from '../errors.ts';
 import { UsageError } from './types.ts';
 
 type Options = NonNullable<ParseArgsConfig['options']>;
@@ -8,13 +9,14 @@ export function parse<O extends Options>(argv: string[], options: O) {
   try {
     return parseArgs({ args: argv, options, allowPositionals: true, strict: true });
   } catch (err) {
-    throw new UsageError(err instanceof Error ? err.message.replace(/^TypeError \[[A-Z_]+\]: /, '') : String(err));
+    throw new UsageError(errorMessage(err).replace(/^TypeError \[[A-Z_]+\]: /, ''));
   }
 }
 
 export function positiveInt(value: string | undefined, flag: string): number | undefined {
   if (value === undefined) return undefined;
   const n = Number(value);
-  if (!Number.isInteger(n) || n < 1) throw new UsageError(`${flag} needs a whole number ≥ 1, got "${value}"`);
+  if (!Number.isInteger(n) || n < 1)
+    throw new UsageError(`${flag} needs a whole number ≥ 1, got "${value}"`);
   return n;
 }

@@ -2,8 +2,8 @@
  * `workbench <command>`: dispatches to command modules, imported lazily so `workbench run` loads
  * only what a run needs. Exit codes: 0 ok, 1 runtime error, 2 bad usage, 3 blocked by a hook.
  */
+import { errorMessage, WorkbenchError } from '../errors.ts';
 import type { CliCommand, CliIo } from './types.ts';
-import { UsageError } from './types.ts';
 
 const COMMANDS: Record<string, () => Promise<CliCommand>> = {
   run: async () => (await import('./commands/run.ts')).runCommand,
@@ -35,7 +35,7 @@ commands:
 
 environment: OPENAI_API_KEY, OPENAI_BASE_URL, WORKBENCH_MODEL, WORKBENCH_HOME (default ~/.workbench)`;
 
-export const processIo = (): CliIo => ({
+const processIo = (): CliIo => ({
   stdout: (t) => void process.stdout.write(t),
   stderr: (t) => void process.stderr.write(t),
   env: process.env,
@@ -55,13 +55,12 @@ export async function main(argv: string[], io: CliIo = processIo()): Promise<num
     return 2;
   }
   try {
-    return await (await load())(rest, io);
+    return await (
+      await load()
+    )(rest, io);
   } catch (err) {
-    if (err instanceof UsageError) {
-      io.stderr(`workbench ${name}: ${err.message}\n`);
-      return 2;
-    }
-    io.stderr(`workbench ${name}: ${err instanceof Error ? err.message : String(err)}\n`);
-    return 1;
+    // Expected failures (bad usage, unknown thread, not a folder…) exit 2; anything else is a runtime error.
+    io.stderr(`workbench ${name}: ${errorMessage(err)}\n`);
+    return err instanceof WorkbenchError ? 2 : 1;
   }
 }

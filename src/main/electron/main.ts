@@ -16,6 +16,7 @@ import { menuTemplate } from './menu.ts';
 import { hardenSession, hardenWindow } from './security.ts';
 import { APP_ORIGIN, isTrustedSender } from './sender-guard.ts';
 import { loadWindowState, saveWindowState } from './window-state.ts';
+import { errorMessage } from '../errors.ts';
 
 const devUrl = process.env.ELECTRON_RENDERER_URL;
 const origins = devUrl ? [APP_ORIGIN, new URL(devUrl).origin] : [APP_ORIGIN];
@@ -91,7 +92,7 @@ if (primary) {
     .whenReady()
     .then(start)
     .catch((err: unknown) => {
-      dialog.showErrorBox('Agent Workbench could not start', err instanceof Error ? err.message : String(err));
+      dialog.showErrorBox('Agent Workbench could not start', errorMessage(err));
       app.quit();
     });
 }

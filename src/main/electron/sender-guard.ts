@@ -2,7 +2,7 @@
 
 /** The origin the app's renderer is served from (custom protocol, see app-protocol.ts). */
 export const APP_SCHEME = 'app';
-export const APP_HOST = 'workbench';
+const APP_HOST = 'workbench';
 export const APP_ORIGIN = `${APP_SCHEME}://${APP_HOST}`;
 
 /** Minimal shape of Electron's WebFrameMain used by the guard. */

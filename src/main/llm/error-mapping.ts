@@ -1,6 +1,7 @@
 /** Turns SDK / network failures into one user-facing `LlmError` line (never containing the key). */
 import { APIConnectionError, APIConnectionTimeoutError, APIError } from 'openai';
 import { LlmError } from './types.ts';
+import { errorMessage } from '../errors.ts';
 
 /** What the retry loop needs to know about a failure that happened before the stream started. */
 export interface ClassifiedError {
@@ -31,7 +32,7 @@ export function classifyError(err: unknown, ctx: ErrorContext): ClassifiedError 
   if (err instanceof APIError && typeof err.status === 'number') {
     return classifyStatus(err.status, serverMessage(err), ctx, err.headers ?? undefined);
   }
-  const why = err instanceof Error ? err.message : String(err);
+  const why = errorMessage(err);
   if (networkCode(err))
     return { error: mk(ctx, 'unreachable', unreachableLine(err, ctx.baseURL)), retryable: true };
   return { error: mk(ctx, 'unknown', `model call failed: ${why}`), retryable: false };

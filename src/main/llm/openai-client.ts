@@ -10,7 +10,9 @@ import { toOpenAiMessages, toOpenAiTools } from './message-mapping.ts';
 import { createStreamAccumulator } from './stream-accumulator.ts';
 import { classifyError, networkCode, scrub } from './error-mapping.ts';
 import type { ClassifiedError } from './error-mapping.ts';
-import { abortError, backoffDelay, parseRetryAfter, sleep } from './retry.ts';
+import { abortError, sleep } from '../abort.ts';
+import { backoffDelay, parseRetryAfter } from './retry.ts';
+import { errorMessage } from '../errors.ts';
 
 /** Options of `createOpenAiClient`. */
 export interface OpenAiClientOptions {
@@ -160,7 +162,7 @@ function describeBreak(err: unknown): string {
   if (err instanceof APIError) return `the server reported an error mid-stream: ${err.message}`;
   const code = networkCode(err);
   if (code) return `the connection was lost mid-stream (${code})`;
-  const why = err instanceof Error ? err.message : String(err);
+  const why = errorMessage(err);
   // undici reports a dropped socket as a bare "terminated", which says nothing to a user.
   if (why === 'terminated' || why === '') return 'the connection was lost mid-stream';
   return `the connection was lost mid-stream (${why})`;

@@ -1,7 +1,8 @@
 /** Provider presets, base-URL normalisation, model listing and the Settings "Test connection". */
 import { classifyStatus, scrub, unreachableLine } from './error-mapping.ts';
-import { abortError } from './retry.ts';
+import { abortError, isAbortError } from '../abort.ts';
 import { LlmError } from './types.ts';
+import { errorMessage } from '../errors.ts';
 
 export type ProviderId =
   'openai' | 'ollama' | 'lmstudio' | 'vllm' | 'llamacpp' | 'openrouter' | 'custom';
@@ -157,7 +158,7 @@ export async function testConnection(opts: EndpointOptions): Promise<ConnectionR
           : `Connected to ${baseURL} — ${count} available.`,
     };
   } catch (err) {
-    if (err instanceof Error && err.name === 'AbortError') throw err;
+    if (isAbortError(err)) throw err;
     const code = (err as { code?: string }).code;
     if (code === 'unreachable' && /connection refused/.test((err as Error).message)) {
       const preset = PROVIDER_PRESETS.find((p) => p.local && sameOrigin(p.baseURL, baseURL));
@@ -165,7 +166,7 @@ export async function testConnection(opts: EndpointOptions): Promise<ConnectionR
       const hint = preset ? ` — is ${preset.label} running?` : ' — is the server running?';
       return { ok: false, message: `Nothing is listening at ${origin}${hint}` };
     }
-    const why = err instanceof Error ? err.message : String(err);
+    const why = errorMessage(err);
     return { ok: false, message: scrub(why, opts.apiKey) };
   }
 }

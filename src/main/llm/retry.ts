@@ -1,4 +1,4 @@
-/** Backoff, `Retry-After` parsing and an abortable sleep for the model client's own retries. */
+/** Backoff and `Retry-After` parsing for the model client's own retries. */
 
 /** Parameters of `backoffDelay`. */
 export interface BackoffOptions {
@@ -32,29 +32,4 @@ export function parseRetryAfter(
   if (/^\s*\d+(\.\d+)?\s*$/.test(value)) return Math.max(0, Number(value) * 1000);
   const date = Date.parse(value);
   return Number.isNaN(date) ? undefined : Math.max(0, date - now);
-}
-
-/** An Error named 'AbortError', the shape every caller checks for. */
-export function abortError(signal?: AbortSignal): Error {
-  const reason: unknown = signal?.reason;
-  if (reason instanceof Error && reason.name === 'AbortError') return reason;
-  const err = new Error('the request was cancelled');
-  err.name = 'AbortError';
-  return err;
-}
-
-/** Sleeps `ms`. Contract: rejects with an AbortError as soon as `signal` aborts. */
-export function sleep(ms: number, signal: AbortSignal): Promise<void> {
-  return new Promise((resolve, reject) => {
-    if (signal.aborted) return reject(abortError(signal));
-    const onAbort = () => {
-      clearTimeout(timer);
-      reject(abortError(signal));
-    };
-    const timer = setTimeout(() => {
-      signal.removeEventListener('abort', onAbort);
-      resolve();
-    }, ms);
-    signal.addEventListener('abort', onAbort, { once: true });
-  });
 }

@@ -1,4 +1,5 @@
 /** Strict parsing of a tool call's argument JSON (no partial-JSON salvage: a bad call must not run). */
+import { errorMessage } from '../errors.ts';
 
 /** The outcome of parsing one call's arguments. */
 export type ParsedArgs = { ok: true; args: Record<string, unknown> } | { ok: false; error: string };
@@ -14,7 +15,7 @@ export function parseToolArgs(raw: string): ParsedArgs {
   try {
     value = JSON.parse(raw);
   } catch (err) {
-    const why = err instanceof Error ? err.message : String(err);
+    const why = errorMessage(err);
     return { ok: false, error: `arguments are not valid JSON: ${why}` };
   }
   if (value === null || typeof value !== 'object' || Array.isArray(value)) {

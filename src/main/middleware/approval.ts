@@ -8,6 +8,7 @@ import type { ApprovalDecision, ApprovalMode, StreamEventData, ToolCall } from '
 import type { Hook, RunContext } from '../pipeline/hook.ts';
 import type { ToolKind } from '../tools/types.ts';
 import { alwaysAskReason } from '../tools/risk.ts';
+import { abortError } from '../abort.ts';
 
 /** What an approval prompt shows (the `on_approval_request` payload). */
 export type ApprovalRequest = StreamEventData['on_approval_request'];
@@ -75,20 +76,10 @@ export class ApprovalBroker {
     set.add(tool);
   }
 
-  pendingIds(): string[] {
-    return [...this.pending.keys()];
-  }
-
   /** The prompts still waiting on a thread, oldest first (a reloaded page shows them again). */
   pendingFor(threadId: string): ApprovalRequest[] {
     return [...this.pending.values()].filter((p) => p.threadId === threadId).map((p) => p.request);
   }
-}
-
-function abortError(): Error {
-  const err = new Error('cancelled');
-  err.name = 'AbortError';
-  return err;
 }
 
 /** Whether a call of a tool of this kind needs the user's approval under `mode`. */

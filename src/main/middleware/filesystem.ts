@@ -2,7 +2,6 @@
 import type { Hook } from '../pipeline/hook.ts';
 import { EVICTION_EXCLUDED_TOOLS, EVICTION_KEEP_CHARS, MAX_RESULT_CHARS } from '../../shared/constants.ts';
 import { createFilesystemTools, type FilesystemToolsOptions } from '../tools/index.ts';
-import { registerToolOnState } from '../tools/registry.ts';
 
 export interface FilesystemHookOptions extends Omit<FilesystemToolsOptions, 'onFileChange'> {
   /** Results longer than this are cut (default MAX_RESULT_CHARS = 80,000). */
@@ -22,7 +21,7 @@ export function createFilesystemHook(opts: FilesystemHookOptions = {}): Hook {
     source: 'builtin',
     async beforeAgent(ctx) {
       const tools = createFilesystemTools({ ...opts, onFileChange: (path, content, change) => ctx.recordFile(path, content, change) });
-      for (const tool of tools) registerToolOnState(ctx.tools, tool);
+      for (const tool of tools) ctx.tools.register(tool);
     },
     async wrapToolCall(_ctx, call, next) {
       const result = await next(call);

@@ -5,7 +5,7 @@
  */
 import type { Message, StreamEventData } from '../../shared/types/index.ts';
 import type { Hook, RunContext } from '../pipeline/hook.ts';
-import { isAbortError } from '../pipeline/compose.ts';
+import { isAbortError } from '../abort.ts';
 import { estimateTokens } from '../agent/tokens.ts';
 import type { LlmClient } from '../llm/types.ts';
 import type { CompactionSummary, ThreadStore } from '../store/types.ts';

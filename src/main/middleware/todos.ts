@@ -1,6 +1,5 @@
 /** TodoListHook (seed 000 §6.5): registers `write_todos`, which replaces the run's todo list. */
 import type { Hook } from '../pipeline/hook.ts';
-import { registerToolOnState } from '../tools/registry.ts';
 import { createWriteTodosTool } from '../tools/write-todos.ts';
 
 /** Creates the todo-list hook. Contract: only `beforeAgent`; an existing list is kept, a missing one becomes []. */
@@ -10,7 +9,7 @@ export function createTodoListHook(): Hook {
     source: 'builtin',
     async beforeAgent(ctx, state) {
       state.todos ??= [];
-      registerToolOnState(ctx.tools, createWriteTodosTool((todos) => ctx.setTodos(todos)));
+      ctx.tools.register(createWriteTodosTool((todos) => ctx.setTodos(todos)));
     },
   };
 }

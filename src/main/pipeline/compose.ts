@@ -5,12 +5,9 @@
  */
 import type { AgentState, Message } from '../../shared/types/index.ts';
 import type { Hook, ModelCallFn, RunContext, ToolCallFn } from './hook.ts';
+import { isAbortError } from '../abort.ts';
 
 export type HookFailureReporter = (hook: Hook, phase: string, error: unknown) => void;
-
-export function isAbortError(err: unknown): boolean {
-  return err instanceof Error && (err.name === 'AbortError' || err.name === 'AbortSignalError');
-}
 
 /** Runs `beforeAgent` on every hook in order. */
 export async function runBeforeAgent(hooks: readonly Hook[], ctx: RunContext, state: AgentState, report: HookFailureReporter): Promise<void> {

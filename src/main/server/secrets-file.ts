@@ -4,10 +4,11 @@
  * permissions; the desktop app encrypts with the OS keychain through Electron safeStorage instead).
  * The key is never sent back to the browser.
  */
-import { chmod, rm, writeFile, rename } from 'node:fs/promises';
+import { rm } from 'node:fs/promises';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { SecretPort } from '../api/handlers.ts';
+import { writeFileAtomic } from '../fs/atomic-write.ts';
 
 /** Creates the serve-mode SecretPort for `home`; `envKey` wins until the user types another key. */
 export function createFileSecrets(home: string, envKey?: string): SecretPort & { readonly path: string } {
@@ -32,10 +33,7 @@ export function createFileSecrets(home: string, envKey?: string): SecretPort & {
         await rm(path, { force: true });
         return;
       }
-      const tmp = `${path}.${process.pid}.tmp`;
-      await writeFile(tmp, `${JSON.stringify({ openai_api_key: apiKey })}\n`, { mode: 0o600 });
-      await chmod(tmp, 0o600);
-      await rename(tmp, path);
+      await writeFileAtomic(path, `${JSON.stringify({ openai_api_key: apiKey })}\n`, { mode: 0o600 });
       typed = apiKey;
     },
   };

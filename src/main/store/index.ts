@@ -1,6 +1,6 @@
 /** Public surface of the storage layer (ARCHITECTURE §4). */
 export type { CompactionSummary, Database, HookRunStore, SpanStore, ThreadStore } from './types.ts';
-export { ConflictError, readTextOrNull, versionOf, writeFileAtomic } from './atomic-file.ts';
+export { ConflictError, readTextOrNull, versionOf, writeFileAtomic } from '../fs/atomic-write.ts';
 export { homePaths, resolveHome, type HomePaths } from './paths.ts';
 export { openDatabase, type OpenDatabaseOptions, type SqliteDatabase } from './database.ts';
 export { SCHEMA_VERSION, migrate, schemaVersion } from './schema.ts';

@@ -2,7 +2,7 @@
 import { copyFileSync, existsSync, readdirSync, readFileSync, unlinkSync } from 'node:fs';
 import { join } from 'node:path';
 import { DEFAULT_SETTINGS, type WorkbenchSettings } from '../../shared/types/index.ts';
-import { versionOf, writeFileAtomic } from './atomic-file.ts';
+import { versionOf, writeFileAtomic } from '../fs/atomic-write.ts';
 import { homePaths } from './paths.ts';
 import { deepMerge, findApiKeyFields, isPlainObject, settingsSchema } from './settings-schema.ts';
 
@@ -119,7 +119,7 @@ export function createSettingsStore(home: string): SettingsStore {
       );
     }
     // The expected version makes a concurrent external edit a ConflictError instead of a silent overwrite.
-    await writeFileAtomic(path, `${JSON.stringify(next, null, 2)}\n`, versionOf(raw));
+    await writeFileAtomic(path, `${JSON.stringify(next, null, 2)}\n`, { expectedVersion: versionOf(raw) });
     diagnostics = problems;
     return next;
   }

@@ -3,7 +3,8 @@ import { promises as fs } from 'node:fs';
 import { z } from 'zod';
 import { parseArgs } from './parse-args.ts';
 import { ToolError, type Tool } from './types.ts';
-import { MAX_FILE_BYTES, describeFsError, looksBinary, writeFileAtomic } from './file-io.ts';
+import { MAX_FILE_BYTES, describeFsError, looksBinary } from './file-io.ts';
+import { writeFileAtomic } from '../fs/atomic-write.ts';
 import type { FileChangeListener } from './write-file.ts';
 
 const params = z.object({

@@ -4,7 +4,7 @@ import { EXECUTE_TIMEOUT_MS } from '../../shared/constants.ts';
 import { parseArgs } from './parse-args.ts';
 import type { Tool } from './types.ts';
 import { runInProcessGroup, type GroupRunResult } from './process-group.ts';
-import { safeChildEnv } from './safe-env.ts';
+import { safeChildEnv } from '../env/child-env.ts';
 
 const MAX_TIMEOUT_SECONDS = 3600;
 

@@ -1,7 +1,5 @@
-/** Small file helpers shared by the fs tools: binary sniffing and atomic writes that keep the mode. */
-import { randomBytes } from 'node:crypto';
+/** Small file helpers shared by the fs tools: size limits, binary sniffing, fs errors in words. */
 import { promises as fs } from 'node:fs';
-import path from 'node:path';
 
 /** Bytes looked at to decide whether a file is binary (the same rule as git and ripgrep: a NUL byte). */
 export const BINARY_SNIFF_BYTES = 8192;
@@ -22,35 +20,6 @@ export async function readHead(file: string): Promise<Buffer> {
     return buf.subarray(0, bytesRead);
   } finally {
     await fh.close();
-  }
-}
-
-/**
- * Writes through a temp file in the same folder then renames over the target, keeping an existing
- * file's mode. Contract: readers see the old or the new content, never a torn file; a hard link to
- * the old inode is left untouched (the name is re-pointed, the old inode is never written).
- */
-export async function writeFileAtomic(file: string, data: string | Uint8Array): Promise<void> {
-  let mode: number | undefined;
-  try {
-    mode = (await fs.stat(file)).mode & 0o7777;
-  } catch {
-    mode = undefined;
-  }
-  const tmp = path.join(path.dirname(file), `.${path.basename(file)}.${randomBytes(6).toString('hex')}.tmp`);
-  try {
-    const fh = await fs.open(tmp, 'wx', mode ?? 0o666);
-    try {
-      await fh.writeFile(data);
-      if (mode !== undefined) await fh.chmod(mode); // the umask may have narrowed it
-      await fh.sync();
-    } finally {
-      await fh.close();
-    }
-    await fs.rename(tmp, file);
-  } catch (err) {
-    await fs.rm(tmp, { force: true }).catch(() => undefined);
-    throw err;
   }
 }
 

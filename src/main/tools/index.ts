@@ -17,7 +17,6 @@ export { createGlobTool } from './glob.ts';
 export { createGrepTool, type GrepToolOptions } from './grep.ts';
 export { createExecuteTool, type ExecuteToolOptions } from './execute.ts';
 export { createWriteTodosTool, validateTodos } from './write-todos.ts';
-export { safeChildEnv } from './safe-env.ts';
 export { runInProcessGroup, groupAlive, type GroupRunOptions, type GroupRunResult } from './process-group.ts';
 
 /** Options of createFilesystemTools. */

@@ -16,10 +16,6 @@ export class ToolRegistry {
     return this.tools.get(name);
   }
 
-  has(name: string): boolean {
-    return this.tools.has(name);
-  }
-
   list(): Tool[] {
     return [...this.tools.values()];
   }
@@ -45,9 +41,4 @@ function toJsonSchema(schema: z.ZodType): Record<string, unknown> {
   const json = z.toJSONSchema(schema, { io: 'input' }) as Record<string, unknown>;
   delete json.$schema;
   return json;
-}
-
-/** Adds a tool to the run's registry (seed 000 §2.3 RegisterToolOnState). */
-export function registerToolOnState(registry: ToolRegistry, tool: Tool): void {
-  registry.register(tool);
 }

@@ -5,7 +5,8 @@ import { z } from 'zod';
 import { parseArgs } from './parse-args.ts';
 import { ToolError, type Tool } from './types.ts';
 import type { FileChange } from '../../shared/types/index.ts';
-import { MAX_FILE_BYTES, describeFsError, writeFileAtomic } from './file-io.ts';
+import { MAX_FILE_BYTES, describeFsError } from './file-io.ts';
+import { writeFileAtomic } from '../fs/atomic-write.ts';
 
 const params = z.object({
   path: z.string().describe('File to write, relative to the workspace root'),

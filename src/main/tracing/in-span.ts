@@ -1,6 +1,7 @@
 /** Helper for code that opens its own spans (lifecycle hook runs, memory loads, permission waits). */
 import type { AttributeValue, SpanKind } from '../../shared/types/index.ts';
 import type { SpanHandle, TraceRecorder } from './types.ts';
+import { errorMessage } from '../errors.ts';
 
 /** `error.type` for a thrown error: its string `code` (LlmError's, Node's ENOENT…), else its name. */
 export function errorType(err: unknown): string {
@@ -25,7 +26,7 @@ export async function runInSpan<T>(
   try {
     return await trace.withSpan(span, () => fn(span));
   } catch (err) {
-    span.fail(errorType(err), err instanceof Error ? err.message : String(err));
+    span.fail(errorType(err), errorMessage(err));
     throw err;
   } finally {
     span.end();

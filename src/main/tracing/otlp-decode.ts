@@ -9,6 +9,7 @@ import { isHexId } from './ids.ts';
 import { LOCAL_KEYS } from './otlp-encode.ts';
 import { OTLP_KIND_CLIENT } from './otlp-types.ts';
 import type { OtlpAnyValue, OtlpKeyValue } from './otlp-types.ts';
+import { errorMessage } from '../errors.ts';
 
 export interface OtlpImportOptions {
   /** Thread id for spans that carry none (foreign traces); default 'imported'. */
@@ -149,7 +150,7 @@ export function fromOtlpJson(json: unknown, opts: OtlpImportOptions = {}): SpanR
     try {
       doc = JSON.parse(doc);
     } catch (err) {
-      fail('file', `not JSON (${err instanceof Error ? err.message : String(err)})`);
+      fail('file', `not JSON (${errorMessage(err)})`);
     }
   }
   if (!isObject(doc) || !Array.isArray(doc.resourceSpans)) fail('top level', 'expected an object with a "resourceSpans" array');

@@ -5,6 +5,7 @@
  */
 import type { SpanRecord } from '../../shared/types/index.ts';
 import { toOtlpJson } from './otlp-encode.ts';
+import { errorMessage } from '../errors.ts';
 
 export interface OtlpExporterOptions {
   /** Collector base URL, e.g. http://localhost:4318 (a URL already ending in /v1/traces is used as is). */
@@ -128,7 +129,7 @@ export function createOtlpHttpExporter(opts: OtlpExporterOptions): OtlpExporter 
         const after = parseRetryAfter(res.headers.get('retry-after'));
         if (after !== undefined) delay = Math.min(maxRetryDelayMs, after);
       } catch (err) {
-        stats.lastError = err instanceof Error ? err.message : String(err);
+        stats.lastError = errorMessage(err);
       }
       if (attempt >= maxRetries || closed) break;
       await sleep(closing ? Math.min(delay, SHUTDOWN_MAX_DELAY_MS) : delay, closing);
@@ -143,7 +144,7 @@ export function createOtlpHttpExporter(opts: OtlpExporterOptions): OtlpExporter 
   function flush(): Promise<void> {
     // One export at a time: a second flush waits for the running one, then sends what is left.
     const run = (inFlight ?? Promise.resolve()).then(drain).catch((err: unknown) => {
-      stats.lastError = err instanceof Error ? err.message : String(err);
+      stats.lastError = errorMessage(err);
     });
     inFlight = run;
     void run.finally(() => {

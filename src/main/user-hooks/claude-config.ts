@@ -8,6 +8,7 @@ import { basename, join } from 'node:path';
 import { CLAUDE_HOOK_TIMEOUT_MS } from '../../shared/constants.ts';
 import type { WorkbenchSettings } from '../../shared/types/index.ts';
 import { isRecord } from './json-output.ts';
+import { errorMessage } from '../errors.ts';
 
 export const CLAUDE_EVENTS = [
   'PreToolUse',
@@ -90,7 +91,7 @@ export async function loadClaudeHooks(opts: { workspace: string; home: string; t
     try {
       data = JSON.parse(text.replace(/^\uFEFF/, ''));
     } catch (err) {
-      const problem = `bad JSON in settings: ${err instanceof Error ? err.message : String(err)}`;
+      const problem = `bad JSON in settings: ${errorMessage(err)}`;
       diagnostics.push(`${file.path}: ${problem}`);
       handlers.push({ ...base, id: `claude:${file.path}`, name: basename(file.path), event: '(file)', problem });
       continue;

@@ -10,7 +10,7 @@ import type { HookRunStore } from '../store/types.ts';
 import { readClaudeResult, type ClaudeVerdict } from './claude-output.ts';
 import type { ClaudeHandler } from './claude-config.ts';
 import { claudeToolName, fromClaudeInput, matcherMatches, permissionMode, toClaudeInput } from './claude-tools.ts';
-import { buildHookEnv } from './env.ts';
+import { buildHookEnv } from '../env/child-env.ts';
 import { refuseRewrittenInput } from './input-guard.ts';
 import { runAndRecord, targetOf, type RecordTarget } from './record.ts';
 import type { HookProcessSpec } from './runner.ts';

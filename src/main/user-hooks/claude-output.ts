@@ -7,6 +7,7 @@ import { isRecord, parseHookJson } from './json-output.ts';
 import { processFailure } from './record.ts';
 import type { HookProcessResult } from './runner.ts';
 import type { HookReading } from './types.ts';
+import { errorMessage } from '../errors.ts';
 
 const MAX_TEXT = 10_000;
 
@@ -86,7 +87,7 @@ export function readClaudeResult(event: string, res: HookProcessResult): { readi
       const verdict = fromJson(parsed.value, event);
       return { reading: { decision: decisionOf(verdict), reason: verdict.halt ?? verdict.block ?? verdict.ask, jsonValid: true }, verdict };
     } catch (err) {
-      const error = `invalid hook output: ${err instanceof Error ? err.message : String(err)}`;
+      const error = `invalid hook output: ${errorMessage(err)}`;
       return { reading: { decision: 'error', error, jsonValid: false }, verdict: { failed: error } };
     }
   }

@@ -6,7 +6,7 @@
 import { constants, accessSync, statSync, type Stats } from 'node:fs';
 import { readdir, rename, stat } from 'node:fs/promises';
 import { join } from 'node:path';
-import { buildHookEnv } from './env.ts';
+import { buildHookEnv } from '../env/child-env.ts';
 import { runHookProcess } from './runner.ts';
 
 export const SEED_EVENTS = ['before_tool_call', 'after_tool_call', 'user_message_send', 'after_turn', 'agent_stop'] as const;

@@ -8,7 +8,7 @@ import type { HookSource, Message, ToolCall, ToolResult, WorkbenchSettings } fro
 import { DEFAULT_CONTEXT_WINDOW, SEED_HOOK_TIMEOUT_MS, SUMMARIZATION_TRIGGER } from '../../shared/constants.ts';
 import type { Hook, RunContext, StopOutcome, TurnInfo, TurnOutcome } from '../pipeline/hook.ts';
 import type { HookRunStore } from '../store/types.ts';
-import { buildHookEnv } from './env.ts';
+import { buildHookEnv } from '../env/child-env.ts';
 import { refuseRewrittenInput } from './input-guard.ts';
 import { parseHookJson } from './json-output.ts';
 import { processFailure, runAndRecord, targetOf } from './record.ts';

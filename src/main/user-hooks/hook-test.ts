@@ -7,7 +7,7 @@ import type { WorkbenchSettings } from '../../shared/types/index.ts';
 import { readClaudeResult } from './claude-output.ts';
 import { claudeRef, claudeSpec } from './claude-hooks.ts';
 import type { ClaudeHandler } from './claude-config.ts';
-import { buildHookEnv } from './env.ts';
+import { buildHookEnv } from '../env/child-env.ts';
 import { runAndRecord } from './record.ts';
 import { sampleClaudeInput } from './sample-payloads.ts';
 import type { SeedHookEntry } from './executable-discovery.ts';

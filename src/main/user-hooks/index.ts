@@ -13,11 +13,10 @@ import { discoverSeedHooks, isSeedRunnable } from './executable-discovery.ts';
 import { createSeedHooks } from './executable-hooks.ts';
 
 export { createTrustStore, realPathOf, type TrustStore, type TrustedWorkspace } from './trust-store.ts';
-export { listUserHooks, type ListUserHooksOptions } from './list.ts';
+export { listUserHooks, pipelineOrder, type ListUserHooksOptions } from './list.ts';
 export { setSeedHookEnabled, discoverSeedHooks, SEED_EVENTS, type SeedEvent, type SeedHookEntry } from './executable-discovery.ts';
 export { loadClaudeHooks, CLAUDE_EVENTS, type ClaudeHandler } from './claude-config.ts';
 export { runHookProcess, STDOUT_CAP_BYTES, STDERR_CAP_BYTES, type HookProcessResult, type HookProcessSpec } from './runner.ts';
-export { buildHookEnv } from './env.ts';
 export { transcriptPath } from './transcript.ts';
 
 export interface CreateUserHooksOptions {

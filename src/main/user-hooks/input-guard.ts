@@ -3,6 +3,7 @@
  * workspace path guard, exactly as for input coming from the model.
  */
 import type { RunContext } from '../pipeline/hook.ts';
+import { errorMessage } from '../errors.ts';
 
 const WRITING_TOOLS = new Set(['write_file', 'edit_file']);
 
@@ -23,7 +24,7 @@ export async function refuseRewrittenInput(ctx: RunContext, toolName: string, ar
     try {
       await ctx.workspace.resolve(value, WRITING_TOOLS.has(toolName) ? 'write' : 'read');
     } catch (err) {
-      return `rewritten input refused: ${err instanceof Error ? err.message : String(err)} (${value})`;
+      return `rewritten input refused: ${errorMessage(err)} (${value})`;
     }
   }
   return undefined;

@@ -1,4 +1,5 @@
 /** Strict reading of a hook's stdout: one JSON object or nothing (security-tests T4.6/T4.7). */
+import { errorMessage } from '../errors.ts';
 
 export type HookJson =
   | { kind: 'empty' }
@@ -16,7 +17,7 @@ export function parseHookJson(stdout: string): HookJson {
   try {
     value = JSON.parse(text);
   } catch (err) {
-    return { kind: 'invalid', error: `invalid JSON: ${err instanceof Error ? err.message : String(err)}` };
+    return { kind: 'invalid', error: `invalid JSON: ${errorMessage(err)}` };
   }
   if (value === null || typeof value !== 'object' || Array.isArray(value)) {
     return { kind: 'invalid', error: `expected a JSON object, got ${Array.isArray(value) ? 'an array' : value === null ? 'null' : typeof value}` };

@@ -53,3 +53,10 @@ export async function listUserHooks(opts: ListUserHooksOptions): Promise<HookInf
   const [seed, claude] = await Promise.all([discoverSeedHooks(opts), loadClaudeHooks(opts)]);
   return [...seed.map((e) => seedInfo(e, opts.settings)), ...claude.handlers.map((h) => claudeInfo(h, opts.settings))];
 }
+
+/** Every hook in pipeline order: built-ins with the user hooks in place of the `user-hooks` entry. */
+export function pipelineOrder(builtins: HookInfo[], user: HookInfo[]): HookInfo[] {
+  const at = builtins.findIndex((b) => b.name === 'user-hooks');
+  if (at < 0) return [...builtins, ...user];
+  return [...builtins.slice(0, at + 1), ...user, ...builtins.slice(at + 1)];
+}

@@ -7,6 +7,7 @@ import type { HookRunStore } from '../store/types.ts';
 import type { TraceRecorder } from '../tracing/types.ts';
 import { runHookProcess, type HookProcessResult, type HookProcessSpec } from './runner.ts';
 import type { HookReading, UserHookRef } from './types.ts';
+import { errorMessage } from '../errors.ts';
 
 /** What a recorded run may report to; every part is optional (the CLI `hooks test` has no run). */
 export interface RecordTarget {
@@ -64,7 +65,7 @@ export async function runAndRecord(
   try {
     reading = read(result);
   } catch (err) {
-    reading = { decision: 'error', error: err instanceof Error ? err.message : String(err) };
+    reading = { decision: 'error', error: errorMessage(err) };
   }
   if (span) {
     span.setAll({
@@ -101,7 +102,7 @@ export async function runAndRecord(
       error: reading.error,
     });
   } catch (err) {
-    target.trace?.recordEvent('hook_run_store_failed', { message: err instanceof Error ? err.message : String(err) });
+    target.trace?.recordEvent('hook_run_store_failed', { message: errorMessage(err) });
   }
   target.emit?.({
     event: 'on_hook_end',

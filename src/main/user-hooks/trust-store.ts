@@ -4,7 +4,7 @@
  */
 import { readFileSync, realpathSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { writeFileAtomic } from '../store/atomic-file.ts';
+import { writeFileAtomic } from '../fs/atomic-write.ts';
 
 export interface TrustedWorkspace {
   path: string;

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { createHandlers, dispatch } from '../../../src/main/api/handlers.ts';
+import { WorkbenchError } from '../../../src/main/errors.ts';
 import { INVOKE_CHANNELS } from '../../../src/shared/ipc/channels.ts';
 import { ARG_SCHEMAS } from '../../../src/shared/ipc/schemas.ts';
 import { createStubWorkbench } from '../server/stub-workbench.ts';
@@ -46,7 +47,14 @@ describe('handler table and dispatch', () => {
     const created = await dispatch(handlers, 'threads.create', { title: 'A' });
     expect(created).toMatchObject({ ok: true, value: { title: 'A' } });
     expect(await dispatch(handlers, 'threads.get', { threadId: 'missing' })).toMatchObject({ ok: false, error: { code: 'not_found' } });
-    expect(await dispatch(handlers, 'hooks.list', {})).toMatchObject({ ok: false, error: { code: 'not_implemented' } });
+    expect(await dispatch(handlers, 'trust.status', { workspace: '/no/such/folder' })).toMatchObject({ ok: false, error: { code: 'invalid_args', message: expect.stringMatching(/not a folder/) } });
+  });
+
+  it('maps only a WorkbenchError to its code; any other throw is internal, whatever its fields', async () => {
+    const throwing = (err: unknown) => ({ ...handlers, 'threads.list': () => { throw err; } });
+    expect(await dispatch(throwing(new WorkbenchError('conflict', 'busy')), 'threads.list', {})).toEqual({ ok: false, error: { code: 'conflict', message: 'busy' } });
+    expect(await dispatch(throwing(Object.assign(new Error('oops'), { code: 'not_found' })), 'threads.list', {})).toEqual({ ok: false, error: { code: 'internal', message: 'oops' } });
+    expect(await dispatch(throwing('plain string'), 'threads.list', {})).toEqual({ ok: false, error: { code: 'internal', message: 'plain string' } });
   });
 
   it('never returns the API key, only whether one is configured', async () => {
@@ -86,7 +94,7 @@ describe('workspace trust', () => {
     writeFileSync(join(ws, 'AGENTS.md'), '# be nice');
     mkdirSync(join(ws, '.workbench', 'hooks'), { recursive: true });
     writeFileSync(join(ws, '.workbench', 'hooks', 'guard'), '#!/bin/sh\n');
-    const wb = { ...createStubWorkbench(ws), home };
+    const wb = createStubWorkbench(ws, home);
     const h = createHandlers({ workbench: wb, mode: 'serve', version: '1', secrets: secrets() });
     const before = await dispatch(h, 'trust.status', { workspace: ws });
     expect(before).toMatchObject({ ok: true, value: { trusted: false } });

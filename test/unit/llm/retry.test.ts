@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { backoffDelay, parseRetryAfter, sleep } from '../../../src/main/llm/retry.ts';
+import { sleep } from '../../../src/main/abort.ts';
+import { backoffDelay, parseRetryAfter } from '../../../src/main/llm/retry.ts';
 
 const h = (map: Record<string, string>) => ({ get: (k: string) => map[k] ?? null });
 

@@ -84,7 +84,7 @@ describe('approval policy', () => {
     expect(summary.stop_reason).toBe('cancelled');
     // Both parallel calls were waiting, oldest first, with what the prompt shows.
     expect(waiting).toMatchObject([{ tool_call: { name: 'write_it' }, kind: 'write' }, { tool_call: { name: 'run_it' }, kind: 'execute', preview: 'run_it {}' }]);
-    expect(broker.pendingIds()).toEqual([]);
+    expect(broker.pendingFor(h.ctx.threadId)).toEqual([]);
     expect(h.state.messages.filter((m) => m.role === 'tool')).toHaveLength(3);
   });
 

@@ -1,14 +1,9 @@
-import { mkdtempSync, rmSync, realpathSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { RunContext } from '../../../src/main/pipeline/hook.ts';
 import { estimateTokens } from '../../../src/main/agent/tokens.ts';
-import { compactThread } from '../../../src/main/cli/commands/compact.ts';
 import { SUMMARY_PREFIX } from '../../../src/main/middleware/compaction.ts';
 import { compactThreadNow, createSummarizationHook, type CompactionStore, type SummarizationHookOptions } from '../../../src/main/middleware/summarization.ts';
 import type { LlmClient, LlmResponse, ModelRequest } from '../../../src/main/llm/types.ts';
-import { openDatabase } from '../../../src/main/store/database.ts';
 import type { CompactionSummary } from '../../../src/main/store/types.ts';
 import type { AgentState, Message, StreamEvent } from '../../../src/shared/types/index.ts';
 import { createScriptedLlm } from '../../helpers/scripted-llm.ts';
@@ -317,7 +312,7 @@ describe('SummarizationHook file contents', () => {
   });
 });
 
-describe('compactThreadNow and compactThread', () => {
+describe('compactThreadNow', () => {
   it('summarizes a short thread on demand, stores it, and reports too-short threads', async () => {
     const store = fakeStore();
     const llm = createScriptedLlm([summaryTurn('forced')]);
@@ -327,25 +322,5 @@ describe('compactThreadNow and compactThread', () => {
     expect(store.getCompaction('t9')).toEqual({ upto: 10, content: 'forced', created_at: 5 });
     expect(await compactThreadNow({ store, llm, model: 'm', state: { thread_id: 'x', messages: chat(2) } })).toMatchObject({ compacted: false });
     await expect(compactThreadNow({ store, llm: createScriptedLlm([{ throw: new Error('down') }]), model: 'm', state })).rejects.toThrow(/compaction failed: down/);
-  });
-
-  let tmp: string | undefined;
-  afterEach(() => tmp && rmSync(tmp, { recursive: true, force: true }));
-
-  it('compactThread stores the summary in the real thread store', async () => {
-    tmp = realpathSync(mkdtempSync(join(tmpdir(), 'wb-compact-')));
-    const db = openDatabase(join(tmp, 'workbench.db'));
-    try {
-      const state = db.threads.loadOrCreate(undefined, tmp);
-      db.threads.appendMessages(state.thread_id, chat(12, 20));
-      const llm = createScriptedLlm([summaryTurn('from cli')]);
-      const r = await compactThread({ db, llm, model: 'm', threadId: state.thread_id });
-      expect(r.compacted).toBe(true);
-      expect(db.threads.getCompaction(state.thread_id)).toMatchObject({ upto: 10, content: 'from cli' });
-      expect(db.threads.get(state.thread_id)!.messages).toHaveLength(12);
-      await expect(compactThread({ db, llm, model: 'm', threadId: 'nope' })).rejects.toThrow(/unknown thread/);
-    } finally {
-      db.close();
-    }
   });
 });

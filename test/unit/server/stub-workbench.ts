@@ -1,5 +1,12 @@
-/** A tiny in-memory Workbench for transport tests (no database, no LLM). */
+/** A tiny in-memory Workbench for transport tests (no database, no LLM; panels over `home`). */
+import { createHooksService } from '../../../src/main/api/panels/hooks-service.ts';
+import { createMemoryService } from '../../../src/main/api/panels/memory-service.ts';
+import type { PanelDeps } from '../../../src/main/api/panels/panel-deps.ts';
+import { createSkillsService } from '../../../src/main/api/panels/skills-service.ts';
+import { createTrustService } from '../../../src/main/api/panels/trust-service.ts';
 import type { Workbench } from '../../../src/main/api/types.ts';
+import { WorkbenchError } from '../../../src/main/errors.ts';
+import { createTrustStore } from '../../../src/main/user-hooks/trust-store.ts';
 import type { StreamEvent, ThreadSummary, WorkbenchSettings } from '../../../src/shared/types/index.ts';
 import { DEFAULT_SETTINGS } from '../../../src/shared/types/settings.ts';
 
@@ -8,7 +15,7 @@ export interface StubWorkbench extends Workbench {
   sent: Array<{ threadId?: string; text: string }>;
 }
 
-export function createStubWorkbench(workspace = '/tmp'): StubWorkbench {
+export function createStubWorkbench(workspace = '/tmp', home = '/tmp/home'): StubWorkbench {
   const listeners = new Set<(e: StreamEvent) => void>();
   const threads = new Map<string, ThreadSummary>();
   let settings: WorkbenchSettings = structuredClone(DEFAULT_SETTINGS);
@@ -19,8 +26,14 @@ export function createStubWorkbench(workspace = '/tmp'): StubWorkbench {
     threads.set(s.thread_id, s);
     return s;
   };
+  const settingsPort: PanelDeps['settings'] = {
+    get: () => settings,
+    update: async (p) => (settings = { ...settings, ...p }),
+  };
+  const trust = createTrustStore(home);
+  const panels: PanelDeps = { home, settings: settingsPort, trust };
   return {
-    home: '/tmp/home',
+    home,
     workspace,
     sent,
     emit: (e) => listeners.forEach((l) => l(e)),
@@ -31,6 +44,7 @@ export function createStubWorkbench(workspace = '/tmp'): StubWorkbench {
       create: (a) => create(a?.title),
       rename: ({ threadId, title }) => void (threads.get(threadId)!.title = title),
       delete: ({ threadId }) => void threads.delete(threadId),
+      compact: async () => ({ compacted: false, before_tokens: 0, after_tokens: 0, summarized_messages: 0 }),
     },
     chat: {
       send: async (a) => {
@@ -43,11 +57,20 @@ export function createStubWorkbench(workspace = '/tmp'): StubWorkbench {
       pendingApprovals: () => [],
       running: () => [],
     },
-    settings: {
-      get: () => settings,
-      update: async (p) => (settings = { ...settings, ...p }),
-    },
+    settings: settingsPort,
     inspect: { lastRequest: () => undefined },
+    trace: {
+      list: () => [],
+      export: (a) => ({ filename: `trace-${a.threadId}.json`, content: '{}\n' }),
+      import: () => {
+        throw new WorkbenchError('invalid_args', 'the stub imports no traces');
+      },
+      hookRun: () => null,
+    },
+    memory: createMemoryService(panels),
+    skills: createSkillsService(panels),
+    hooks: createHooksService(panels),
+    trust: createTrustService(trust),
     credentials: { setApiKey: (a) => void (key = a.apiKey), hasApiKey: () => Boolean(key) },
     subscribe: (l) => {
       listeners.add(l);

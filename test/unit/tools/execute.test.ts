@@ -3,7 +3,7 @@ import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createExecuteTool } from '../../../src/main/tools/execute.ts';
 import { groupAlive, runInProcessGroup } from '../../../src/main/tools/process-group.ts';
-import { safeChildEnv } from '../../../src/main/tools/safe-env.ts';
+import { safeChildEnv } from '../../../src/main/env/child-env.ts';
 import { MAX_RESULT_CHARS } from '../../../src/shared/constants.ts';
 import { run, tempWorkspace, type TempWorkspace } from './helpers.ts';
 

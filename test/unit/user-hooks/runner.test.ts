@@ -2,7 +2,7 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { runHookProcess, STDOUT_CAP_BYTES, STDERR_CAP_BYTES } from '../../../src/main/user-hooks/runner.ts';
-import { buildHookEnv, isAllowedEnvName } from '../../../src/main/user-hooks/env.ts';
+import { buildHookEnv, isAllowedEnvName } from '../../../src/main/env/child-env.ts';
 import { installFixture, installZoo, sandbox, ZOO, type Sandbox } from './helpers.ts';
 
 let sb: Sandbox;

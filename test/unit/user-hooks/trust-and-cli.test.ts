@@ -2,7 +2,8 @@ import { mkdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createTrustStore } from '../../../src/main/user-hooks/index.ts';
-import { createHooksCommand, pipelineOrder } from '../../../src/main/cli/commands/hooks.ts';
+import { hooksCommand } from '../../../src/main/cli/commands/hooks.ts';
+import { pipelineOrder } from '../../../src/main/user-hooks/list.ts';
 import { trustCommand } from '../../../src/main/cli/commands/trust.ts';
 import type { CliIo } from '../../../src/main/cli/types.ts';
 import type { HookInfo } from '../../../src/shared/types/index.ts';
@@ -62,25 +63,27 @@ describe('workbench trust', () => {
 });
 
 describe('workbench hooks', () => {
-  const builtins = (): HookInfo[] =>
-    ['tracing', 'user-hooks', 'approval'].map((name) => ({ id: `builtin:${name}`, name, source: 'builtin', dialect: 'builtin', events: [], enabled: true, trusted: true }));
-
   it('list shows built-ins with user hooks in place, trust state and problems', async () => {
     installZoo(sb.wsHooks, 'before_tool_call--block');
     installZoo(sb.userHooks, 'agent_stop--follow-up');
-    const cmd = createHooksCommand({ builtins });
+    const cmd = hooksCommand;
     const untrusted = io();
     expect(await cmd(['list', '--json'], untrusted)).toBe(0);
     const list = JSON.parse(untrusted.out) as HookInfo[];
-    expect(list.map((i) => i.name)).toEqual(['tracing', 'user-hooks', 'before_tool_call--block', 'agent_stop--follow-up', 'approval']);
-    expect(list[2]).toMatchObject({ trusted: false, problem: expect.stringMatching(/not trusted/) });
+    const names = list.map((i) => i.name);
+    const at = names.indexOf('user-hooks') + 1;
+    expect(at).toBeGreaterThan(0);
+    expect(names.slice(at, at + 2)).toEqual(['before_tool_call--block', 'agent_stop--follow-up']);
+    expect(list[at - 1]).toMatchObject({ dialect: 'builtin' });
+    expect(list[at + 2]).toMatchObject({ dialect: 'builtin' });
+    expect(list[at]).toMatchObject({ trusted: false, problem: expect.stringMatching(/not trusted/) });
     const text = io();
     await cmd(['list'], text);
     expect(text.out).toContain('workspace not trusted');
     await trustCommand([sb.ws], io());
     const trusted = io();
     await cmd(['list', '--json'], trusted);
-    expect((JSON.parse(trusted.out) as HookInfo[])[2]).toMatchObject({ trusted: true, events: ['before_tool_call'] });
+    expect((JSON.parse(trusted.out) as HookInfo[])[at]).toMatchObject({ trusted: true, events: ['before_tool_call'] });
   });
 
   it('pipelineOrder appends user hooks when there is no user-hooks marker', () => {
@@ -90,7 +93,7 @@ describe('workbench hooks', () => {
 
   it('test runs one hook and prints what it returned and how it was read; runs lists it', async () => {
     installZoo(sb.userHooks, 'before_tool_call--block');
-    const cmd = createHooksCommand({ builtins });
+    const cmd = hooksCommand;
     const out = io();
     expect(await cmd(['test', 'before_tool_call--block', '--event', 'before_tool_call'], out)).toBe(0);
     expect(out.out).toContain('exit code: 0');
@@ -110,7 +113,7 @@ describe('workbench hooks', () => {
   it('test runs a Claude handler by its name', async () => {
     writeFileSync(join(sb.home, 'settings.json'), JSON.stringify({ hooks: { PreToolUse: [{ matcher: 'Bash', hooks: [{ command: join(ZOO, 'claude', 'zoo.sh'), args: ['exit2', 'cli'] }] }] } }));
     const out = io();
-    expect(await createHooksCommand({ builtins })(['test', 'zoo.sh'], out)).toBe(0);
+    expect(await hooksCommand(['test', 'zoo.sh'], out)).toBe(0);
     expect(out.out).toContain('exit code: 2');
     expect(out.out).toContain('read as:   block — no writes here (cli)');
   });
@@ -118,7 +121,7 @@ describe('workbench hooks', () => {
   it('test refuses an untrusted workspace hook', async () => {
     installZoo(sb.wsHooks, 'before_tool_call--touch');
     const out = io();
-    expect(await createHooksCommand({ builtins })(['test', 'before_tool_call--touch'], out)).toBe(1);
+    expect(await hooksCommand(['test', 'before_tool_call--touch'], out)).toBe(1);
     expect(out.err).toMatch(/untrusted workspace/);
   });
 });

@@ -8,21 +8,23 @@ import { chmod, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { HookListing, HookTestResult } from '../../../shared/ipc/contract.ts';
 import type { HookInfo, HookRunRecord } from '../../../shared/types/index.ts';
-import { pipelineOrder } from '../../cli/commands/hooks.ts';
 import {
   discoverSeedHooks,
   listUserHooks,
   loadClaudeHooks,
+  pipelineOrder,
   setSeedHookEnabled,
 } from '../../user-hooks/index.ts';
 import { HOOK_TEMPLATES, hookTemplate, type HookTemplateId } from '../../user-hooks/templates.ts';
-import { writeFileAtomic } from '../../store/atomic-file.ts';
+import { writeFileAtomic } from '../../fs/atomic-write.ts';
 import { builtinHookInfos } from '../build-pipeline.ts';
 import { defaultEvent, runHookTest, samplePayload, type TestTarget } from '../../user-hooks/hook-test.ts';
-import { PanelError, type PanelDeps } from './panel-deps.ts';
+import { WorkbenchError, errorMessage } from '../../errors.ts';
+import type { PanelDeps } from './panel-deps.ts';
 
+/** `trust: true` treats the workspace as trusted for that call (`workbench hooks … --trust`). */
 export interface HooksService {
-  list(args: { workspace: string }): Promise<HookListing>;
+  list(args: { workspace: string; trust?: boolean }): Promise<HookListing>;
   setEnabled(args: { workspace: string; id: string; enabled: boolean }): Promise<HookInfo>;
   update(args: {
     workspace: string;
@@ -43,6 +45,7 @@ export interface HooksService {
     id: string;
     event?: string;
     payload?: string;
+    trust?: boolean;
   }): Promise<HookTestResult>;
   create(args: {
     workspace: string;
@@ -57,27 +60,27 @@ const ALWAYS_ON = new Set(['builtin:approval']);
 
 /** Creates the hooks service. */
 export function createHooksService(deps: PanelDeps): HooksService {
-  const trusted = (workspace: string) => deps.trust.isTrusted(workspace);
-  const all = async (workspace: string): Promise<HookInfo[]> => {
+  const trusted = (workspace: string, trust?: boolean) => Boolean(trust) || deps.trust.isTrusted(workspace);
+  const all = async (workspace: string, trust?: boolean): Promise<HookInfo[]> => {
     const settings = deps.settings.get();
     const user = await listUserHooks({
       workspace,
       home: deps.home,
       settings,
-      trusted: trusted(workspace),
+      trusted: trusted(workspace, trust),
     });
     return pipelineOrder(builtinHookInfos(settings), user);
   };
   const find = async (workspace: string, id: string): Promise<HookInfo> => {
     const info = (await all(workspace)).find((h) => h.id === id);
-    if (!info) throw new PanelError('not_found', `no hook with id ${id}`);
+    if (!info) throw new WorkbenchError('not_found', `no hook with id ${id}`);
     return info;
   };
-  const listing = async (workspace: string): Promise<HookListing> => ({
-    hooks: await all(workspace),
+  const listing = async (workspace: string, trust?: boolean): Promise<HookListing> => ({
+    hooks: await all(workspace, trust),
     disableAllHooks: deps.settings.get().disableAllHooks,
     workspace,
-    trusted: trusted(workspace),
+    trusted: trusted(workspace, trust),
     templates: HOOK_TEMPLATES.map((t) => ({ id: t.id, label: t.label, event: t.event })),
   });
   const override = (
@@ -87,9 +90,9 @@ export function createHooksService(deps: PanelDeps): HooksService {
     deps.settings.update({
       hook_overrides: { [id]: { ...deps.settings.get().hook_overrides[id], ...patch } },
     });
-  const target = async (workspace: string, id: string): Promise<TestTarget> => {
+  const target = async (workspace: string, id: string, trust?: boolean): Promise<TestTarget> => {
     const settings = deps.settings.get();
-    const isTrusted = trusted(workspace);
+    const isTrusted = trusted(workspace, trust);
     const seed = (await discoverSeedHooks({ workspace, home: deps.home, trusted: isTrusted })).find(
       (e) => e.id === id,
     );
@@ -99,7 +102,7 @@ export function createHooksService(deps: PanelDeps): HooksService {
           await loadClaudeHooks({ workspace, home: deps.home, trusted: isTrusted, settings })
         ).handlers.find((h) => h.id === id && !h.problem);
     if (!seed && !claude) {
-      throw new PanelError(
+      throw new WorkbenchError(
         id.startsWith('builtin:') ? 'invalid_args' : 'not_found',
         id.startsWith('builtin:')
           ? 'built-in hooks run inside the workbench and cannot be tested alone'
@@ -107,7 +110,7 @@ export function createHooksService(deps: PanelDeps): HooksService {
       );
     }
     if (!(seed ?? claude)!.trusted)
-      throw new PanelError(
+      throw new WorkbenchError(
         'forbidden',
         `${id} comes from an untrusted workspace; trust the workspace first`,
       );
@@ -115,22 +118,22 @@ export function createHooksService(deps: PanelDeps): HooksService {
   };
   const eventOf = (t: TestTarget, event?: string): string => {
     const ev = event ?? defaultEvent(t);
-    if (!ev) throw new PanelError('invalid_args', 'this hook did not tell its event; choose one');
+    if (!ev) throw new WorkbenchError('invalid_args', 'this hook did not tell its event; choose one');
     return ev;
   };
 
   return {
-    list: (a) => listing(a.workspace),
+    list: (a) => listing(a.workspace, a.trust),
     async setEnabled(a) {
       const info = await find(a.workspace, a.id);
       if (ALWAYS_ON.has(a.id))
-        throw new PanelError(
+        throw new WorkbenchError(
           'invalid_args',
           'approval is a safety policy and stays on (use approval mode "auto" instead)',
         );
       if (info.dialect === 'seed' && info.path) {
         await setSeedHookEnabled(info.path, a.enabled).catch((err: unknown) => {
-          throw new PanelError('conflict', err instanceof Error ? err.message : String(err));
+          throw new WorkbenchError('conflict', errorMessage(err));
         });
         // An old settings override would keep a renamed-back hook off: clear it.
         if (a.enabled && deps.settings.get().hook_overrides[a.id]?.enabled === false)
@@ -143,7 +146,7 @@ export function createHooksService(deps: PanelDeps): HooksService {
     async update(a) {
       const info = await find(a.workspace, a.id);
       if (info.dialect === 'builtin')
-        throw new PanelError('invalid_args', 'built-in hooks have no fail mode or timeout');
+        throw new WorkbenchError('invalid_args', 'built-in hooks have no fail mode or timeout');
       await override(a.id, {
         ...(a.failMode ? { fail_mode: a.failMode } : {}),
         ...(a.timeoutMs ? { timeout_ms: a.timeoutMs } : {}),
@@ -161,7 +164,7 @@ export function createHooksService(deps: PanelDeps): HooksService {
       return { event, payload: samplePayload(t, event, a.workspace) };
     },
     async test(a) {
-      const t = await target(a.workspace, a.id);
+      const t = await target(a.workspace, a.id, a.trust);
       const event = eventOf(t, a.event);
       const payload = a.payload ?? samplePayload(t, event, a.workspace);
       try {
@@ -169,7 +172,7 @@ export function createHooksService(deps: PanelDeps): HooksService {
         if (parsed === null || typeof parsed !== 'object' || Array.isArray(parsed))
           throw new Error('not an object');
       } catch {
-        throw new PanelError('invalid_args', 'the payload must be one JSON object');
+        throw new WorkbenchError('invalid_args', 'the payload must be one JSON object');
       }
       return runHookTest(t, {
         event,
@@ -193,9 +196,11 @@ export function createHooksService(deps: PanelDeps): HooksService {
           ),
         ),
       );
-      if (taken.some(Boolean)) throw new PanelError('conflict', `${path} already exists`);
+      if (taken.some(Boolean)) throw new WorkbenchError('conflict', `${path} already exists`);
       const t = hookTemplate(a.template);
-      await writeFileAtomic(path, t.render({ auditLog: join(deps.home, 'audit.log') }), '');
+      await writeFileAtomic(path, t.render({ auditLog: join(deps.home, 'audit.log') }), {
+        expectedVersion: '',
+      });
       await chmod(path, 0o755);
       return find(a.workspace, `seed:${a.scope}:${a.name}`);
     },

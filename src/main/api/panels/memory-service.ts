@@ -11,8 +11,9 @@ import {
   readTextOrNull,
   versionOf,
   writeFileAtomic,
-} from '../../store/atomic-file.ts';
-import { estimateTokens, type PanelDeps } from './panel-deps.ts';
+} from '../../fs/atomic-write.ts';
+import { estimateTextTokens } from '../../agent/tokens.ts';
+import type { PanelDeps } from './panel-deps.ts';
 
 export type MemoryScopeArg = 'user' | 'workspace';
 
@@ -55,7 +56,7 @@ export function createMemoryService(deps: PanelDeps): MemoryService {
     async write(a) {
       const path = await memoryPath(deps.home, a.workspace, a.scope);
       try {
-        await writeFileAtomic(path, a.content, a.baseVersion);
+        await writeFileAtomic(path, a.content, { expectedVersion: a.baseVersion });
       } catch (err) {
         if (err instanceof ConflictError)
           return { status: 'conflict', document: await read(a.scope, a.workspace) };
@@ -87,10 +88,10 @@ export function createMemoryService(deps: PanelDeps): MemoryService {
               threadId: last.thread_id,
               model: last.model,
               at: last.at,
-              estimatedTokens: estimateTokens(last.system),
+              estimatedTokens: estimateTextTokens(last.system),
             }
           : {}),
-        memory: { text: memory.text, tokens: estimateTokens(memory.text), sources: memory.sources },
+        memory: { text: memory.text, tokens: estimateTextTokens(memory.text), sources: memory.sources },
       };
     },
   };

@@ -15,16 +15,3 @@ export interface PanelDeps {
   hookRuns?: HookRunStore;
   lastRequest?: (threadId: string) => LastRequest | undefined;
 }
-
-/** An expected failure of a panel call; `code` maps onto the IPC error codes. */
-export class PanelError extends Error {
-  readonly code: 'invalid_args' | 'not_found' | 'conflict' | 'forbidden';
-  constructor(code: PanelError['code'], message: string) {
-    super(message);
-    this.name = 'PanelError';
-    this.code = code;
-  }
-}
-
-/** A rough token count, as the summarization hook estimates (characters / 4). */
-export const estimateTokens = (text: string): number => Math.ceil(text.length / 4);

@@ -5,7 +5,7 @@
 import { readdir, realpath } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 import { skillRoots, type SkillSource } from '../../skills/loader.ts';
-import { PanelError } from './panel-deps.ts';
+import { WorkbenchError } from '../../errors.ts';
 
 export interface SkillLocation {
   /** Real path of SKILL.md. */
@@ -26,11 +26,11 @@ export interface SkillRootsOptions {
 
 /**
  * Finds the skill whose SKILL.md is `path` inside a known root.
- * Contract: rejects (PanelError forbidden) for anything not a SKILL.md of a skill folder in a known root.
+ * Contract: rejects (WorkbenchError forbidden) for anything not a SKILL.md of a skill folder in a known root.
  */
 export async function locateSkill(path: string, opts: SkillRootsOptions): Promise<SkillLocation> {
   const refuse = () =>
-    new PanelError('forbidden', `not a SKILL.md inside a known skill folder: ${path}`);
+    new WorkbenchError('forbidden', `not a SKILL.md inside a known skill folder: ${path}`);
   const file = await realpath(path).catch(() => undefined);
   if (!file || basename(file) !== 'SKILL.md') throw refuse();
   const dir = dirname(file);

@@ -19,8 +19,9 @@ import {
   readTextOrNull,
   versionOf,
   writeFileAtomic,
-} from '../../store/atomic-file.ts';
-import { PanelError, type PanelDeps } from './panel-deps.ts';
+} from '../../fs/atomic-write.ts';
+import { WorkbenchError } from '../../errors.ts';
+import type { PanelDeps } from './panel-deps.ts';
 import { locateSkill } from './skill-guard.ts';
 import { SKILL_NAME_PATTERN, skillTemplate } from './skill-template.ts';
 
@@ -72,7 +73,7 @@ export function createSkillsService(deps: PanelDeps): SkillsService {
   };
   const readFile = async (path: string): Promise<SkillFile> => {
     const content = await readTextOrNull(path);
-    if (content === null) throw new PanelError('not_found', `no such file: ${path}`);
+    if (content === null) throw new WorkbenchError('not_found', `no such file: ${path}`);
     return { path, content, version: versionOf(content) };
   };
   return {
@@ -83,7 +84,7 @@ export function createSkillsService(deps: PanelDeps): SkillsService {
     },
     async create(a) {
       if (!SKILL_NAME_PATTERN.test(a.name))
-        throw new PanelError(
+        throw new WorkbenchError(
           'invalid_args',
           'a skill name is lowercase letters, digits and single hyphens',
         );
@@ -98,12 +99,14 @@ export function createSkillsService(deps: PanelDeps): SkillsService {
           () => false,
         )
       )
-        throw new PanelError('conflict', `${dir} already exists`);
+        throw new WorkbenchError('conflict', `${dir} already exists`);
       await mkdir(dir, { recursive: true });
-      await writeFileAtomic(join(dir, 'SKILL.md'), skillTemplate(a.name, a.description), '');
+      await writeFileAtomic(join(dir, 'SKILL.md'), skillTemplate(a.name, a.description), {
+        expectedVersion: '',
+      });
       const created = (await list(a.workspace)).skills.find((s) => s.name === a.name);
       if (!created)
-        throw new PanelError(
+        throw new WorkbenchError(
           'conflict',
           `skill "${a.name}" was created in ${dir} but another source already has that name`,
         );
@@ -112,7 +115,7 @@ export function createSkillsService(deps: PanelDeps): SkillsService {
     async save(a) {
       const loc = await locateSkill(a.path, await rootsOf(a.workspace));
       try {
-        await writeFileAtomic(loc.file, a.content, a.baseVersion);
+        await writeFileAtomic(loc.file, a.content, { expectedVersion: a.baseVersion });
       } catch (err) {
         if (err instanceof ConflictError)
           return { status: 'conflict', document: await readFile(loc.file) };
@@ -135,7 +138,7 @@ export function createSkillsService(deps: PanelDeps): SkillsService {
       else disabled.add(a.name);
       await deps.settings.update({ disabled_skills: [...disabled].sort() });
       const view = (await list(a.workspace)).skills.find((s) => s.name === a.name);
-      if (!view) throw new PanelError('not_found', `no skill named "${a.name}"`);
+      if (!view) throw new WorkbenchError('not_found', `no skill named "${a.name}"`);
       return view;
     },
   };

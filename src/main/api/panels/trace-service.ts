@@ -8,6 +8,7 @@ import type { HookRunStore, SpanStore, ThreadStore } from '../../store/types.ts'
 import { toChromeTrace } from '../../tracing/chrome-trace.ts';
 import { toOtlpJson } from '../../tracing/otlp-encode.ts';
 import { fromOtlpJson } from '../../tracing/otlp-decode.ts';
+import { WorkbenchError, errorMessage } from '../../errors.ts';
 import { renewIds } from './trace-import.ts';
 
 export type TraceExportFormat = 'otlp' | 'chrome';
@@ -29,13 +30,23 @@ export interface TraceServiceDeps {
 export interface TraceService {
   /** Every span of a thread, ordered by start. */
   list(args: { threadId: string }): SpanRecord[];
-  /** A file for download. Contract: content attributes are dropped unless capture_content is on. */
-  export(args: { threadId: string; format: TraceExportFormat }): {
+  /**
+   * A file for download.
+   * Contract: content attributes are dropped unless `captureContent` (default: the setting) is on.
+   */
+  export(args: { threadId: string; format: TraceExportFormat; captureContent?: boolean }): {
     filename: string;
     content: string;
   };
-  /** Imports an OTLP JSON text into a new thread. Contract: throws an Error naming the problem. */
-  import(args: { content: string; name?: string }): { threadId: string; spans: number };
+  /**
+   * Imports an OTLP JSON text into `threadId`, or a new thread titled after `name`.
+   * Contract: a bad file throws WorkbenchError invalid_args.
+   */
+  import(args: { content: string; name?: string; threadId?: string }): {
+    threadId: string;
+    spans: number;
+    runs: number;
+  };
   /** The stored run of a hook span, or null (in-process hooks and old runs have none). */
   hookRun(args: { threadId: string; spanId: string }): HookRunRecord | null;
 }
@@ -51,7 +62,7 @@ export function createTraceService(deps: TraceServiceDeps): TraceService {
     list: (a) => list(a.threadId),
     export(a) {
       const spans = list(a.threadId);
-      const captureContent = deps.captureContent();
+      const captureContent = a.captureContent ?? deps.captureContent();
       const doc =
         a.format === 'otlp'
           ? toOtlpJson(spans, { captureContent })
@@ -64,24 +75,31 @@ export function createTraceService(deps: TraceServiceDeps): TraceService {
       try {
         doc = JSON.parse(a.content);
       } catch (err) {
-        throw new Error(`not JSON: ${err instanceof Error ? err.message : String(err)}`, {
-          cause: err,
-        });
+        throw new WorkbenchError('invalid_args', `not JSON: ${errorMessage(err)}`, { cause: err });
       }
       if (typeof doc === 'object' && doc !== null && 'traceEvents' in doc) {
-        throw new Error(
+        throw new WorkbenchError(
+          'invalid_args',
           'Chrome trace files cannot be imported (they lose span ids); export OTLP instead',
         );
       }
-      const decoded = fromOtlpJson(doc);
-      if (decoded.length === 0) throw new Error('the file holds no spans');
-      const threadId = deps.threads.loadOrCreate(undefined, deps.workspace).thread_id;
-      deps.threads.setTitle(threadId, `imported trace${a.name ? ` ${a.name}` : ''}`);
+      let decoded: SpanRecord[];
+      try {
+        decoded = fromOtlpJson(doc);
+      } catch (err) {
+        throw new WorkbenchError('invalid_args', errorMessage(err), { cause: err });
+      }
+      if (decoded.length === 0) throw new WorkbenchError('invalid_args', 'the file holds no spans');
+      let threadId = a.threadId;
+      if (!threadId) {
+        threadId = deps.threads.loadOrCreate(undefined, deps.workspace).thread_id;
+        deps.threads.setTitle(threadId, `imported trace${a.name ? ` ${a.name}` : ''}`);
+      }
       const spans = renewIds(decoded, threadId);
       tx(() => {
         for (const s of spans) deps.spans.upsert(s);
       });
-      return { threadId, spans: spans.length };
+      return { threadId, spans: spans.length, runs: new Set(spans.map((s) => s.run_id)).size };
     },
     hookRun(a) {
       const runs = deps.hookRuns.recent({ threadId: a.threadId, limit: 5000 });

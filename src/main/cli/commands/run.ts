@@ -4,7 +4,8 @@
  */
 import { resolve } from 'node:path';
 import type { StreamEvent } from '../../../shared/types/index.ts';
-import { createWorkbench, WorkbenchInputError } from '../../api/workbench.ts';
+import { createWorkbench } from '../../api/workbench.ts';
+import { WorkbenchError } from '../../errors.ts';
 import { resolveHome } from '../../store/paths.ts';
 import { parse, positiveInt } from '../args.ts';
 import { UsageError, type CliCommand, type CliIo } from '../types.ts';
@@ -36,7 +37,7 @@ export const runCommand: CliCommand = async (argv, io) => {
       interactive: false,
     });
   } catch (err) {
-    if (err instanceof WorkbenchInputError) throw new UsageError(err.message);
+    if (err instanceof WorkbenchError) throw new UsageError(err.message);
     throw err;
   }
   const print = values.json ? jsonPrinter(io) : textPrinter(io);
@@ -76,9 +77,8 @@ export const runCommand: CliCommand = async (argv, io) => {
     if (!values.json) io.stderr(`thread ${handle.threadId}\n`);
     return 0;
   } catch (err) {
-    if (err instanceof WorkbenchInputError) {
-      if (err.code === 'not_found' || err.code === 'invalid_args')
-        throw new UsageError(err.message);
+    if (err instanceof WorkbenchError) {
+      if (err.code === 'not_found' || err.code === 'invalid_args') throw new UsageError(err.message);
     }
     throw err;
   } finally {

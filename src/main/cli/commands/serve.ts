@@ -4,7 +4,7 @@
  */
 import { existsSync, readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { createWorkbench, WorkbenchInputError } from '../../api/workbench.ts';
+import { createWorkbench } from '../../api/workbench.ts';
 import { resolveHome } from '../../store/paths.ts';
 import { startServer } from '../../server/server.ts';
 import { createFileSecrets } from '../../server/secrets-file.ts';
@@ -44,19 +44,14 @@ export const serveCommand: CliCommand = async (argv, io) => {
   }
   const home = resolveHome(io.env);
   const secrets = createFileSecrets(home, io.env.OPENAI_API_KEY || undefined);
-  let workbench;
-  try {
-    workbench = await createWorkbench({
-      home,
-      workspace: resolve(io.cwd, values.workspace ?? '.'),
-      apiKey: secrets.get(),
-      baseURL: io.env.OPENAI_BASE_URL || undefined,
-      model: io.env.WORKBENCH_MODEL || undefined,
-    });
-  } catch (err) {
-    if (err instanceof WorkbenchInputError) throw new UsageError(err.message);
-    throw err;
-  }
+  // A workspace that is not a folder rejects with a WorkbenchError: main() exits 2 with its message.
+  const workbench = await createWorkbench({
+    home,
+    workspace: resolve(io.cwd, values.workspace ?? '.'),
+    apiKey: secrets.get(),
+    baseURL: io.env.OPENAI_BASE_URL || undefined,
+    model: io.env.WORKBENCH_MODEL || undefined,
+  });
   const server = await startServer({
     workbench,
     host,

@@ -1,0 +1,72 @@
+/**
+ * Workspace trust for the faces: whether a folder is trusted, what it brings that the trust prompt
+ * must show (hooks, settings hooks, AGENTS.md, skills), and granting or revoking trust.
+ */
+import { readdir, stat } from 'node:fs/promises';
+import { join } from 'node:path';
+import type { TrustItem, TrustStatus } from '../../../shared/ipc/contract.ts';
+import { realDir } from '../../fs/real-dir.ts';
+import {
+  realPathOf,
+  type TrustStore,
+  type TrustedWorkspace,
+} from '../../user-hooks/trust-store.ts';
+
+export interface TrustService {
+  /** Contract: rejects (WorkbenchError invalid_args) when `workspace` is not a folder. */
+  status(args: { workspace: string }): Promise<TrustStatus>;
+  /** Trusts a folder (it must exist) or revokes trust (a folder since deleted included). */
+  set(args: { workspace: string; trusted: boolean }): Promise<TrustStatus>;
+  /** Every trusted workspace. */
+  list(): TrustedWorkspace[];
+}
+
+const exists = (path: string): Promise<boolean> =>
+  stat(path).then(
+    () => true,
+    () => false,
+  );
+
+/** Lists what a workspace brings that the trust prompt must show. */
+async function inspectWorkspace(workspace: string): Promise<TrustItem[]> {
+  const items: TrustItem[] = [];
+  const candidates: Array<[TrustItem['kind'], string]> = [
+    ['agents_md', join(workspace, 'AGENTS.md')],
+    ['hooks', join(workspace, '.workbench', 'hooks')],
+    ['workbench_settings', join(workspace, '.workbench', 'settings.json')],
+    ['claude_settings', join(workspace, '.claude', 'settings.json')],
+    ['skills', join(workspace, '.workbench', 'skills')],
+  ];
+  for (const [kind, path] of candidates) {
+    if (!(await exists(path))) continue;
+    if (kind === 'hooks' || kind === 'skills') {
+      const names = await readdir(path).catch(() => [] as string[]);
+      if (names.length === 0) continue;
+    }
+    items.push({ kind, path });
+  }
+  return items;
+}
+
+/** Creates the trust service over the trust store. */
+export function createTrustService(trust: TrustStore): TrustService {
+  const statusOf = async (path: string): Promise<TrustStatus> => ({
+    workspace: path,
+    trusted: trust.isTrusted(path),
+    items: await inspectWorkspace(path),
+  });
+  return {
+    status: async (a) => statusOf(await realDir(a.workspace)),
+    async set(a) {
+      if (a.trusted) {
+        const path = await realDir(a.workspace);
+        await trust.trust(path);
+        return statusOf(path);
+      }
+      const path = realPathOf(a.workspace);
+      await trust.untrust(path);
+      return statusOf(path);
+    },
+    list: () => trust.list(),
+  };
+}
