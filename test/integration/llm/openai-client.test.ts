@@ -9,6 +9,8 @@ import { withFakeOpenAi } from '../../helpers/fake-openai-server.ts';
 const KEY = 'sk-test-canary-1234567890';
 const req: ModelRequest = {
   model: 'fake-model',
+  system: [],
+  params: {},
   messages: [{ role: 'user', content: 'hello' }],
   tools: [{ name: 'read_file', description: 'Read a file', parameters: { type: 'object' } }],
 };

@@ -2,13 +2,11 @@ import { describe, expect, it } from 'vitest';
 import { runAgentLoop } from '../../../src/main/agent/loop.ts';
 import { validate } from '../../../src/main/agent/messages.ts';
 import type { Hook } from '../../../src/main/pipeline/hook.ts';
+import { createPipeline } from '../../../src/main/pipeline/run-phase.ts';
 import { ToolError } from '../../../src/main/tools/types.ts';
 import { harness, scriptedLlm, testTool } from './loop-harness.ts';
 
 const call = (id: string, name: string, args: Record<string, unknown> = {}) => ({ id, name, args });
-const noFailures = () => {
-  throw new Error('unexpected hook failure');
-};
 
 describe('agent loop', () => {
   it('runs parallel tool calls and appends results in call order', async () => {
@@ -24,7 +22,7 @@ describe('agent loop', () => {
     });
     const llm = scriptedLlm([{ tool_calls: [call('c1', 'slow'), call('c2', 'fast')] }, { content: 'all done' }]);
     const h = harness(llm, [slow, fast]);
-    const summary = await runAgentLoop({ ctx: h.ctx, hooks: [h.toolHook], maxIterations: 25, append: h.append, reportHookFailure: noFailures });
+    const summary = await runAgentLoop({ ctx: h.ctx, pipeline: createPipeline([h.toolHook]), maxIterations: 25, append: h.append, replaceMessages: h.replace });
 
     expect(summary).toMatchObject({ stop_reason: 'completed', iterations: 2 });
     expect(finished).toEqual(['fast', 'slow']); // really concurrent
@@ -44,7 +42,7 @@ describe('agent loop', () => {
   it('stops at max iterations', async () => {
     const loopForever = Array.from({ length: 5 }, (_, i) => ({ tool_calls: [call(`c${i}`, 'echo')] }));
     const h = harness(scriptedLlm(loopForever), [testTool('echo', 'read', async () => 'again')]);
-    const summary = await runAgentLoop({ ctx: h.ctx, hooks: [h.toolHook], maxIterations: 3, append: h.append, reportHookFailure: noFailures });
+    const summary = await runAgentLoop({ ctx: h.ctx, pipeline: createPipeline([h.toolHook]), maxIterations: 3, append: h.append, replaceMessages: h.replace });
     expect(summary).toMatchObject({ stop_reason: 'max_iterations', iterations: 3 });
     expect(() => validate(h.state.messages)).not.toThrow();
   });
@@ -55,7 +53,7 @@ describe('agent loop', () => {
       { content: 'fixed' },
     ]);
     const h = harness(llm, [testTool('echo', 'read', async () => 'ok')]);
-    await runAgentLoop({ ctx: h.ctx, hooks: [h.toolHook], maxIterations: 5, append: h.append, reportHookFailure: noFailures });
+    await runAgentLoop({ ctx: h.ctx, pipeline: createPipeline([h.toolHook]), maxIterations: 5, append: h.append, replaceMessages: h.replace });
     const results = h.state.messages.filter((m) => m.role === 'tool').map((m) => m.content);
     expect(results[0]).toMatch(/^Error: invalid JSON in the arguments of echo: Unexpected token/);
     expect(results[1]).toMatch(/^Error: unknown tool "teleport". Available tools: echo/);
@@ -67,7 +65,7 @@ describe('agent loop', () => {
     let ran = false;
     const llm = scriptedLlm([{ content: 'Let me', interrupted: true, error: 'socket hang up' }]);
     const h = harness(llm, [testTool('echo', 'read', async () => ((ran = true), 'x'))]);
-    const summary = await runAgentLoop({ ctx: h.ctx, hooks: [h.toolHook], maxIterations: 5, append: h.append, reportHookFailure: noFailures });
+    const summary = await runAgentLoop({ ctx: h.ctx, pipeline: createPipeline([h.toolHook]), maxIterations: 5, append: h.append, replaceMessages: h.replace });
     expect(summary.stop_reason).toBe('error');
     expect(summary.error).toContain('socket hang up');
     expect(h.state.messages.at(-1)).toEqual({ role: 'assistant', content: 'Let me', interrupted: true });
@@ -82,7 +80,7 @@ describe('agent loop', () => {
       return new Promise((_r, reject) => signal.addEventListener('abort', () => reject(Object.assign(new Error('aborted'), { name: 'AbortError' }))));
     });
     const h = harness(scriptedLlm([{ tool_calls: [call('h1', 'hang'), call('h2', 'hang')] }]), [hang]);
-    const run = runAgentLoop({ ctx: h.ctx, hooks: [h.toolHook], maxIterations: 5, append: h.append, reportHookFailure: noFailures });
+    const run = runAgentLoop({ ctx: h.ctx, pipeline: createPipeline([h.toolHook]), maxIterations: 5, append: h.append, replaceMessages: h.replace });
     await started.promise;
     h.controller.abort();
     const summary = await run;
@@ -108,7 +106,7 @@ describe('agent loop', () => {
     };
     const llm = scriptedLlm([{ content: 'first' }, { content: 'second' }]);
     const h = harness(llm, []);
-    const summary = await runAgentLoop({ ctx: h.ctx, hooks: [follow('a', 'also do A'), follow('b', 'also do B')], maxIterations: 5, append: h.append, reportHookFailure: noFailures });
+    const summary = await runAgentLoop({ ctx: h.ctx, pipeline: createPipeline([follow('a', 'also do A'), follow('b', 'also do B')]), maxIterations: 5, append: h.append, replaceMessages: h.replace });
     expect(summary.iterations).toBe(2);
     expect(llm.requests[1].messages.slice(-2)).toEqual([{ role: 'user', content: 'also do A' }, { role: 'user', content: 'also do B' }]);
   });
@@ -124,7 +122,7 @@ describe('agent loop', () => {
     ];
     const llm = scriptedLlm([{ tool_calls: [call('f', 'flaky'), call('s', 'snoozy'), call('c', 'cancelled')] }, { content: 'ok' }]);
     const h = harness(llm, tools);
-    await runAgentLoop({ ctx: h.ctx, hooks: [h.toolHook], maxIterations: 5, append: h.append, reportHookFailure: noFailures });
+    await runAgentLoop({ ctx: h.ctx, pipeline: createPipeline([h.toolHook]), maxIterations: 5, append: h.append, replaceMessages: h.replace });
     const results = h.state.messages.filter((m) => m.role === 'tool').map((m) => m.content);
     expect(results).toEqual(['finally', 'awake', 'Error: invalid input']);
     expect([flaky, snoozy, cancelled]).toEqual([3, 3, 1]);
@@ -132,7 +130,7 @@ describe('agent loop', () => {
 
   it('ends with an error summary, not a rejection, when the model call fails', async () => {
     const h = harness(scriptedLlm([() => { throw new Error('cannot reach http://127.0.0.1:1/v1'); }]), []);
-    const summary = await runAgentLoop({ ctx: h.ctx, hooks: [], maxIterations: 5, append: h.append, reportHookFailure: noFailures });
+    const summary = await runAgentLoop({ ctx: h.ctx, pipeline: createPipeline([]), maxIterations: 5, append: h.append, replaceMessages: h.replace });
     expect(summary).toMatchObject({ stop_reason: 'error', error: 'cannot reach http://127.0.0.1:1/v1' });
   });
 });
