@@ -133,4 +133,83 @@ describe('agent loop', () => {
     const summary = await runAgentLoop({ ctx: h.ctx, pipeline: createPipeline([]), maxIterations: 5, append: h.append, replaceMessages: h.replace });
     expect(summary).toMatchObject({ stop_reason: 'error', error: 'cannot reach http://127.0.0.1:1/v1' });
   });
+
+  it('applies an after_turn mutate on a tool turn after the results, so every tool message follows its call', async () => {
+    const mutator: Hook = {
+      name: 'mutator',
+      source: 'user',
+      afterTurn: async (_c, info) => (info.turn === 1 ? { mutate: [{ role: 'user', content: 'mutated history' }] } : {}),
+    };
+    const llm = scriptedLlm([{ tool_calls: [call('c1', 'echo'), call('c2', 'echo')] }, { content: 'done' }]);
+    const h = harness(llm, [testTool('echo', 'read', async () => 'echoed')]);
+    const summary = await runAgentLoop({ ctx: h.ctx, pipeline: createPipeline([h.toolHook, mutator]), maxIterations: 5, append: h.append, replaceMessages: h.replace });
+    expect(summary.stop_reason).toBe('completed');
+    expect(h.state.messages.map((m) => [m.role, m.tool_call_id ?? m.content])).toEqual([
+      ['user', 'mutated history'],
+      ['assistant', ''],
+      ['tool', 'c1'],
+      ['tool', 'c2'],
+      ['assistant', 'done'],
+    ]);
+    expect(() => validate(h.state.messages)).not.toThrow();
+    // The next request to the model is the mutated history followed by the whole tool turn.
+    expect(() => validate(llm.requests[1].messages)).not.toThrow();
+    expect(llm.requests[1].messages.map((m) => m.role)).toEqual(['user', 'assistant', 'tool', 'tool']);
+  });
+
+  it.each([
+    ['empty messages', []],
+    ['an orphan tool message', [{ role: 'tool' as const, content: 'x', tool_call_id: 'nope', name: 'echo' }]],
+  ])('refuses a mutate with %s and reports it; the model never sees it', async (_name, mutate) => {
+    const mutator: Hook = { name: 'mutator', source: 'user', onAgentStop: async () => ({ mutate }) };
+    let asked = false;
+    const again: Hook = { name: 'again', source: 'user', onAgentStop: async () => (asked ? {} : ((asked = true), { follow_up_messages: ['again'] })) };
+    const llm = scriptedLlm([{ content: 'first' }, { content: 'second' }]);
+    const h = harness(llm, []);
+    await runAgentLoop({ ctx: h.ctx, pipeline: createPipeline([mutator, again]), maxIterations: 5, append: h.append, replaceMessages: h.replace });
+    expect(llm.requests).toHaveLength(2);
+    for (const r of llm.requests) expect(() => validate(r.messages)).not.toThrow();
+    expect(h.state.messages[0]).toEqual({ role: 'user', content: 'go' });
+    const failures = h.events.filter((e) => e.event === 'on_hook_end').map((e) => (e.data as { hook: string; reason: string }).reason);
+    expect(failures[0]).toMatch(/^mutate refused: /);
+  });
+
+  it('never sends an invalid chain: the run ends with an error naming the problem', async () => {
+    const orphan: Hook = {
+      name: 'orphan',
+      source: 'plugin',
+      modifyRequest: async (_c, req) => ({ ...req, messages: [...req.messages, { role: 'tool', content: 'x', tool_call_id: 'ghost', name: 'echo' }] }),
+    };
+    const llm = scriptedLlm([{ content: 'never' }]);
+    const h = harness(llm, []);
+    const summary = await runAgentLoop({ ctx: h.ctx, pipeline: createPipeline([orphan]), maxIterations: 2, append: h.append, replaceMessages: h.replace });
+    expect(llm.requests).toHaveLength(0);
+    expect(summary.stop_reason).toBe('error');
+    expect(summary.error).toMatch(/^invalid conversation, not sent to the model: message 1: tool message answers no open call/);
+  });
+
+  it('offers the tools the request lists and refuses a call to any other', async () => {
+    let ran = false;
+    const only: Hook = { name: 'only', source: 'builtin', modifyRequest: async (_c, req) => ({ ...req, tools: req.tools.filter((t) => t.name === 'read_it') }) };
+    const llm = scriptedLlm([{ tool_calls: [call('x', 'run_it')] }, { content: 'ok' }]);
+    const h = harness(llm, [testTool('read_it', 'read', async () => 'r'), testTool('run_it', 'execute', async () => ((ran = true), 'ran'))]);
+    await runAgentLoop({ ctx: h.ctx, pipeline: createPipeline([h.toolHook, only]), maxIterations: 5, append: h.append, replaceMessages: h.replace });
+    expect(llm.requests[0].tools.map((t) => t.name)).toEqual(['read_it']);
+    expect(ran).toBe(false);
+    expect(h.state.messages.find((m) => m.role === 'tool')?.content).toBe('Error: unknown tool "run_it". Available tools: read_it');
+  });
+
+  it('sends the request params and the system blocks hooks add', async () => {
+    const hook: Hook = {
+      name: 'params',
+      source: 'builtin',
+      modifyRequest: async (_c, req) => ({ ...req, system: [...req.system, 'be brief'], params: { ...req.params, temperature: 0.2 } }),
+    };
+    const llm = scriptedLlm([{ content: 'ok' }]);
+    const h = harness(llm, []);
+    const seen: string[][] = [];
+    await runAgentLoop({ ctx: h.ctx, pipeline: createPipeline([hook]), maxIterations: 1, append: h.append, replaceMessages: h.replace, params: { max_tokens: 50 }, onRequest: (r) => seen.push(r.system) });
+    expect(llm.requests[0]).toMatchObject({ system: ['be brief'], params: { max_tokens: 50, temperature: 0.2 } });
+    expect(seen).toEqual([['be brief']]);
+  });
 });
