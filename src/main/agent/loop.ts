@@ -142,7 +142,7 @@ function checkRequest(req: ModelRequest): void {
     if (req.messages.length === 0) throw new Error('no messages');
     validate(req.messages);
   } catch (err) {
-    throw new Error(`invalid conversation, not sent to the model: ${err instanceof Error ? err.message : String(err)}`);
+    throw new Error(`invalid conversation, not sent to the model: ${err instanceof Error ? err.message : String(err)}`, { cause: err });
   }
 }
 

@@ -48,18 +48,35 @@ const PIPELINE: readonly Builtin[] = [
   {
     info: approvalInfo,
     alwaysOn: true,
-    create: (o) => [createApprovalHook({ mode: o.approvalMode, broker: o.broker, interactive: o.interactive })],
+    create: (o) => [
+      createApprovalHook({ mode: o.approvalMode, broker: o.broker, interactive: o.interactive }),
+    ],
   },
   { info: filesystemInfo, create: () => [createFilesystemHook()] },
   { info: profileInfo, create: (o) => [createProfileHook(o.profile)] },
   {
     info: skillsInfo,
-    create: (o) => [createSkillsHook({ home: o.home, extraPaths: o.profile.skills.paths, disabled: o.settings.disabled_skills })],
+    create: (o) => [
+      createSkillsHook({
+        home: o.home,
+        extraPaths: o.profile.skills.paths,
+        disabled: o.settings.disabled_skills,
+      }),
+    ],
   },
-  { info: memoryInfo, create: (o) => [createMemoryHook({ home: o.home, extraPaths: o.profile.memory.paths })] },
+  {
+    info: memoryInfo,
+    create: (o) => [createMemoryHook({ home: o.home, extraPaths: o.profile.memory.paths })],
+  },
   {
     info: summarizationInfo,
-    create: (o) => [createSummarizationHook({ contextWindow: o.profile.context_window, compaction: o.profile.compaction, store: o.db.threads })],
+    create: (o) => [
+      createSummarizationHook({
+        contextWindow: o.profile.context_window,
+        compaction: o.profile.compaction,
+        store: o.db.threads,
+      }),
+    ],
   },
 ];
 
@@ -85,7 +102,9 @@ export function builtinHookInfos(settings: WorkbenchSettings): HookInfo[] {
 }
 
 /** The ids of built-ins that cannot be switched off. */
-export const ALWAYS_ON_HOOKS: ReadonlySet<string> = new Set(PIPELINE.filter((b) => b.alwaysOn).map((b) => builtinHookId(b.info.name)));
+export const ALWAYS_ON_HOOKS: ReadonlySet<string> = new Set(
+  PIPELINE.filter((b) => b.alwaysOn).map((b) => builtinHookId(b.info.name)),
+);
 
 export interface PipelineHooks {
   hooks: Hook[];
@@ -97,7 +116,14 @@ export interface PipelineHooks {
 export async function buildPipeline(o: PipelineOptions): Promise<PipelineHooks> {
   const on = (b: Builtin) => b.alwaysOn || builtinEnabled(o.settings, b.info.name);
   const user = builtinEnabled(o.settings, userHooksInfo.name)
-    ? await createUserHooks({ workspace: o.workspace, home: o.home, settings: o.settings, trusted: o.trusted, noHooks: o.noHooks, hookRuns: o.hookRuns })
+    ? await createUserHooks({
+        workspace: o.workspace,
+        home: o.home,
+        settings: o.settings,
+        trusted: o.trusted,
+        noHooks: o.noHooks,
+        hookRuns: o.hookRuns,
+      })
     : { hooks: [], infos: [], diagnostics: [] };
   const hooks = PIPELINE.filter(on).flatMap((b) => b.create(o, user));
   return { hooks, userHookInfos: user.infos, diagnostics: user.diagnostics };

@@ -14,10 +14,18 @@ export function isAbortError(err: unknown): boolean {
  * Reports a hook failure where the user sees it: a `hook_error` trace event and an `on_hook_end`
  * event with ok:false on the hooks stream.
  */
-export function reportHookFailure(ctx: RunContext, hook: string, phaseName: string, err: unknown): void {
+export function reportHookFailure(
+  ctx: RunContext,
+  hook: string,
+  phaseName: string,
+  err: unknown,
+): void {
   const message = err instanceof Error ? err.message : String(err);
   ctx.trace?.recordEvent('hook_error', { hook, phase: phaseName, message: message.slice(0, 500) });
-  ctx.emit({ event: 'on_hook_end', data: { hook, event: phaseName, ok: false, reason: message, duration_ms: 0 } });
+  ctx.emit({
+    event: 'on_hook_end',
+    data: { hook, event: phaseName, ok: false, reason: message, duration_ms: 0 },
+  });
 }
 
 /** One ring of an onion: the hook's wrap method bound to the run. */
@@ -80,7 +88,11 @@ async function isolate<A, R>(
     reportHookFailure(ctx, hook.name, name, err);
     if (innerCalled) throw err;
     if (blocked && hook.failMode === 'closed' && phase(name).failClosedBlocks) {
-      return blocked(hook, arg, `hook failed (fail-closed): ${err instanceof Error ? err.message : String(err)}`);
+      return blocked(
+        hook,
+        arg,
+        `hook failed (fail-closed): ${err instanceof Error ? err.message : String(err)}`,
+      );
     }
     return inner(arg);
   }

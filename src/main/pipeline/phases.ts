@@ -159,5 +159,12 @@ export function phasesOf(hook: Hook): PhaseName[] {
 
 /** The table as rows of text, for docs/architecture.md and `workbench hooks phases`. */
 export function describePhases(): string[][] {
-  return PHASES.map((p) => [p.name, p.method, p.shape, p.failure + (p.failClosedBlocks ? ', fail-closed blocks' : ''), p.abort, p.when]);
+  return PHASES.map((p) => [
+    p.name,
+    p.method,
+    p.shape,
+    p.failure + (p.failClosedBlocks ? ', fail-closed blocks' : ''),
+    p.abort,
+    p.when,
+  ]);
 }

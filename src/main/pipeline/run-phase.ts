@@ -7,7 +7,16 @@ import type { Message, ToolCall, ToolResult } from '../../shared/types/index.ts'
 import { validate } from '../agent/messages.ts';
 import type { ModelRequest } from '../llm/types.ts';
 import { composeOnion, isAbortError, reportHookFailure } from './compose.ts';
-import type { CompactionNotice, Hook, ModelCallFn, RunContext, StopOutcome, ToolCallFn, TurnInfo, TurnOutcome } from './hook.ts';
+import type {
+  CompactionNotice,
+  Hook,
+  ModelCallFn,
+  RunContext,
+  StopOutcome,
+  ToolCallFn,
+  TurnInfo,
+  TurnOutcome,
+} from './hook.ts';
 import { phase, type PhaseName } from './phases.ts';
 
 /** What user_message_send decided: the first block wins; extra context from every hook otherwise. */
@@ -38,7 +47,10 @@ export interface Pipeline {
   afterTurn(ctx: RunContext, info: TurnInfo): Promise<MergedTurnOutcome>;
   agentStop(ctx: RunContext, msgs: Message[]): Promise<MergedStopOutcome>;
   /** The compact phase: a 'pre' notice may be vetoed (first veto wins). */
-  compact(ctx: RunContext, notice: CompactionNotice): Promise<{ blocked: boolean; reason?: string }>;
+  compact(
+    ctx: RunContext,
+    notice: CompactionNotice,
+  ): Promise<{ blocked: boolean; reason?: string }>;
   /** `callback: "compact"`: the hooks that own compaction compact the thread now. */
   compactThread(ctx: RunContext): Promise<void>;
   afterAgent(ctx: RunContext, outcome: { stop_reason: string }): Promise<void>;
@@ -68,7 +80,10 @@ async function sequence<R>(
       if (spec.abort === 'propagate' && isAbortError(err)) throw err;
       reportHookFailure(ctx, hook.name, name, err);
       if (hook.failMode === 'closed' && spec.failClosedBlocks && failClosed) {
-        failClosed(hook, `hook failed (fail-closed): ${err instanceof Error ? err.message : String(err)}`);
+        failClosed(
+          hook,
+          `hook failed (fail-closed): ${err instanceof Error ? err.message : String(err)}`,
+        );
         if (spec.failure === 'deny-fast') return;
       }
       continue;
@@ -88,7 +103,9 @@ function checkMutate<T extends { mutate?: Message[] }>(out: T): T {
   try {
     validate(out.mutate, { openLastTurn: true });
   } catch (err) {
-    throw new Error(`mutate refused: ${err instanceof Error ? err.message : String(err)}`);
+    throw new Error(`mutate refused: ${err instanceof Error ? err.message : String(err)}`, {
+      cause: err,
+    });
   }
   return out;
 }
@@ -119,7 +136,13 @@ export function createPipeline(hooks: readonly Hook[]): Pipeline {
     },
 
     async beforeAgent(ctx) {
-      await sequence('before_agent', hooks, ctx, (h) => h.beforeAgent!(ctx, ctx.state), () => false);
+      await sequence(
+        'before_agent',
+        hooks,
+        ctx,
+        (h) => h.beforeAgent!(ctx, ctx.state),
+        () => false,
+      );
     },
 
     async modifyRequest(ctx, req) {
@@ -138,7 +161,9 @@ export function createPipeline(hooks: readonly Hook[]): Pipeline {
     },
 
     modelCall(ctx, terminal) {
-      return composeOnion('wrap_model_call', hooks, ctx, terminal, (h, req, next) => h.wrapModelCall!(ctx, req, next));
+      return composeOnion('wrap_model_call', hooks, ctx, terminal, (h, req, next) =>
+        h.wrapModelCall!(ctx, req, next),
+      );
     },
 
     toolCall(ctx, terminal) {
@@ -148,7 +173,12 @@ export function createPipeline(hooks: readonly Hook[]): Pipeline {
         ctx,
         terminal,
         (h, call, next) => h.wrapToolCall!(ctx, call, next),
-        (h, call, reason) => ({ tool_call_id: call.id, name: call.name, output: '', error: `blocked by hook ${h.name}: ${reason}` }),
+        (h, call, reason) => ({
+          tool_call_id: call.id,
+          name: call.name,
+          output: '',
+          error: `blocked by hook ${h.name}: ${reason}`,
+        }),
       );
     },
 
@@ -177,7 +207,8 @@ export function createPipeline(hooks: readonly Hook[]): Pipeline {
         async (h) => checkMutate(await h.onAgentStop!(ctx, msgs)),
         (out, h) => {
           // Follow-ups accumulate across hooks.
-          if (out.follow_up_messages?.length) (merged.follow_up_messages ??= []).push(...out.follow_up_messages);
+          if (out.follow_up_messages?.length)
+            (merged.follow_up_messages ??= []).push(...out.follow_up_messages);
           if (out.mutate) Object.assign(merged, { mutate: out.mutate, mutate_by: h.name });
           if (out.callback) merged.callback = out.callback;
           return false;
@@ -207,11 +238,23 @@ export function createPipeline(hooks: readonly Hook[]): Pipeline {
     },
 
     async compactThread(ctx) {
-      await sequence('compact_thread', hooks, ctx, (h) => h.compactThread!(ctx), () => false);
+      await sequence(
+        'compact_thread',
+        hooks,
+        ctx,
+        (h) => h.compactThread!(ctx),
+        () => false,
+      );
     },
 
     async afterAgent(ctx, outcome) {
-      await sequence('after_agent', hooks, ctx, (h) => h.afterAgent!(ctx, outcome), () => false);
+      await sequence(
+        'after_agent',
+        hooks,
+        ctx,
+        (h) => h.afterAgent!(ctx, outcome),
+        () => false,
+      );
     },
   };
 }

@@ -8,7 +8,7 @@ import { createSkillsHook } from '../../../src/main/middleware/skills.ts';
 import { catalogLine, SKILLS_HEADER } from '../../../src/main/skills/catalog.ts';
 import { loadSkills, parseSkillFile } from '../../../src/main/skills/loader.ts';
 import { skillsCommand } from '../../../src/main/cli/commands/skills.ts';
-import type { AgentState, Message } from '../../../src/shared/types/index.ts';
+import type { AgentState } from '../../../src/shared/types/index.ts';
 import { requestOf } from '../../helpers/model-request.ts';
 
 const FIXTURES = realpathSync(resolve(import.meta.dirname, '../../fixtures/skills'));

@@ -1,10 +1,17 @@
 import { describe, expect, it } from 'vitest';
-import { ApprovalBroker, approvalInfo, createApprovalHook } from '../../../src/main/middleware/approval.ts';
+import {
+  ApprovalBroker,
+  approvalInfo,
+  createApprovalHook,
+} from '../../../src/main/middleware/approval.ts';
 import { createFilesystemHook, filesystemInfo } from '../../../src/main/middleware/filesystem.ts';
 import { createMemoryHook, memoryInfo } from '../../../src/main/middleware/memory.ts';
 import { createProfileHook, profileInfo } from '../../../src/main/middleware/profile.ts';
 import { createSkillsHook, skillsInfo } from '../../../src/main/middleware/skills.ts';
-import { createSummarizationHook, summarizationInfo } from '../../../src/main/middleware/summarization.ts';
+import {
+  createSummarizationHook,
+  summarizationInfo,
+} from '../../../src/main/middleware/summarization.ts';
 import { createTodoListHook, todoListInfo } from '../../../src/main/middleware/todos.ts';
 import { createTracingHook, tracingInfo } from '../../../src/main/middleware/tracing.ts';
 import { createClaudeHooks } from '../../../src/main/user-hooks/claude-hooks.ts';
@@ -18,7 +25,10 @@ describe('self-describing middleware', () => {
   it.each([
     [tracingInfo, createTracingHook()],
     [todoListInfo, createTodoListHook()],
-    [approvalInfo, createApprovalHook({ mode: 'ask', broker: new ApprovalBroker(), interactive: false })],
+    [
+      approvalInfo,
+      createApprovalHook({ mode: 'ask', broker: new ApprovalBroker(), interactive: false }),
+    ],
     [filesystemInfo, createFilesystemHook()],
     [profileInfo, createProfileHook({ system_prompt: 'P' })],
     [skillsInfo, createSkillsHook({ home: '/h' })],
@@ -31,7 +41,10 @@ describe('self-describing middleware', () => {
 
   it('user-hooks lists the phases both formats take part in', () => {
     const seed = createSeedHooks({ entries: [], settings: DEFAULT_SETTINGS }, 'user');
-    const claude = createClaudeHooks({ handlers: [], settings: DEFAULT_SETTINGS, home: '/h' }, 'user');
+    const claude = createClaudeHooks(
+      { handlers: [], settings: DEFAULT_SETTINGS, home: '/h' },
+      'user',
+    );
     const both = new Set([...phasesOf(seed), ...phasesOf(claude)]);
     expect(PHASES.map((p) => p.name).filter((p) => both.has(p))).toEqual(userHooksInfo.phases);
   });
@@ -49,6 +62,9 @@ describe('self-describing middleware', () => {
       'builtin:memory',
       'builtin:summarization',
     ]);
-    expect(infos.find((i) => i.name === 'memory')).toMatchObject({ command: memoryInfo.description, events: ['before_agent', 'modify_request'] });
+    expect(infos.find((i) => i.name === 'memory')).toMatchObject({
+      command: memoryInfo.description,
+      events: ['before_agent', 'modify_request'],
+    });
   });
 });

@@ -15,7 +15,9 @@ function context() {
   const ctx = {
     signal: controller.signal,
     emit: (e: StreamEvent) => events.push(e),
-    trace: { recordEvent: (name: string, attrs: Record<string, unknown>) => traced.push({ name, attrs }) },
+    trace: {
+      recordEvent: (name: string, attrs: Record<string, unknown>) => traced.push({ name, attrs }),
+    },
   } as unknown as RunContext;
   /** The failures the user sees on the hooks stream, as `hook:phase:reason:ok`. */
   const failures = () =>
@@ -47,10 +49,13 @@ describe('onion phases', () => {
   it('make the first hook the outermost ring', async () => {
     const log: string[] = [];
     const { ctx, failures } = context();
-    const call = createPipeline([tracer('a', log), tracer('b', log), tracer('c', log)]).modelCall(ctx, async () => {
-      log.push('llm');
-      return answer('x');
-    });
+    const call = createPipeline([tracer('a', log), tracer('b', log), tracer('c', log)]).modelCall(
+      ctx,
+      async () => {
+        log.push('llm');
+        return answer('x');
+      },
+    );
     await call(req);
     expect(log).toEqual(['a>', 'b>', 'c>', 'llm', '<c', '<b', '<a']);
     expect(failures()).toEqual([]);
@@ -66,10 +71,14 @@ describe('onion phases', () => {
     };
     const log: string[] = [];
     const { ctx, failures, traced } = context();
-    const call = createPipeline([tracer('outer', log), broken]).modelCall(ctx, async () => answer('ok'));
+    const call = createPipeline([tracer('outer', log), broken]).modelCall(ctx, async () =>
+      answer('ok'),
+    );
     expect((await call(req)).content).toBe('ok');
     expect(failures()).toEqual(['broken:wrap_model_call:bug:false']);
-    expect(traced).toEqual([{ name: 'hook_error', attrs: { hook: 'broken', phase: 'wrap_model_call', message: 'bug' } }]);
+    expect(traced).toEqual([
+      { name: 'hook_error', attrs: { hook: 'broken', phase: 'wrap_model_call', message: 'bug' } },
+    ]);
     expect(log).toEqual(['outer>', '<outer']);
   });
 
@@ -91,7 +100,11 @@ describe('onion phases', () => {
       },
     };
     const { ctx } = context();
-    const call = createPipeline([aborting]).toolCall(ctx, async (c) => ({ tool_call_id: c.id, name: c.name, output: 'x' }));
+    const call = createPipeline([aborting]).toolCall(ctx, async (c) => ({
+      tool_call_id: c.id,
+      name: c.name,
+      output: 'x',
+    }));
     await expect(call({ id: '1', name: 'ls', args: {} })).rejects.toThrow('stop');
   });
 
@@ -105,8 +118,14 @@ describe('onion phases', () => {
       },
     };
     const { ctx } = context();
-    const call = createPipeline([rewrite]).toolCall(ctx, async (c) => ({ tool_call_id: c.id, name: c.name, output: `read ${String(c.args.path)}` }));
-    expect((await call({ id: '1', name: 'read_file', args: { path: 'a.txt' } })).output).toBe('READ B.TXT');
+    const call = createPipeline([rewrite]).toolCall(ctx, async (c) => ({
+      tool_call_id: c.id,
+      name: c.name,
+      output: `read ${String(c.args.path)}`,
+    }));
+    expect((await call({ id: '1', name: 'read_file', args: { path: 'a.txt' } })).output).toBe(
+      'READ B.TXT',
+    );
   });
 
   it('block a tool call when a fail-closed ring fails', async () => {
@@ -146,14 +165,21 @@ describe('sequential phases', () => {
       },
     };
     const { ctx, failures } = context();
-    const out = await createPipeline([add('skills', 'catalog'), failing, add('memory', 'memory')]).modifyRequest(ctx, req);
+    const out = await createPipeline([
+      add('skills', 'catalog'),
+      failing,
+      add('memory', 'memory'),
+    ]).modifyRequest(ctx, req);
     expect(out.system).toEqual(['catalog', 'memory']);
     expect(failures()).toEqual(['f:modify_request:x:false']);
   });
 
   it('user_message_send: a throwing hook is reported and does not end the run; the first block wins', async () => {
     const seen: string[] = [];
-    const hook = (name: string, out: () => Promise<{ blocked: boolean; reason?: string; additional_context?: string }>): Hook => ({
+    const hook = (
+      name: string,
+      out: () => Promise<{ blocked: boolean; reason?: string; additional_context?: string }>,
+    ): Hook => ({
       name,
       source: 'user',
       onUserMessage: async () => {
@@ -190,7 +216,10 @@ describe('sequential phases', () => {
       },
     };
     const { ctx } = context();
-    expect((await createPipeline([closed]).userMessage(ctx, 'hi')).blocked).toEqual({ by: 'strict', reason: 'hook failed (fail-closed): down' });
+    expect((await createPipeline([closed]).userMessage(ctx, 'hi')).blocked).toEqual({
+      by: 'strict',
+      reason: 'hook failed (fail-closed): down',
+    });
   });
 
   it('compact: a failing onCompact reaches the hooks stream; the first veto wins', async () => {
@@ -204,13 +233,23 @@ describe('sequential phases', () => {
           throw new Error('nope');
         },
       },
-      { name: 'vetoes', source: 'user', onCompact: async (_c, n) => (n.phase === 'pre' ? { blocked: true, reason: 'keep it all' } : {}) },
+      {
+        name: 'vetoes',
+        source: 'user',
+        onCompact: async (_c, n) =>
+          n.phase === 'pre' ? { blocked: true, reason: 'keep it all' } : {},
+      },
       { name: 'late', source: 'user', onCompact: async () => void later.push('late') },
     ]);
-    expect(await pipeline.compact(ctx, { phase: 'pre', trigger: 'auto' })).toEqual({ blocked: true, reason: 'keep it all' });
+    expect(await pipeline.compact(ctx, { phase: 'pre', trigger: 'auto' })).toEqual({
+      blocked: true,
+      reason: 'keep it all',
+    });
     expect(later).toEqual([]);
     expect(failures()).toEqual(['crashes:compact:nope:false']);
-    expect(await pipeline.compact(ctx, { phase: 'post', trigger: 'auto', summary: 's' })).toEqual({ blocked: false });
+    expect(await pipeline.compact(ctx, { phase: 'post', trigger: 'auto', summary: 's' })).toEqual({
+      blocked: false,
+    });
     expect(later).toEqual(['late']);
   });
 
@@ -234,12 +273,20 @@ describe('sequential phases', () => {
     const { ctx, failures } = context();
     const pipeline = createPipeline([
       { name: 'empties', source: 'user', afterTurn: async () => ({ mutate: [] }) },
-      { name: 'orphans', source: 'user', afterTurn: async () => ({ mutate: [{ role: 'tool', content: 'x', tool_call_id: 'zz', name: 'ls' }] }) },
+      {
+        name: 'orphans',
+        source: 'user',
+        afterTurn: async () => ({
+          mutate: [{ role: 'tool', content: 'x', tool_call_id: 'zz', name: 'ls' }],
+        }),
+      },
     ]);
     expect(await pipeline.afterTurn(ctx, { turn: 1, response: answer('x') })).toEqual({});
     expect(failures()).toEqual([
       'empties:after_turn:mutate refused: the new history has no messages:false',
-      expect.stringMatching(/^orphans:after_turn:mutate refused: message 0: tool message answers no open call/),
+      expect.stringMatching(
+        /^orphans:after_turn:mutate refused: message 0: tool message answers no open call/,
+      ),
     ]);
   });
 });
