@@ -1,5 +1,5 @@
 /**
- * One run of the agent on a thread, from the user's message to `done` (ARCHITECTURE §3): the
+ * One run of the agent on a thread, from the user's message to `done` (docs/architecture.md): the
  * user_message_send gate, the append, the loop, and the run lifecycle events and root span.
  */
 import { randomBytes } from 'node:crypto';

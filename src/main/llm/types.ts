@@ -30,7 +30,7 @@ export interface ModelRequest {
   params: ModelParams;
 }
 
-/** The assembled answer of one model call (seed 000 §7.1 Response, plus what streaming adds). */
+/** The assembled answer of one model call. */
 export interface LlmResponse {
   content: string;
   tool_calls: ToolCall[];

@@ -212,4 +212,13 @@ describe('agent loop', () => {
     expect(llm.requests[0]).toMatchObject({ system: ['be brief'], params: { max_tokens: 50, temperature: 0.2 } });
     expect(seen).toEqual([['be brief']]);
   });
+
+  it('asks the hook that owns compaction to compact on callback "compact"', async () => {
+    const compacted: number[] = [];
+    const asker: Hook = { name: 'asker', source: 'user', afterTurn: async () => ({ callback: 'compact' }) };
+    const owner: Hook = { name: 'owner', source: 'builtin', compactThread: async (c) => void compacted.push(c.state.messages.length) };
+    const h = harness(scriptedLlm([{ content: 'done' }]), []);
+    await runAgentLoop({ ctx: h.ctx, pipeline: createPipeline([asker, owner]), maxIterations: 2, append: h.append, replaceMessages: h.replace });
+    expect(compacted).toEqual([2]);
+  });
 });
