@@ -1,24 +1,31 @@
 /**
- * The agent loop (seed 000 §8, ARCHITECTURE §3 step 3–4): before_agent once, then up to
- * `maxIterations` rounds of modify_request → wrap_model_call → after_turn → (agent_stop | tools in
- * parallel through wrap_tool_call), appending every message as it is produced.
+ * The agent loop (docs/architecture.md): before_agent once, then up to `maxIterations` rounds of
+ * modify_request → wrap_model_call → after_turn → (agent_stop | tools in parallel through
+ * wrap_tool_call), appending every message as it is produced. Every phase runs through the pipeline
+ * (pipeline/run-phase.ts), which applies the phase table.
  */
 import type { Message, RunStopReason, ToolCall, ToolResult } from '../../shared/types/index.ts';
-import type { LlmResponse } from '../llm/types.ts';
-import type { Hook, RunContext, StopOutcome, TurnOutcome } from '../pipeline/hook.ts';
+import type { LlmResponse, ModelParams, ModelRequest } from '../llm/types.ts';
+import type { RunContext, TurnOutcome } from '../pipeline/hook.ts';
 import { isAbortError } from '../abort.ts';
-import { composeModelCall, composeToolCall, runBeforeAgent, runModifyRequest, type HookFailureReporter } from '../pipeline/compose.ts';
+import { errorMessage } from '../errors.ts';
+import { reportHookFailure } from '../pipeline/compose.ts';
+import type { Pipeline } from '../pipeline/run-phase.ts';
+import { validate } from './messages.ts';
 import { dispatchToolCall } from './tool-dispatch.ts';
 
 export interface AgentLoopInput {
   ctx: RunContext;
-  hooks: readonly Hook[];
+  pipeline: Pipeline;
   maxIterations: number;
   /** Appends messages to the thread (persisted; also pushes them onto ctx.state.messages). */
   append: (msgs: Message[]) => void;
-  /** Replaces the whole conversation (lifecycle `mutate`); absent → mutate is ignored. */
-  replaceMessages?: (msgs: Message[]) => void;
-  reportHookFailure: HookFailureReporter;
+  /** Replaces the whole conversation (lifecycle `mutate`; also updates ctx.state.messages). */
+  replaceMessages: (msgs: Message[]) => void;
+  /** Sampling parameters every request starts with (modify_request hooks may change them). */
+  params?: ModelParams;
+  /** Called with each request at the centre of the model onion: exactly what goes to the model. */
+  onRequest?: (req: ModelRequest) => void;
 }
 
 export interface RunSummary {
@@ -34,32 +41,37 @@ const CANCELLED_RESULT = 'cancelled: the user stopped the run before this tool f
 /**
  * Runs the loop to its end.
  * Contract: never rejects for model, tool or hook failures (they end the run with stop_reason
- * 'error'); a cancel ends it with 'cancelled' and leaves the thread valid (every tool call answered).
+ * 'error'); a cancel ends it with 'cancelled' and leaves the thread valid (every tool call answered);
+ * an invalid message chain is never sent to the model (the run ends with 'error' naming the problem).
  */
 export async function runAgentLoop(input: AgentLoopInput): Promise<RunSummary> {
-  const { ctx, hooks } = input;
+  const { ctx, pipeline } = input;
   const summary: RunSummary = { stop_reason: 'completed', iterations: 0, input_tokens: 0, output_tokens: 0 };
   try {
-    await runBeforeAgent(hooks, ctx, ctx.state, input.reportHookFailure);
-    const callModel = composeModelCall(hooks, ctx, (msgs) => terminalModelCall(ctx, msgs), input.reportHookFailure);
+    await pipeline.beforeAgent(ctx);
+    // The tools the last request offered: a call to any other tool is refused before any hook sees it.
+    let offered = new Set<string>();
+    const callModel = pipeline.modelCall(ctx, (req) => {
+      checkRequest(req);
+      offered = new Set(req.tools.map((t) => t.name));
+      input.onRequest?.(req);
+      return terminalModelCall(ctx, req);
+    });
     let pendingInvalidArgs: Record<string, string> = {};
-    const callTool = composeToolCall(
-      hooks,
-      ctx,
-      (call) =>
-        dispatchToolCall(call, {
-          tools: ctx.tools,
-          invalidArgs: pendingInvalidArgs,
-          trace: ctx.trace,
-          context: (c) => ({ callId: c.id, workspace: ctx.workspace, signal: ctx.signal, state: ctx.state }),
-        }),
-      input.reportHookFailure,
+    const callTool = pipeline.toolCall(ctx, (call) =>
+      dispatchToolCall(call, {
+        tools: ctx.tools,
+        invalidArgs: pendingInvalidArgs,
+        trace: ctx.trace,
+        context: (c) => ({ callId: c.id, workspace: ctx.workspace, signal: ctx.signal, state: ctx.state }),
+      }),
     );
+    const offeredTool = (call: ToolCall) => (offered.has(call.name) ? callTool(call) : Promise.resolve(notOffered(call, offered)));
 
     while (summary.iterations < input.maxIterations) {
       ctx.signal.throwIfAborted();
       summary.iterations++;
-      const request = await runModifyRequest(hooks, ctx, ctx.state.messages.slice(), input.reportHookFailure);
+      const request = await pipeline.modifyRequest(ctx, newRequest(ctx, input.params));
       const response = await callModel(request);
       summary.input_tokens += response.usage?.input_tokens ?? 0;
       summary.output_tokens += response.usage?.output_tokens ?? 0;
@@ -82,12 +94,12 @@ export async function runAgentLoop(input: AgentLoopInput): Promise<RunSummary> {
         return summary;
       }
 
-      await applyTurnOutcome(input, await runAfterTurn(hooks, ctx, summary.iterations, response, input.reportHookFailure));
-
+      const turn = await pipeline.afterTurn(ctx, { turn: summary.iterations, response });
       const calls = assistant?.tool_calls ?? [];
       if (calls.length === 0) {
-        const stop = await runAgentStop(hooks, ctx, input.reportHookFailure);
-        await applyTurnOutcome(input, stop);
+        await applyOutcome(input, 'after_turn', turn, []);
+        const stop = await pipeline.agentStop(ctx, ctx.state.messages);
+        await applyOutcome(input, 'agent_stop', stop, []);
         if (stop.follow_up_messages?.length) {
           input.append(stop.follow_up_messages.map((content) => ({ role: 'user', content })));
           continue;
@@ -96,9 +108,12 @@ export async function runAgentLoop(input: AgentLoopInput): Promise<RunSummary> {
       }
 
       pendingInvalidArgs = response.invalid_args ?? {};
-      const results = await runToolCalls(ctx, calls, callTool);
-      input.append(results.map(toToolMessage));
+      const results = await runToolCalls(ctx, calls, offeredTool);
+      const toolMessages = results.map(toToolMessage);
+      input.append(toolMessages);
       ctx.emit({ event: 'on_tools_complete', data: { count: calls.length } });
+      // A mutate waits until the turn's tool results are in, so no result is left without its call.
+      await applyOutcome(input, 'after_turn', turn, [assistant!, ...toolMessages]);
     }
     summary.stop_reason = 'max_iterations';
     return summary;
@@ -112,27 +127,36 @@ export async function runAgentLoop(input: AgentLoopInput): Promise<RunSummary> {
     summary.error = err instanceof Error ? err.message : String(err);
     return summary;
   } finally {
-    for (const hook of hooks) {
-      if (!hook.afterAgent) continue;
-      try {
-        await hook.afterAgent(ctx, { stop_reason: summary.stop_reason });
-      } catch (err) {
-        input.reportHookFailure(hook, 'after_agent', err);
-      }
-    }
+    await pipeline.afterAgent(ctx, { stop_reason: summary.stop_reason });
   }
 }
 
-function terminalModelCall(ctx: RunContext, msgs: Message[]): Promise<LlmResponse> {
-  return ctx.llm.chat(
-    { model: ctx.model, messages: msgs, tools: ctx.tools.schemas() },
-    {
-      signal: ctx.signal,
-      onDelta: (delta) => ctx.emit({ event: 'on_chat_model_stream', data: { delta } }),
-      onRetry: (attempt, delayMs, reason) => ctx.trace?.currentSpan()?.addEvent('retry', { attempt, delay_ms: delayMs, reason }),
-      onFirstChunk: () => ctx.trace?.currentSpan()?.addEvent('first_chunk'),
-    },
-  );
+/** A fresh request for this round: the whole stored thread, every registered tool, no system blocks yet. */
+function newRequest(ctx: RunContext, params: ModelParams = {}): ModelRequest {
+  return { model: ctx.model, system: [], messages: ctx.state.messages.slice(), tools: ctx.tools.schemas(), params: { ...params } };
+}
+
+/** Refuses to send a request whose message chain a server would reject. */
+function checkRequest(req: ModelRequest): void {
+  try {
+    if (req.messages.length === 0) throw new Error('no messages');
+    validate(req.messages);
+  } catch (err) {
+    throw new Error(`invalid conversation, not sent to the model: ${errorMessage(err)}`, { cause: err });
+  }
+}
+
+function notOffered(call: ToolCall, offered: ReadonlySet<string>): ToolResult {
+  return { tool_call_id: call.id, name: call.name, output: '', error: `unknown tool "${call.name}". Available tools: ${[...offered].join(', ')}` };
+}
+
+function terminalModelCall(ctx: RunContext, req: ModelRequest): Promise<LlmResponse> {
+  return ctx.llm.chat(req, {
+    signal: ctx.signal,
+    onDelta: (delta) => ctx.emit({ event: 'on_chat_model_stream', data: { delta } }),
+    onRetry: (attempt, delayMs, reason) => ctx.trace?.currentSpan()?.addEvent('retry', { attempt, delay_ms: delayMs, reason }),
+    onFirstChunk: () => ctx.trace?.currentSpan()?.addEvent('first_chunk'),
+  });
 }
 
 /** The assistant message to keep: a broken stream keeps its partial text but none of its tool calls. */
@@ -198,46 +222,23 @@ function answerOpenToolCalls(input: AgentLoopInput): void {
   }
 }
 
-async function runAfterTurn(hooks: readonly Hook[], ctx: RunContext, turn: number, response: LlmResponse, report: HookFailureReporter): Promise<TurnOutcome> {
-  const merged: TurnOutcome = {};
-  for (const hook of hooks) {
-    if (!hook.afterTurn) continue;
+/**
+ * Applies a `mutate` and `callback: "compact"`. `turn` is the finished turn's assistant message and
+ * tool results: they are kept after the new history (the hook could not see the results), unless
+ * the hook's list already holds that assistant message, where the list is cut. A result that would
+ * not be a valid conversation is refused and reported as the hook's failure.
+ */
+async function applyOutcome(input: AgentLoopInput, phase: string, outcome: TurnOutcome & { mutate_by?: string }, turn: Message[]): Promise<void> {
+  if (outcome.mutate) {
+    const ids = new Set((turn[0]?.tool_calls ?? []).map((c) => c.id));
+    const echoed = ids.size ? outcome.mutate.findIndex((m) => m.role === 'assistant' && (m.tool_calls ?? []).some((c) => ids.has(c.id))) : -1;
+    const next = [...(echoed >= 0 ? outcome.mutate.slice(0, echoed) : outcome.mutate), ...turn];
     try {
-      const out = await hook.afterTurn(ctx, { turn, response });
-      if (out.mutate) merged.mutate = out.mutate;
-      if (out.callback) merged.callback = out.callback;
+      validate(next);
+      input.replaceMessages(next);
     } catch (err) {
-      if (isAbortError(err)) throw err;
-      report(hook, 'after_turn', err);
+      reportHookFailure(input.ctx, outcome.mutate_by ?? 'unknown', phase, new Error(`mutate refused: ${err instanceof Error ? err.message : String(err)}`));
     }
   }
-  return merged;
-}
-
-/** agent_stop: follow-up messages from every hook accumulate (seed 002 "Message Accumulation"). */
-async function runAgentStop(hooks: readonly Hook[], ctx: RunContext, report: HookFailureReporter): Promise<StopOutcome> {
-  const merged: StopOutcome = {};
-  for (const hook of hooks) {
-    if (!hook.onAgentStop) continue;
-    try {
-      const out = await hook.onAgentStop(ctx, ctx.state.messages);
-      if (out.follow_up_messages?.length) (merged.follow_up_messages ??= []).push(...out.follow_up_messages);
-      if (out.mutate) merged.mutate = out.mutate;
-      if (out.callback) merged.callback = out.callback;
-    } catch (err) {
-      if (isAbortError(err)) throw err;
-      report(hook, 'agent_stop', err);
-    }
-  }
-  return merged;
-}
-
-/** Applies `mutate` and `callback: "compact"`; a failed compaction leaves the thread as it was. */
-async function applyTurnOutcome(input: AgentLoopInput, outcome: TurnOutcome): Promise<void> {
-  if (outcome.mutate && input.replaceMessages) input.replaceMessages(outcome.mutate);
-  if (outcome.callback === 'compact' && input.ctx.compact) {
-    await input.ctx.compact().catch((err: unknown) => {
-      input.ctx.trace?.recordEvent('compaction_failed', { message: err instanceof Error ? err.message : String(err) });
-    });
-  }
+  if (outcome.callback === 'compact') await input.pipeline.compactThread(input.ctx);
 }

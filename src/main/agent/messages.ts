@@ -36,28 +36,49 @@ export class MessageValidationError extends Error {
   }
 }
 
+export interface ValidateOptions {
+  /** The last assistant message may still wait for its tool results (a turn in progress). */
+  openLastTurn?: boolean;
+}
+
 /**
- * Checks a whole chain (seed 000 §1.6).
+ * Checks a whole chain: the four roles; user and system messages have content; an assistant message
+ * has content or tool calls; every tool message answers a call of the assistant message just before
+ * it (only tool messages in between), once; every call is answered before the conversation moves on.
  * Contract: throws MessageValidationError naming the first bad message; returns otherwise.
  */
-export function validate(msgs: readonly Message[]): void {
+export function validate(msgs: readonly Message[], opts: ValidateOptions = {}): void {
+  let open = new Map<string, number>(); // calls of the current assistant turn → its index
+  const unanswered = (i: number) => {
+    const [id, at] = [...open.entries()][0] ?? [];
+    if (id !== undefined) throw new MessageValidationError(at!, `tool call ${id} has no result before message ${i}`);
+  };
   msgs.forEach((m, i) => {
     if (!validRole(m.role)) throw new MessageValidationError(i, `unknown role "${String(m.role)}"`);
     if (typeof m.content !== 'string') throw new MessageValidationError(i, 'content must be a string');
     switch (m.role) {
       case 'tool':
         if (!m.tool_call_id || !m.name) throw new MessageValidationError(i, 'tool message needs tool_call_id and name');
+        if (!open.has(m.tool_call_id))
+          throw new MessageValidationError(i, `tool message answers no open call of the assistant message before it (tool_call_id ${m.tool_call_id})`);
+        open.delete(m.tool_call_id);
         break;
       case 'assistant':
+        unanswered(i);
         if (!m.content && !m.tool_calls?.length)
           throw new MessageValidationError(i, 'assistant message needs content or tool_calls');
-        for (const tc of m.tool_calls ?? [])
+        open = new Map();
+        for (const tc of m.tool_calls ?? []) {
           if (!tc.id || !tc.name) throw new MessageValidationError(i, 'tool call needs id and name');
+          open.set(tc.id, i);
+        }
         break;
       default:
+        unanswered(i);
         if (!m.content.trim()) throw new MessageValidationError(i, `${m.role} message needs content`);
     }
   });
+  if (!opts.openLastTurn) unanswered(msgs.length);
 }
 
 /** Stricter check for externally submitted messages: only user/system roles, non-empty. */

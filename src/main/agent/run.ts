@@ -1,5 +1,5 @@
 /**
- * One run of the agent on a thread, from the user's message to `done` (ARCHITECTURE §3): the
+ * One run of the agent on a thread, from the user's message to `done` (docs/architecture.md): the
  * user_message_send gate, the append, the loop, and the run lifecycle events and root span.
  */
 import { randomBytes } from 'node:crypto';
@@ -14,7 +14,9 @@ import type {
   StreamEvent,
   WorkbenchSettings,
 } from '../../shared/types/index.ts';
+import type { AgentProfile } from '../agents/profile.ts';
 import type { Hook, RunContext } from '../pipeline/hook.ts';
+import { createPipeline, type Pipeline } from '../pipeline/run-phase.ts';
 import { runAgentLoop, type RunSummary } from './loop.ts';
 import { ToolRegistry } from '../tools/registry.ts';
 import type { Workspace } from '../tools/workspace.ts';
@@ -24,8 +26,8 @@ import { createTraceRecorder, endRunSpan, startRunSpan } from '../tracing/index.
 import type { SpanWriter } from '../tracing/span-writer.ts';
 import type { LastRequest, RunHandle } from '../api/types.ts';
 import type { ModelRequest } from '../llm/types.ts';
+import { systemText } from '../llm/message-mapping.ts';
 import { estimateTokens } from './tokens.ts';
-import { isAbortError } from '../abort.ts';
 
 export interface RunDeps {
   db: SqliteDatabase;
@@ -34,7 +36,7 @@ export interface RunDeps {
   spans: SpanWriter;
   emit: (event: StreamEvent) => void;
   home: string;
-  /** Called with every request just before it goes to the model (after all hooks). */
+  /** Called with every request at the centre of the model onion, just before it goes to the model. */
   onRequest?: (request: LastRequest) => void;
 }
 
@@ -45,11 +47,11 @@ export interface RunSetup {
   model: string;
   llm: LlmClient;
   settings: WorkbenchSettings;
+  profile: AgentProfile;
   hooks: Hook[];
   trusted: boolean;
   maxIterations: number;
   controller: AbortController;
-  compact?: (ctx: RunContext) => Promise<void>;
   askUser?: (ctx: RunContext, call: ToolCall, reason: string) => Promise<'allow' | 'deny'>;
 }
 
@@ -78,16 +80,16 @@ export function startRun(deps: RunDeps, setup: RunSetup, runId: string): RunHand
       },
     },
   });
+  const pipeline = createPipeline(setup.hooks);
   const ctx: RunContext = {
     threadId,
     runId,
     workspace: setup.workspace,
     home: deps.home,
     model: setup.model,
-    llm: deps.onRequest
-      ? observed(setup.llm, (req) => deps.onRequest!(describeRequest(req, threadId, runId)))
-      : setup.llm,
+    llm: setup.llm,
     settings: setup.settings,
+    profile: setup.profile,
     signal: setup.controller.signal,
     state: setup.state,
     tools: new ToolRegistry(),
@@ -103,26 +105,8 @@ export function startRun(deps: RunDeps, setup: RunSetup, runId: string): RunHand
       deps.db.threads.setTodos(threadId, todos);
       emit({ event: 'on_todos', data: { todos } });
     },
-    compact: setup.compact ? () => setup.compact!(ctx) : undefined,
     askUser: setup.askUser ? (call, reason) => setup.askUser!(ctx, call, reason) : undefined,
-    notifyCompaction: async (notice) => {
-      for (const hook of setup.hooks) {
-        if (!hook.onCompact) continue;
-        try {
-          const answer = await hook.onCompact(ctx, notice);
-          if (notice.phase === 'pre' && answer?.blocked)
-            return { blocked: true, reason: answer.reason ?? `vetoed by ${hook.name}` };
-        } catch (err) {
-          if (isAbortError(err)) throw err;
-          ctx.trace?.recordEvent('hook_error', {
-            hook: hook.name,
-            phase: 'compact',
-            message: String(err).slice(0, 500),
-          });
-        }
-      }
-      return { blocked: false };
-    },
+    notifyCompaction: (notice) => pipeline.compact(ctx, notice),
   };
   const append = (msgs: Message[]) => {
     const first = setup.state.messages.length;
@@ -147,7 +131,7 @@ export function startRun(deps: RunDeps, setup: RunSetup, runId: string): RunHand
       ? startRunSpan(recorder, { model: setup.model, threadId, workspace: setup.workspace.root })
       : undefined;
     root?.set('workbench.pid', process.pid);
-    const body = async () => runWithGate(deps, ctx, setup, append, emit);
+    const body = async () => runWithGate(deps, ctx, setup, pipeline, append, emit);
     let outcome: Awaited<ReturnType<typeof runWithGate>>;
     try {
       outcome = root ? await recorder.withSpan(root, body) : await body();
@@ -196,6 +180,7 @@ async function runWithGate(
   deps: RunDeps,
   ctx: RunContext,
   setup: RunSetup,
+  pipeline: Pipeline,
   append: (msgs: Message[]) => void,
   emit: (e: RunEvent) => void,
 ): Promise<{ summary: RunSummary; blocked?: { by: string; reason: string } }> {
@@ -206,17 +191,10 @@ async function runWithGate(
     output_tokens: 0,
   });
   // user_message_send: deny-fast — the first hook that blocks wins and no run starts.
-  const context: string[] = [];
-  for (const hook of setup.hooks) {
-    if (!hook.onUserMessage) continue;
-    const outcome = await hook.onUserMessage(ctx, setup.text);
-    if (outcome.blocked) {
-      const by = outcome.by ?? hook.name;
-      const reason = outcome.reason ?? 'blocked';
-      emit({ event: 'on_blocked', data: { by, reason, target: 'message' } });
-      return { summary: empty('blocked'), blocked: { by, reason } };
-    }
-    if (outcome.additional_context) context.push(outcome.additional_context);
+  const { blocked, context } = await pipeline.userMessage(ctx, setup.text);
+  if (blocked) {
+    emit({ event: 'on_blocked', data: { ...blocked, target: 'message' } });
+    return { summary: empty('blocked'), blocked };
   }
   emit({
     event: 'on_run_created',
@@ -234,47 +212,25 @@ async function runWithGate(
   append([{ role: 'user', content }]);
   const summary = await runAgentLoop({
     ctx,
-    hooks: setup.hooks,
+    pipeline,
     maxIterations: setup.maxIterations,
     append,
     replaceMessages: (msgs) => deps.db.threads.replaceMessages(ctx.threadId, msgs),
-    reportHookFailure: (hook, phase, err) => {
-      const message = err instanceof Error ? err.message : String(err);
-      ctx.trace?.recordEvent('hook_error', {
-        hook: hook.name,
-        phase,
-        message: message.slice(0, 500),
-      });
-      emit({
-        event: 'on_hook_end',
-        data: { hook: hook.name, event: phase, ok: false, reason: message, duration_ms: 0 },
-      });
-    },
+    onRequest: deps.onRequest ? (req) => deps.onRequest!(describeRequest(req, ctx.threadId, ctx.runId)) : undefined,
   });
   return { summary };
 }
 
-/** An LLM client that reports each request before sending it. */
-function observed(llm: LlmClient, onRequest: (req: ModelRequest) => void): LlmClient {
-  return {
-    chat(req, opts) {
-      onRequest(req);
-      return llm.chat(req, opts);
-    },
-  };
-}
-
+/** The effective context of a request as the inspector shows it (counts as on the wire). */
 function describeRequest(req: ModelRequest, threadId: string, runId: string): LastRequest {
+  const system = systemText(req.system);
   return {
     thread_id: threadId,
     run_id: runId,
     model: req.model,
     at: Date.now(),
-    system: req.messages
-      .filter((m) => m.role === 'system')
-      .map((m) => m.content)
-      .join('\n\n'),
-    message_count: req.messages.length,
-    estimated_tokens: estimateTokens(req.messages),
+    system,
+    message_count: req.messages.length + (system ? 1 : 0),
+    estimated_tokens: Math.ceil(system.length / 4) + estimateTokens(req.messages),
   };
 }

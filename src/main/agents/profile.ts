@@ -14,7 +14,6 @@ import { LineCounter, parseDocument, isMap } from 'yaml';
 import { z } from 'zod';
 import { DEFAULT_CONTEXT_WINDOW } from '../../shared/constants.ts';
 import type { CompactionConfig } from '../middleware/compaction.ts';
-import type { Hook } from '../pipeline/hook.ts';
 
 export interface AgentProfile {
   name: string;
@@ -171,23 +170,4 @@ function findKeyOffset(doc: ReturnType<typeof parseDocument>, key: PropertyKey |
 
 function firstLine(message: string): string {
   return message.split('\n')[0];
-}
-
-/**
- * Puts the profile's system prompt at the front of every request (a new system message at index 0,
- * or before the text of an existing one). Register it before skills and memory, which append to
- * that system message. The prompt is not stored in the thread, so editing agent.yaml takes effect
- * on the next request of every thread.
- * Contract: never mutates its input.
- */
-export function createSystemPromptHook(profile: Pick<AgentProfile, 'system_prompt'>): Hook {
-  return {
-    name: 'system-prompt',
-    source: 'builtin',
-    async modifyRequest(_ctx, msgs) {
-      const first = msgs[0];
-      if (first?.role === 'system') return [{ ...first, content: `${profile.system_prompt}\n\n${first.content}` }, ...msgs.slice(1)];
-      return [{ role: 'system', content: profile.system_prompt }, ...msgs];
-    },
-  };
 }

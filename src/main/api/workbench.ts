@@ -14,8 +14,8 @@ import type { LlmClient } from '../llm/types.ts';
 import { openDatabase, createSettingsStore, homePaths, type SettingsPatch } from '../store/index.ts';
 import { createWorkspace } from '../tools/workspace.ts';
 import { createTrustStore } from '../user-hooks/index.ts';
-import { compactThreadNow } from '../middleware/summarization.ts';
 import { exporterFromSettings } from '../tracing/index.ts';
+import { compactThreadNow } from '../middleware/summarization.ts';
 import { buildPipeline } from './build-pipeline.ts';
 import { newRunId, startRun } from '../agent/run.ts';
 import { SpanWriter } from '../tracing/span-writer.ts';
@@ -109,12 +109,12 @@ export async function createWorkbench(opts: WorkbenchOptions): Promise<Workbench
         model,
         llm,
         settings,
+        profile,
         hooks: pipeline.hooks,
         trusted,
         maxIterations: args.maxIterations ?? settings.max_iterations,
         controller,
         askUser: confirm,
-        compact: (ctx) => compactThreadNow({ store: db.threads, llm: ctx.llm, model: ctx.model, state: ctx.state, contextWindow: profile.context_window, compaction: profile.compaction, trace: ctx.trace, signal: ctx.signal, ctx }).then(() => undefined),
       },
       runId,
     );

@@ -4,6 +4,7 @@ export type {
   LlmClient,
   LlmErrorCode,
   LlmResponse,
+  ModelParams,
   ModelRequest,
   ToolSchema,
 } from './types.ts';

@@ -1,6 +1,6 @@
 /** Maps our conversation types onto the OpenAI chat-completions wire format. */
 import type { Message } from '../../shared/types/index.ts';
-import type { ToolSchema } from './types.ts';
+import type { ModelRequest, ToolSchema } from './types.ts';
 
 /** One message as `POST /chat/completions` expects it. */
 export type OpenAiMessage =
@@ -19,6 +19,18 @@ export interface OpenAiToolCall {
 export interface OpenAiTool {
   type: 'function';
   function: { name: string; description: string; parameters: Record<string, unknown> };
+}
+
+/** The system blocks of a request as the text of its one leading system message ('' when none). */
+export function systemText(system: readonly string[]): string {
+  return system.filter((block) => block.trim()).join('\n\n');
+}
+
+/** The wire messages of a request: its system blocks as one leading system message, then its messages. */
+export function requestMessages(req: Pick<ModelRequest, 'system' | 'messages'>): OpenAiMessage[] {
+  const system = systemText(req.system);
+  const messages = toOpenAiMessages(req.messages);
+  return system ? [{ role: 'system', content: system }, ...messages] : messages;
 }
 
 /**

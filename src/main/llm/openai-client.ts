@@ -6,7 +6,7 @@ import OpenAI, { APIError } from 'openai';
 import type { ChatCompletionCreateParamsStreaming } from 'openai/resources/chat/completions';
 import type { ChatOptions, LlmClient, LlmResponse, ModelRequest } from './types.ts';
 import { LlmError } from './types.ts';
-import { toOpenAiMessages, toOpenAiTools } from './message-mapping.ts';
+import { requestMessages, toOpenAiTools } from './message-mapping.ts';
 import { createStreamAccumulator } from './stream-accumulator.ts';
 import { classifyError, networkCode, scrub } from './error-mapping.ts';
 import type { ClassifiedError } from './error-mapping.ts';
@@ -141,14 +141,17 @@ export function createOpenAiClient(opts: OpenAiClientOptions): LlmClient {
 function buildParams(req: ModelRequest): ChatCompletionCreateParamsStreaming {
   const params: ChatCompletionCreateParamsStreaming = {
     model: req.model,
-    messages: toOpenAiMessages(req.messages) as ChatCompletionCreateParamsStreaming['messages'],
+    messages: requestMessages(req) as ChatCompletionCreateParamsStreaming['messages'],
     stream: true,
     stream_options: { include_usage: true },
   };
   const tools = toOpenAiTools(req.tools);
   if (tools) params.tools = tools;
-  if (req.max_tokens !== undefined) params.max_tokens = req.max_tokens;
-  if (req.temperature !== undefined) params.temperature = req.temperature;
+  const { temperature, max_tokens, top_p, stop } = req.params;
+  if (temperature !== undefined) params.temperature = temperature;
+  if (max_tokens !== undefined) params.max_tokens = max_tokens;
+  if (top_p !== undefined) params.top_p = top_p;
+  if (stop?.length) params.stop = stop;
   return params;
 }
 

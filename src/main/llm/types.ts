@@ -7,15 +7,30 @@ export interface ToolSchema {
   parameters: Record<string, unknown>; // JSON Schema
 }
 
-export interface ModelRequest {
-  model: string;
-  messages: Message[];
-  tools: ToolSchema[];
-  max_tokens?: number;
+/** Sampling parameters sent with a request; unset ones are left to the server. */
+export interface ModelParams {
   temperature?: number;
+  max_tokens?: number;
+  top_p?: number;
+  stop?: string[];
 }
 
-/** The assembled answer of one model call (seed 000 §7.1 Response, plus what streaming adds). */
+/**
+ * The one request shape: built by the loop from the thread, transformed by modify_request hooks,
+ * passed through the wrap_model_call onion and sent by the client (docs/architecture.md).
+ * Contract: `system` blocks are joined with blank lines into one leading system message on the
+ * wire; a system message inside `messages` is sent where it stands.
+ */
+export interface ModelRequest {
+  model: string;
+  /** Ordered system-prompt blocks (profile prompt, skills catalog, memory, …). */
+  system: string[];
+  messages: Message[];
+  tools: ToolSchema[];
+  params: ModelParams;
+}
+
+/** The assembled answer of one model call. */
 export interface LlmResponse {
   content: string;
   tool_calls: ToolCall[];

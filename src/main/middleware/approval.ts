@@ -5,7 +5,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import type { ApprovalDecision, ApprovalMode, StreamEventData, ToolCall } from '../../shared/types/index.ts';
-import type { Hook, RunContext } from '../pipeline/hook.ts';
+import type { Hook, MiddlewareInfo, RunContext } from '../pipeline/hook.ts';
 import type { ToolKind } from '../tools/types.ts';
 import { alwaysAskReason } from '../tools/risk.ts';
 import { abortError } from '../abort.ts';
@@ -192,3 +192,10 @@ export function createApprovalHook(opts: ApprovalHookOptions): Hook {
     },
   };
 }
+
+/** The approval middleware as the hooks panel lists it. */
+export const approvalInfo: MiddlewareInfo = {
+  name: 'approval',
+  description: 'Asks before tools that write or execute',
+  phases: ['wrap_tool_call'],
+};

@@ -179,11 +179,10 @@ Be factual and specific; never invent anything. If the conversation starts with 
 export function summarizationRequest(old: readonly Message[], model: string, contextWindow: number): ModelRequest {
   return {
     model,
+    system: [SUMMARY_INSTRUCTIONS],
     tools: [],
-    messages: [
-      { role: 'system', content: SUMMARY_INSTRUCTIONS },
-      { role: 'user', content: `<conversation>\n${renderTranscript(old, contextWindow)}\n</conversation>` },
-    ],
+    messages: [{ role: 'user', content: `<conversation>\n${renderTranscript(old, contextWindow)}\n</conversation>` }],
+    params: {},
   };
 }
 

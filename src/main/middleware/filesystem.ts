@@ -1,5 +1,5 @@
 /** FilesystemHook (seed 000 §6.1): registers the seven fs tools and evicts oversized tool results. */
-import type { Hook } from '../pipeline/hook.ts';
+import type { Hook, MiddlewareInfo } from '../pipeline/hook.ts';
 import { EVICTION_EXCLUDED_TOOLS, EVICTION_KEEP_CHARS, MAX_RESULT_CHARS } from '../../shared/constants.ts';
 import { createFilesystemTools, type FilesystemToolsOptions } from '../tools/index.ts';
 
@@ -36,3 +36,10 @@ export function evict(output: string): string {
   const removed = output.length - 2 * EVICTION_KEEP_CHARS;
   return `${output.slice(0, EVICTION_KEEP_CHARS)}\n\n... (truncated ${removed} characters) ...\n\n${output.slice(-EVICTION_KEEP_CHARS)}`;
 }
+
+/** The filesystem middleware as the hooks panel lists it. */
+export const filesystemInfo: MiddlewareInfo = {
+  name: 'filesystem',
+  description: 'The seven workspace tools; evicts results over 80,000 characters',
+  phases: ['before_agent', 'wrap_tool_call'],
+};

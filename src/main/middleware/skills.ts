@@ -1,12 +1,17 @@
 /**
- * SkillsHook (seed 000 §6.2): discovers SKILL.md folders before the run, lets `read_file` read them
- * (read-only, even outside the workspace) and appends a one-line-per-skill catalog to the system
- * message. Progressive loading: the model reads a SKILL.md only when a task matches it.
+ * The skills middleware: discovers SKILL.md folders before the run, lets `read_file` read them
+ * (read-only, even outside the workspace) and adds a one-line-per-skill catalog as a system block.
+ * Progressive loading: the model reads a SKILL.md only when a task matches it.
  */
-import type { Hook } from '../pipeline/hook.ts';
-import { appendToSystem } from './memory.ts';
+import type { Hook, MiddlewareInfo } from '../pipeline/hook.ts';
 import { loadSkills } from '../skills/loader.ts';
 import { renderCatalog } from '../skills/catalog.ts';
+
+export const skillsInfo: MiddlewareInfo = {
+  name: 'skills',
+  description: 'Adds the SKILL.md catalog to the system prompt',
+  phases: ['before_agent', 'modify_request', 'after_agent'],
+};
 
 export interface SkillsHookOptions {
   home: string;
@@ -25,17 +30,18 @@ export function createSkillsHook(opts: SkillsHookOptions): Hook {
   // Keyed by run: one hook instance could serve overlapping runs.
   const catalogs = new Map<string, string>();
   return {
-    name: 'skills',
+    name: skillsInfo.name,
     source: 'builtin',
+    description: skillsInfo.description,
     async beforeAgent(ctx) {
       const { skills, diagnostics } = await loadSkills({ home: opts.home, workspace: ctx.workspace.root, extraPaths: opts.extraPaths, disabled: opts.disabled });
       for (const skill of skills) if (skill.enabled) ctx.workspace.addReadRoot(skill.dir);
       for (const d of diagnostics) ctx.trace?.recordEvent('skill_diagnostic', { path: d.path, severity: d.severity, message: d.message });
       catalogs.set(ctx.runId, renderCatalog(skills));
     },
-    async modifyRequest(ctx, msgs) {
+    async modifyRequest(ctx, req) {
       const catalog = catalogs.get(ctx.runId);
-      return catalog ? appendToSystem(msgs, catalog) : msgs;
+      return catalog ? { ...req, system: [...req.system, catalog] } : req;
     },
     async afterAgent(ctx) {
       catalogs.delete(ctx.runId);

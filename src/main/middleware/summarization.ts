@@ -1,10 +1,11 @@
 /**
- * SummarizationHook (seed 000 §6.4 with seed 003's hybrid strategy): innermost `wrapModelCall` that
- * keeps the request under the context window. The stored thread keeps its full history; a summary
- * is stored per thread (`upto` = thread messages it covers) and reused until the next compaction.
+ * The summarization middleware (hybrid strategy): innermost `wrapModelCall` that keeps the request
+ * under the context window, and the owner of `callback: "compact"` (its `compactThread`). The stored
+ * thread keeps its full history; a summary is stored per thread (`upto` = thread messages it covers)
+ * and reused until the next compaction.
  */
 import type { Message, StreamEventData } from '../../shared/types/index.ts';
-import type { Hook, RunContext } from '../pipeline/hook.ts';
+import type { Hook, MiddlewareInfo, RunContext } from '../pipeline/hook.ts';
 import { isAbortError } from '../abort.ts';
 import { estimateTokens } from '../agent/tokens.ts';
 import type { LlmClient } from '../llm/types.ts';
@@ -47,8 +48,10 @@ export interface CompactionOutcome {
 }
 
 export interface CompactInput {
-  /** The request as it reaches the hook (system messages injected by modifyRequest included). */
+  /** The request's messages as they reach the hook. */
   messages: readonly Message[];
+  /** Tokens the request spends outside `messages` (its system blocks), counted against the window. */
+  reservedTokens?: number;
   /** The stored thread the request was built from; enables storing and reusing summaries. */
   threadMessages?: readonly Message[];
   stored?: CompactionSummary;
@@ -69,9 +72,10 @@ export interface CompactInput {
 export async function compactMessages(input: CompactInput): Promise<CompactionOutcome> {
   const { config } = input;
   // Only an outcome with an event reports it: not computed on the common path (an O(thread) pass per round).
-  const beforeTokens = () => estimateTokens(input.messages);
+  const reserved = input.reservedTokens ?? 0;
+  const beforeTokens = () => reserved + estimateTokens(input.messages);
   const { working, threadIndex } = applyStored(input);
-  if (!input.force && estimateTokens(working) <= config.trigger * config.contextWindow) return { messages: working };
+  if (!input.force && reserved + estimateTokens(working) <= config.trigger * config.contextWindow) return { messages: working };
 
   const lead = leadingSystemCount(working);
   const split = findSplit(working, lead, { preserveLastN: config.preserve_last_n, protectedTokens: config.protected_tokens });
@@ -80,8 +84,8 @@ export async function compactMessages(input: CompactInput): Promise<CompactionOu
   const truncated = working.map((m, i) => (i >= lead && i < split ? truncateFileArgs(m) : m));
   let candidate = truncated;
   if (config.strategy === 'hybrid' && !input.force) {
-    candidate = pruneToolOutputs(truncated, lead, split, config.target_tokens).messages;
-    const tokens = estimateTokens(candidate);
+    candidate = pruneToolOutputs(truncated, lead, split, config.target_tokens - reserved).messages;
+    const tokens = reserved + estimateTokens(candidate);
     if (tokens <= config.target_tokens) {
       return { messages: candidate, event: { before_tokens: beforeTokens(), after_tokens: tokens, summarized_messages: 0 } };
     }
@@ -100,7 +104,7 @@ export async function compactMessages(input: CompactInput): Promise<CompactionOu
   return {
     messages,
     summary,
-    event: { before_tokens: beforeTokens(), after_tokens: estimateTokens(messages), summarized_messages: split - lead },
+    event: { before_tokens: beforeTokens(), after_tokens: reserved + estimateTokens(messages), summarized_messages: split - lead },
   };
 }
 
@@ -130,8 +134,8 @@ function applyStored(input: CompactInput): { working: Message[]; threadIndex: nu
 }
 
 /**
- * Where thread message 0 sits in the request: hooks before us prepend system messages (memory,
- * skills, the system prompt) and might append some; anything else and the request cannot be mapped.
+ * Where thread message 0 sits in the request's messages: usually 0; a hook before us may have added
+ * messages at the front or the end; anything else and the request cannot be mapped.
  */
 function findOffset(msgs: readonly Message[], thread: readonly Message[]): number | undefined {
   const candidates = [msgs.length - thread.length, leadingSystemCount(msgs) - leadingSystemCount(thread)];
@@ -170,11 +174,18 @@ export async function summarizeWith(
   }
 }
 
+export const summarizationInfo: MiddlewareInfo = {
+  name: 'summarization',
+  description: 'Compacts the conversation near the context window, and on `callback: "compact"`',
+  phases: ['wrap_model_call', 'compact_thread'],
+};
+
 /**
  * The summarization hook: compacts the request in `wrapModelCall` when it exceeds
- * trigger × contextWindow, then calls `next`.
- * Contract: never loses the system message, never orphans a tool result, deterministic for the same
- * LLM answers; a failed summary passes the messages through and records `compaction_failed`.
+ * trigger × contextWindow, then calls `next`; `compactThread` compacts the stored thread now.
+ * Contract: never touches the system blocks, never orphans a tool result, deterministic for the same
+ * LLM answers; a failed summary passes the messages through and records `compaction_failed`; a
+ * failed `compactThread` rejects (the runner reports it) and stores nothing.
  */
 export function createSummarizationHook(opts: SummarizationHookOptions = {}): Hook {
   const config = resolveCompaction(opts.contextWindow, opts.compaction);
@@ -185,12 +196,14 @@ export function createSummarizationHook(opts: SummarizationHookOptions = {}): Ho
   };
 
   return {
-    name: 'summarization',
+    name: summarizationInfo.name,
     source: 'builtin',
-    async wrapModelCall(ctx, msgs, next) {
+    description: summarizationInfo.description,
+    async wrapModelCall(ctx, req, next) {
       const started = Date.now();
       const outcome = await compactMessages({
-        messages: msgs,
+        messages: req.messages,
+        reservedTokens: Math.ceil(req.system.reduce((n, block) => n + block.length, 0) / 4),
         threadMessages: ctx.state.messages,
         stored: readStored(store, ctx),
         config,
@@ -198,7 +211,25 @@ export function createSummarizationHook(opts: SummarizationHookOptions = {}): Ho
         now: opts.now,
       });
       report(ctx, store, outcome, Date.now() - started);
-      return next(outcome.messages);
+      return next({ ...req, messages: outcome.messages });
+    },
+    async compactThread(ctx) {
+      const result = await compactThreadNow({
+        store,
+        llm: ctx.llm,
+        model: ctx.model,
+        state: ctx.state,
+        contextWindow: config.contextWindow,
+        compaction: opts.compaction,
+        signal: ctx.signal,
+        trace: ctx.trace,
+        now: opts.now,
+        ctx,
+      });
+      if (!result.compacted) return;
+      const event = { before_tokens: result.before_tokens, after_tokens: result.after_tokens, summarized_messages: result.summarized_messages };
+      ctx.emit({ event: 'on_compaction', data: event });
+      ctx.trace?.recordEvent('compaction', { ...event });
     },
   };
 }

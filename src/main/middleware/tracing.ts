@@ -1,11 +1,11 @@
 /**
- * TracingHook (seed 000 §6.6 on the OTel GenAI span model): the outermost ring around model and
+ * The tracing middleware (on the OTel GenAI span model): the outermost ring around model and
  * tool calls. `chat {model}` and `execute_tool {tool}` spans; `next` runs inside the span so inner
  * hooks' spans nest under it. No-op when the run has no trace recorder.
  */
-import type { Hook } from '../pipeline/hook.ts';
-import type { LlmResponse } from '../llm/types.ts';
-import type { Message, ToolResult } from '../../shared/types/index.ts';
+import type { Hook, MiddlewareInfo } from '../pipeline/hook.ts';
+import type { LlmResponse, ModelRequest } from '../llm/types.ts';
+import type { ToolResult } from '../../shared/types/index.ts';
 import { jsonPreview, PREVIEW_CHARS, truncate } from '../tracing/attributes.ts';
 import { PROVIDER_NAME } from '../tracing/run-span.ts';
 import { runInSpan } from '../tracing/in-span.ts';
@@ -36,35 +36,46 @@ function recordToolResult(span: SpanHandle, res: ToolResult): void {
   if (res.error !== undefined) span.fail('tool_error', res.error);
 }
 
-function inputLength(msgs: Message[]): number {
+function inputLength(req: ModelRequest): number {
   let n = 0;
-  for (const m of msgs) n += m.content.length;
+  for (const block of req.system) n += block.length;
+  for (const m of req.messages) n += m.content.length;
   return n;
 }
+
+export const tracingInfo: MiddlewareInfo = {
+  name: 'tracing',
+  description: 'Records a span for every model call, tool call and hook run',
+  phases: ['wrap_model_call', 'wrap_tool_call'],
+};
 
 /** Creates the tracing hook. Contract: rethrows whatever the inner call throws, after recording it. */
 export function createTracingHook(): Hook {
   return {
-    name: 'tracing',
+    name: tracingInfo.name,
     source: 'builtin',
-    async wrapModelCall(ctx, msgs, next) {
+    description: tracingInfo.description,
+    async wrapModelCall(ctx, req, next) {
       const trace = ctx.trace;
-      if (!trace) return next(msgs);
+      if (!trace) return next(req);
       return runInSpan(
         trace,
-        `chat ${ctx.model}`,
+        `chat ${req.model}`,
         'llm',
         {
           'gen_ai.operation.name': 'chat',
           'gen_ai.provider.name': PROVIDER_NAME,
-          'gen_ai.request.model': ctx.model,
+          'gen_ai.request.model': req.model,
           'gen_ai.conversation.id': ctx.threadId,
           'gen_ai.request.stream': true,
-          message_count: msgs.length,
-          'workbench.input.length': inputLength(msgs),
+          // The system blocks go out as one leading system message.
+          message_count: req.messages.length + (req.system.length ? 1 : 0),
+          'workbench.input.length': inputLength(req),
+          ...(req.params.temperature !== undefined ? { 'gen_ai.request.temperature': req.params.temperature } : {}),
+          ...(req.params.max_tokens !== undefined ? { 'gen_ai.request.max_tokens': req.params.max_tokens } : {}),
         },
         async (span) => {
-          const res = await next(msgs);
+          const res = await next(req);
           if (span) recordResponse(span, res);
           return res;
         },

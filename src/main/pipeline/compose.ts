@@ -1,66 +1,55 @@
 /**
- * Composition of the hook pipeline (seed 000 §5): sequential phases run hooks in order; wrap phases
- * build an onion with the first hook outermost. A hook that throws is isolated: the failure is
- * reported and the call continues as if the hook were absent — except aborts, which always propagate.
+ * Onion composition and failure reporting for the phase runner (run-phase.ts): wrap phases build an
+ * onion with the first hook outermost; a hook that throws is isolated and reported, and the call
+ * continues as if the hook were absent — except aborts, which always propagate.
  */
-import type { AgentState, Message } from '../../shared/types/index.ts';
-import type { Hook, ModelCallFn, RunContext, ToolCallFn } from './hook.ts';
+import { errorMessage } from '../errors.ts';
 import { isAbortError } from '../abort.ts';
-
-export type HookFailureReporter = (hook: Hook, phase: string, error: unknown) => void;
-
-/** Runs `beforeAgent` on every hook in order. */
-export async function runBeforeAgent(hooks: readonly Hook[], ctx: RunContext, state: AgentState, report: HookFailureReporter): Promise<void> {
-  for (const hook of hooks) {
-    if (!hook.beforeAgent) continue;
-    try {
-      await hook.beforeAgent(ctx, state);
-    } catch (err) {
-      if (isAbortError(err)) throw err;
-      report(hook, 'before_agent', err);
-    }
-  }
-}
-
-/** Runs `modifyRequest` hooks in order, each transforming the previous one's output. */
-export async function runModifyRequest(hooks: readonly Hook[], ctx: RunContext, msgs: Message[], report: HookFailureReporter): Promise<Message[]> {
-  let current = msgs;
-  for (const hook of hooks) {
-    if (!hook.modifyRequest) continue;
-    try {
-      current = await hook.modifyRequest(ctx, current);
-    } catch (err) {
-      if (isAbortError(err)) throw err;
-      report(hook, 'modify_request', err);
-    }
-  }
-  return current;
-}
+import type { Hook, RunContext } from './hook.ts';
+import { phase, type PhaseName } from './phases.ts';
 
 /**
- * Builds the wrap_model_call onion around `terminal`.
- * Contract: hooks[0] is outermost. A hook that throws before calling `next` is skipped (its inner
- * chain runs instead); an error thrown by the inner chain itself propagates unchanged.
+ * Reports a hook failure where the user sees it: a `hook_error` trace event and an `on_hook_end`
+ * event with ok:false on the hooks stream.
  */
-export function composeModelCall(hooks: readonly Hook[], ctx: RunContext, terminal: ModelCallFn, report: HookFailureReporter): ModelCallFn {
-  let fn = terminal;
-  for (let i = hooks.length - 1; i >= 0; i--) {
-    const hook = hooks[i];
-    if (!hook.wrapModelCall) continue;
-    const inner = fn;
-    fn = (msgs) => isolate(hook, 'wrap_model_call', report, inner, msgs, (next) => hook.wrapModelCall!(ctx, msgs, next));
-  }
-  return fn;
+export function reportHookFailure(
+  ctx: RunContext,
+  hook: string,
+  phaseName: string,
+  err: unknown,
+): void {
+  const message = errorMessage(err);
+  ctx.trace?.recordEvent('hook_error', { hook, phase: phaseName, message: message.slice(0, 500) });
+  ctx.emit({
+    event: 'on_hook_end',
+    data: { hook, event: phaseName, ok: false, reason: message, duration_ms: 0 },
+  });
 }
 
-/** Builds the wrap_tool_call onion around `terminal`, first hook outermost (same contract). */
-export function composeToolCall(hooks: readonly Hook[], ctx: RunContext, terminal: ToolCallFn, report: HookFailureReporter): ToolCallFn {
+/** One ring of an onion: the hook's wrap method bound to the run. */
+export type Ring<A, R> = (hook: Hook, arg: A, next: (arg: A) => Promise<R>) => Promise<R>;
+
+/**
+ * Builds the onion of a wrap phase around `terminal` from the hooks implementing the phase's method.
+ * Contract: hooks[0] is outermost. A hook that throws before calling `next` is reported and skipped
+ * (its inner chain runs instead) — or, when its fail mode is 'closed' and the phase can block,
+ * answered by `blocked`; an error thrown by the inner chain itself propagates unchanged.
+ */
+export function composeOnion<A, R>(
+  name: Extract<PhaseName, 'wrap_model_call' | 'wrap_tool_call'>,
+  hooks: readonly Hook[],
+  ctx: RunContext,
+  terminal: (arg: A) => Promise<R>,
+  ring: Ring<A, R>,
+  blocked?: (hook: Hook, arg: A, reason: string) => R,
+): (arg: A) => Promise<R> {
+  const spec = phase(name);
   let fn = terminal;
   for (let i = hooks.length - 1; i >= 0; i--) {
     const hook = hooks[i];
-    if (!hook.wrapToolCall) continue;
+    if (typeof hook[spec.method] !== 'function') continue;
     const inner = fn;
-    fn = (call) => isolate(hook, 'wrap_tool_call', report, inner, call, (next) => hook.wrapToolCall!(ctx, call, next));
+    fn = (arg) => isolate(ctx, hook, name, inner, arg, (next) => ring(hook, arg, next), blocked);
   }
   return fn;
 }
@@ -68,15 +57,16 @@ export function composeToolCall(hooks: readonly Hook[], ctx: RunContext, termina
 /**
  * Runs one ring. Errors coming from `inner` (the rest of the chain) are rethrown as they are; an error
  * raised by the hook's own code is reported, and the call falls through to `inner` if the hook never
- * reached it.
+ * reached it (or is blocked when the hook fails closed).
  */
 async function isolate<A, R>(
+  ctx: RunContext,
   hook: Hook,
-  phase: string,
-  report: HookFailureReporter,
+  name: PhaseName,
   inner: (arg: A) => Promise<R>,
   arg: A,
-  ring: (next: (arg: A) => Promise<R>) => Promise<R>,
+  run: (next: (arg: A) => Promise<R>) => Promise<R>,
+  blocked?: (hook: Hook, arg: A, reason: string) => R,
 ): Promise<R> {
   let innerCalled = false;
   let innerFailed = false;
@@ -90,12 +80,18 @@ async function isolate<A, R>(
     }
   };
   try {
-    return await ring(next);
+    return await run(next);
   } catch (err) {
     if (innerFailed || isAbortError(err)) throw err;
-    report(hook, phase, err);
+    reportHookFailure(ctx, hook.name, name, err);
     if (innerCalled) throw err;
+    if (blocked && hook.failMode === 'closed' && phase(name).failClosedBlocks) {
+      return blocked(
+        hook,
+        arg,
+        `hook failed (fail-closed): ${err instanceof Error ? err.message : String(err)}`,
+      );
+    }
     return inner(arg);
   }
 }
-

@@ -1,9 +1,11 @@
 /**
- * The Hook interface (ARCHITECTURE §3): the four phases of seed 000 §4 plus the lifecycle points of
- * seeds 001/002. Every method is optional; a hook implements only what it takes part in.
+ * The Hook interface: one method per pipeline phase (the phase table is pipeline/phases.ts and
+ * docs/architecture.md). Every method is optional; a hook implements only what it takes part in.
  */
 import type { AgentState, FileChange, HookSource, Todo, Message, ToolCall, ToolResult, RunEvent, WorkbenchSettings } from '../../shared/types/index.ts';
-import type { LlmClient, LlmResponse } from '../llm/types.ts';
+import type { AgentProfile } from '../agents/profile.ts';
+import type { LlmClient, LlmResponse, ModelRequest } from '../llm/types.ts';
+import type { PhaseName } from './phases.ts';
 import type { ToolRegistry } from '../tools/registry.ts';
 import type { Workspace } from '../tools/workspace.ts';
 import type { TraceRecorder } from '../tracing/types.ts';
@@ -17,6 +19,8 @@ export interface RunContext {
   readonly model: string;
   readonly llm: LlmClient;
   readonly settings: WorkbenchSettings;
+  /** The workspace's agent.yaml (defaults when absent): context window, compaction, prompt. */
+  readonly profile: AgentProfile;
   readonly signal: AbortSignal;
   readonly state: AgentState;
   readonly tools: ToolRegistry;
@@ -38,15 +42,13 @@ export interface RunContext {
    */
   askUser?(call: ToolCall, reason: string): Promise<'allow' | 'deny'>;
   /**
-   * Tells the hooks a compaction is about to happen ('pre', which a hook may veto) or happened
-   * ('post'); set by the run, called by whoever compacts.
+   * Runs the pipeline's compact phase: tells the hooks a compaction is about to happen ('pre',
+   * which a hook may veto) or happened ('post'). Set by the run, called by whoever compacts.
    */
   notifyCompaction?(notice: CompactionNotice): Promise<{ blocked: boolean; reason?: string }>;
-  /** Forces a compaction of the thread (lifecycle `callback: "compact"`); no-op without a compactor. */
-  compact?(): Promise<void>;
 }
 
-export type ModelCallFn = (msgs: Message[]) => Promise<LlmResponse>;
+export type ModelCallFn = (req: ModelRequest) => Promise<LlmResponse>;
 export type ToolCallFn = (call: ToolCall) => Promise<ToolResult>;
 
 export interface UserMessageOutcome {
@@ -63,7 +65,7 @@ export interface TurnInfo {
   response: LlmResponse;
 }
 
-/** What `after_turn` may ask for (seed 002). */
+/** What `after_turn` may ask for: replace the history (applied once the turn's tools ran), or compact. */
 export interface TurnOutcome {
   mutate?: Message[];
   callback?: 'compact';
@@ -77,25 +79,41 @@ export interface CompactionNotice {
   summary?: string;
 }
 
-/** What `agent_stop` may ask for (seed 002): follow-ups continue the loop. */
+/** What `agent_stop` may ask for: follow-ups continue the loop. */
 export interface StopOutcome {
   follow_up_messages?: string[];
   mutate?: Message[];
   callback?: 'compact';
 }
 
+/** How a built-in describes itself to the hooks panel and `workbench hooks list`. */
+export interface MiddlewareInfo {
+  /** Unique; the hook id is `builtin:<name>` (persisted in settings). */
+  readonly name: string;
+  readonly description: string;
+  /** The phases its hook takes part in (test/unit/pipeline checks them against its methods). */
+  readonly phases: readonly PhaseName[];
+}
+
 export interface Hook {
   readonly name: string; // unique; shown in the hooks panel
   readonly source: HookSource;
+  /** One line for the hooks panel. */
+  readonly description?: string;
+  /** 'closed': a failure of this hook blocks where its phase can block (default 'open'). */
+  readonly failMode?: 'open' | 'closed';
   beforeAgent?(ctx: RunContext, state: AgentState): Promise<void>;
-  modifyRequest?(ctx: RunContext, msgs: Message[]): Promise<Message[]>;
-  wrapModelCall?(ctx: RunContext, msgs: Message[], next: ModelCallFn): Promise<LlmResponse>;
+  /** Contract: returns a new request (or the same one); never mutates its input. */
+  modifyRequest?(ctx: RunContext, req: ModelRequest): Promise<ModelRequest>;
+  wrapModelCall?(ctx: RunContext, req: ModelRequest, next: ModelCallFn): Promise<LlmResponse>;
   wrapToolCall?(ctx: RunContext, call: ToolCall, next: ToolCallFn): Promise<ToolResult>;
   onUserMessage?(ctx: RunContext, text: string): Promise<UserMessageOutcome>;
   afterTurn?(ctx: RunContext, info: TurnInfo): Promise<TurnOutcome>;
   onAgentStop?(ctx: RunContext, msgs: Message[]): Promise<StopOutcome>;
   /** Compaction is about to happen or happened; a 'pre' answer `{blocked: true}` skips it. */
   onCompact?(ctx: RunContext, notice: CompactionNotice): Promise<{ blocked?: boolean; reason?: string } | void>;
+  /** Compacts the thread now (`callback: "compact"`); implemented by the hook that owns compaction. */
+  compactThread?(ctx: RunContext): Promise<void>;
   /** Called once when the run ends, whatever the outcome (Claude SessionEnd-like cleanup). */
   afterAgent?(ctx: RunContext, outcome: { stop_reason: string }): Promise<void>;
 }

@@ -104,7 +104,7 @@ function aggregate(outcomes: ClaudeOutcome[], settings: WorkbenchSettings, block
 /** Creates the `claude-hooks` pipeline Hook. Contract: its methods never reject except on abort. */
 export function createClaudeHooks(opts: ClaudeHooksOptions, source: HookSource): Hook {
   const stopBlocks = new Map<string, number>();
-  // SessionStart additionalContext / plain stdout, added to the system message of every request of the run.
+  // SessionStart additionalContext / plain stdout, a system block of every request of the run.
   const sessionContext = new Map<string, string>();
 
   async function fire(ctx: RunContext, event: string, matchValue: string | undefined, fields: Record<string, unknown>, atEnd = false): Promise<ClaudeOutcome[]> {
@@ -141,13 +141,10 @@ export function createClaudeHooks(opts: ClaudeHooksOptions, source: HookSource):
       if (context.length) sessionContext.set(ctx.runId, context.join('\n'));
     },
 
-    async modifyRequest(ctx, msgs) {
+    async modifyRequest(ctx, req) {
       const context = sessionContext.get(ctx.runId);
-      if (!context) return msgs;
-      const block = `<session_start_hook_context>\n${context}\n</session_start_hook_context>`;
-      const first = msgs[0];
-      if (first?.role === 'system') return [{ ...first, content: `${first.content}\n\n${block}` }, ...msgs.slice(1)];
-      return [{ role: 'system', content: block }, ...msgs];
+      if (!context) return req;
+      return { ...req, system: [...req.system, `<session_start_hook_context>\n${context}\n</session_start_hook_context>`] };
     },
 
     async onUserMessage(ctx, text): Promise<UserMessageOutcome> {

@@ -5,7 +5,8 @@
  * order simple; every executable still gets its own span, run record and HookInfo.
  */
 import type { HookSource, Message, ToolCall, ToolResult, WorkbenchSettings } from '../../shared/types/index.ts';
-import { DEFAULT_CONTEXT_WINDOW, SEED_HOOK_TIMEOUT_MS, SUMMARIZATION_TRIGGER } from '../../shared/constants.ts';
+import { SEED_HOOK_TIMEOUT_MS } from '../../shared/constants.ts';
+import { resolveCompaction } from '../middleware/compaction.ts';
 import type { Hook, RunContext, StopOutcome, TurnInfo, TurnOutcome } from '../pipeline/hook.ts';
 import type { HookRunStore } from '../store/types.ts';
 import { buildHookEnv } from '../env/child-env.ts';
@@ -103,6 +104,8 @@ export function createSeedHooks(opts: SeedHooksOptions, source: HookSource): Hoo
   // Usage of the last turn per run, for the agent_stop payload.
   const lastUsage = new Map<string, UsageInfo>();
   const autoCompact = () => opts.settings.hook_overrides['builtin:summarization']?.enabled !== false;
+  // The context window and compaction trigger the run really uses (agent.yaml, else the defaults).
+  const limits = (ctx: RunContext) => resolveCompaction(ctx.profile.context_window, ctx.profile.compaction);
 
   // Re-checked right before each run so a `.disable` rename or removal applies to the very next event.
   async function each(ctx: RunContext, event: SeedEvent, fn: (e: SeedHookEntry, ref: UserHookRef) => Promise<boolean | void>): Promise<void> {
@@ -181,7 +184,8 @@ export function createSeedHooks(opts: SeedHooksOptions, source: HookSource): Hoo
     async afterTurn(ctx, info: TurnInfo): Promise<TurnOutcome> {
       const input = info.response.usage?.input_tokens ?? 0;
       const output = info.response.usage?.output_tokens ?? 0;
-      const usage: UsageInfo = { input_tokens: input, output_tokens: output, current_context_window: input + output, max_context_window: DEFAULT_CONTEXT_WINDOW };
+      const { contextWindow, trigger } = limits(ctx);
+      const usage: UsageInfo = { input_tokens: input, output_tokens: output, current_context_window: input + output, max_context_window: contextWindow };
       lastUsage.set(ctx.runId, usage);
       const outcome: TurnOutcome = {};
       await each(ctx, 'after_turn', async (e, ref) => {
@@ -191,7 +195,7 @@ export function createSeedHooks(opts: SeedHooksOptions, source: HookSource): Hoo
           tools_used: info.response.tool_calls.length > 0,
           usage,
           auto_compact_enabled: autoCompact(),
-          auto_compact_threshold: SUMMARIZATION_TRIGGER,
+          auto_compact_threshold: trigger,
         };
         const { value } = await run(ctx, e, ref, payload, (o) => loopDecision(readLoopResult(o, false)));
         if (value) Object.assign(outcome, readLoopResult(value, false));
@@ -201,14 +205,15 @@ export function createSeedHooks(opts: SeedHooksOptions, source: HookSource): Hoo
 
     async onAgentStop(ctx, msgs: Message[]): Promise<StopOutcome> {
       const outcome: StopOutcome = {};
+      const { contextWindow, trigger } = limits(ctx);
       await each(ctx, 'agent_stop', async (e, ref) => {
         const payload = {
           ...basePayload('agent_stop', ctx.threadId, ctx.workspace.root),
           messages: toSeedMessages(msgs),
-          usage: lastUsage.get(ctx.runId) ?? { input_tokens: 0, output_tokens: 0, current_context_window: 0, max_context_window: DEFAULT_CONTEXT_WINDOW },
+          usage: lastUsage.get(ctx.runId) ?? { input_tokens: 0, output_tokens: 0, current_context_window: 0, max_context_window: contextWindow },
           invoked_recipe: '',
           auto_compact_enabled: autoCompact(),
-          auto_compact_threshold: SUMMARIZATION_TRIGGER,
+          auto_compact_threshold: trigger,
         };
         const { value } = await run(ctx, e, ref, payload, (o) => loopDecision(readLoopResult(o, true)));
         if (!value) return;

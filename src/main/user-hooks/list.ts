@@ -1,8 +1,16 @@
 /** `listUserHooks`: every user hook of both dialects as HookInfo, in pipeline order, problems included. */
 import type { HookInfo, WorkbenchSettings } from '../../shared/types/index.ts';
+import type { MiddlewareInfo } from '../pipeline/hook.ts';
 import { loadClaudeHooks, type ClaudeHandler } from './claude-config.ts';
 import { discoverSeedHooks, type SeedHookEntry } from './executable-discovery.ts';
 import { seedRef } from './executable-hooks.ts';
+
+/** Where the user hooks sit in the pipeline, as the hooks panel lists it (one entry for both formats). */
+export const userHooksInfo: MiddlewareInfo = {
+  name: 'user-hooks',
+  description: 'Runs your executable hooks and Claude Code settings hooks',
+  phases: ['user_message_send', 'before_agent', 'modify_request', 'after_turn', 'agent_stop', 'wrap_tool_call', 'compact', 'after_agent'],
+};
 
 export interface ListUserHooksOptions {
   workspace: string;

@@ -18,6 +18,8 @@ interface SseChunk {
 
 const ask = (text: string): ModelRequest => ({
   model: 'fake-model',
+  system: [],
+  params: {},
   messages: [{ role: 'user', content: text }],
   tools: [],
 });

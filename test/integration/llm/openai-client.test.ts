@@ -9,6 +9,8 @@ import { withFakeOpenAi } from '../../helpers/fake-openai-server.ts';
 const KEY = 'sk-test-canary-1234567890';
 const req: ModelRequest = {
   model: 'fake-model',
+  system: [],
+  params: {},
   messages: [{ role: 'user', content: 'hello' }],
   tools: [{ name: 'read_file', description: 'Read a file', parameters: { type: 'object' } }],
 };
@@ -64,6 +66,23 @@ describe('createOpenAiClient against the fake server', () => {
         expect(fake.requests[0]!.headers.authorization).toBe(`Bearer ${KEY}`);
       },
     );
+  });
+
+  it('sends the system blocks as one leading system message and the params in the body', async () => {
+    await withFakeOpenAi([{ text: 'x' }], async (fake) => {
+      const withAll = { ...req, system: ['You are terse.', 'Memory: tabs.'], params: { temperature: 0.3, max_tokens: 99 } };
+      await client(fake.baseURL).chat(withAll, { signal: signal() });
+      const body = fake.chatRequests()[0]!;
+      expect(body.messages).toEqual([
+        { role: 'system', content: 'You are terse.\n\nMemory: tabs.' },
+        { role: 'user', content: 'hello' },
+      ]);
+      expect(body).toMatchObject({ temperature: 0.3, max_tokens: 99 });
+      await client(fake.baseURL).chat(req, { signal: signal() });
+      const plain = fake.chatRequests()[1]!;
+      expect(plain.messages).toEqual([{ role: 'user', content: 'hello' }]);
+      expect('temperature' in plain || 'max_tokens' in plain).toBe(false);
+    });
   });
 
   it('omits tools when there are none', async () => {

@@ -1,6 +1,7 @@
 /** A minimal in-memory run context for loop tests: scripted model answers, tiny tools, event log. */
 import { z } from 'zod';
 import type { Hook, RunContext } from '../../../src/main/pipeline/hook.ts';
+import { defaultAgentProfile } from '../../../src/main/agents/profile.ts';
 import type { LlmClient, LlmResponse, ModelRequest } from '../../../src/main/llm/types.ts';
 import { ToolRegistry } from '../../../src/main/tools/registry.ts';
 import type { Tool, ToolKind } from '../../../src/main/tools/types.ts';
@@ -49,6 +50,7 @@ export function harness(llm: LlmClient, tools: Tool[], extra: Partial<RunContext
     model: 'test-model',
     llm,
     settings: DEFAULT_SETTINGS,
+    profile: defaultAgentProfile('/ws'),
     signal: controller.signal,
     state,
     tools: registry,
@@ -59,5 +61,6 @@ export function harness(llm: LlmClient, tools: Tool[], extra: Partial<RunContext
     ...extra,
   };
   const append = (msgs: Message[]) => state.messages.push(...msgs);
-  return { ctx, events, state, controller, toolHook, append };
+  const replace = (msgs: Message[]) => state.messages.splice(0, state.messages.length, ...msgs);
+  return { ctx, events, state, controller, toolHook, append, replace };
 }

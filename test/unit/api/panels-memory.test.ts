@@ -80,6 +80,6 @@ describe('memory service', () => {
     await run.finished;
     const after = await sb.wb.memory!.effective({ workspace: sb.ws, threadId: run.threadId });
     expect(after.system).toContain('<agent_memory>\nremember the milk');
-    expect(after.system).toBe(sb.llm.calls[0]!.request.messages[0]!.content);
+    expect(after.system).toBe(sb.llm.calls[0]!.request.system.join('\n\n'));
   });
 });

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { createScriptedLlm } from '../../helpers/scripted-llm.ts';
 import type { ModelRequest } from '../../../src/main/llm/types.ts';
 
-const req: ModelRequest = { model: 'm', messages: [{ role: 'user', content: 'hi' }], tools: [] };
+const req: ModelRequest = { model: 'm', messages: [{ role: 'user', content: 'hi' }], tools: [], system: [], params: {} };
 const opts = () => ({ signal: new AbortController().signal });
 
 describe('createScriptedLlm', () => {

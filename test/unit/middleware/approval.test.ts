@@ -1,12 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { ApprovalBroker, createApprovalHook, needsApproval } from '../../../src/main/middleware/approval.ts';
 import { runAgentLoop } from '../../../src/main/agent/loop.ts';
+import { createPipeline } from '../../../src/main/pipeline/run-phase.ts';
 import type { ApprovalMode } from '../../../src/shared/types/index.ts';
 import { harness, scriptedLlm, testTool } from '../agent/loop-harness.ts';
-
-const noFailures = () => {
-  throw new Error('unexpected hook failure');
-};
 
 function setup(mode: ApprovalMode, interactive: boolean, answers = 1) {
   const ran: string[] = [];
@@ -26,7 +23,7 @@ function setup(mode: ApprovalMode, interactive: boolean, answers = 1) {
   const broker = new ApprovalBroker();
   const h = harness(llm, tools);
   const hooks = [h.toolHook, createApprovalHook({ mode, broker, interactive })];
-  const run = () => runAgentLoop({ ctx: h.ctx, hooks, maxIterations: 10, append: h.append, reportHookFailure: noFailures });
+  const run = () => runAgentLoop({ ctx: h.ctx, pipeline: createPipeline(hooks), maxIterations: 10, append: h.append, replaceMessages: h.replace });
   return { h, broker, ran, run };
 }
 

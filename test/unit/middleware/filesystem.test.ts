@@ -2,6 +2,7 @@ import { promises as fs } from 'node:fs';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { RunContext } from '../../../src/main/pipeline/hook.ts';
+import { defaultAgentProfile } from '../../../src/main/agents/profile.ts';
 import { createFilesystemHook, evict } from '../../../src/main/middleware/filesystem.ts';
 import { ToolRegistry } from '../../../src/main/tools/registry.ts';
 import { DEFAULT_SETTINGS, type AgentState, type ToolResult } from '../../../src/shared/types/index.ts';
@@ -23,6 +24,7 @@ function runContext(): RunContext {
     model: 'm',
     llm: {} as RunContext['llm'],
     settings: DEFAULT_SETTINGS,
+    profile: defaultAgentProfile(t.ws.root),
     signal: t.controller.signal,
     state,
     tools: new ToolRegistry(),

@@ -8,7 +8,9 @@ import { createMemoryHook } from '../../../src/main/middleware/memory.ts';
 import { loadMemory, MEMORY_FILE_CAP, MEMORY_SEPARATOR } from '../../../src/main/memory/loader.ts';
 import { createSummarizationHook } from '../../../src/main/middleware/summarization.ts';
 import type { LlmClient, LlmResponse } from '../../../src/main/llm/types.ts';
+import type { ModelRequest } from '../../../src/main/llm/types.ts';
 import type { AgentState, Message } from '../../../src/shared/types/index.ts';
+import { requestOf } from '../../helpers/model-request.ts';
 
 let tmp: string;
 let home: string;
@@ -37,7 +39,7 @@ function ctxFor(messages: Message[] = [], llm?: LlmClient): RunContext {
   } as unknown as RunContext;
 }
 
-const memoryOf = (msgs: Message[]) => /<agent_memory>\n([\s\S]*)\n<\/agent_memory>/.exec(msgs[0].content)?.[1];
+const memoryOf = (req: ModelRequest) => /<agent_memory>\n([\s\S]*)\n<\/agent_memory>/.exec(req.system.join('\n\n'))?.[1];
 
 describe('loadMemory', () => {
   it('reads user, workspace and extra sources in order, joined by the separator', async () => {
@@ -80,18 +82,17 @@ describe('loadMemory', () => {
 });
 
 describe('MemoryHook', () => {
-  it('injects <agent_memory> and the guidelines into a new system message at index 0', async () => {
+  it('adds <agent_memory> and the guidelines as a system block', async () => {
     writeFileSync(join(home, 'AGENTS.md'), 'U');
     writeFileSync(join(workspace, 'AGENTS.md'), 'W');
     const hook = createMemoryHook({ home });
     const ctx = ctxFor();
     await hook.beforeAgent!(ctx, ctx.state);
-    const input: Message[] = [{ role: 'user', content: 'hi' }];
+    const input = requestOf([{ role: 'user', content: 'hi' }]);
     const out = await hook.modifyRequest!(ctx, input);
-    expect(input).toEqual([{ role: 'user', content: 'hi' }]);
-    expect(out).toHaveLength(2);
-    expect(out[0].role).toBe('system');
-    expect(out[0].content).toBe(
+    expect(input.system).toEqual([]);
+    expect(out.messages).toEqual([{ role: 'user', content: 'hi' }]);
+    expect(out.system).toEqual([
       [
         '<agent_memory>',
         `U${MEMORY_SEPARATOR}W`,
@@ -103,21 +104,22 @@ describe('MemoryHook', () => {
         '- Use it to track important context, decisions, and patterns',
         '- Keep entries concise and organized',
       ].join('\n'),
-    );
+    ]);
   });
 
-  it('appends to an existing system message without mutating it', async () => {
+  it('comes after the earlier system blocks, without mutating the request', async () => {
     writeFileSync(join(workspace, 'AGENTS.md'), 'W');
     const hook = createMemoryHook({ home });
-    const system: Message = { role: 'system', content: 'You are helpful.' };
-    const out = await hook.modifyRequest!(ctxFor(), [system, { role: 'user', content: 'hi' }]);
-    expect(system.content).toBe('You are helpful.');
-    expect(out[0].content.startsWith('You are helpful.\n\n<agent_memory>\nW\n</agent_memory>')).toBe(true);
-    expect(out).toHaveLength(2);
+    const input = requestOf([{ role: 'user', content: 'hi' }], ['You are helpful.']);
+    const out = await hook.modifyRequest!(ctxFor(), input);
+    expect(input.system).toEqual(['You are helpful.']);
+    expect(out.system[0]).toBe('You are helpful.');
+    expect(out.system[1].startsWith('<agent_memory>\nW\n</agent_memory>')).toBe(true);
+    expect(out.messages).toBe(input.messages);
   });
 
   it('says so when there is no memory yet', async () => {
-    const out = await createMemoryHook({ home }).modifyRequest!(ctxFor(), [{ role: 'user', content: 'hi' }]);
+    const out = await createMemoryHook({ home }).modifyRequest!(ctxFor(), requestOf([{ role: 'user', content: 'hi' }]));
     expect(memoryOf(out)).toBe('(no memory yet)');
   });
 
@@ -127,16 +129,16 @@ describe('MemoryHook', () => {
     const hook = createMemoryHook({ home });
     const ctx = ctxFor();
     await hook.beforeAgent!(ctx, ctx.state);
-    expect(memoryOf(await hook.modifyRequest!(ctx, [{ role: 'user', content: 'a' }]))).toBe('version one');
+    expect(memoryOf(await hook.modifyRequest!(ctx, requestOf([{ role: 'user', content: 'a' }])))).toBe('version one');
     // Same size and a forced identical mtime: the inode change time still tells them apart.
     writeFileSync(file, 'version two');
     const t = new Date('2026-01-01T00:00:00Z');
     utimesSync(file, t, t);
-    expect(memoryOf(await hook.modifyRequest!(ctx, [{ role: 'user', content: 'a' }]))).toBe('version two');
+    expect(memoryOf(await hook.modifyRequest!(ctx, requestOf([{ role: 'user', content: 'a' }])))).toBe('version two');
     writeFileSync(file, 'a longer third version');
-    expect(memoryOf(await hook.modifyRequest!(ctx, [{ role: 'user', content: 'a' }]))).toBe('a longer third version');
+    expect(memoryOf(await hook.modifyRequest!(ctx, requestOf([{ role: 'user', content: 'a' }])))).toBe('a longer third version');
     rmSync(file);
-    expect(memoryOf(await hook.modifyRequest!(ctx, [{ role: 'user', content: 'a' }]))).toBe('(no memory yet)');
+    expect(memoryOf(await hook.modifyRequest!(ctx, requestOf([{ role: 'user', content: 'a' }])))).toBe('(no memory yet)');
   });
 
   it('survives a summarization: the compacted request still carries <agent_memory>', async () => {
@@ -148,15 +150,14 @@ describe('MemoryHook', () => {
     const ctx = ctxFor(thread, llm);
     const memory = createMemoryHook({ home });
     const summarization = createSummarizationHook({ contextWindow: 2_000, compaction: { strategy: 'summarization' } });
-    const request = await memory.modifyRequest!(ctx, thread.slice());
-    let sent: Message[] = [];
-    await summarization.wrapModelCall!(ctx, request, async (msgs) => {
-      sent = msgs;
+    const request = await memory.modifyRequest!(ctx, requestOf(thread.slice()));
+    let sent = request;
+    await summarization.wrapModelCall!(ctx, request, async (req) => {
+      sent = req;
       return { content: 'ok', tool_calls: [] };
     });
-    expect(sent.length).toBeLessThan(request.length);
-    expect(sent[0].role).toBe('system');
+    expect(sent.messages.length).toBeLessThan(request.messages.length);
     expect(memoryOf(sent)).toBe('remember: tabs not spaces');
-    expect(sent[1].content).toBe('[Summary of earlier conversation]\nthey asked twenty questions');
+    expect(sent.messages[0].content).toBe('[Summary of earlier conversation]\nthey asked twenty questions');
   });
 });

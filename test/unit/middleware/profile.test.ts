@@ -3,8 +3,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { RunContext } from '../../../src/main/pipeline/hook.ts';
-import { createSystemPromptHook, defaultSystemPrompt, loadAgentProfile } from '../../../src/main/agents/profile.ts';
-import type { Message } from '../../../src/shared/types/index.ts';
+import { defaultSystemPrompt, loadAgentProfile } from '../../../src/main/agents/profile.ts';
+import { createProfileHook } from '../../../src/main/middleware/profile.ts';
+import { requestOf } from '../../helpers/model-request.ts';
 
 let workspace: string;
 let file: string;
@@ -113,14 +114,24 @@ describe('loadAgentProfile', () => {
   });
 });
 
-describe('createSystemPromptHook', () => {
-  it('puts the prompt first, creating or extending the leading system message, without mutating', async () => {
-    const hook = createSystemPromptHook({ system_prompt: 'P' });
-    const ctx = {} as RunContext;
-    const plain: Message[] = [{ role: 'user', content: 'hi' }];
-    expect(await hook.modifyRequest!(ctx, plain)).toEqual([{ role: 'system', content: 'P' }, plain[0]]);
-    const withSystem: Message[] = [{ role: 'system', content: 'S' }, plain[0]];
-    expect(await hook.modifyRequest!(ctx, withSystem)).toEqual([{ role: 'system', content: 'P\n\nS' }, plain[0]]);
-    expect(withSystem[0].content).toBe('S');
+describe('createProfileHook', () => {
+  const ctx = {} as RunContext;
+  const tool = (name: string) => ({ name, description: name, parameters: {} });
+
+  it('puts the prompt before every other system block, without mutating the request', async () => {
+    const hook = createProfileHook({ system_prompt: 'P' });
+    const req = requestOf([{ role: 'user', content: 'hi' }], ['S']);
+    const out = await hook.modifyRequest!(ctx, req);
+    expect(out.system).toEqual(['P', 'S']);
+    expect(out.messages).toBe(req.messages);
+    expect(req.system).toEqual(['S']);
+  });
+
+  it('offers only the allowlisted tools, and every tool without a list', async () => {
+    const req = { ...requestOf([{ role: 'user', content: 'hi' }]), tools: [tool('read_file'), tool('execute'), tool('grep')] };
+    const limited = await createProfileHook({ system_prompt: 'P', tools: ['grep', 'read_file'] }).modifyRequest!(ctx, req);
+    expect(limited.tools.map((t) => t.name)).toEqual(['read_file', 'grep']);
+    const all = await createProfileHook({ system_prompt: 'P' }).modifyRequest!(ctx, req);
+    expect(all.tools.map((t) => t.name)).toEqual(['read_file', 'execute', 'grep']);
   });
 });

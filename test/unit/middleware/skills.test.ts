@@ -8,7 +8,8 @@ import { createSkillsHook } from '../../../src/main/middleware/skills.ts';
 import { catalogLine, SKILLS_HEADER } from '../../../src/main/skills/catalog.ts';
 import { loadSkills, parseSkillFile } from '../../../src/main/skills/loader.ts';
 import { skillsCommand } from '../../../src/main/cli/commands/skills.ts';
-import type { AgentState, Message } from '../../../src/shared/types/index.ts';
+import type { AgentState } from '../../../src/shared/types/index.ts';
+import { requestOf } from '../../helpers/model-request.ts';
 
 const FIXTURES = realpathSync(resolve(import.meta.dirname, '../../fixtures/skills'));
 
@@ -98,7 +99,7 @@ describe('skills loader: sources and precedence', () => {
 });
 
 describe('SkillsHook', () => {
-  it('adds read roots in beforeAgent and appends the catalog to the system message', async () => {
+  it('adds read roots in beforeAgent and the catalog as a system block', async () => {
     const outside = join(tmp, 'outside');
     skill(join(home, 'skills'), 'csv', 'name: csv\ndescription: >\n  Analyze CSV\n  files');
     skill(join(outside), 'lint', 'name: lint\ndescription: "Lint: everything"');
@@ -108,33 +109,35 @@ describe('SkillsHook', () => {
     await hook.beforeAgent!(ctx, ctx.state);
     expect(readRoots).toEqual([join(home, 'skills', 'csv'), join(outside, 'lint')]);
 
-    const input: Message[] = [{ role: 'system', content: 'You are helpful.' }, { role: 'user', content: 'hi' }];
+    const input = requestOf([{ role: 'user', content: 'hi' }], ['You are helpful.']);
     const frozen = structuredClone(input);
     const out = await hook.modifyRequest!(ctx, input);
     expect(input).toEqual(frozen);
-    expect(out[1]).toBe(input[1]);
-    expect(out[0].content).toBe(
-      `You are helpful.\n\n${SKILLS_HEADER}\n` +
+    expect(out.messages).toBe(input.messages);
+    expect(out.system).toEqual([
+      'You are helpful.',
+      `${SKILLS_HEADER}\n` +
         `[csv] Analyze CSV files → Read ${join(home, 'skills', 'csv', 'SKILL.md')} for full instructions\n` +
         `[lint] Lint: everything → Read ${join(outside, 'lint', 'SKILL.md')} for full instructions`,
-    );
+    ]);
   });
 
-  it('creates a system message when none leads, and passes through without skills', async () => {
+  it('adds a system block when there are skills, and passes the request through without', async () => {
     const { ctx, events } = ctxFor(workspace);
     const empty = createSkillsHook({ home });
     await empty.beforeAgent!(ctx, ctx.state);
-    const msgs: Message[] = [{ role: 'user', content: 'hi' }];
-    expect(await empty.modifyRequest!(ctx, msgs)).toBe(msgs);
+    const req = requestOf([{ role: 'user', content: 'hi' }]);
+    expect(await empty.modifyRequest!(ctx, req)).toBe(req);
 
     skill(join(home, 'skills'), 'a', 'name: a\ndescription: A');
     skill(join(home, 'skills'), 'broken', 'description: no name');
     const hook = createSkillsHook({ home });
     await hook.beforeAgent!(ctx, ctx.state);
     expect(events).toEqual(['skill_diagnostic']);
-    const out = await hook.modifyRequest!(ctx, msgs);
-    expect(out.map((m) => m.role)).toEqual(['system', 'user']);
-    expect(out[0].content.endsWith(catalogLine({ name: 'a', description: 'A', path: join(home, 'skills', 'a', 'SKILL.md') }))).toBe(true);
+    const out = await hook.modifyRequest!(ctx, req);
+    expect(out.messages).toEqual([{ role: 'user', content: 'hi' }]);
+    expect(out.system).toHaveLength(1);
+    expect(out.system[0].endsWith(catalogLine({ name: 'a', description: 'A', path: join(home, 'skills', 'a', 'SKILL.md') }))).toBe(true);
   });
 });
 

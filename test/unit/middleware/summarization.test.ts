@@ -7,6 +7,7 @@ import type { LlmClient, LlmResponse, ModelRequest } from '../../../src/main/llm
 import type { CompactionSummary } from '../../../src/main/store/types.ts';
 import type { AgentState, Message, StreamEvent } from '../../../src/shared/types/index.ts';
 import { createScriptedLlm } from '../../helpers/scripted-llm.ts';
+import { requestOf } from '../../helpers/model-request.ts';
 
 const user = (content: string): Message => ({ role: 'user', content });
 const assistant = (content: string): Message => ({ role: 'assistant', content });
@@ -41,10 +42,10 @@ function setup(thread: Message[], llm: LlmClient, opts: SummarizationHookOptions
   } as unknown as RunContext;
   const hook = createSummarizationHook({ now: () => 1_000, ...opts });
   const sent: Message[][] = [];
-  /** One model call through the hook, with the system message injected as modifyRequest would. */
+  /** One model call through the hook, with a system block as modifyRequest would add; `sent` as on the wire. */
   const call = async () => {
-    await hook.wrapModelCall!(ctx, [SYSTEM, ...state.messages], async (msgs) => {
-      sent.push(msgs);
+    await hook.wrapModelCall!(ctx, requestOf(state.messages, [SYSTEM.content]), async (req) => {
+      sent.push([SYSTEM, ...req.messages]);
       return { content: 'answer', tool_calls: [] };
     });
     return sent[sent.length - 1];
@@ -92,11 +93,11 @@ describe('SummarizationHook trigger', () => {
     const req = llm.calls[0].request;
     expect(req.tools).toEqual([]);
     expect(req.model).toBe('test-model');
-    expect(req.messages[0].content).toContain('fewer than 2,000 words');
-    expect(req.messages[1].content).toContain('078 xxx');
-    expect(req.messages[1].content).not.toContain('079 xxx'); // the first recent message
-    expect(req.messages[1].content).toMatch(/\[\d+ earlier messages omitted\]/); // 79 × 400 chars > 70 % of the window
-    expect(req.messages[1].content).not.toContain('You are helpful');
+    expect(req.system[0]).toContain('fewer than 2,000 words');
+    expect(req.messages[0].content).toContain('078 xxx');
+    expect(req.messages[0].content).not.toContain('079 xxx'); // the first recent message
+    expect(req.messages[0].content).toMatch(/\[\d+ earlier messages omitted\]/); // 79 × 400 chars > 70 % of the window
+    expect(req.messages[0].content).not.toContain('You are helpful');
   });
 
   it('keeps at least 2 messages verbatim', async () => {
@@ -206,7 +207,7 @@ describe('SummarizationHook hybrid strategy', () => {
     const s = setup(thread, llm, { contextWindow: 2_000, compaction: { strategy: 'hybrid', target_tokens: 100, trigger: 0.5 } });
     const out = await s.call();
     expect(llm.calls).toHaveLength(1);
-    expect(llm.calls[0].request.messages[1].content).toContain('[output pruned: 800 chars]');
+    expect(llm.calls[0].request.messages[0].content).toContain('[output pruned: 800 chars]');
     expect(out[1].content).toBe(`${SUMMARY_PREFIX}\nS`);
   });
 });
@@ -230,7 +231,7 @@ describe('SummarizationHook stored summary', () => {
     llm.push(summaryTurn('S2'));
     const third = await s.call();
     expect(llm.calls).toHaveLength(2);
-    expect(llm.calls[1].request.messages[1].content).toContain(`${SUMMARY_PREFIX}\nS1`);
+    expect(llm.calls[1].request.messages[0].content).toContain(`${SUMMARY_PREFIX}\nS1`);
     expect(third[1].content).toBe(`${SUMMARY_PREFIX}\nS2`);
     expect(store.saved[1].upto).toBe(thread.length - (third.length - 2));
     expect(third.slice(2)).toEqual(thread.slice(store.saved[1].upto));
@@ -258,8 +259,8 @@ describe('SummarizationHook stored summary', () => {
     const hook = createSummarizationHook({ contextWindow: 4_000, compaction: { strategy: 'summarization' }, store });
     const send = async (msgs: Message[]) => {
       let sent: Message[] = [];
-      await hook.wrapModelCall!(s.ctx, msgs, async (m) => {
-        sent = m;
+      await hook.wrapModelCall!(s.ctx, requestOf(msgs.slice(1), [msgs[0].content]), async (req) => {
+        sent = [msgs[0], ...req.messages];
         return { content: '', tool_calls: [] };
       });
       return sent;
@@ -271,7 +272,7 @@ describe('SummarizationHook stored summary', () => {
     // Messages dropped from the request: no index is trustworthy, so nothing is applied or stored.
     const dropped = await send([SYSTEM, ...thread.slice(5)]);
     expect(llm.calls).toHaveLength(2);
-    expect(llm.calls[1].request.messages[1].content).not.toContain(SUMMARY_PREFIX);
+    expect(llm.calls[1].request.messages[0].content).not.toContain(SUMMARY_PREFIX);
     expect(dropped[1].content).toBe(`${SUMMARY_PREFIX}\nT`);
     expect(store.saved).toHaveLength(1);
   });
@@ -304,7 +305,7 @@ describe('SummarizationHook file contents', () => {
     const s = setup(thread, llm, { contextWindow: 5_000, compaction: { strategy: 'summarization', trigger: 0.5 } });
     await s.call();
     expect(seen).toHaveLength(1);
-    const transcript = seen[0].messages[1].content;
+    const transcript = seen[0].messages[0].content;
     expect(transcript).toContain('w'.repeat(2_000));
     expect(transcript).not.toContain('w'.repeat(2_001));
     expect(transcript).toContain('more chars cut from this old message');

@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { alwaysAskReason } from '../../../src/main/tools/risk.ts';
 import { ApprovalBroker, createApprovalHook } from '../../../src/main/middleware/approval.ts';
 import { runAgentLoop } from '../../../src/main/agent/loop.ts';
+import { createPipeline } from '../../../src/main/pipeline/run-phase.ts';
 import { harness, scriptedLlm, testTool } from '../agent/loop-harness.ts';
 
 const run = (command: string) => alwaysAskReason({ id: 'c', name: 'execute', args: { command } }, '/ws');
@@ -63,10 +64,10 @@ describe('calls that always need a person', () => {
       };
       await runAgentLoop({
         ctx: h.ctx,
-        hooks: [h.toolHook, createApprovalHook({ mode: 'auto', broker, interactive })],
+        pipeline: createPipeline([h.toolHook, createApprovalHook({ mode: 'auto', broker, interactive })]),
         maxIterations: 5,
         append: h.append,
-        reportHookFailure: () => undefined,
+        replaceMessages: h.replace,
       });
       const results = h.state.messages.filter((m) => m.role === 'tool').map((m) => m.content);
       if (interactive) {

@@ -1,5 +1,6 @@
 /** Shared fakes for tracing tests: an in-memory sink, a stepping clock, a minimal RunContext. */
 import type { RunContext } from '../../../src/main/pipeline/hook.ts';
+import { defaultAgentProfile } from '../../../src/main/agents/profile.ts';
 import { createTraceRecorder, type RecorderWithStats } from '../../../src/main/tracing/recorder.ts';
 import { DEFAULT_SETTINGS, type SpanRecord } from '../../../src/shared/types/index.ts';
 
@@ -55,6 +56,7 @@ export function fakeContext(extra: Partial<RunContext> = {}): RunContext {
     model: 'gpt-test',
     llm: { chat: async () => ({ content: '', tool_calls: [] }) },
     settings: DEFAULT_SETTINGS,
+    profile: defaultAgentProfile('/ws'),
     signal: new AbortController().signal,
     state: { thread_id: 'th_test', messages: [], todos: [], files: {} },
     tools: { get: () => undefined } as unknown as RunContext['tools'],

@@ -7,9 +7,11 @@ import { validateSpanTree } from '../../../src/main/tracing/validate.ts';
 import type { Hook } from '../../../src/main/pipeline/hook.ts';
 import { harness, scriptedLlm, testTool } from '../agent/loop-harness.ts';
 import { fakeContext, recorderWithSink, turns } from './helpers.ts';
+import { requestOf } from '../../helpers/model-request.ts';
+import { createPipeline } from '../../../src/main/pipeline/run-phase.ts';
 
 const hook = createTracingHook();
-const msgs = [{ role: 'user' as const, content: 'hello' }];
+const msgs = { ...requestOf([{ role: 'user', content: 'hello' }]), model: 'gpt-test' };
 
 describe('tracing hook', () => {
   it('is a builtin named tracing and a pass-through without a recorder', async () => {
@@ -152,15 +154,14 @@ describe('tracing hook', () => {
     const summary = await recorder.withSpan(root, () =>
       runAgentLoop({
         ctx: h.ctx,
-        hooks: [createTracingHook(), h.toolHook, userHook],
+        pipeline: createPipeline([createTracingHook(), h.toolHook, userHook]),
         maxIterations: 5,
         append: h.append,
-        reportHookFailure: (_h, _p, err) => {
-          throw err;
-        },
+        replaceMessages: h.replace,
       }),
     );
     endRunSpan(root, summary);
+    expect(h.events.filter((e) => e.event === 'on_hook_end')).toEqual([]);
 
     const spans = sink.spans();
     const report = validateSpanTree(spans);

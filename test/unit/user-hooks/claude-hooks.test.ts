@@ -5,6 +5,7 @@ import { createUserHooks, listUserHooks } from '../../../src/main/user-hooks/ind
 import { claudeToolName, fromClaudeInput, matcherMatches, toClaudeInput, workbenchToolName } from '../../../src/main/user-hooks/claude-tools.ts';
 import { memoryHookRuns, runTool, sandbox, settingsWith, testContext, ZOO, type Sandbox } from './helpers.ts';
 import type { WorkbenchSettings } from '../../../src/shared/types/index.ts';
+import { requestOf } from '../../helpers/model-request.ts';
 
 const ZOO_SH = join(ZOO, 'claude', 'zoo.sh');
 let sb: Sandbox;
@@ -176,13 +177,13 @@ describe('Claude Code dialect', () => {
     expect(await b.hook!.onUserMessage!(b.t.ctx, 'hi')).toEqual({ blocked: true, reason: 'no writes here (prompt)', by: 'zoo.sh' });
   });
 
-  it('SessionStart context reaches the system message of every request', async () => {
+  it('SessionStart context is a system block of every request', async () => {
     writeSettings(projectSettings(), { SessionStart: [{ matcher: 'startup', hooks: [exec('context')] }] });
     const { hook, t } = await setup();
     await hook!.beforeAgent!(t.ctx, t.ctx.state);
-    const msgs = await hook!.modifyRequest!(t.ctx, [{ role: 'system', content: 'base' }, { role: 'user', content: 'hi' }]);
-    expect(msgs[0].content).toBe('base\n\n<session_start_hook_context>\nremember: the build uses make\n</session_start_hook_context>');
-    expect(msgs[1]).toEqual({ role: 'user', content: 'hi' });
+    const req = await hook!.modifyRequest!(t.ctx, requestOf([{ role: 'user', content: 'hi' }], ['base']));
+    expect(req.system).toEqual(['base', '<session_start_hook_context>\nremember: the build uses make\n</session_start_hook_context>']);
+    expect(req.messages).toEqual([{ role: 'user', content: 'hi' }]);
   });
 
   it('Stop block continues the loop with the reason; stop_hook_active is set next time', async () => {

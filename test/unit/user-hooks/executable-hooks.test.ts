@@ -1,8 +1,9 @@
-import { existsSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createUserHooks, listUserHooks, setSeedHookEnabled } from '../../../src/main/user-hooks/index.ts';
 import type { Hook } from '../../../src/main/pipeline/hook.ts';
+import { loadAgentProfile } from '../../../src/main/agents/profile.ts';
 import { installFixture, installZoo, memoryHookRuns, runTool, sandbox, settingsWith, testContext, type Sandbox } from './helpers.ts';
 import type { WorkbenchSettings } from '../../../src/shared/types/index.ts';
 
@@ -166,6 +167,23 @@ describe('seed semantics', () => {
     expect(stop.mutate).toEqual([{ role: 'user', content: 'mutated history' }]);
     const turn = await hook!.afterTurn!(t.ctx, { turn: 1, response: { content: 'x', tool_calls: [] } });
     expect(turn).toEqual({ callback: 'compact' });
+  });
+
+  it('after_turn and agent_stop payloads carry the context window and compaction trigger of agent.yaml', async () => {
+    installZoo(sb.wsHooks, 'after_turn--empty');
+    installZoo(sb.wsHooks, 'agent_stop--empty');
+    mkdirSync(join(sb.ws, '.workbench'), { recursive: true });
+    writeFileSync(join(sb.ws, '.workbench', 'agent.yaml'), 'context_window: 32000\ncompaction:\n  trigger: 0.6\n');
+    const { hook, t, hookRuns } = await setup();
+    const { profile } = await loadAgentProfile(sb.ws);
+    const ctx = { ...t.ctx, profile };
+    await hook!.afterTurn!(ctx, { turn: 1, response: { content: 'x', tool_calls: [], usage: { input_tokens: 100, output_tokens: 20 } } });
+    await hook!.onAgentStop!(ctx, ctx.state.messages);
+    const payloads = hookRuns.rows.map((r) => JSON.parse(r.payload) as { usage: { max_context_window: number }; auto_compact_threshold: number });
+    expect(payloads.map((p) => [p.usage.max_context_window, p.auto_compact_threshold])).toEqual([
+      [32_000, 0.6],
+      [32_000, 0.6],
+    ]);
   });
 
   it('exit 0 with empty stdout is no action', async () => {

@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { isAbsolute, join, relative, resolve } from 'node:path';
 import { z } from 'zod';
 import type { RunContext } from '../../../src/main/pipeline/hook.ts';
+import { defaultAgentProfile } from '../../../src/main/agents/profile.ts';
 import { ToolRegistry } from '../../../src/main/tools/registry.ts';
 import { PathOutsideWorkspaceError, type Workspace } from '../../../src/main/tools/workspace.ts';
 import { createTraceRecorder } from '../../../src/main/tracing/index.ts';
@@ -83,7 +84,6 @@ export interface TestContext {
   ctx: RunContext;
   events: RunEvent[];
   spans: SpanRecord[];
-  compactions: number;
 }
 
 export function testContext(ws: string, home: string, settings: WorkbenchSettings = settingsWith()): TestContext {
@@ -97,7 +97,7 @@ export function testContext(ws: string, home: string, settings: WorkbenchSetting
   fake('read_file', 'read', z.object({ path: z.string() }));
   fake('edit_file', 'write', z.object({ path: z.string(), old_text: z.string(), new_text: z.string() }));
   const trace = createTraceRecorder({ threadId: 'thread_1', runId: 'run_1', sink: { onStart: () => {}, onEnd: (s) => spans.push(s) } });
-  const t: TestContext = { events, spans, compactions: 0, ctx: undefined as unknown as RunContext };
+  const t: TestContext = { events, spans, ctx: undefined as unknown as RunContext };
   t.ctx = {
     threadId: 'thread_1',
     runId: 'run_1',
@@ -106,6 +106,7 @@ export function testContext(ws: string, home: string, settings: WorkbenchSetting
     model: 'test-model',
     llm: { chat: async () => ({ content: '', tool_calls: [] }) },
     settings,
+    profile: defaultAgentProfile(ws),
     signal: new AbortController().signal,
     state: { thread_id: 'thread_1', messages: [{ role: 'user', content: 'hello' }], todos: [], files: {} },
     tools,
@@ -114,9 +115,6 @@ export function testContext(ws: string, home: string, settings: WorkbenchSetting
     emit: (e) => events.push(e),
     recordFile: () => {},
     setTodos: () => {},
-    compact: async () => {
-      t.compactions++;
-    },
   };
   return t;
 }

@@ -17,7 +17,7 @@ import {
 } from '../../user-hooks/index.ts';
 import { HOOK_TEMPLATES, hookTemplate, type HookTemplateId } from '../../user-hooks/templates.ts';
 import { writeFileAtomic } from '../../fs/atomic-write.ts';
-import { builtinHookInfos } from '../build-pipeline.ts';
+import { ALWAYS_ON_HOOKS, builtinHookInfos } from '../build-pipeline.ts';
 import { defaultEvent, runHookTest, samplePayload, type TestTarget } from '../../user-hooks/hook-test.ts';
 import { WorkbenchError, errorMessage } from '../../errors.ts';
 import type { PanelDeps } from './panel-deps.ts';
@@ -54,9 +54,6 @@ export interface HooksService {
     template: HookTemplateId;
   }): Promise<HookInfo>;
 }
-
-/** Built-ins that are safety policies, not conveniences: never switched off from the panel. */
-const ALWAYS_ON = new Set(['builtin:approval']);
 
 /** Creates the hooks service. */
 export function createHooksService(deps: PanelDeps): HooksService {
@@ -126,7 +123,7 @@ export function createHooksService(deps: PanelDeps): HooksService {
     list: (a) => listing(a.workspace, a.trust),
     async setEnabled(a) {
       const info = await find(a.workspace, a.id);
-      if (ALWAYS_ON.has(a.id))
+      if (ALWAYS_ON_HOOKS.has(a.id))
         throw new WorkbenchError(
           'invalid_args',
           'approval is a safety policy and stays on (use approval mode "auto" instead)',

@@ -1,0 +1,70 @@
+import { describe, expect, it } from 'vitest';
+import {
+  ApprovalBroker,
+  approvalInfo,
+  createApprovalHook,
+} from '../../../src/main/middleware/approval.ts';
+import { createFilesystemHook, filesystemInfo } from '../../../src/main/middleware/filesystem.ts';
+import { createMemoryHook, memoryInfo } from '../../../src/main/middleware/memory.ts';
+import { createProfileHook, profileInfo } from '../../../src/main/middleware/profile.ts';
+import { createSkillsHook, skillsInfo } from '../../../src/main/middleware/skills.ts';
+import {
+  createSummarizationHook,
+  summarizationInfo,
+} from '../../../src/main/middleware/summarization.ts';
+import { createTodoListHook, todoListInfo } from '../../../src/main/middleware/todos.ts';
+import { createTracingHook, tracingInfo } from '../../../src/main/middleware/tracing.ts';
+import { createClaudeHooks } from '../../../src/main/user-hooks/claude-hooks.ts';
+import { createSeedHooks } from '../../../src/main/user-hooks/executable-hooks.ts';
+import { userHooksInfo } from '../../../src/main/user-hooks/list.ts';
+import { builtinHookInfos } from '../../../src/main/api/build-pipeline.ts';
+import { PHASES, phasesOf } from '../../../src/main/pipeline/phases.ts';
+import { DEFAULT_SETTINGS } from '../../../src/shared/types/index.ts';
+
+describe('self-describing middleware', () => {
+  it.each([
+    [tracingInfo, createTracingHook()],
+    [todoListInfo, createTodoListHook()],
+    [
+      approvalInfo,
+      createApprovalHook({ mode: 'ask', broker: new ApprovalBroker(), interactive: false }),
+    ],
+    [filesystemInfo, createFilesystemHook()],
+    [profileInfo, createProfileHook({ system_prompt: 'P' })],
+    [skillsInfo, createSkillsHook({ home: '/h' })],
+    [memoryInfo, createMemoryHook({ home: '/h' })],
+    [summarizationInfo, createSummarizationHook()],
+  ] as const)('%o lists exactly the phases its hook implements', (info, hook) => {
+    expect(hook.name).toBe(info.name);
+    expect(phasesOf(hook)).toEqual(info.phases);
+  });
+
+  it('user-hooks lists the phases both formats take part in', () => {
+    const seed = createSeedHooks({ entries: [], settings: DEFAULT_SETTINGS }, 'user');
+    const claude = createClaudeHooks(
+      { handlers: [], settings: DEFAULT_SETTINGS, home: '/h' },
+      'user',
+    );
+    const both = new Set([...phasesOf(seed), ...phasesOf(claude)]);
+    expect(PHASES.map((p) => p.name).filter((p) => both.has(p))).toEqual(userHooksInfo.phases);
+  });
+
+  it('the hooks panel lists the built-ins in pipeline order with their own descriptions', () => {
+    const infos = builtinHookInfos(DEFAULT_SETTINGS);
+    expect(infos.map((i) => i.id)).toEqual([
+      'builtin:tracing',
+      'builtin:todolist',
+      'builtin:user-hooks',
+      'builtin:approval',
+      'builtin:filesystem',
+      'builtin:profile',
+      'builtin:skills',
+      'builtin:memory',
+      'builtin:summarization',
+    ]);
+    expect(infos.find((i) => i.name === 'memory')).toMatchObject({
+      command: memoryInfo.description,
+      events: ['before_agent', 'modify_request'],
+    });
+  });
+});
