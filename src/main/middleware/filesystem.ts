@@ -1,6 +1,6 @@
 /** FilesystemHook (seed 000 §6.1): registers the seven fs tools and evicts oversized tool results. */
 import type { Hook } from '../pipeline/hook.ts';
-import { EVICTION_EXCLUDED_TOOLS, EVICTION_KEEP_CHARS, MAX_RESULT_CHARS } from '../../shared/constants.ts';
+import { EVICTION_KEEP_CHARS, MAX_RESULT_CHARS } from '../../shared/constants.ts';
 import { createFilesystemTools, type FilesystemToolsOptions } from '../tools/index.ts';
 import { registerToolOnState } from '../tools/registry.ts';
 
@@ -11,12 +11,11 @@ export interface FilesystemHookOptions extends Omit<FilesystemToolsOptions, 'onF
 
 /**
  * Creates the filesystem hook.
- * Contract: results of tools outside EVICTION_EXCLUDED_TOOLS whose output exceeds `maxResultChars` are
- * replaced by the first and last 2,000 characters around a `... (truncated X characters) ...` marker.
+ * Contract: results of tools that do not cap their own output (`boundedOutput`) whose output exceeds
+ * `maxResultChars` are replaced by the first and last 2,000 characters around a `... (truncated X characters) ...` marker.
  */
 export function createFilesystemHook(opts: FilesystemHookOptions = {}): Hook {
   const max = opts.maxResultChars ?? MAX_RESULT_CHARS;
-  const excluded = new Set<string>(EVICTION_EXCLUDED_TOOLS);
   return {
     name: 'filesystem',
     source: 'builtin',
@@ -24,9 +23,9 @@ export function createFilesystemHook(opts: FilesystemHookOptions = {}): Hook {
       const tools = createFilesystemTools({ ...opts, onFileChange: (path, content) => ctx.recordFile(path, content) });
       for (const tool of tools) registerToolOnState(ctx.tools, tool);
     },
-    async wrapToolCall(_ctx, call, next) {
+    async wrapToolCall(ctx, call, next) {
       const result = await next(call);
-      if (excluded.has(result.name) || result.output.length <= max) return result;
+      if (result.output.length <= max || ctx.tools.get(result.name)?.boundedOutput) return result;
       return { ...result, output: evict(result.output) };
     },
   };

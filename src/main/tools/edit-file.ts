@@ -1,8 +1,7 @@
 /** The `edit_file` tool: exact-text replacement of the first occurrence, byte-preserving elsewhere. */
 import { promises as fs } from 'node:fs';
 import { z } from 'zod';
-import { parseArgs } from './parse-args.ts';
-import { ToolError, type Tool } from './types.ts';
+import { ToolError, defineTool, type Tool } from './types.ts';
 import { MAX_FILE_BYTES, describeFsError, looksBinary, writeFileAtomic } from './file-io.ts';
 import type { FileChangeListener } from './write-file.ts';
 
@@ -18,15 +17,18 @@ const params = z.object({
  * so encoding, BOM and line endings outside the replaced range are kept; writes atomically keeping the mode.
  */
 export function createEditFileTool(opts: { onFileChange?: FileChangeListener } = {}): Tool {
-  return {
+  return defineTool({
     name: 'edit_file',
     description:
       'Replace the first exact occurrence of old_text with new_text in a workspace file. ' +
       'old_text must match the file exactly, including whitespace.',
     parameters: params,
-    kind: 'write',
-    async execute(args, ctx) {
-      const { path: requested, old_text: oldText, new_text: newText } = parseArgs(params, args, 'edit_file');
+    effects: (args) => ({ writes: [args.path] }),
+    preview: (args) => `edit ${args.path}\n--- old\n${args.old_text}\n+++ new\n${args.new_text}`,
+    dialects: { claude: { name: 'Edit', args: { path: 'file_path', old_text: 'old_string', new_text: 'new_string' } } },
+    boundedOutput: true,
+    contentArgs: ['old_text', 'new_text'],
+    async execute({ path: requested, old_text: oldText, new_text: newText }, ctx) {
       const file = await ctx.workspace.resolve(requested, 'write');
       const shown = ctx.workspace.display(file);
       let data: Buffer;
@@ -54,7 +56,7 @@ export function createEditFileTool(opts: { onFileChange?: FileChangeListener } =
       const note = others > 0 ? ` (${others} more occurrence${others === 1 ? '' : 's'} left unchanged)` : '';
       return `Edited ${shown}: replaced 1 occurrence${note}`;
     },
-  };
+  });
 }
 
 function countFrom(data: Buffer, needle: Buffer, from: number): number {

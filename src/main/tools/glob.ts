@@ -2,8 +2,7 @@
 import { promises as fs } from 'node:fs';
 import path from 'node:path';
 import { z } from 'zod';
-import { parseArgs } from './parse-args.ts';
-import { ToolError, type Tool } from './types.ts';
+import { ToolError, defineTool, type Tool } from './types.ts';
 import { globToRegExp, hasGlobMagic } from './glob-pattern.ts';
 import { walkTree } from './tree-walk.ts';
 
@@ -23,15 +22,16 @@ const params = z.object({
  * `node_modules` are skipped unless the pattern names them; symlinked folders are not entered.
  */
 export function createGlobTool(): Tool {
-  return {
+  return defineTool({
     name: 'glob',
     description:
       'Find files by glob pattern (supports **, *, ?, {a,b}, [abc]) relative to path (default the workspace root). ' +
       `Returns JSON {files, truncated}, at most ${MAX_GLOB_RESULTS} files.`,
     parameters: params,
-    kind: 'read',
-    async execute(args, ctx) {
-      const { pattern: rawPattern, path: requested } = parseArgs(params, args, 'glob');
+    effects: (args) => ({ reads: [args.path ?? '.'] }),
+    dialects: { claude: { name: 'Glob', args: { path: 'file_path' } } },
+    boundedOutput: true,
+    async execute({ pattern: rawPattern, path: requested }, ctx) {
       const pattern = rawPattern.replace(/^\.\//, '');
       if (path.isAbsolute(pattern) || pattern.split('/').includes('..')) {
         throw new ToolError('pattern must be relative and must not contain ".."; give the folder in "path"');
@@ -64,7 +64,7 @@ export function createGlobTool(): Tool {
       const truncated = walk.truncated || matches.length > MAX_GLOB_RESULTS;
       return JSON.stringify({ files: matches.slice(0, MAX_GLOB_RESULTS), truncated });
     },
-  };
+  });
 }
 
 function toSlash(p: string): string {

@@ -1,8 +1,7 @@
 /** The `grep` tool: regex search over workspace files, through ripgrep when present, else in JS. */
 import { promises as fs } from 'node:fs';
 import { z } from 'zod';
-import { parseArgs } from './parse-args.ts';
-import { ToolError, type Tool } from './types.ts';
+import { ToolError, defineTool, type Tool } from './types.ts';
 import { jsSearch } from './grep-js.ts';
 import { looksBinary, readHead } from './file-io.ts';
 import { findRipgrep, ripgrepSearch, RipgrepUnusableError } from './grep-ripgrep.ts';
@@ -36,15 +35,16 @@ export interface GrepToolOptions {
  * both engines; honours .gitignore, skips `.git` and binary files.
  */
 export function createGrepTool(opts: GrepToolOptions = {}): Tool {
-  return {
+  return defineTool({
     name: 'grep',
     description:
       'Search file contents with a regular expression. Honours .gitignore and skips binary files. ' +
       'Returns JSON {matches:[{file,line,text}], truncated}.',
     parameters: params,
-    kind: 'read',
-    async execute(args, ctx) {
-      const a = parseArgs(params, args, 'grep');
+    effects: (args) => ({ reads: [args.path ?? '.'] }),
+    dialects: { claude: { name: 'Grep', args: { path: 'file_path' } } },
+    boundedOutput: true,
+    async execute(a, ctx) {
       try {
         new RegExp(a.pattern, a.case_insensitive ? 'i' : '');
       } catch (err) {
@@ -68,7 +68,7 @@ export function createGrepTool(opts: GrepToolOptions = {}): Tool {
       };
       return JSON.stringify(await search(req, opts));
     },
-  };
+  });
 }
 
 async function search(req: GrepRequest, opts: GrepToolOptions): Promise<GrepOutput> {

@@ -2,8 +2,7 @@
 import { promises as fs } from 'node:fs';
 import path from 'node:path';
 import { z } from 'zod';
-import { parseArgs } from './parse-args.ts';
-import { ToolError, type Tool } from './types.ts';
+import { ToolError, defineTool, type Tool } from './types.ts';
 import { describeFsError } from './file-io.ts';
 
 const params = z.object({
@@ -19,13 +18,14 @@ export interface LsEntry {
 
 /** Creates `ls`. Contract: returns a JSON array of {name,type,size} sorted by name; symlinks are not followed. */
 export function createLsTool(): Tool {
-  return {
+  return defineTool({
     name: 'ls',
     description: 'List the files and folders in a directory of the workspace. Returns a JSON array of {name, type, size}.',
     parameters: params,
-    kind: 'read',
-    async execute(args, ctx) {
-      const { path: requested } = parseArgs(params, args, 'ls');
+    effects: (args) => ({ reads: [args.path] }),
+    dialects: { claude: { name: 'LS', args: { path: 'file_path' } } },
+    boundedOutput: true,
+    async execute({ path: requested }, ctx) {
       const dir = await ctx.workspace.resolve(requested, 'read');
       const shown = ctx.workspace.display(dir);
       let dirents;
@@ -47,5 +47,5 @@ export function createLsTool(): Tool {
       entries.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
       return JSON.stringify(entries);
     },
-  };
+  });
 }

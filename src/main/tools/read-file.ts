@@ -1,8 +1,7 @@
 /** The `read_file` tool: numbered lines of a text file, paged, never dumping binaries or huge files. */
 import { promises as fs } from 'node:fs';
 import { z } from 'zod';
-import { parseArgs } from './parse-args.ts';
-import { ToolError, type Tool } from './types.ts';
+import { ToolError, defineTool, type Tool } from './types.ts';
 import { MAX_FILE_BYTES, describeFsError, looksBinary, readHead } from './file-io.ts';
 import { readLinePage } from './line-reader.ts';
 
@@ -21,15 +20,16 @@ const params = z.object({
 /** Creates `read_file`. Contract: output is `cat -n` style; binaries and >10 MB files without offset/limit are not read. */
 export function createReadFileTool(opts: { maxLines?: number } = {}): Tool {
   const defaultLimit = opts.maxLines ?? DEFAULT_READ_LINES;
-  return {
+  return defineTool({
     name: 'read_file',
     description:
       `Read a text file of the workspace. Returns numbered lines (up to ${defaultLimit} by default); ` +
       'use offset and limit to page through long files.',
     parameters: params,
-    kind: 'read',
-    async execute(args, ctx) {
-      const { path: requested, offset, limit } = parseArgs(params, args, 'read_file');
+    effects: (args) => ({ reads: [args.path] }),
+    dialects: { claude: { name: 'Read', args: { path: 'file_path' } } },
+    boundedOutput: true,
+    async execute({ path: requested, offset, limit }, ctx) {
       const file = await ctx.workspace.resolve(requested, 'read');
       const shown = ctx.workspace.display(file);
       let size: number;
@@ -67,5 +67,5 @@ export function createReadFileTool(opts: { maxLines?: number } = {}): Tool {
       const next = start + page.lines.length;
       return `${body}\n\n(more lines remain; continue with offset=${next})`;
     },
-  };
+  });
 }

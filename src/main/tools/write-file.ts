@@ -2,8 +2,7 @@
 import { promises as fs } from 'node:fs';
 import path from 'node:path';
 import { z } from 'zod';
-import { parseArgs } from './parse-args.ts';
-import { ToolError, type Tool } from './types.ts';
+import { ToolError, defineTool, type Tool } from './types.ts';
 import { MAX_FILE_BYTES, describeFsError, writeFileAtomic } from './file-io.ts';
 
 const params = z.object({
@@ -16,13 +15,16 @@ export type FileChangeListener = (displayPath: string, content: string) => void;
 
 /** Creates `write_file`. Contract: returns JSON {path, bytes_written}; the path is checked before any folder is created. */
 export function createWriteFileTool(opts: { onFileChange?: FileChangeListener } = {}): Tool {
-  return {
+  return defineTool({
     name: 'write_file',
     description: 'Create or overwrite a file in the workspace with the given content. Parent folders are created.',
     parameters: params,
-    kind: 'write',
-    async execute(args, ctx) {
-      const { path: requested, content } = parseArgs(params, args, 'write_file');
+    effects: (args) => ({ writes: [args.path] }),
+    preview: (args) => `write ${args.path}\n${args.content}`,
+    dialects: { claude: { name: 'Write', args: { path: 'file_path' } } },
+    boundedOutput: true,
+    contentArgs: ['content'],
+    async execute({ path: requested, content }, ctx) {
       const bytes = Buffer.byteLength(content, 'utf8');
       if (bytes > MAX_FILE_BYTES) throw new ToolError(`content too large (${bytes} bytes; the limit is ${MAX_FILE_BYTES})`);
       const file = await ctx.workspace.resolve(requested, 'write');
@@ -40,5 +42,5 @@ export function createWriteFileTool(opts: { onFileChange?: FileChangeListener } 
       opts.onFileChange?.(shown, content);
       return JSON.stringify({ path: shown, bytes_written: bytes });
     },
-  };
+  });
 }

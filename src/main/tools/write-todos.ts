@@ -2,7 +2,7 @@
 import { z } from 'zod';
 import { TODO_STATUSES } from '../../shared/constants.ts';
 import type { Todo, TodoStatus } from '../../shared/types/index.ts';
-import { ToolError, type Tool } from './types.ts';
+import { ToolError, defineTool, type Tool } from './types.ts';
 
 const ALLOWED = TODO_STATUSES.join(', ');
 
@@ -19,19 +19,20 @@ const params = z.object({ todos: z.array(todoSchema).describe('The complete new 
  * problem and the allowed statuses; the list is then left unchanged.
  */
 export function createWriteTodosTool(setTodos: (todos: Todo[]) => void): Tool {
-  return {
+  return defineTool({
     name: 'write_todos',
     description:
       `Replace your todo list with the complete new list. Each todo is {id, title, status}; status is one of ${ALLOWED}. ` +
       'Keep exactly one task in_progress while working.',
     parameters: params,
-    kind: 'read',
+    // Changes only the run's own todo list, never the workspace.
+    effects: () => ({}),
     async execute(args) {
       const todos = validateTodos(args.todos);
       setTodos(todos);
       return summarize(todos);
     },
-  };
+  });
 }
 
 /** Checks a model-given list item by item. Contract: throws ToolError with a clear message. */

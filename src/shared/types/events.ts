@@ -2,7 +2,7 @@
  * StreamEvent (seed 000 §7.3) and the event names the workbench adds (ARCHITECTURE §3 step 5 and the
  * run lifecycle names of seed 003). One event stream feeds the UI, socket clients and `--json` output.
  */
-import type { ToolCall, Todo, Usage, Message } from './messages.ts';
+import type { ToolCall, Todo, Usage, Message, ToolStatus } from './messages.ts';
 import type { SpanRecord } from './spans.ts';
 
 export type StreamEventName =
@@ -44,7 +44,7 @@ export type RunStopReason = 'completed' | 'max_iterations' | 'cancelled' | 'erro
 export interface StreamEventData {
   on_chat_model_stream: { delta: string };
   on_tool_start: { args: Record<string, unknown>; tool_call_id: string };
-  on_tool_end: { output: string; error?: string; tool_call_id: string; duration_ms: number };
+  on_tool_end: { output: string; error?: string; tool_call_id: string; duration_ms: number; status: ToolStatus };
   done: { stop_reason: RunStopReason; iterations: number };
   error: { message: string; code?: string };
   on_run_start: { workspace: string; model: string };

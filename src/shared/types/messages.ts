@@ -23,7 +23,12 @@ export interface Message {
   name?: string;
   /** Set on an assistant message whose stream broke before it finished; its tool calls never ran. */
   interrupted?: boolean;
+  /** How the tool call ended; set on tool messages (absent on threads stored before it existed). */
+  status?: ToolStatus;
 }
+
+/** How a tool call ended (docs/tools.md). */
+export type ToolStatus = 'ok' | 'error' | 'denied' | 'blocked' | 'cancelled' | 'timeout';
 
 /** What a tool produced (seed 000 §1.3). `error` is set only on failure. */
 export interface ToolResult {
@@ -31,6 +36,8 @@ export interface ToolResult {
   name: string;
   output: string;
   error?: string;
+  /** How the call ended: readers take the outcome from here, never from the error text. */
+  status: ToolStatus;
 }
 
 export type TodoStatus = 'pending' | 'in_progress' | 'done';
