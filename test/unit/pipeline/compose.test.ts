@@ -56,7 +56,7 @@ describe('onion composition', () => {
       source: 'builtin',
       wrapToolCall: async () => { const e = new Error('stop'); e.name = 'AbortError'; throw e; },
     };
-    const fn = composeToolCall([aborting], ctx, async (c) => ({ tool_call_id: c.id, name: c.name, output: 'x' }), () => undefined);
+    const fn = composeToolCall([aborting], ctx, async (c) => ({ tool_call_id: c.id, name: c.name, output: 'x', status: 'ok' }), () => undefined);
     await expect(fn({ id: '1', name: 'ls', args: {} })).rejects.toThrow('stop');
   });
 
@@ -69,7 +69,7 @@ describe('onion composition', () => {
         return { ...r, output: r.output.toUpperCase() };
       },
     };
-    const fn = composeToolCall([rewrite], ctx, async (c) => ({ tool_call_id: c.id, name: c.name, output: `read ${String(c.args.path)}` }), () => undefined);
+    const fn = composeToolCall([rewrite], ctx, async (c) => ({ tool_call_id: c.id, name: c.name, output: `read ${String(c.args.path)}`, status: 'ok' }), () => undefined);
     expect((await fn({ id: '1', name: 'read_file', args: { path: 'a.txt' } })).output).toBe('READ B.TXT');
   });
 
