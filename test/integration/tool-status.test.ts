@@ -23,20 +23,34 @@ afterEach(async () => {
   sb.cleanup();
 });
 
-async function start(turns: ScriptedTurn[], interactive = false): Promise<{ wb: Workbench; events: StreamEvent[] }> {
-  wb = await createWorkbench({ home: sb.home, workspace: sb.ws, llm: createScriptedLlm(turns), interactive });
+async function start(
+  turns: ScriptedTurn[],
+  interactive = false,
+): Promise<{ wb: Workbench; events: StreamEvent[] }> {
+  wb = await createWorkbench({
+    home: sb.home,
+    workspace: sb.ws,
+    llm: createScriptedLlm(turns),
+    interactive,
+  });
   const events: StreamEvent[] = [];
   wb.subscribe((e) => events.push(e));
   return { wb, events };
 }
 
 const liveStatus = (events: StreamEvent[]): ToolStatus | undefined =>
-  (events.find((e) => e.event === 'on_tool_end')?.data as { status?: ToolStatus } | undefined)?.status;
+  (events.find((e) => e.event === 'on_tool_end')?.data as { status?: ToolStatus } | undefined)
+    ?.status;
 
 /** The tool message's status read back from the database by a fresh workbench (a reload). */
 async function storedStatus(threadId: string): Promise<ToolStatus | undefined> {
   await wb?.close();
-  wb = await createWorkbench({ home: sb.home, workspace: sb.ws, llm: createScriptedLlm(), interactive: false });
+  wb = await createWorkbench({
+    home: sb.home,
+    workspace: sb.ws,
+    llm: createScriptedLlm(),
+    interactive: false,
+  });
   return wb.threads.get({ threadId })?.messages.find((m) => m.role === 'tool')?.status;
 }
 
@@ -73,7 +87,10 @@ describe('tool status, live and after a reload', () => {
     writeFileSync(join(sb.ws, 'locked.txt'), 'secret');
     chmodSync(join(sb.ws, 'locked.txt'), 0o000);
     const { threadId, events, output } = await withoutRootPowers(async () => {
-      const { wb: w, events: evs } = await start([{ toolCalls: [{ name: 'read_file', args: { path: 'locked.txt' } }] }, { text: 'cannot read it' }]);
+      const { wb: w, events: evs } = await start([
+        { toolCalls: [{ name: 'read_file', args: { path: 'locked.txt' } }] },
+        { text: 'cannot read it' },
+      ]);
       const handle = await w.chat.send({ text: 'read locked.txt' });
       await handle.finished;
       const end = evs.find((e) => e.event === 'on_tool_end')?.data as { error?: string };
@@ -88,10 +105,21 @@ describe('tool status, live and after a reload', () => {
   });
 
   it("the user's deny is 'denied'", async () => {
-    const { wb: w, events } = await start([{ toolCalls: [{ name: 'write_file', args: { path: 'a.txt', content: 'A' } }] }, { text: 'ok' }], true);
+    const { wb: w, events } = await start(
+      [
+        { toolCalls: [{ name: 'write_file', args: { path: 'a.txt', content: 'A' } }] },
+        { text: 'ok' },
+      ],
+      true,
+    );
     w.subscribe((e) => {
       if (e.event === 'on_approval_request') {
-        queueMicrotask(() => w.chat.approve({ approvalId: (e.data as { approval_id: string }).approval_id, decision: 'deny' }));
+        queueMicrotask(() =>
+          w.chat.approve({
+            approvalId: (e.data as { approval_id: string }).approval_id,
+            decision: 'deny',
+          }),
+        );
       }
     });
     const handle = await w.chat.send({ text: 'write a.txt', approvalMode: 'ask' });
@@ -104,9 +132,18 @@ describe('tool status, live and after a reload', () => {
   it("a hook's block is 'blocked'", async () => {
     await createTrustStore(sb.home).trust(sb.ws);
     mkdirSync(join(sb.ws, '.claude'));
-    const hook = { matcher: 'Write', hooks: [{ type: 'command', command: `${join(ZOO, 'claude', 'zoo.sh')} exit2 protected` }] };
-    writeFileSync(join(sb.ws, '.claude', 'settings.json'), JSON.stringify({ hooks: { PreToolUse: [hook] } }));
-    const { wb: w, events } = await start([{ toolCalls: [{ name: 'write_file', args: { path: 'a.txt', content: 'A' } }] }, { text: 'ok' }]);
+    const hook = {
+      matcher: 'Write',
+      hooks: [{ type: 'command', command: `${join(ZOO, 'claude', 'zoo.sh')} exit2 protected` }],
+    };
+    writeFileSync(
+      join(sb.ws, '.claude', 'settings.json'),
+      JSON.stringify({ hooks: { PreToolUse: [hook] } }),
+    );
+    const { wb: w, events } = await start([
+      { toolCalls: [{ name: 'write_file', args: { path: 'a.txt', content: 'A' } }] },
+      { text: 'ok' },
+    ]);
     const handle = await w.chat.send({ text: 'write a.txt', approvalMode: 'auto' });
     await handle.finished;
     expect(liveStatus(events)).toBe('blocked');
@@ -114,10 +151,15 @@ describe('tool status, live and after a reload', () => {
   });
 
   it("a command past its deadline is 'timeout'", async () => {
-    const { wb: w, events } = await start([{ toolCalls: [{ name: 'execute', args: { command: 'sleep 5', timeout_seconds: 0.2 } }] }, { text: 'too slow' }]);
+    const { wb: w, events } = await start([
+      { toolCalls: [{ name: 'execute', args: { command: 'sleep 5', timeout_seconds: 0.2 } }] },
+      { text: 'too slow' },
+    ]);
     const handle = await w.chat.send({ text: 'sleep', approvalMode: 'auto' });
     await handle.finished;
-    expect((events.find((e) => e.event === 'on_tool_end')?.data as { output: string }).output).toMatch(/timed out after 0.2s/);
+    expect(
+      (events.find((e) => e.event === 'on_tool_end')?.data as { output: string }).output,
+    ).toMatch(/timed out after 0.2s/);
     expect(liveStatus(events)).toBe('timeout');
     expect(await storedStatus(handle.threadId)).toBe('timeout');
   });

@@ -23,17 +23,29 @@ export interface DispatchOptions {
   backoffMs?: (attempt: number) => number;
 }
 
-const fail = (call: ToolCall, error: string): ToolResult => ({ tool_call_id: call.id, name: call.name, output: '', error, status: 'error' });
+const fail = (call: ToolCall, error: string): ToolResult => ({
+  tool_call_id: call.id,
+  name: call.name,
+  output: '',
+  error,
+  status: 'error',
+});
 
 /** Contract: never rejects except on abort. */
 export async function dispatchToolCall(call: ToolCall, opts: DispatchOptions): Promise<ToolResult> {
   const parseError = opts.invalidArgs?.[call.id];
   if (parseError !== undefined) {
-    return fail(call, `invalid JSON in the arguments of ${call.name}: ${parseError}. Send the arguments again as one JSON object.`);
+    return fail(
+      call,
+      `invalid JSON in the arguments of ${call.name}: ${parseError}. Send the arguments again as one JSON object.`,
+    );
   }
   const tool = opts.tools.get(call.name);
   if (!tool) {
-    const names = opts.tools.list().map((t) => t.name).join(', ');
+    const names = opts.tools
+      .list()
+      .map((t) => t.name)
+      .join(', ');
     return fail(call, `unknown tool "${call.name}". Available tools: ${names}`);
   }
   const parsed = parseToolArgs(tool, call.args);
@@ -41,7 +53,12 @@ export async function dispatchToolCall(call: ToolCall, opts: DispatchOptions): P
   return executeWithRetries(tool, call, parsed.args, opts);
 }
 
-async function executeWithRetries(tool: Tool, call: ToolCall, args: unknown, opts: DispatchOptions): Promise<ToolResult> {
+async function executeWithRetries(
+  tool: Tool,
+  call: ToolCall,
+  args: unknown,
+  opts: DispatchOptions,
+): Promise<ToolResult> {
   const ctx = opts.context(call);
   const maxAttempts = Math.max(1, tool.maxAttempts ?? 1);
   const backoff = opts.backoffMs ?? ((n: number) => Math.min(500 * 2 ** (n - 1), 8000));
@@ -55,14 +72,17 @@ async function executeWithRetries(tool: Tool, call: ToolCall, args: unknown, opt
       if (isAbortError(err) || ctx.signal.aborted) throw abortOf(err, ctx.signal);
       const message = err instanceof Error ? err.message : String(err);
       const kind = err instanceof ToolError ? err.kind : 'error';
-      opts.trace?.currentSpan()?.addEvent('tool_attempt_failed', { attempt, kind, message: message.slice(0, 500) });
+      opts.trace
+        ?.currentSpan()
+        ?.addEvent('tool_attempt_failed', { attempt, kind, message: message.slice(0, 500) });
       if (kind === 'cancel' || kind === 'discard') return fail(call, message);
       if (kind === 'snooze' && snoozes < MAX_SNOOZES) {
         snoozes++;
         await sleep((err as ToolError).snoozeMs, ctx.signal);
         continue;
       }
-      if (attempt >= maxAttempts) return fail(call, attempt > 1 ? `${message} (after ${attempt} attempts)` : message);
+      if (attempt >= maxAttempts)
+        return fail(call, attempt > 1 ? `${message} (after ${attempt} attempts)` : message);
       await sleep(backoff(attempt), ctx.signal);
       attempt++;
     }

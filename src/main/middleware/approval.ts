@@ -5,7 +5,13 @@
  * the user did not allow it.
  */
 import { randomUUID } from 'node:crypto';
-import type { ApprovalDecision, ApprovalMode, StreamEventData, ToolCall, ToolResult } from '../../shared/types/index.ts';
+import type {
+  ApprovalDecision,
+  ApprovalMode,
+  StreamEventData,
+  ToolCall,
+  ToolResult,
+} from '../../shared/types/index.ts';
 import type { Hook, RunContext } from '../pipeline/hook.ts';
 import type { ToolKind } from '../tools/types.ts';
 import { alwaysAskReason } from '../tools/risk.ts';
@@ -37,7 +43,11 @@ export class ApprovalBroker {
     return this.preApproved.delete(callId);
   }
 
-  request(threadId: string, signal: AbortSignal, details: Omit<ApprovalRequest, 'approval_id'>): { id: string; decision: Promise<ApprovalDecision> } {
+  request(
+    threadId: string,
+    signal: AbortSignal,
+    details: Omit<ApprovalRequest, 'approval_id'>,
+  ): { id: string; decision: Promise<ApprovalDecision> } {
     const id = `ap_${randomUUID()}`;
     const decision = new Promise<ApprovalDecision>((resolve, reject) => {
       const onAbort = () => {
@@ -109,7 +119,11 @@ export async function askUser(
   kind: 'write' | 'execute',
   preview: string,
 ): Promise<ApprovalDecision> {
-  const { id, decision } = broker.request(ctx.threadId, ctx.signal, { tool_call: call, kind, preview });
+  const { id, decision } = broker.request(ctx.threadId, ctx.signal, {
+    tool_call: call,
+    kind,
+    preview,
+  });
   ctx.emit({
     event: 'on_approval_request',
     run_id: ctx.runId,
@@ -119,7 +133,12 @@ export async function askUser(
   });
   const asked = performance.now();
   const d = await decision;
-  ctx.emit({ event: 'on_approval_resolved', run_id: ctx.runId, thread_id: ctx.threadId, data: { approval_id: id, decision: d } });
+  ctx.emit({
+    event: 'on_approval_resolved',
+    run_id: ctx.runId,
+    thread_id: ctx.threadId,
+    data: { approval_id: id, decision: d },
+  });
   // The wait is the person's time, not the tool's: the timeline's time-accounting strip shows it apart.
   ctx.trace?.currentSpan()?.setAll({
     'workbench.permission.decision': d,
@@ -139,7 +158,13 @@ export function createHookConfirmation(broker: ApprovalBroker, interactive: bool
     const tool = ctx.tools.get(call.name);
     const effects = tool && callEffects(tool, call.args);
     const kind = effects && effectKind(effects) === 'execute' ? 'execute' : 'write';
-    const d = await askUser(ctx, broker, call, kind, `${reason}\n\n${previewCall(tool, call.name, call.args)}`);
+    const d = await askUser(
+      ctx,
+      broker,
+      call,
+      kind,
+      `${reason}\n\n${previewCall(tool, call.name, call.args)}`,
+    );
     if (d === 'deny') return 'deny';
     if (d === 'allow_thread') broker.allowForThread(ctx.threadId, call.name);
     broker.preApprove(call.id);
@@ -155,7 +180,13 @@ export interface ApprovalHookOptions {
 }
 
 /** A call the user did not allow: denied by the user, or refused because nobody could approve it. */
-const denied = (call: ToolCall, error: string): ToolResult => ({ tool_call_id: call.id, name: call.name, output: '', error, status: 'denied' });
+const denied = (call: ToolCall, error: string): ToolResult => ({
+  tool_call_id: call.id,
+  name: call.name,
+  output: '',
+  error,
+  status: 'denied',
+});
 
 /**
  * The approval policy as a wrap_tool_call ring.
@@ -178,14 +209,21 @@ export function createApprovalHook(opts: ApprovalHookOptions): Hook {
         // Never covered by a mode or by "allow for this thread": a person sees this exact call.
         if (opts.broker.consumePreApproval(call.id)) return next(call);
         if (!opts.interactive) {
-          return denied(call, `not run: ${risk}, so it always needs a person's approval, and nobody can approve it here`);
+          return denied(
+            call,
+            `not run: ${risk}, so it always needs a person's approval, and nobody can approve it here`,
+          );
         }
         const d = await askUser(ctx, opts.broker, call, askKind, `⚠ ${risk}\n\n${preview}`);
         if (d === 'deny') return denied(call, `the user denied ${call.name}`);
         return next(call);
       }
       if (!needsApproval(opts.mode, kind)) return next(call);
-      if (opts.broker.isAllowedForThread(ctx.threadId, call.name) || opts.broker.consumePreApproval(call.id)) return next(call);
+      if (
+        opts.broker.isAllowedForThread(ctx.threadId, call.name) ||
+        opts.broker.consumePreApproval(call.id)
+      )
+        return next(call);
       if (!opts.interactive) {
         return denied(
           call,

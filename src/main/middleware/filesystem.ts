@@ -1,4 +1,4 @@
-/** FilesystemHook (seed 000 §6.1): registers the seven fs tools and evicts oversized tool results. */
+/** FilesystemHook: registers the seven workspace tools and evicts oversized tool results (docs/tools.md). */
 import type { Hook } from '../pipeline/hook.ts';
 import { EVICTION_KEEP_CHARS, MAX_RESULT_CHARS } from '../../shared/constants.ts';
 import { createFilesystemTools, type FilesystemToolsOptions } from '../tools/index.ts';
@@ -20,7 +20,10 @@ export function createFilesystemHook(opts: FilesystemHookOptions = {}): Hook {
     name: 'filesystem',
     source: 'builtin',
     async beforeAgent(ctx) {
-      const tools = createFilesystemTools({ ...opts, onFileChange: (path, content) => ctx.recordFile(path, content) });
+      const tools = createFilesystemTools({
+        ...opts,
+        onFileChange: (path, content) => ctx.recordFile(path, content),
+      });
       for (const tool of tools) registerToolOnState(ctx.tools, tool);
     },
     async wrapToolCall(ctx, call, next) {
@@ -31,7 +34,7 @@ export function createFilesystemHook(opts: FilesystemHookOptions = {}): Hook {
   };
 }
 
-/** The seed's eviction text: head, a marker with the number of characters removed, tail. */
+/** The eviction text: head, a marker with the number of characters removed, tail. */
 export function evict(output: string): string {
   const removed = output.length - 2 * EVICTION_KEEP_CHARS;
   return `${output.slice(0, EVICTION_KEEP_CHARS)}\n\n... (truncated ${removed} characters) ...\n\n${output.slice(-EVICTION_KEEP_CHARS)}`;

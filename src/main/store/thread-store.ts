@@ -1,4 +1,4 @@
-/** ThreadStore over SQLite with the seed 000 §3.2 in-memory cache in front. */
+/** ThreadStore over SQLite with an in-memory cache in front. */
 import { randomBytes } from 'node:crypto';
 import type { DatabaseSync } from 'node:sqlite';
 import type { AgentState, Message, ThreadSummary, Todo } from '../../shared/types/index.ts';

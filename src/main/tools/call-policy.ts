@@ -10,7 +10,9 @@ export type ParsedArgs = { ok: true; args: unknown } | { ok: false; issues: stri
 export function parseToolArgs(tool: Tool, args: unknown): ParsedArgs {
   const parsed = tool.parameters.safeParse(args ?? {});
   if (parsed.success) return { ok: true, args: parsed.data };
-  const issues = parsed.error.issues.map((i) => `${i.path.join('.') || '(arguments)'}: ${i.message}`).join('; ');
+  const issues = parsed.error.issues
+    .map((i) => `${i.path.join('.') || '(arguments)'}: ${i.message}`)
+    .join('; ');
   return { ok: false, issues };
 }
 
@@ -31,7 +33,11 @@ export function effectKind(effects: ToolEffects): ToolKind {
 }
 
 /** The approval prompt's text for a call (the tool's preview, else its name and arguments). */
-export function previewCall(tool: Tool | undefined, name: string, args: Record<string, unknown>): string {
+export function previewCall(
+  tool: Tool | undefined,
+  name: string,
+  args: Record<string, unknown>,
+): string {
   const parsed = tool ? parseToolArgs(tool, args) : undefined;
   if (tool?.preview && parsed?.ok) return tool.preview(parsed.args);
   return `${name} ${JSON.stringify(args)}`;

@@ -7,7 +7,10 @@ import type { FileChangeListener } from './write-file.ts';
 
 const params = z.object({
   path: z.string().describe('File to edit, relative to the workspace root'),
-  old_text: z.string().min(1, 'old_text must not be empty').describe('Exact text to find (first occurrence is replaced)'),
+  old_text: z
+    .string()
+    .min(1, 'old_text must not be empty')
+    .describe('Exact text to find (first occurrence is replaced)'),
   new_text: z.string().describe('Replacement text'),
 });
 
@@ -25,7 +28,12 @@ export function createEditFileTool(opts: { onFileChange?: FileChangeListener } =
     parameters: params,
     effects: (args) => ({ writes: [args.path] }),
     preview: (args) => `edit ${args.path}\n--- old\n${args.old_text}\n+++ new\n${args.new_text}`,
-    dialects: { claude: { name: 'Edit', args: { path: 'file_path', old_text: 'old_string', new_text: 'new_string' } } },
+    dialects: {
+      claude: {
+        name: 'Edit',
+        args: { path: 'file_path', old_text: 'old_string', new_text: 'new_string' },
+      },
+    },
     boundedOutput: true,
     contentArgs: ['old_text', 'new_text'],
     async execute({ path: requested, old_text: oldText, new_text: newText }, ctx) {
@@ -35,7 +43,8 @@ export function createEditFileTool(opts: { onFileChange?: FileChangeListener } =
       try {
         const st = await fs.stat(file);
         if (st.isDirectory()) throw new ToolError(`is a directory: ${shown}`);
-        if (st.size > MAX_FILE_BYTES) throw new ToolError(`file too large to edit (${st.size} bytes)`);
+        if (st.size > MAX_FILE_BYTES)
+          throw new ToolError(`file too large to edit (${st.size} bytes)`);
         data = await fs.readFile(file);
       } catch (err) {
         if (err instanceof ToolError) throw err;
@@ -45,7 +54,11 @@ export function createEditFileTool(opts: { onFileChange?: FileChangeListener } =
       const needle = Buffer.from(oldText, 'utf8');
       const at = data.indexOf(needle);
       if (at === -1) throw new ToolError('old_text not found in file');
-      const updated = Buffer.concat([data.subarray(0, at), Buffer.from(newText, 'utf8'), data.subarray(at + needle.length)]);
+      const updated = Buffer.concat([
+        data.subarray(0, at),
+        Buffer.from(newText, 'utf8'),
+        data.subarray(at + needle.length),
+      ]);
       try {
         await writeFileAtomic(file, updated);
       } catch (err) {
@@ -53,7 +66,8 @@ export function createEditFileTool(opts: { onFileChange?: FileChangeListener } =
       }
       const others = countFrom(data, needle, at + needle.length);
       opts.onFileChange?.(shown, updated.toString('utf8'));
-      const note = others > 0 ? ` (${others} more occurrence${others === 1 ? '' : 's'} left unchanged)` : '';
+      const note =
+        others > 0 ? ` (${others} more occurrence${others === 1 ? '' : 's'} left unchanged)` : '';
       return `Edited ${shown}: replaced 1 occurrence${note}`;
     },
   });
@@ -61,6 +75,7 @@ export function createEditFileTool(opts: { onFileChange?: FileChangeListener } =
 
 function countFrom(data: Buffer, needle: Buffer, from: number): number {
   let count = 0;
-  for (let i = data.indexOf(needle, from); i !== -1; i = data.indexOf(needle, i + needle.length)) count++;
+  for (let i = data.indexOf(needle, from); i !== -1; i = data.indexOf(needle, i + needle.length))
+    count++;
   return count;
 }

@@ -8,7 +8,10 @@ import { safeChildEnv } from './safe-env.ts';
 const MAX_TIMEOUT_SECONDS = 3600;
 
 const params = z.object({
-  command: z.string().min(1, 'command must not be empty').describe('Shell command to run in the workspace root'),
+  command: z
+    .string()
+    .min(1, 'command must not be empty')
+    .describe('Shell command to run in the workspace root'),
   timeout_seconds: z
     .number()
     .positive()
@@ -68,7 +71,8 @@ export function formatResult(r: GroupRunResult, timeoutMs: number): string {
   else if (r.signal) status = `killed by signal ${r.signal}`;
   else status = `exit code: ${r.exitCode ?? -1}`;
   const notes: string[] = [];
-  if (r.killedSurvivors && !r.timedOut && !r.cancelled) notes.push('background processes left by the command were stopped');
+  if (r.killedSurvivors && !r.timedOut && !r.cancelled)
+    notes.push('background processes left by the command were stopped');
   const output = r.output.length > 0 ? r.output.replace(/\n$/, '') : '(no output)';
   return [output, '', status, ...notes].join('\n');
 }

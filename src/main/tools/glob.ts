@@ -12,8 +12,14 @@ const MAX_WALKED_FILES = 200_000;
 const DEFAULT_SKIPPED = ['.git', 'node_modules'];
 
 const params = z.object({
-  pattern: z.string().min(1, 'pattern must not be empty').describe('Glob such as "**/*.ts", "src/*.{js,jsx}", "test/?.txt"'),
-  path: z.string().optional().describe('Folder to search from, relative to the workspace root (default: the root)'),
+  pattern: z
+    .string()
+    .min(1, 'pattern must not be empty')
+    .describe('Glob such as "**/*.ts", "src/*.{js,jsx}", "test/?.txt"'),
+  path: z
+    .string()
+    .optional()
+    .describe('Folder to search from, relative to the workspace root (default: the root)'),
 });
 
 /**
@@ -34,7 +40,9 @@ export function createGlobTool(): Tool {
     async execute({ pattern: rawPattern, path: requested }, ctx) {
       const pattern = rawPattern.replace(/^\.\//, '');
       if (path.isAbsolute(pattern) || pattern.split('/').includes('..')) {
-        throw new ToolError('pattern must be relative and must not contain ".."; give the folder in "path"');
+        throw new ToolError(
+          'pattern must be relative and must not contain ".."; give the folder in "path"',
+        );
       }
       const base = await ctx.workspace.resolve(requested ?? '.', 'read');
       const segments = pattern.split('/');
@@ -45,14 +53,19 @@ export function createGlobTool(): Tool {
       let start: string;
       try {
         start = prefix ? await ctx.workspace.resolve(path.join(base, prefix), 'read') : base;
-        if (!(await fs.stat(start)).isDirectory()) return JSON.stringify({ files: [], truncated: false });
+        if (!(await fs.stat(start)).isDirectory())
+          return JSON.stringify({ files: [], truncated: false });
       } catch (err) {
         if (err instanceof Error && err.name === 'PathOutsideWorkspaceError') throw err;
         if (err instanceof ToolError) throw err;
         return JSON.stringify({ files: [], truncated: false });
       }
       const skip = new Set(DEFAULT_SKIPPED.filter((name) => !pattern.includes(name)));
-      const walk = await walkTree(start, { skipDirNames: skip, signal: ctx.signal, maxFiles: MAX_WALKED_FILES });
+      const walk = await walkTree(start, {
+        skipDirNames: skip,
+        signal: ctx.signal,
+        maxFiles: MAX_WALKED_FILES,
+      });
       const re = globToRegExp(segments.join('/'));
       const logicalStart = prefix ? path.join(base, prefix) : base;
       const matches: string[] = [];

@@ -13,10 +13,22 @@ const MAX_GREP_RESULTS = 2000;
 
 const params = z.object({
   pattern: z.string().describe('Regular expression to search for (one line at a time)'),
-  path: z.string().optional().describe('Folder or file to search, relative to the workspace root (default: the root)'),
-  glob: z.string().optional().describe('Only search files matching this glob, e.g. "*.ts" or "src/**/*.tsx"'),
+  path: z
+    .string()
+    .optional()
+    .describe('Folder or file to search, relative to the workspace root (default: the root)'),
+  glob: z
+    .string()
+    .optional()
+    .describe('Only search files matching this glob, e.g. "*.ts" or "src/**/*.tsx"'),
   case_insensitive: z.boolean().optional().describe('Ignore case (default false)'),
-  max_results: z.number().int().min(1).max(MAX_GREP_RESULTS).optional().describe(`Most matches returned (default ${DEFAULT_GREP_RESULTS})`),
+  max_results: z
+    .number()
+    .int()
+    .min(1)
+    .max(MAX_GREP_RESULTS)
+    .optional()
+    .describe(`Most matches returned (default ${DEFAULT_GREP_RESULTS})`),
 });
 
 /** Engine choice for the grep tool. */
@@ -55,7 +67,8 @@ export function createGrepTool(opts: GrepToolOptions = {}): Tool {
         throw new ToolError(`no such file or directory: ${ctx.workspace.display(target)}`);
       });
       // A binary file named directly: rg would print a "binary file matches" notice; both engines skip it.
-      if (st.isFile() && looksBinary(await readHead(target))) return JSON.stringify({ matches: [], truncated: false });
+      if (st.isFile() && looksBinary(await readHead(target)))
+        return JSON.stringify({ matches: [], truncated: false });
       const req: GrepRequest = {
         root: ctx.workspace.root,
         target,
@@ -78,13 +91,18 @@ async function search(req: GrepRequest, opts: GrepToolOptions): Promise<GrepOutp
       return await ripgrepSearch(rg, req);
     } catch (err) {
       // A regex only JavaScript understands, or rg vanished: the JS engine still answers.
-      if (!(err instanceof RipgrepUnusableError) && (err as NodeJS.ErrnoException).code !== 'ENOENT') throw err;
+      if (
+        !(err instanceof RipgrepUnusableError) &&
+        (err as NodeJS.ErrnoException).code !== 'ENOENT'
+      )
+        throw err;
     }
   }
   try {
     return await jsSearch(req, { workers: opts.workers });
   } catch (err) {
-    if ((err as NodeJS.ErrnoException).code === 'ENOENT') throw new ToolError(`no such file or directory: ${req.display(req.target)}`);
+    if ((err as NodeJS.ErrnoException).code === 'ENOENT')
+      throw new ToolError(`no such file or directory: ${req.display(req.target)}`);
     throw err;
   }
 }

@@ -19,7 +19,12 @@ export { createGrepTool, type GrepToolOptions } from './grep.ts';
 export { createExecuteTool, type ExecuteToolOptions } from './execute.ts';
 export { createWriteTodosTool, validateTodos } from './write-todos.ts';
 export { safeChildEnv } from './safe-env.ts';
-export { runInProcessGroup, groupAlive, type GroupRunOptions, type GroupRunResult } from './process-group.ts';
+export {
+  runInProcessGroup,
+  groupAlive,
+  type GroupRunOptions,
+  type GroupRunResult,
+} from './process-group.ts';
 
 /** Options of createFilesystemTools. */
 export interface FilesystemToolsOptions {

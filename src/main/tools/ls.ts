@@ -6,7 +6,10 @@ import { ToolError, defineTool, type Tool } from './types.ts';
 import { describeFsError } from './file-io.ts';
 
 const params = z.object({
-  path: z.string().default('.').describe('Folder to list, relative to the workspace root (default ".")'),
+  path: z
+    .string()
+    .default('.')
+    .describe('Folder to list, relative to the workspace root (default ".")'),
 });
 
 /** One entry of the ls output. */
@@ -20,7 +23,8 @@ export interface LsEntry {
 export function createLsTool(): Tool {
   return defineTool({
     name: 'ls',
-    description: 'List the files and folders in a directory of the workspace. Returns a JSON array of {name, type, size}.',
+    description:
+      'List the files and folders in a directory of the workspace. Returns a JSON array of {name, type, size}.',
     parameters: params,
     effects: (args) => ({ reads: [args.path] }),
     dialects: { claude: { name: 'LS', args: { path: 'file_path' } } },
@@ -36,7 +40,13 @@ export function createLsTool(): Tool {
       }
       const entries: LsEntry[] = await Promise.all(
         dirents.map(async (d): Promise<LsEntry> => {
-          const type = d.isSymbolicLink() ? 'symlink' : d.isDirectory() ? 'dir' : d.isFile() ? 'file' : 'other';
+          const type = d.isSymbolicLink()
+            ? 'symlink'
+            : d.isDirectory()
+              ? 'dir'
+              : d.isFile()
+                ? 'file'
+                : 'other';
           const size = await fs
             .lstat(path.join(dir, d.name))
             .then((s) => s.size)

@@ -14,7 +14,12 @@ const MAX_PAGE_CHARS = 256 * 1024;
 const params = z.object({
   path: z.string().describe('File to read, relative to the workspace root'),
   offset: z.number().int().min(1).optional().describe('1-based line number to start from'),
-  limit: z.number().int().min(1).optional().describe(`Number of lines to read (default ${DEFAULT_READ_LINES})`),
+  limit: z
+    .number()
+    .int()
+    .min(1)
+    .optional()
+    .describe(`Number of lines to read (default ${DEFAULT_READ_LINES})`),
 });
 
 /** Creates `read_file`. Contract: output is `cat -n` style; binaries and >10 MB files without offset/limit are not read. */
@@ -43,7 +48,9 @@ export function createReadFileTool(opts: { maxLines?: number } = {}): Tool {
         throw new ToolError(describeFsError(err, shown));
       }
       if (size > MAX_FILE_BYTES && offset === undefined && limit === undefined) {
-        throw new ToolError(`file is too large to read whole (${size} bytes); read a part with offset and limit`);
+        throw new ToolError(
+          `file is too large to read whole (${size} bytes); read a part with offset and limit`,
+        );
       }
       if (size === 0) return '(empty file)';
       const start = offset ?? 1;
@@ -59,7 +66,9 @@ export function createReadFileTool(opts: { maxLines?: number } = {}): Tool {
       }
       const body = page.lines
         .map((line, i) => {
-          const text = page.cut.has(i) ? `${line}… [line cut at ${MAX_LINE_CHARS} characters]` : line;
+          const text = page.cut.has(i)
+            ? `${line}… [line cut at ${MAX_LINE_CHARS} characters]`
+            : line;
           return `${String(start + i).padStart(6)}\t${text}`;
         })
         .join('\n');

@@ -1,4 +1,4 @@
-/** Tools available to one run: registered by hooks in `beforeAgent` (seed 000 §2.3), rebuilt every run. */
+/** Tools available to one run: registered by hooks in `beforeAgent`, rebuilt every run. */
 import { z } from 'zod';
 import type { ToolSchema } from '../llm/types.ts';
 import type { Tool } from './types.ts';
@@ -47,7 +47,7 @@ function toJsonSchema(schema: z.ZodType): Record<string, unknown> {
   return json;
 }
 
-/** Adds a tool to the run's registry (seed 000 §2.3 RegisterToolOnState). */
+/** Adds a tool to the run's registry. */
 export function registerToolOnState(registry: ToolRegistry, tool: Tool): void {
   registry.register(tool);
 }

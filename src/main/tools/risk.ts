@@ -9,7 +9,10 @@ import { callEffects } from './call-policy.ts';
 import type { Tool } from './types.ts';
 
 const DANGEROUS_COMMANDS: Array<[RegExp, string]> = [
-  [/\brm\s+(-[a-zA-Z]*[rRf][a-zA-Z]*\s+)+(--\s+)?(\/|~|\$HOME|\.\.|\*|\/\*)(\s|\/?$|\/\*)/, 'deletes a whole tree outside the project or everything'],
+  [
+    /\brm\s+(-[a-zA-Z]*[rRf][a-zA-Z]*\s+)+(--\s+)?(\/|~|\$HOME|\.\.|\*|\/\*)(\s|\/?$|\/\*)/,
+    'deletes a whole tree outside the project or everything',
+  ],
   [/\b(curl|wget)\b[^|;&]*\|\s*(sudo\s+)?(ba|z|da|k)?sh\b/, 'pipes a download into a shell'],
   [/\bbase64\s+(-d|--decode)\b[^|]*\|\s*(ba|z)?sh\b/, 'runs decoded text as a shell script'],
   [/\beval\b/, 'evaluates constructed shell code'],
@@ -38,7 +41,11 @@ const PROTECTED_PATHS: Array<[RegExp, string]> = [
  * Contract: reads the call's effects, so every path any tool writes meets the protected paths and
  * every command any tool runs meets the command rules; invalid arguments (never run) give undefined.
  */
-export function alwaysAskReason(tool: Tool, args: unknown, workspaceRoot: string): string | undefined {
+export function alwaysAskReason(
+  tool: Tool,
+  args: unknown,
+  workspaceRoot: string,
+): string | undefined {
   const effects = callEffects(tool, args);
   if (!effects) return undefined;
   if (effects.executes !== undefined) {
@@ -55,7 +62,8 @@ export function alwaysAskReason(tool: Tool, args: unknown, workspaceRoot: string
 
 function commandRisk(command: string): string | undefined {
   for (const [re, why] of DANGEROUS_COMMANDS) if (re.test(command)) return `this command ${why}`;
-  if (command.split(/&&|\|\||;|\n/).length > MAX_CHAIN) return `this command chains more than ${MAX_CHAIN} commands`;
+  if (command.split(/&&|\|\||;|\n/).length > MAX_CHAIN)
+    return `this command chains more than ${MAX_CHAIN} commands`;
   return undefined;
 }
 

@@ -17,7 +17,8 @@ export type FileChangeListener = (displayPath: string, content: string) => void;
 export function createWriteFileTool(opts: { onFileChange?: FileChangeListener } = {}): Tool {
   return defineTool({
     name: 'write_file',
-    description: 'Create or overwrite a file in the workspace with the given content. Parent folders are created.',
+    description:
+      'Create or overwrite a file in the workspace with the given content. Parent folders are created.',
     parameters: params,
     effects: (args) => ({ writes: [args.path] }),
     preview: (args) => `write ${args.path}\n${args.content}`,
@@ -26,7 +27,8 @@ export function createWriteFileTool(opts: { onFileChange?: FileChangeListener } 
     contentArgs: ['content'],
     async execute({ path: requested, content }, ctx) {
       const bytes = Buffer.byteLength(content, 'utf8');
-      if (bytes > MAX_FILE_BYTES) throw new ToolError(`content too large (${bytes} bytes; the limit is ${MAX_FILE_BYTES})`);
+      if (bytes > MAX_FILE_BYTES)
+        throw new ToolError(`content too large (${bytes} bytes; the limit is ${MAX_FILE_BYTES})`);
       const file = await ctx.workspace.resolve(requested, 'write');
       const shown = ctx.workspace.display(file);
       if (file === ctx.workspace.root) throw new ToolError(`is a directory: ${shown}`);

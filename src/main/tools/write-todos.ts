@@ -1,4 +1,4 @@
-/** The `write_todos` tool: replaces the agent's whole todo list (seed 000 §6.5). */
+/** The `write_todos` tool: replaces the agent's whole todo list. */
 import { z } from 'zod';
 import { TODO_STATUSES } from '../../shared/constants.ts';
 import type { Todo, TodoStatus } from '../../shared/types/index.ts';
@@ -41,15 +41,21 @@ export function validateTodos(input: unknown): Todo[] {
   const seen = new Set<string>();
   return input.map((item: unknown, i): Todo => {
     const where = `todos[${i}]`;
-    if (typeof item !== 'object' || item === null) throw new ToolError(`${where} must be an object {id, title, status}`);
+    if (typeof item !== 'object' || item === null)
+      throw new ToolError(`${where} must be an object {id, title, status}`);
     const { id, title, status } = item as Record<string, unknown>;
-    if ((typeof id !== 'string' && typeof id !== 'number') || String(id).trim() === '') throw new ToolError(`${where}.id is missing`);
-    if (typeof title !== 'string' || title.trim() === '') throw new ToolError(`${where}.title is missing`);
+    if ((typeof id !== 'string' && typeof id !== 'number') || String(id).trim() === '')
+      throw new ToolError(`${where}.id is missing`);
+    if (typeof title !== 'string' || title.trim() === '')
+      throw new ToolError(`${where}.title is missing`);
     if (typeof status !== 'string' || !(TODO_STATUSES as readonly string[]).includes(status)) {
-      throw new ToolError(`${where}.status ${JSON.stringify(status)} is not allowed; use one of: ${ALLOWED}`);
+      throw new ToolError(
+        `${where}.status ${JSON.stringify(status)} is not allowed; use one of: ${ALLOWED}`,
+      );
     }
     const key = String(id);
-    if (seen.has(key)) throw new ToolError(`duplicate todo id ${JSON.stringify(key)}; ids must be unique`);
+    if (seen.has(key))
+      throw new ToolError(`duplicate todo id ${JSON.stringify(key)}; ids must be unique`);
     seen.add(key);
     return { id: key, title, status: status as TodoStatus };
   });

@@ -19,19 +19,33 @@ export function claudeToolName(tools: ToolLookup, name: string): string {
  * Workbench arguments → Claude `tool_input`. Contract: `file_path` is absolute (Claude hooks expect it);
  * arguments the tool does not rename (execute's `command`…) stay as they are.
  */
-export function toClaudeInput(tools: ToolLookup, name: string, args: Record<string, unknown>, workspaceRoot: string): Record<string, unknown> {
+export function toClaudeInput(
+  tools: ToolLookup,
+  name: string,
+  args: Record<string, unknown>,
+  workspaceRoot: string,
+): Record<string, unknown> {
   const names = argNames(tools, name);
   const out: Record<string, unknown> = {};
   for (const [k, v] of Object.entries(args)) {
     const key = names[k] ?? k;
-    out[key] = key === 'file_path' && typeof v === 'string' && !isAbsolute(v) ? resolve(workspaceRoot, v) : v;
+    out[key] =
+      key === 'file_path' && typeof v === 'string' && !isAbsolute(v)
+        ? resolve(workspaceRoot, v)
+        : v;
   }
   return out;
 }
 
 /** Claude `updatedInput` → workbench arguments (the path guard runs on the result afterwards). */
-export function fromClaudeInput(tools: ToolLookup, name: string, input: Record<string, unknown>): Record<string, unknown> {
-  const back = Object.fromEntries(Object.entries(argNames(tools, name)).map(([ours, theirs]) => [theirs, ours]));
+export function fromClaudeInput(
+  tools: ToolLookup,
+  name: string,
+  input: Record<string, unknown>,
+): Record<string, unknown> {
+  const back = Object.fromEntries(
+    Object.entries(argNames(tools, name)).map(([ours, theirs]) => [theirs, ours]),
+  );
   const out: Record<string, unknown> = {};
   for (const [k, v] of Object.entries(input)) out[back[k] ?? k] = v;
   return out;

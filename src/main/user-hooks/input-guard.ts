@@ -9,13 +9,20 @@ import { parseToolArgs } from '../tools/call-policy.ts';
  * Returns why the rewritten input is refused, or undefined when it may be used.
  * Contract: an unknown tool gives undefined (dispatch refuses the call without running anything).
  */
-export async function refuseRewrittenInput(ctx: RunContext, toolName: string, args: Record<string, unknown>): Promise<string | undefined> {
+export async function refuseRewrittenInput(
+  ctx: RunContext,
+  toolName: string,
+  args: Record<string, unknown>,
+): Promise<string | undefined> {
   const tool = ctx.tools.get(toolName);
   if (!tool) return undefined;
   const parsed = parseToolArgs(tool, args);
   if (!parsed.ok) return `rewritten input is invalid: ${parsed.issues}`;
   const effects = tool.effects(parsed.args);
-  const paths = [...(effects.reads ?? []).map((p) => [p, 'read'] as const), ...(effects.writes ?? []).map((p) => [p, 'write'] as const)];
+  const paths = [
+    ...(effects.reads ?? []).map((p) => [p, 'read'] as const),
+    ...(effects.writes ?? []).map((p) => [p, 'write'] as const),
+  ];
   for (const [path, access] of paths) {
     try {
       await ctx.workspace.resolve(path, access);

@@ -1,7 +1,7 @@
 /** The renderer's view of threads and runs, built only by applyEvent / loadThread. */
 import type { Message, Todo, ToolCall, Usage } from '../../shared/types/index.ts';
 
-export type ToolStatus = 'pending' | 'awaiting_approval' | 'running' | 'done' | 'error' | 'blocked' | 'denied' | 'cancelled';
+export type ToolStatus = 'pending' | 'awaiting_approval' | 'running' | 'done' | 'error' | 'blocked' | 'denied' | 'cancelled' | 'timeout';
 
 /** Live state of one tool call (keyed by tool_call_id). */
 export interface ToolRun {

@@ -23,10 +23,21 @@ function appendLineTool(written: string[]) {
   });
 }
 
-async function runCalls(mode: ApprovalMode, interactive: boolean, files: string[], answer: 'allow' | 'deny' = 'allow') {
+async function runCalls(
+  mode: ApprovalMode,
+  interactive: boolean,
+  files: string[],
+  answer: 'allow' | 'deny' = 'allow',
+) {
   const written: string[] = [];
-  const calls = files.map((file, i) => ({ id: `c${i}`, name: 'append_line', args: { file, line: 'x' } }));
-  const h = harness(scriptedLlm([{ tool_calls: calls }, { content: 'done' }]), [appendLineTool(written)]);
+  const calls = files.map((file, i) => ({
+    id: `c${i}`,
+    name: 'append_line',
+    args: { file, line: 'x' },
+  }));
+  const h = harness(scriptedLlm([{ tool_calls: calls }, { content: 'done' }]), [
+    appendLineTool(written),
+  ]);
   const broker = new ApprovalBroker();
   const asked: StreamEvent[] = [];
   h.ctx.emit = (e) => {
@@ -48,7 +59,11 @@ async function runCalls(mode: ApprovalMode, interactive: boolean, files: string[
 
 describe('a new writing tool, defined in two lines of policy', () => {
   it('is protected by default: a write into .git or a workbench hook needs a person even in auto mode', async () => {
-    const r = await runCalls('auto', false, ['notes.md', '.git/hooks/pre-commit', '.workbench/hooks/guard']);
+    const r = await runCalls('auto', false, [
+      'notes.md',
+      '.git/hooks/pre-commit',
+      '.workbench/hooks/guard',
+    ]);
     expect(r.written).toEqual(['notes.md']);
     expect(r.results.map((m) => m.status)).toEqual(['ok', 'denied', 'denied']);
     expect(r.results[1].content).toMatch(/\.git\/hooks\/pre-commit is inside \.git/);
@@ -63,8 +78,14 @@ describe('a new writing tool, defined in two lines of policy', () => {
 
     const denied = await runCalls('ask', true, ['notes.md'], 'deny');
     expect(denied.written).toEqual([]);
-    expect(denied.asked[0].data).toMatchObject({ kind: 'write', preview: 'append_line {"file":"notes.md","line":"x"}' });
-    expect(denied.results[0]).toMatchObject({ status: 'denied', content: 'Error: the user denied append_line' });
+    expect(denied.asked[0].data).toMatchObject({
+      kind: 'write',
+      preview: 'append_line {"file":"notes.md","line":"x"}',
+    });
+    expect(denied.results[0]).toMatchObject({
+      status: 'denied',
+      content: 'Error: the user denied append_line',
+    });
 
     const allowed = await runCalls('auto-edit', false, ['notes.md']);
     expect(allowed.written).toEqual(['notes.md']);

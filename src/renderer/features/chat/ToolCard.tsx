@@ -13,6 +13,7 @@ const LABEL: Record<ToolStatus, string> = {
   blocked: 'Blocked',
   denied: 'Denied',
   cancelled: 'Cancelled',
+  timeout: 'Timed out',
 };
 
 /** The one argument worth showing in the header (path, command, pattern…). */
@@ -91,7 +92,7 @@ export const ToolCard = memo(function ToolCard({ call, run }: { call: ToolCall; 
 
 /** Tool calls from one model turn, shown together (they run in parallel). */
 export function ToolGroup({ calls, tools, awaiting }: { calls: ToolCall[]; tools: Record<string, ToolRun>; awaiting: ReadonlySet<string> }) {
-  const done = calls.filter((c) => ['done', 'error', 'blocked', 'denied', 'cancelled'].includes(tools[c.id]?.status ?? '')).length;
+  const done = calls.filter((c) => ['done', 'error', 'blocked', 'denied', 'cancelled', 'timeout'].includes(tools[c.id]?.status ?? '')).length;
   return (
     <div className="tool-group" data-testid="tool-group" data-count={calls.length}>
       {calls.length > 1 && (
