@@ -72,13 +72,13 @@ async function withoutRootPowers<T>(fn: () => Promise<T>): Promise<T> {
     }
   };
   chownTree(base);
-  process.setegid(NOBODY);
-  process.seteuid(NOBODY);
+  process.setegid!(NOBODY);
+  process.seteuid!(NOBODY);
   try {
     return await fn();
   } finally {
-    process.seteuid(0);
-    process.setegid(0);
+    process.seteuid!(0);
+    process.setegid!(0);
   }
 }
 

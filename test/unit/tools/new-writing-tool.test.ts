@@ -7,7 +7,11 @@ import { describe, expect, it } from 'vitest';
 import { ApprovalBroker, createApprovalHook } from '../../../src/main/middleware/approval.ts';
 import { runAgentLoop } from '../../../src/main/agent/loop.ts';
 import { defineTool } from '../../../src/main/tools/types.ts';
-import type { ApprovalMode, StreamEvent } from '../../../src/shared/types/index.ts';
+import type {
+  ApprovalDecision,
+  ApprovalMode,
+  StreamEvent,
+} from '../../../src/shared/types/index.ts';
 import { harness, scriptedLlm } from '../agent/loop-harness.ts';
 
 function appendLineTool(written: string[]) {
@@ -27,7 +31,7 @@ async function runCalls(
   mode: ApprovalMode,
   interactive: boolean,
   files: string[],
-  answer: 'allow' | 'deny' = 'allow',
+  answer: ApprovalDecision = 'allow_once',
 ) {
   const written: string[] = [];
   const calls = files.map((file, i) => ({
