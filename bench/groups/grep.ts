@@ -24,7 +24,7 @@ function run(cmd: string, args: string[], cwd: string): Promise<number> {
 const hasCommand = (cmd: string) => spawnSync(cmd, ['--version'], { stdio: 'ignore' }).status === 0;
 
 await runGroup('grep', async (ctx) => {
-  const { createGrepTool, createGlobTool, createWorkspace } =
+  const { createGrepTool, createGlobTool, createWorkspace, toolOutput } =
     await import('../../src/main/tools/index.ts');
   const tree = ensureTree(ctx.size(20_000, 2_000), ctx.log);
   const ws = await createWorkspace(tree.root);
@@ -46,7 +46,7 @@ await runGroup('grep', async (ctx) => {
   const grep = createGrepTool();
   const fallback = createGrepTool({ useRipgrep: false });
   const tool = (t: typeof grep, pattern: string) => async () => {
-    const out = JSON.parse(await t.execute({ pattern }, toolCtx)) as { matches: unknown[] };
+    const out = JSON.parse(toolOutput(await t.execute({ pattern }, toolCtx)).content) as { matches: unknown[] };
     if (out.matches.length === 0) throw new Error(`no match for ${pattern}`);
   };
   // What a user typing rg gets: line numbers, hidden files searched like the tool does, output drained.
@@ -124,7 +124,7 @@ await runGroup('grep', async (ctx) => {
 
   const glob = createGlobTool();
   const globTimes = await sample(runs, 1, async () => {
-    const out = JSON.parse(await glob.execute({ pattern: '**/*.ts' }, toolCtx)) as {
+    const out = JSON.parse(toolOutput(await glob.execute({ pattern: '**/*.ts' }, toolCtx)).content) as {
       files: unknown[];
     };
     if (out.files.length === 0) throw new Error('glob found nothing');

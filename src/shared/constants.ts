@@ -15,5 +15,3 @@ export const SEED_HOOK_TIMEOUT_MS = 30_000;
 export const CLAUDE_HOOK_TIMEOUT_MS = 60_000;
 export const HOOK_KILL_GRACE_MS = 2_000;
 export const EXECUTE_TIMEOUT_MS = 120_000;
-/** Tools whose results are never evicted (seed 000 §6.1). */
-export const EVICTION_EXCLUDED_TOOLS = ['ls', 'glob', 'grep', 'read_file', 'edit_file', 'write_file'] as const;

@@ -147,7 +147,7 @@ function checkRequest(req: ModelRequest): void {
 }
 
 function notOffered(call: ToolCall, offered: ReadonlySet<string>): ToolResult {
-  return { tool_call_id: call.id, name: call.name, output: '', error: `unknown tool "${call.name}". Available tools: ${[...offered].join(', ')}` };
+  return { tool_call_id: call.id, name: call.name, output: '', error: `unknown tool "${call.name}". Available tools: ${[...offered].join(', ')}`, status: 'error' };
 }
 
 function terminalModelCall(ctx: RunContext, req: ModelRequest): Promise<LlmResponse> {
@@ -183,9 +183,9 @@ async function runToolCalls(ctx: RunContext, calls: ToolCall[], callTool: (c: To
         result = await callTool(call);
       } catch (err) {
         if (isAbortError(err) || ctx.signal.aborted) {
-          result = { tool_call_id: call.id, name: call.name, output: '', error: CANCELLED_RESULT };
+          result = { tool_call_id: call.id, name: call.name, output: '', error: CANCELLED_RESULT, status: 'cancelled' };
         } else {
-          result = { tool_call_id: call.id, name: call.name, output: '', error: err instanceof Error ? err.message : String(err) };
+          result = { tool_call_id: call.id, name: call.name, output: '', error: err instanceof Error ? err.message : String(err), status: 'error' };
         }
       }
       ctx.emit({
@@ -204,7 +204,7 @@ async function runToolCalls(ctx: RunContext, calls: ToolCall[], callTool: (c: To
 /** Tool message content: the output, or the error for the model to read and correct. */
 export function toToolMessage(r: ToolResult): Message {
   const content = r.error ? `Error: ${r.error}${r.output ? `\n${r.output}` : ''}` : r.output;
-  return { role: 'tool', content, tool_call_id: r.tool_call_id, name: r.name };
+  return { role: 'tool', content, tool_call_id: r.tool_call_id, name: r.name, status: r.status };
 }
 
 /** After a cancel or crash inside the loop, answers every tool call left without a result. */
@@ -216,7 +216,7 @@ function answerOpenToolCalls(input: AgentLoopInput): void {
     if (m.role === 'tool' && m.tool_call_id) answered.add(m.tool_call_id);
     if (m.role === 'assistant') {
       const open = (m.tool_calls ?? []).filter((c) => !answered.has(c.id));
-      if (open.length) input.append(open.map((c) => ({ role: 'tool', content: `Error: ${CANCELLED_RESULT}`, tool_call_id: c.id, name: c.name })));
+      if (open.length) input.append(open.map((c) => ({ role: 'tool', content: `Error: ${CANCELLED_RESULT}`, tool_call_id: c.id, name: c.name, status: 'cancelled' })));
       return;
     }
   }

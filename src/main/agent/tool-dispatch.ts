@@ -1,10 +1,12 @@
 /**
- * The centre of the wrap_tool_call onion: finds the tool, validates the model's arguments, executes
- * with the retry rules of seed 003 (cancel/discard: no retry; snooze: retry after a delay without
- * using an attempt; plain error: up to `maxAttempts`), and turns every failure into a ToolResult.
+ * The centre of the wrap_tool_call onion: finds the tool, validates the model's arguments (the one
+ * place a call with invalid arguments is refused), executes with the retry rules (cancel/discard: no
+ * retry; snooze: retry after a delay without using an attempt; plain error: up to `maxAttempts`), and
+ * turns every outcome into a ToolResult with its status.
  */
 import type { ToolCall, ToolResult } from '../../shared/types/index.ts';
-import { ToolError, type Tool, type ToolContext } from '../tools/types.ts';
+import { ToolError, toolOutput, type Tool, type ToolContext } from '../tools/types.ts';
+import { parseToolArgs } from '../tools/call-policy.ts';
 import type { ToolRegistry } from '../tools/registry.ts';
 import type { TraceRecorder } from '../tracing/types.ts';
 import { abortError, isAbortError, sleep } from '../abort.ts';
@@ -21,28 +23,42 @@ export interface DispatchOptions {
   backoffMs?: (attempt: number) => number;
 }
 
-const fail = (call: ToolCall, error: string): ToolResult => ({ tool_call_id: call.id, name: call.name, output: '', error });
+const fail = (call: ToolCall, error: string): ToolResult => ({
+  tool_call_id: call.id,
+  name: call.name,
+  output: '',
+  error,
+  status: 'error',
+});
 
 /** Contract: never rejects except on abort. */
 export async function dispatchToolCall(call: ToolCall, opts: DispatchOptions): Promise<ToolResult> {
   const parseError = opts.invalidArgs?.[call.id];
   if (parseError !== undefined) {
-    return fail(call, `invalid JSON in the arguments of ${call.name}: ${parseError}. Send the arguments again as one JSON object.`);
+    return fail(
+      call,
+      `invalid JSON in the arguments of ${call.name}: ${parseError}. Send the arguments again as one JSON object.`,
+    );
   }
   const tool = opts.tools.get(call.name);
   if (!tool) {
-    const names = opts.tools.list().map((t) => t.name).join(', ');
+    const names = opts.tools
+      .list()
+      .map((t) => t.name)
+      .join(', ');
     return fail(call, `unknown tool "${call.name}". Available tools: ${names}`);
   }
-  const parsed = tool.parameters.safeParse(call.args ?? {});
-  if (!parsed.success) {
-    const issues = parsed.error.issues.map((i) => `${i.path.join('.') || '(arguments)'}: ${i.message}`).join('; ');
-    return fail(call, `invalid arguments for ${call.name}: ${issues}`);
-  }
-  return executeWithRetries(tool, call, parsed.data as Record<string, unknown>, opts);
+  const parsed = parseToolArgs(tool, call.args);
+  if (!parsed.ok) return fail(call, `invalid arguments for ${call.name}: ${parsed.issues}`);
+  return executeWithRetries(tool, call, parsed.args, opts);
 }
 
-async function executeWithRetries(tool: Tool, call: ToolCall, args: Record<string, unknown>, opts: DispatchOptions): Promise<ToolResult> {
+async function executeWithRetries(
+  tool: Tool,
+  call: ToolCall,
+  args: unknown,
+  opts: DispatchOptions,
+): Promise<ToolResult> {
   const ctx = opts.context(call);
   const maxAttempts = Math.max(1, tool.maxAttempts ?? 1);
   const backoff = opts.backoffMs ?? ((n: number) => Math.min(500 * 2 ** (n - 1), 8000));
@@ -50,20 +66,23 @@ async function executeWithRetries(tool: Tool, call: ToolCall, args: Record<strin
   let snoozes = 0;
   for (;;) {
     try {
-      const output = await tool.execute(args, ctx);
-      return { tool_call_id: call.id, name: call.name, output };
+      const { content, status } = toolOutput(await tool.execute(args, ctx));
+      return { tool_call_id: call.id, name: call.name, output: content, status };
     } catch (err) {
       if (isAbortError(err) || ctx.signal.aborted) throw isAbortError(err) ? err : abortError(ctx.signal);
       const message = err instanceof Error ? err.message : String(err);
       const kind = err instanceof ToolError ? err.kind : 'error';
-      opts.trace?.currentSpan()?.addEvent('tool_attempt_failed', { attempt, kind, message: message.slice(0, 500) });
+      opts.trace
+        ?.currentSpan()
+        ?.addEvent('tool_attempt_failed', { attempt, kind, message: message.slice(0, 500) });
       if (kind === 'cancel' || kind === 'discard') return fail(call, message);
       if (kind === 'snooze' && snoozes < MAX_SNOOZES) {
         snoozes++;
         await sleep((err as ToolError).snoozeMs, ctx.signal);
         continue;
       }
-      if (attempt >= maxAttempts) return fail(call, attempt > 1 ? `${message} (after ${attempt} attempts)` : message);
+      if (attempt >= maxAttempts)
+        return fail(call, attempt > 1 ? `${message} (after ${attempt} attempts)` : message);
       await sleep(backoff(attempt), ctx.signal);
       attempt++;
     }

@@ -1,13 +1,21 @@
 /**
- * Approval policy for tools that write or execute (reads are always allowed). In `ask` mode the run
- * emits `on_approval_request` and waits for `approve(id, decision)`; with no one to ask (the CLI
- * without `--auto`) the call is refused with a result telling the model the user did not allow it.
+ * Approval policy for calls that write or execute (reads are always allowed), read from each call's
+ * effects. In `ask` mode the run emits `on_approval_request` and waits for `approve(id, decision)`;
+ * with no one to ask (the CLI without `--auto`) the call is refused with a result telling the model
+ * the user did not allow it.
  */
 import { randomUUID } from 'node:crypto';
-import type { ApprovalDecision, ApprovalMode, StreamEventData, ToolCall } from '../../shared/types/index.ts';
+import type {
+  ApprovalDecision,
+  ApprovalMode,
+  StreamEventData,
+  ToolCall,
+  ToolResult,
+} from '../../shared/types/index.ts';
 import type { Hook, MiddlewareInfo, RunContext } from '../pipeline/hook.ts';
 import type { ToolKind } from '../tools/types.ts';
 import { alwaysAskReason } from '../tools/risk.ts';
+import { callEffects, effectKind, previewCall } from '../tools/call-policy.ts';
 import { abortError } from '../abort.ts';
 
 /** What an approval prompt shows (the `on_approval_request` payload). */
@@ -36,7 +44,11 @@ export class ApprovalBroker {
     return this.preApproved.delete(callId);
   }
 
-  request(threadId: string, signal: AbortSignal, details: Omit<ApprovalRequest, 'approval_id'>): { id: string; decision: Promise<ApprovalDecision> } {
+  request(
+    threadId: string,
+    signal: AbortSignal,
+    details: Omit<ApprovalRequest, 'approval_id'>,
+  ): { id: string; decision: Promise<ApprovalDecision> } {
     const id = `ap_${randomUUID()}`;
     const decision = new Promise<ApprovalDecision>((resolve, reject) => {
       const onAbort = () => {
@@ -98,7 +110,11 @@ export async function askUser(
   kind: 'write' | 'execute',
   preview: string,
 ): Promise<ApprovalDecision> {
-  const { id, decision } = broker.request(ctx.threadId, ctx.signal, { tool_call: call, kind, preview });
+  const { id, decision } = broker.request(ctx.threadId, ctx.signal, {
+    tool_call: call,
+    kind,
+    preview,
+  });
   ctx.emit({
     event: 'on_approval_request',
     name: call.name,
@@ -123,28 +139,21 @@ export async function askUser(
 export function createHookConfirmation(broker: ApprovalBroker, interactive: boolean) {
   return async (ctx: RunContext, call: ToolCall, reason: string): Promise<'allow' | 'deny'> => {
     if (!interactive) return 'deny';
-    const kind = ctx.tools.get(call.name)?.kind === 'execute' ? 'execute' : 'write';
-    const d = await askUser(ctx, broker, call, kind, `${reason}\n\n${describeCall(call)}`);
+    const tool = ctx.tools.get(call.name);
+    const effects = tool && callEffects(tool, call.args);
+    const kind = effects && effectKind(effects) === 'execute' ? 'execute' : 'write';
+    const d = await askUser(
+      ctx,
+      broker,
+      call,
+      kind,
+      `${reason}\n\n${previewCall(tool, call.name, call.args)}`,
+    );
     if (d === 'deny') return 'deny';
     if (d === 'allow_thread') broker.allowForThread(ctx.threadId, call.name);
     broker.preApprove(call.id);
     return 'allow';
   };
-}
-
-/** What the approval prompt shows: exactly what will run or be written. */
-export function describeCall(call: ToolCall): string {
-  const a = call.args;
-  switch (call.name) {
-    case 'execute':
-      return `$ ${String(a.command ?? '')}`;
-    case 'write_file':
-      return `write ${String(a.path ?? '')}\n${String(a.content ?? '')}`;
-    case 'edit_file':
-      return `edit ${String(a.path ?? '')}\n--- old\n${String(a.old_text ?? '')}\n+++ new\n${String(a.new_text ?? '')}`;
-    default:
-      return `${call.name} ${JSON.stringify(a)}`;
-  }
 }
 
 export interface ApprovalHookOptions {
@@ -154,39 +163,59 @@ export interface ApprovalHookOptions {
   interactive: boolean;
 }
 
-/** The approval policy as a wrap_tool_call ring. */
+/** A call the user did not allow: denied by the user, or refused because nobody could approve it. */
+const denied = (call: ToolCall, error: string): ToolResult => ({
+  tool_call_id: call.id,
+  name: call.name,
+  output: '',
+  error,
+  status: 'denied',
+});
+
+/**
+ * The approval policy as a wrap_tool_call ring.
+ * Contract: decides from the call's effects (what it writes or runs), never from the tool's name; a call
+ * with invalid arguments passes through to dispatch, which refuses it without running anything.
+ */
 export function createApprovalHook(opts: ApprovalHookOptions): Hook {
   return {
     name: 'approval',
     source: 'builtin',
     async wrapToolCall(ctx: RunContext, call, next) {
       const tool = ctx.tools.get(call.name);
-      if (!tool) return next(call);
-      const risk = alwaysAskReason(call, ctx.workspace.root);
+      const effects = tool && callEffects(tool, call.args);
+      if (!tool || !effects) return next(call);
+      const kind = effectKind(effects);
+      const askKind = kind === 'execute' ? 'execute' : 'write';
+      const preview = previewCall(tool, call.name, call.args);
+      const risk = alwaysAskReason(tool, call.args, ctx.workspace.root);
       if (risk) {
         // Never covered by a mode or by "allow for this thread": a person sees this exact call.
         if (opts.broker.consumePreApproval(call.id)) return next(call);
         if (!opts.interactive) {
-          return { tool_call_id: call.id, name: call.name, output: '', error: `not run: ${risk}, so it always needs a person's approval, and nobody can approve it here` };
+          return denied(
+            call,
+            `not run: ${risk}, so it always needs a person's approval, and nobody can approve it here`,
+          );
         }
-        const d = await askUser(ctx, opts.broker, call, tool.kind === 'execute' ? 'execute' : 'write', `⚠ ${risk}\n\n${describeCall(call)}`);
-        if (d === 'deny') return { tool_call_id: call.id, name: call.name, output: '', error: `the user denied ${call.name}` };
+        const d = await askUser(ctx, opts.broker, call, askKind, `⚠ ${risk}\n\n${preview}`);
+        if (d === 'deny') return denied(call, `the user denied ${call.name}`);
         return next(call);
       }
-      if (!needsApproval(opts.mode, tool.kind)) return next(call);
-      if (opts.broker.isAllowedForThread(ctx.threadId, call.name) || opts.broker.consumePreApproval(call.id)) return next(call);
+      if (!needsApproval(opts.mode, kind)) return next(call);
+      if (
+        opts.broker.isAllowedForThread(ctx.threadId, call.name) ||
+        opts.broker.consumePreApproval(call.id)
+      )
+        return next(call);
       if (!opts.interactive) {
-        return {
-          tool_call_id: call.id,
-          name: call.name,
-          output: '',
-          error: `the user did not allow ${call.name}: this run may not ${tool.kind === 'execute' ? 'run commands' : 'change files'} (start it with --auto to allow)`,
-        };
+        return denied(
+          call,
+          `the user did not allow ${call.name}: this run may not ${kind === 'execute' ? 'run commands' : 'change files'} (start it with --auto to allow)`,
+        );
       }
-      const d = await askUser(ctx, opts.broker, call, tool.kind === 'execute' ? 'execute' : 'write', describeCall(call));
-      if (d === 'deny') {
-        return { tool_call_id: call.id, name: call.name, output: '', error: `the user denied ${call.name}` };
-      }
+      const d = await askUser(ctx, opts.broker, call, askKind, preview);
+      if (d === 'deny') return denied(call, `the user denied ${call.name}`);
       if (d === 'allow_thread') opts.broker.allowForThread(ctx.threadId, call.name);
       return next(call);
     },

@@ -43,8 +43,8 @@ export interface ResolvedCompaction {
 export const SUMMARY_PREFIX = '[Summary of earlier conversation]';
 /** 80,000 of 128,000 in AgentPG's defaults. */
 const TARGET_RATIO = 0.625;
-const FILE_TOOLS = new Set(['write_file', 'edit_file']);
-const FILE_ARG_KEYS = ['content', 'new_text', 'old_text', 'new_string', 'old_string'];
+/** The arguments of a tool that carry file content (the tool's `contentArgs`); undefined for none. */
+export type ContentArgsOf = (toolName: string) => readonly string[] | undefined;
 const PRUNED = /^\[output pruned: \d+ chars\]$/;
 /** Per-message cap inside the summarization transcript, so one huge output cannot crowd out the rest. */
 const TRANSCRIPT_MESSAGE_CHARS = 8_000;
@@ -113,17 +113,18 @@ function toolOwners(msgs: readonly Message[]): Array<number | undefined> {
 }
 
 /**
- * Cuts the file contents of `write_file`/`edit_file` calls to `max` chars (seed §11: 2,000).
+ * Cuts the file-content arguments of old tool calls (each tool's `contentArgs`) to `max` chars.
  * Contract: returns the same object when nothing was cut, else a copy (the input is never mutated).
  */
-export function truncateFileArgs(m: Message, max = OLD_MESSAGE_TRUNCATION): Message {
-  if (!m.tool_calls?.some((tc) => FILE_TOOLS.has(tc.name))) return m;
+export function truncateFileArgs(m: Message, contentArgs: ContentArgsOf, max = OLD_MESSAGE_TRUNCATION): Message {
+  if (!m.tool_calls?.some((tc) => contentArgs(tc.name)?.length)) return m;
   let changed = false;
   const toolCalls = m.tool_calls.map((tc) => {
-    if (!FILE_TOOLS.has(tc.name)) return tc;
+    const keys = contentArgs(tc.name);
+    if (!keys?.length) return tc;
     const args: Record<string, unknown> = { ...tc.args };
     let cut = false;
-    for (const key of FILE_ARG_KEYS) {
+    for (const key of keys) {
       const v = args[key];
       if (typeof v === 'string' && v.length > max) {
         args[key] = `${v.slice(0, max)}\n[… ${v.length - max} more chars cut from this old message]`;

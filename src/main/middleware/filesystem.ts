@@ -1,6 +1,6 @@
-/** FilesystemHook (seed 000 §6.1): registers the seven fs tools and evicts oversized tool results. */
+/** The filesystem middleware: registers the seven workspace tools and evicts oversized tool results (docs/tools.md). */
 import type { Hook, MiddlewareInfo } from '../pipeline/hook.ts';
-import { EVICTION_EXCLUDED_TOOLS, EVICTION_KEEP_CHARS, MAX_RESULT_CHARS } from '../../shared/constants.ts';
+import { EVICTION_KEEP_CHARS, MAX_RESULT_CHARS } from '../../shared/constants.ts';
 import { createFilesystemTools, type FilesystemToolsOptions } from '../tools/index.ts';
 
 export interface FilesystemHookOptions extends Omit<FilesystemToolsOptions, 'onFileChange'> {
@@ -10,28 +10,30 @@ export interface FilesystemHookOptions extends Omit<FilesystemToolsOptions, 'onF
 
 /**
  * Creates the filesystem hook.
- * Contract: results of tools outside EVICTION_EXCLUDED_TOOLS whose output exceeds `maxResultChars` are
- * replaced by the first and last 2,000 characters around a `... (truncated X characters) ...` marker.
+ * Contract: results of tools that do not cap their own output (`boundedOutput`) whose output exceeds
+ * `maxResultChars` are replaced by the first and last 2,000 characters around a `... (truncated X characters) ...` marker.
  */
 export function createFilesystemHook(opts: FilesystemHookOptions = {}): Hook {
   const max = opts.maxResultChars ?? MAX_RESULT_CHARS;
-  const excluded = new Set<string>(EVICTION_EXCLUDED_TOOLS);
   return {
     name: 'filesystem',
     source: 'builtin',
     async beforeAgent(ctx) {
-      const tools = createFilesystemTools({ ...opts, onFileChange: (path, content, change) => ctx.recordFile(path, content, change) });
+      const tools = createFilesystemTools({
+        ...opts,
+        onFileChange: (path, content, change) => ctx.recordFile(path, content, change),
+      });
       for (const tool of tools) ctx.tools.register(tool);
     },
-    async wrapToolCall(_ctx, call, next) {
+    async wrapToolCall(ctx, call, next) {
       const result = await next(call);
-      if (excluded.has(result.name) || result.output.length <= max) return result;
+      if (result.output.length <= max || ctx.tools.get(result.name)?.boundedOutput) return result;
       return { ...result, output: evict(result.output) };
     },
   };
 }
 
-/** The seed's eviction text: head, a marker with the number of characters removed, tail. */
+/** The eviction text: head, a marker with the number of characters removed, tail. */
 export function evict(output: string): string {
   const removed = output.length - 2 * EVICTION_KEEP_CHARS;
   return `${output.slice(0, EVICTION_KEEP_CHARS)}\n\n... (truncated ${removed} characters) ...\n\n${output.slice(-EVICTION_KEEP_CHARS)}`;

@@ -9,6 +9,7 @@ import type { Hook, MiddlewareInfo, RunContext } from '../pipeline/hook.ts';
 import { isAbortError } from '../abort.ts';
 import { estimateTokens } from '../agent/tokens.ts';
 import type { LlmClient } from '../llm/types.ts';
+import { createFilesystemTools } from '../tools/index.ts';
 import type { CompactionSummary, ThreadStore } from '../store/types.ts';
 import type { TraceRecorder } from '../tracing/types.ts';
 import {
@@ -20,8 +21,12 @@ import {
   summaryMessage,
   truncateFileArgs,
   type CompactionConfig,
+  type ContentArgsOf,
   type ResolvedCompaction,
 } from './compaction.ts';
+
+/** The workspace tools by name, for a compaction outside a run (`workbench compact`), which has no registry. */
+const BUILTIN_TOOLS = new Map(createFilesystemTools().map((t) => [t.name, t]));
 
 export type CompactionStore = Pick<ThreadStore, 'getCompaction' | 'setCompaction'>;
 
@@ -59,6 +64,8 @@ export interface CompactInput {
   /** Ignore the trigger and summarize now (`workbench compact`, lifecycle callback "compact"). */
   force?: boolean;
   summarize: (old: Message[]) => Promise<string>;
+  /** Which arguments of a tool carry file content (cut in old messages). */
+  contentArgs: ContentArgsOf;
   now?: () => number;
 }
 
@@ -81,7 +88,7 @@ export async function compactMessages(input: CompactInput): Promise<CompactionOu
   const split = findSplit(working, lead, { preserveLastN: config.preserve_last_n, protectedTokens: config.protected_tokens });
   if (split <= lead) return { messages: working };
 
-  const truncated = working.map((m, i) => (i >= lead && i < split ? truncateFileArgs(m) : m));
+  const truncated = working.map((m, i) => (i >= lead && i < split ? truncateFileArgs(m, input.contentArgs) : m));
   let candidate = truncated;
   if (config.strategy === 'hybrid' && !input.force) {
     candidate = pruneToolOutputs(truncated, lead, split, config.target_tokens - reserved).messages;
@@ -207,6 +214,7 @@ export function createSummarizationHook(opts: SummarizationHookOptions = {}): Ho
         threadMessages: ctx.state.messages,
         stored: readStored(store, ctx),
         config,
+        contentArgs: (name) => ctx.tools.get(name)?.contentArgs,
         summarize: (old) => summarizeAnnounced(ctx, 'auto', () => summarizeWith(ctx.llm, ctx.model, old, { signal: ctx.signal, contextWindow: config.contextWindow, trace: ctx.trace })),
         now: opts.now,
       });
@@ -315,6 +323,7 @@ export async function compactThreadNow(args: CompactThreadNowArgs): Promise<Comp
     stored: args.store.getCompaction(args.state.thread_id),
     config,
     force: true,
+    contentArgs: (name) => (args.ctx?.tools ?? BUILTIN_TOOLS).get(name)?.contentArgs,
     summarize: (old) => {
       const run = () => summarizeWith(args.llm, args.model, old, { signal, contextWindow: config.contextWindow, trace: args.trace });
       return args.ctx ? summarizeAnnounced(args.ctx, 'manual', run) : run();

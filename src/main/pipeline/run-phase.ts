@@ -178,6 +178,7 @@ export function createPipeline(hooks: readonly Hook[]): Pipeline {
           tool_call_id: call.id,
           name: call.name,
           output: '',
+          status: 'blocked',
           error: `blocked by hook ${h.name}: ${reason}`,
         }),
       );

@@ -1,4 +1,4 @@
-/** Public surface of the storage layer (ARCHITECTURE §4). */
+/** Public surface of the storage layer. */
 export type { CompactionSummary, Database, HookRunStore, SpanStore, ThreadStore } from './types.ts';
 export { ConflictError, readTextOrNull, versionOf, writeFileAtomic } from '../fs/atomic-write.ts';
 export { homePaths, resolveHome, type HomePaths } from './paths.ts';

@@ -1,4 +1,4 @@
-/** Where the workbench keeps its per-user state ($WORKBENCH_HOME, ARCHITECTURE §4). */
+/** Where the workbench keeps its per-user state ($WORKBENCH_HOME). */
 import { chmodSync, mkdirSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { join, resolve } from 'node:path';

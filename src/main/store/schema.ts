@@ -74,6 +74,8 @@ const MIGRATIONS: readonly string[] = [
   CREATE INDEX hook_runs_started ON hook_runs(started_at);
   CREATE INDEX hook_runs_hook ON hook_runs(hook_id, started_at);
   `,
+  // How each tool call ended (ToolStatus); NULL on rows written before it was kept.
+  `ALTER TABLE messages ADD COLUMN status TEXT;`,
 ];
 
 /** The schema version this build writes. */

@@ -1,4 +1,4 @@
-/** The hot-thread cache of seed 000 §3.2: AgentState objects with a last-access time, swept by TTL. */
+/** The hot-thread cache: AgentState objects with a last-access time, swept by TTL. */
 import type { AgentState } from '../../shared/types/index.ts';
 
 interface Entry {

@@ -1,5 +1,5 @@
 /** Row shapes of the threads/messages tables and their mapping to shared types. */
-import type { Message, ThreadSummary, ToolCall } from '../../shared/types/index.ts';
+import type { Message, ThreadSummary, ToolCall, ToolStatus } from '../../shared/types/index.ts';
 
 export interface ThreadRow {
   id: string;
@@ -19,6 +19,7 @@ export interface MessageRow {
   tool_call_id: string | null;
   name: string | null;
   interrupted: number;
+  status: string | null;
 }
 
 /** Content of the synthetic result given to a tool call that a crash left without one. */
@@ -32,13 +33,14 @@ export function messageFromRow(row: MessageRow): Message {
   if (row.tool_call_id !== null) msg.tool_call_id = row.tool_call_id;
   if (row.name !== null) msg.name = row.name;
   if (row.interrupted) msg.interrupted = true;
+  if (row.status !== null) msg.status = row.status as ToolStatus;
   return msg;
 }
 
 /** The positional values of a messages INSERT (after thread_id, seq). */
 export function messageValues(
   msg: Message,
-): [string, string, string | null, string | null, string | null, number] {
+): [string, string, string | null, string | null, string | null, number, string | null] {
   return [
     msg.role,
     msg.content,
@@ -46,6 +48,7 @@ export function messageValues(
     msg.tool_call_id ?? null,
     msg.name ?? null,
     msg.interrupted ? 1 : 0,
+    msg.status ?? null,
   ];
 }
 
@@ -70,6 +73,8 @@ export function titleFrom(text: string): string {
  * Synthetic tool results for the calls of the trailing assistant message that have none yet.
  * Only the tail can be orphaned: results are appended as they arrive and a crash stops the loop,
  * so an earlier assistant message was always completed before the next turn started.
+ * Contract: their status is 'cancelled' — the call was cut off, and whether the tool itself would
+ * have failed is unknown, so 'error' would claim more than we know.
  */
 export function orphanToolResults(messages: readonly Message[]): Message[] {
   let i = messages.length - 1;
@@ -84,5 +89,6 @@ export function orphanToolResults(messages: readonly Message[]): Message[] {
       tool_call_id: call.id,
       name: call.name,
       content: INTERRUPTED_TOOL_RESULT,
+      status: 'cancelled',
     }));
 }

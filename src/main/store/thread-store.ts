@@ -1,4 +1,4 @@
-/** ThreadStore over SQLite with the seed 000 §3.2 in-memory cache in front. */
+/** ThreadStore over SQLite with an in-memory cache in front. */
 import { randomBytes } from 'node:crypto';
 import type { DatabaseSync } from 'node:sqlite';
 import type { AgentState, Message, ThreadSummary, Todo } from '../../shared/types/index.ts';
@@ -68,12 +68,12 @@ export function createThreadStore(
     thread: db.prepare('SELECT * FROM threads WHERE id = ?'),
     head: db.prepare('SELECT title, message_count FROM threads WHERE id = ?'),
     messages: db.prepare(
-      'SELECT role, content, tool_calls, tool_call_id, name, interrupted FROM messages WHERE thread_id = ? ORDER BY seq',
+      'SELECT role, content, tool_calls, tool_call_id, name, interrupted, status FROM messages WHERE thread_id = ? ORDER BY seq',
     ),
     files: db.prepare('SELECT path, content FROM files WHERE thread_id = ?'),
     insertMessage: db.prepare(
-      `INSERT INTO messages (thread_id, seq, role, content, tool_calls, tool_call_id, name, interrupted, created_at)
-       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+      `INSERT INTO messages (thread_id, seq, role, content, tool_calls, tool_call_id, name, interrupted, status, created_at)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
     ),
     bumpThread: db.prepare(
       'UPDATE threads SET message_count = ?, updated_at = ?, title = ? WHERE id = ?',

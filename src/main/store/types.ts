@@ -1,4 +1,4 @@
-/** Storage ports over `workbench.db` (ARCHITECTURE §4). node:sqlite is synchronous, so these are too. */
+/** Storage ports over `workbench.db`. node:sqlite is synchronous, so these are too. */
 import type { AgentState, HookRunRecord, Message, SpanRecord, ThreadSummary, Todo } from '../../shared/types/index.ts';
 
 export interface CompactionSummary {

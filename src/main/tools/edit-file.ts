@@ -1,15 +1,17 @@
 /** The `edit_file` tool: exact-text replacement of the first occurrence, byte-preserving elsewhere. */
 import { promises as fs } from 'node:fs';
 import { z } from 'zod';
-import { parseArgs } from './parse-args.ts';
-import { ToolError, type Tool } from './types.ts';
+import { ToolError, defineTool, type Tool } from './types.ts';
 import { MAX_FILE_BYTES, describeFsError, looksBinary } from './file-io.ts';
 import { writeFileAtomic } from '../fs/atomic-write.ts';
 import type { FileChangeListener } from './write-file.ts';
 
 const params = z.object({
   path: z.string().describe('File to edit, relative to the workspace root'),
-  old_text: z.string().min(1, 'old_text must not be empty').describe('Exact text to find (first occurrence is replaced)'),
+  old_text: z
+    .string()
+    .min(1, 'old_text must not be empty')
+    .describe('Exact text to find (first occurrence is replaced)'),
   new_text: z.string().describe('Replacement text'),
 });
 
@@ -19,22 +21,31 @@ const params = z.object({
  * so encoding, BOM and line endings outside the replaced range are kept; writes atomically keeping the mode.
  */
 export function createEditFileTool(opts: { onFileChange?: FileChangeListener } = {}): Tool {
-  return {
+  return defineTool({
     name: 'edit_file',
     description:
       'Replace the first exact occurrence of old_text with new_text in a workspace file. ' +
       'old_text must match the file exactly, including whitespace.',
     parameters: params,
-    kind: 'write',
-    async execute(args, ctx) {
-      const { path: requested, old_text: oldText, new_text: newText } = parseArgs(params, args, 'edit_file');
+    effects: (args) => ({ writes: [args.path] }),
+    preview: (args) => `edit ${args.path}\n--- old\n${args.old_text}\n+++ new\n${args.new_text}`,
+    dialects: {
+      claude: {
+        name: 'Edit',
+        args: { path: 'file_path', old_text: 'old_string', new_text: 'new_string' },
+      },
+    },
+    boundedOutput: true,
+    contentArgs: ['old_text', 'new_text'],
+    async execute({ path: requested, old_text: oldText, new_text: newText }, ctx) {
       const file = await ctx.workspace.resolve(requested, 'write');
       const shown = ctx.workspace.display(file);
       let data: Buffer;
       try {
         const st = await fs.stat(file);
         if (st.isDirectory()) throw new ToolError(`is a directory: ${shown}`);
-        if (st.size > MAX_FILE_BYTES) throw new ToolError(`file too large to edit (${st.size} bytes)`);
+        if (st.size > MAX_FILE_BYTES)
+          throw new ToolError(`file too large to edit (${st.size} bytes)`);
         data = await fs.readFile(file);
       } catch (err) {
         if (err instanceof ToolError) throw err;
@@ -44,7 +55,11 @@ export function createEditFileTool(opts: { onFileChange?: FileChangeListener } =
       const needle = Buffer.from(oldText, 'utf8');
       const at = data.indexOf(needle);
       if (at === -1) throw new ToolError('old_text not found in file');
-      const updated = Buffer.concat([data.subarray(0, at), Buffer.from(newText, 'utf8'), data.subarray(at + needle.length)]);
+      const updated = Buffer.concat([
+        data.subarray(0, at),
+        Buffer.from(newText, 'utf8'),
+        data.subarray(at + needle.length),
+      ]);
       try {
         await writeFileAtomic(file, updated);
       } catch (err) {
@@ -55,11 +70,12 @@ export function createEditFileTool(opts: { onFileChange?: FileChangeListener } =
       const note = others > 0 ? ` (${others} more occurrence${others === 1 ? '' : 's'} left unchanged)` : '';
       return `Edited ${shown}: replaced 1 occurrence${note}`;
     },
-  };
+  });
 }
 
 function countFrom(data: Buffer, needle: Buffer, from: number): number {
   let count = 0;
-  for (let i = data.indexOf(needle, from); i !== -1; i = data.indexOf(needle, i + needle.length)) count++;
+  for (let i = data.indexOf(needle, from); i !== -1; i = data.indexOf(needle, i + needle.length))
+    count++;
   return count;
 }

@@ -1,15 +1,17 @@
 /** The `execute` tool: a shell command in the workspace root, in its own process group, with a deadline. */
 import { z } from 'zod';
 import { EXECUTE_TIMEOUT_MS } from '../../shared/constants.ts';
-import { parseArgs } from './parse-args.ts';
-import type { Tool } from './types.ts';
+import { defineTool, type Tool, type ToolOutput } from './types.ts';
 import { runInProcessGroup, type GroupRunResult } from './process-group.ts';
 import { safeChildEnv } from '../env/child-env.ts';
 
 const MAX_TIMEOUT_SECONDS = 3600;
 
 const params = z.object({
-  command: z.string().min(1, 'command must not be empty').describe('Shell command to run in the workspace root'),
+  command: z
+    .string()
+    .min(1, 'command must not be empty')
+    .describe('Shell command to run in the workspace root'),
   timeout_seconds: z
     .number()
     .positive()
@@ -33,15 +35,16 @@ export interface ExecuteToolOptions {
  * environment is an allowlist without secrets; the whole process group is killed on timeout or abort.
  */
 export function createExecuteTool(opts: ExecuteToolOptions = {}): Tool {
-  return {
+  return defineTool({
     name: 'execute',
     description:
       'Run a shell command in the workspace root and return its combined stdout and stderr and exit code. ' +
       'stdin is closed (no interactive input). Long outputs keep their beginning and end.',
     parameters: params,
-    kind: 'execute',
-    async execute(args, ctx) {
-      const { command, timeout_seconds: timeoutSeconds } = parseArgs(params, args, 'execute');
+    effects: (args) => ({ executes: args.command }),
+    preview: (args) => `$ ${args.command}`,
+    dialects: { claude: { name: 'Bash' } },
+    async execute({ command, timeout_seconds: timeoutSeconds }, ctx): Promise<ToolOutput> {
       const timeoutMs = timeoutSeconds !== undefined ? timeoutSeconds * 1000 : EXECUTE_TIMEOUT_MS;
       const cwd = await ctx.workspace.resolve('.', 'write');
       const result = await runInProcessGroup({
@@ -54,9 +57,10 @@ export function createExecuteTool(opts: ExecuteToolOptions = {}): Tool {
         headBytes: opts.keepBytes,
         tailBytes: opts.keepBytes,
       });
-      return formatResult(result, timeoutMs);
+      const status = result.timedOut ? 'timeout' : result.cancelled ? 'cancelled' : 'ok';
+      return { content: formatResult(result, timeoutMs), status };
     },
-  };
+  });
 }
 
 /** The text the model sees for a finished command. */
@@ -67,7 +71,8 @@ export function formatResult(r: GroupRunResult, timeoutMs: number): string {
   else if (r.signal) status = `killed by signal ${r.signal}`;
   else status = `exit code: ${r.exitCode ?? -1}`;
   const notes: string[] = [];
-  if (r.killedSurvivors && !r.timedOut && !r.cancelled) notes.push('background processes left by the command were stopped');
+  if (r.killedSurvivors && !r.timedOut && !r.cancelled)
+    notes.push('background processes left by the command were stopped');
   const output = r.output.length > 0 ? r.output.replace(/\n$/, '') : '(no output)';
   return [output, '', status, ...notes].join('\n');
 }

@@ -2,8 +2,7 @@
 import { promises as fs } from 'node:fs';
 import path from 'node:path';
 import { z } from 'zod';
-import { parseArgs } from './parse-args.ts';
-import { ToolError, type Tool } from './types.ts';
+import { ToolError, defineTool, type Tool } from './types.ts';
 import { globToRegExp, hasGlobMagic } from './glob-pattern.ts';
 import { walkTree } from './tree-walk.ts';
 
@@ -13,8 +12,14 @@ const MAX_WALKED_FILES = 200_000;
 const DEFAULT_SKIPPED = ['.git', 'node_modules'];
 
 const params = z.object({
-  pattern: z.string().min(1, 'pattern must not be empty').describe('Glob such as "**/*.ts", "src/*.{js,jsx}", "test/?.txt"'),
-  path: z.string().optional().describe('Folder to search from, relative to the workspace root (default: the root)'),
+  pattern: z
+    .string()
+    .min(1, 'pattern must not be empty')
+    .describe('Glob such as "**/*.ts", "src/*.{js,jsx}", "test/?.txt"'),
+  path: z
+    .string()
+    .optional()
+    .describe('Folder to search from, relative to the workspace root (default: the root)'),
 });
 
 /**
@@ -23,18 +28,21 @@ const params = z.object({
  * `node_modules` are skipped unless the pattern names them; symlinked folders are not entered.
  */
 export function createGlobTool(): Tool {
-  return {
+  return defineTool({
     name: 'glob',
     description:
       'Find files by glob pattern (supports **, *, ?, {a,b}, [abc]) relative to path (default the workspace root). ' +
       `Returns JSON {files, truncated}, at most ${MAX_GLOB_RESULTS} files.`,
     parameters: params,
-    kind: 'read',
-    async execute(args, ctx) {
-      const { pattern: rawPattern, path: requested } = parseArgs(params, args, 'glob');
+    effects: (args) => ({ reads: [args.path ?? '.'] }),
+    dialects: { claude: { name: 'Glob', args: { path: 'file_path' } } },
+    boundedOutput: true,
+    async execute({ pattern: rawPattern, path: requested }, ctx) {
       const pattern = rawPattern.replace(/^\.\//, '');
       if (path.isAbsolute(pattern) || pattern.split('/').includes('..')) {
-        throw new ToolError('pattern must be relative and must not contain ".."; give the folder in "path"');
+        throw new ToolError(
+          'pattern must be relative and must not contain ".."; give the folder in "path"',
+        );
       }
       const base = await ctx.workspace.resolve(requested ?? '.', 'read');
       const segments = pattern.split('/');
@@ -45,14 +53,19 @@ export function createGlobTool(): Tool {
       let start: string;
       try {
         start = prefix ? await ctx.workspace.resolve(path.join(base, prefix), 'read') : base;
-        if (!(await fs.stat(start)).isDirectory()) return JSON.stringify({ files: [], truncated: false });
+        if (!(await fs.stat(start)).isDirectory())
+          return JSON.stringify({ files: [], truncated: false });
       } catch (err) {
         if (err instanceof Error && err.name === 'PathOutsideWorkspaceError') throw err;
         if (err instanceof ToolError) throw err;
         return JSON.stringify({ files: [], truncated: false });
       }
       const skip = new Set(DEFAULT_SKIPPED.filter((name) => !pattern.includes(name)));
-      const walk = await walkTree(start, { skipDirNames: skip, signal: ctx.signal, maxFiles: MAX_WALKED_FILES });
+      const walk = await walkTree(start, {
+        skipDirNames: skip,
+        signal: ctx.signal,
+        maxFiles: MAX_WALKED_FILES,
+      });
       const re = globToRegExp(segments.join('/'));
       const logicalStart = prefix ? path.join(base, prefix) : base;
       const matches: string[] = [];
@@ -64,7 +77,7 @@ export function createGlobTool(): Tool {
       const truncated = walk.truncated || matches.length > MAX_GLOB_RESULTS;
       return JSON.stringify({ files: matches.slice(0, MAX_GLOB_RESULTS), truncated });
     },
-  };
+  });
 }
 
 function toSlash(p: string): string {

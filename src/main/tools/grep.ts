@@ -1,8 +1,7 @@
 /** The `grep` tool: regex search over workspace files, through ripgrep when present, else in JS. */
 import { promises as fs } from 'node:fs';
 import { z } from 'zod';
-import { parseArgs } from './parse-args.ts';
-import { ToolError, type Tool } from './types.ts';
+import { ToolError, defineTool, type Tool } from './types.ts';
 import { jsSearch } from './grep-js.ts';
 import { looksBinary, readHead } from './file-io.ts';
 import { findRipgrep, ripgrepSearch, RipgrepUnusableError } from './grep-ripgrep.ts';
@@ -14,10 +13,22 @@ const MAX_GREP_RESULTS = 2000;
 
 const params = z.object({
   pattern: z.string().describe('Regular expression to search for (one line at a time)'),
-  path: z.string().optional().describe('Folder or file to search, relative to the workspace root (default: the root)'),
-  glob: z.string().optional().describe('Only search files matching this glob, e.g. "*.ts" or "src/**/*.tsx"'),
+  path: z
+    .string()
+    .optional()
+    .describe('Folder or file to search, relative to the workspace root (default: the root)'),
+  glob: z
+    .string()
+    .optional()
+    .describe('Only search files matching this glob, e.g. "*.ts" or "src/**/*.tsx"'),
   case_insensitive: z.boolean().optional().describe('Ignore case (default false)'),
-  max_results: z.number().int().min(1).max(MAX_GREP_RESULTS).optional().describe(`Most matches returned (default ${DEFAULT_GREP_RESULTS})`),
+  max_results: z
+    .number()
+    .int()
+    .min(1)
+    .max(MAX_GREP_RESULTS)
+    .optional()
+    .describe(`Most matches returned (default ${DEFAULT_GREP_RESULTS})`),
 });
 
 /** Engine choice for the grep tool. */
@@ -36,15 +47,16 @@ export interface GrepToolOptions {
  * both engines; honours .gitignore, skips `.git` and binary files.
  */
 export function createGrepTool(opts: GrepToolOptions = {}): Tool {
-  return {
+  return defineTool({
     name: 'grep',
     description:
       'Search file contents with a regular expression. Honours .gitignore and skips binary files. ' +
       'Returns JSON {matches:[{file,line,text}], truncated}.',
     parameters: params,
-    kind: 'read',
-    async execute(args, ctx) {
-      const a = parseArgs(params, args, 'grep');
+    effects: (args) => ({ reads: [args.path ?? '.'] }),
+    dialects: { claude: { name: 'Grep', args: { path: 'file_path' } } },
+    boundedOutput: true,
+    async execute(a, ctx) {
       try {
         new RegExp(a.pattern, a.case_insensitive ? 'i' : '');
       } catch (err) {
@@ -55,7 +67,8 @@ export function createGrepTool(opts: GrepToolOptions = {}): Tool {
         throw new ToolError(`no such file or directory: ${ctx.workspace.display(target)}`);
       });
       // A binary file named directly: rg would print a "binary file matches" notice; both engines skip it.
-      if (st.isFile() && looksBinary(await readHead(target))) return JSON.stringify({ matches: [], truncated: false });
+      if (st.isFile() && looksBinary(await readHead(target)))
+        return JSON.stringify({ matches: [], truncated: false });
       const req: GrepRequest = {
         root: ctx.workspace.root,
         target,
@@ -68,7 +81,7 @@ export function createGrepTool(opts: GrepToolOptions = {}): Tool {
       };
       return JSON.stringify(await search(req, opts));
     },
-  };
+  });
 }
 
 async function search(req: GrepRequest, opts: GrepToolOptions): Promise<GrepOutput> {
@@ -78,13 +91,18 @@ async function search(req: GrepRequest, opts: GrepToolOptions): Promise<GrepOutp
       return await ripgrepSearch(rg, req);
     } catch (err) {
       // A regex only JavaScript understands, or rg vanished: the JS engine still answers.
-      if (!(err instanceof RipgrepUnusableError) && (err as NodeJS.ErrnoException).code !== 'ENOENT') throw err;
+      if (
+        !(err instanceof RipgrepUnusableError) &&
+        (err as NodeJS.ErrnoException).code !== 'ENOENT'
+      )
+        throw err;
     }
   }
   try {
     return await jsSearch(req, { workers: opts.workers });
   } catch (err) {
-    if ((err as NodeJS.ErrnoException).code === 'ENOENT') throw new ToolError(`no such file or directory: ${req.display(req.target)}`);
+    if ((err as NodeJS.ErrnoException).code === 'ENOENT')
+      throw new ToolError(`no such file or directory: ${req.display(req.target)}`);
     throw err;
   }
 }

@@ -9,6 +9,7 @@ import { createGrepTool, type GrepToolOptions } from './grep.ts';
 import { createExecuteTool, type ExecuteToolOptions } from './execute.ts';
 
 export { createWorkspace, isInside } from './path-guard.ts';
+export { defineTool, toolOutput } from './types.ts';
 export { createLsTool } from './ls.ts';
 export { createReadFileTool } from './read-file.ts';
 export { createWriteFileTool, type FileChangeListener } from './write-file.ts';
@@ -27,7 +28,10 @@ export interface FilesystemToolsOptions {
   execute?: ExecuteToolOptions;
 }
 
-/** The seven filesystem tools of seed 000 §6.1: ls, read_file, write_file, edit_file, glob, grep, execute. */
+/**
+ * The seven workspace tools: ls, read_file, write_file, edit_file, glob, grep, execute. A new tool is
+ * its own file plus one line here; its definition carries its policy (docs/tools.md).
+ */
 export function createFilesystemTools(opts: FilesystemToolsOptions = {}): Tool[] {
   return [
     createLsTool(),

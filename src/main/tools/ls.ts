@@ -2,12 +2,14 @@
 import { promises as fs } from 'node:fs';
 import path from 'node:path';
 import { z } from 'zod';
-import { parseArgs } from './parse-args.ts';
-import { ToolError, type Tool } from './types.ts';
+import { ToolError, defineTool, type Tool } from './types.ts';
 import { describeFsError } from './file-io.ts';
 
 const params = z.object({
-  path: z.string().default('.').describe('Folder to list, relative to the workspace root (default ".")'),
+  path: z
+    .string()
+    .default('.')
+    .describe('Folder to list, relative to the workspace root (default ".")'),
 });
 
 /** One entry of the ls output. */
@@ -19,13 +21,15 @@ export interface LsEntry {
 
 /** Creates `ls`. Contract: returns a JSON array of {name,type,size} sorted by name; symlinks are not followed. */
 export function createLsTool(): Tool {
-  return {
+  return defineTool({
     name: 'ls',
-    description: 'List the files and folders in a directory of the workspace. Returns a JSON array of {name, type, size}.',
+    description:
+      'List the files and folders in a directory of the workspace. Returns a JSON array of {name, type, size}.',
     parameters: params,
-    kind: 'read',
-    async execute(args, ctx) {
-      const { path: requested } = parseArgs(params, args, 'ls');
+    effects: (args) => ({ reads: [args.path] }),
+    dialects: { claude: { name: 'LS', args: { path: 'file_path' } } },
+    boundedOutput: true,
+    async execute({ path: requested }, ctx) {
       const dir = await ctx.workspace.resolve(requested, 'read');
       const shown = ctx.workspace.display(dir);
       let dirents;
@@ -36,7 +40,13 @@ export function createLsTool(): Tool {
       }
       const entries: LsEntry[] = await Promise.all(
         dirents.map(async (d): Promise<LsEntry> => {
-          const type = d.isSymbolicLink() ? 'symlink' : d.isDirectory() ? 'dir' : d.isFile() ? 'file' : 'other';
+          const type = d.isSymbolicLink()
+            ? 'symlink'
+            : d.isDirectory()
+              ? 'dir'
+              : d.isFile()
+                ? 'file'
+                : 'other';
           const size = await fs
             .lstat(path.join(dir, d.name))
             .then((s) => s.size)
@@ -47,5 +57,5 @@ export function createLsTool(): Tool {
       entries.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
       return JSON.stringify(entries);
     },
-  };
+  });
 }

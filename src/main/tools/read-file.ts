@@ -1,8 +1,7 @@
 /** The `read_file` tool: numbered lines of a text file, paged, never dumping binaries or huge files. */
 import { promises as fs } from 'node:fs';
 import { z } from 'zod';
-import { parseArgs } from './parse-args.ts';
-import { ToolError, type Tool } from './types.ts';
+import { ToolError, defineTool, type Tool } from './types.ts';
 import { MAX_FILE_BYTES, describeFsError, looksBinary, readHead } from './file-io.ts';
 import { readLinePage } from './line-reader.ts';
 
@@ -15,21 +14,27 @@ const MAX_PAGE_CHARS = 256 * 1024;
 const params = z.object({
   path: z.string().describe('File to read, relative to the workspace root'),
   offset: z.number().int().min(1).optional().describe('1-based line number to start from'),
-  limit: z.number().int().min(1).optional().describe(`Number of lines to read (default ${DEFAULT_READ_LINES})`),
+  limit: z
+    .number()
+    .int()
+    .min(1)
+    .optional()
+    .describe(`Number of lines to read (default ${DEFAULT_READ_LINES})`),
 });
 
 /** Creates `read_file`. Contract: output is `cat -n` style; binaries and >10 MB files without offset/limit are not read. */
 export function createReadFileTool(opts: { maxLines?: number } = {}): Tool {
   const defaultLimit = opts.maxLines ?? DEFAULT_READ_LINES;
-  return {
+  return defineTool({
     name: 'read_file',
     description:
       `Read a text file of the workspace. Returns numbered lines (up to ${defaultLimit} by default); ` +
       'use offset and limit to page through long files.',
     parameters: params,
-    kind: 'read',
-    async execute(args, ctx) {
-      const { path: requested, offset, limit } = parseArgs(params, args, 'read_file');
+    effects: (args) => ({ reads: [args.path] }),
+    dialects: { claude: { name: 'Read', args: { path: 'file_path' } } },
+    boundedOutput: true,
+    async execute({ path: requested, offset, limit }, ctx) {
       const file = await ctx.workspace.resolve(requested, 'read');
       const shown = ctx.workspace.display(file);
       let size: number;
@@ -43,7 +48,9 @@ export function createReadFileTool(opts: { maxLines?: number } = {}): Tool {
         throw new ToolError(describeFsError(err, shown));
       }
       if (size > MAX_FILE_BYTES && offset === undefined && limit === undefined) {
-        throw new ToolError(`file is too large to read whole (${size} bytes); read a part with offset and limit`);
+        throw new ToolError(
+          `file is too large to read whole (${size} bytes); read a part with offset and limit`,
+        );
       }
       if (size === 0) return '(empty file)';
       const start = offset ?? 1;
@@ -59,7 +66,9 @@ export function createReadFileTool(opts: { maxLines?: number } = {}): Tool {
       }
       const body = page.lines
         .map((line, i) => {
-          const text = page.cut.has(i) ? `${line}… [line cut at ${MAX_LINE_CHARS} characters]` : line;
+          const text = page.cut.has(i)
+            ? `${line}… [line cut at ${MAX_LINE_CHARS} characters]`
+            : line;
           return `${String(start + i).padStart(6)}\t${text}`;
         })
         .join('\n');
@@ -67,5 +76,5 @@ export function createReadFileTool(opts: { maxLines?: number } = {}): Tool {
       const next = start + page.lines.length;
       return `${body}\n\n(more lines remain; continue with offset=${next})`;
     },
-  };
+  });
 }

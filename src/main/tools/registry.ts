@@ -1,4 +1,4 @@
-/** Tools available to one run: registered by hooks in `beforeAgent` (seed 000 §2.3), rebuilt every run. */
+/** Tools available to one run: registered by hooks in `beforeAgent`, rebuilt every run. */
 import { z } from 'zod';
 import type { ToolSchema } from '../llm/types.ts';
 import type { Tool } from './types.ts';

@@ -1,14 +1,18 @@
 /**
- * Calls that always need a person's approval, whatever the approval mode (security-tests T2.13,
- * T3.8, T8.1): destructive or piped-to-shell commands, and writes to files that make the workbench
- * or git run code later (hooks, settings, agent profile, .git). Heuristics, not a sandbox: they catch
- * the common and the injected forms; the approval prompt shows exactly what will run.
+ * Calls that always need a person's approval, whatever the approval mode: destructive or
+ * piped-to-shell commands, and writes to files that make the workbench or git run code later (hooks,
+ * settings, agent profile, .git). Heuristics, not a sandbox: they catch the common and the injected
+ * forms; the approval prompt shows exactly what will run.
  */
 import { isAbsolute, normalize, relative, resolve, sep } from 'node:path';
-import type { ToolCall } from '../../shared/types/index.ts';
+import { callEffects } from './call-policy.ts';
+import type { Tool } from './types.ts';
 
 const DANGEROUS_COMMANDS: Array<[RegExp, string]> = [
-  [/\brm\s+(-[a-zA-Z]*[rRf][a-zA-Z]*\s+)+(--\s+)?(\/|~|\$HOME|\.\.|\*|\/\*)(\s|\/?$|\/\*)/, 'deletes a whole tree outside the project or everything'],
+  [
+    /\brm\s+(-[a-zA-Z]*[rRf][a-zA-Z]*\s+)+(--\s+)?(\/|~|\$HOME|\.\.|\*|\/\*)(\s|\/?$|\/\*)/,
+    'deletes a whole tree outside the project or everything',
+  ],
   [/\b(curl|wget)\b[^|;&]*\|\s*(sudo\s+)?(ba|z|da|k)?sh\b/, 'pipes a download into a shell'],
   [/\bbase64\s+(-d|--decode)\b[^|]*\|\s*(ba|z)?sh\b/, 'runs decoded text as a shell script'],
   [/\beval\b/, 'evaluates constructed shell code'],
@@ -32,20 +36,34 @@ const PROTECTED_PATHS: Array<[RegExp, string]> = [
   [/^\.claude\/(settings(\.local)?\.json|hooks(\/|$))/, 'is Claude Code hook configuration'],
 ];
 
-/** Why a call must be approved by a person even in `auto` mode, or undefined when it need not be. */
-export function alwaysAskReason(call: ToolCall, workspaceRoot: string): string | undefined {
-  if (call.name === 'execute') {
-    const command = String(call.args.command ?? '');
-    for (const [re, why] of DANGEROUS_COMMANDS) if (re.test(command)) return `this command ${why}`;
-    if (command.split(/&&|\|\||;|\n/).length > MAX_CHAIN) return `this command chains more than ${MAX_CHAIN} commands`;
-    return undefined;
+/**
+ * Why a call must be approved by a person even in `auto` mode, or undefined when it need not be.
+ * Contract: reads the call's effects, so every path any tool writes meets the protected paths and
+ * every command any tool runs meets the command rules; invalid arguments (never run) give undefined.
+ */
+export function alwaysAskReason(
+  tool: Tool,
+  args: unknown,
+  workspaceRoot: string,
+): string | undefined {
+  const effects = callEffects(tool, args);
+  if (!effects) return undefined;
+  if (effects.executes !== undefined) {
+    const reason = commandRisk(effects.executes);
+    if (reason) return reason;
   }
-  if (call.name === 'write_file' || call.name === 'edit_file') {
-    const path = typeof call.args.path === 'string' ? call.args.path : '';
+  for (const path of effects.writes ?? []) {
     const rel = workspaceRelative(path, workspaceRoot);
-    if (rel === undefined) return undefined; // the path guard refuses it anyway
+    if (rel === undefined) continue; // the path guard refuses it anyway
     for (const [re, why] of PROTECTED_PATHS) if (re.test(rel)) return `${rel} ${why}`;
   }
+  return undefined;
+}
+
+function commandRisk(command: string): string | undefined {
+  for (const [re, why] of DANGEROUS_COMMANDS) if (re.test(command)) return `this command ${why}`;
+  if (command.split(/&&|\|\||;|\n/).length > MAX_CHAIN)
+    return `this command chains more than ${MAX_CHAIN} commands`;
   return undefined;
 }
 

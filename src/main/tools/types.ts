@@ -1,10 +1,37 @@
-/** The Tool port (seed 000 §2) with zod parameters, and the errors a tool may throw. */
+/**
+ * The Tool port: a tool owns its zod schema, what its calls do (effects), its approval preview and its
+ * names in other agents' dialects, so policy reads the definition and never a tool's name
+ * (docs/tools.md). Also the errors a tool may throw.
+ */
 import type { z } from 'zod';
-import type { AgentState } from '../../shared/types/index.ts';
+import type { AgentState, ToolStatus } from '../../shared/types/index.ts';
 import type { Workspace } from './workspace.ts';
 
-/** How a tool affects the workspace; decides the approval policy. Reads are always allowed. */
+/** How a call affects the workspace; decides the approval policy. Reads are always allowed. */
 export type ToolKind = 'read' | 'write' | 'execute';
+
+/** What one call does, computed from its parsed arguments. Approval and protected paths read this. */
+export interface ToolEffects {
+  /** Paths the call reads, as the model gave them (workspace-relative or absolute). */
+  readonly reads?: readonly string[];
+  /** Paths the call creates or changes. Present, even empty, makes the call a write. */
+  readonly writes?: readonly string[];
+  /** The shell command the call runs. */
+  readonly executes?: string;
+}
+
+/** A tool's name and argument names in Claude Code hooks (`tool_name`, `tool_input`). */
+export interface ClaudeDialect {
+  readonly name: string;
+  /** Workbench argument name → Claude's; arguments not named here keep their names. */
+  readonly args?: Readonly<Record<string, string>>;
+}
+
+/** A result that did not end plainly: a timed-out or cancelled command still returns its output. */
+export interface ToolOutput {
+  content: string;
+  status: Extract<ToolStatus, 'ok' | 'timeout' | 'cancelled'>;
+}
 
 export interface ToolContext {
   readonly callId: string;
@@ -13,18 +40,36 @@ export interface ToolContext {
   readonly state: AgentState;
 }
 
-export interface Tool {
+export interface Tool<P extends z.ZodType = z.ZodType> {
   readonly name: string; // snake_case, as the model sees it
   readonly description: string;
-  readonly parameters: z.ZodType;
-  readonly kind: ToolKind;
-  /** Attempts for plain errors (seed 003); default 1 = no retry. */
+  readonly parameters: P;
+  /** What a call with these arguments does. Pure: never touches the file system. */
+  effects(args: z.output<P>): ToolEffects;
+  /** The approval prompt's text: exactly what will run or be written (default: name and JSON arguments). */
+  preview?(args: z.output<P>): string;
+  readonly dialects?: { readonly claude?: ClaudeDialect };
+  /** True when the tool caps its own output (paging, result limits): it is never evicted. */
+  readonly boundedOutput?: boolean;
+  /** Arguments carrying file content; compaction cuts them in old messages. */
+  readonly contentArgs?: readonly string[];
+  /** Attempts for plain errors; default 1 = no retry. */
   readonly maxAttempts?: number;
-  /** Returns what the model sees. Throws ToolError (or any Error) on failure. */
-  execute(args: Record<string, unknown>, ctx: ToolContext): Promise<string>;
+  /** Receives the parsed arguments; returns what the model sees. Throws ToolError (or any Error) on failure. */
+  execute(args: z.output<P>, ctx: ToolContext): Promise<string | ToolOutput>;
 }
 
-/** Retry behaviour of a failed tool call (seed 003 "Tool Error Handling"). */
+/** A tool's return value as content and status (a plain string is an `ok` result). */
+export function toolOutput(out: string | ToolOutput): ToolOutput {
+  return typeof out === 'string' ? { content: out, status: 'ok' } : out;
+}
+
+/** Types a tool definition against its schema; the result goes into any registry. */
+export function defineTool<P extends z.ZodType>(tool: Tool<P>): Tool {
+  return tool;
+}
+
+/** Retry behaviour of a failed tool call. */
 export type ToolErrorKind = 'error' | 'cancel' | 'discard' | 'snooze';
 
 export class ToolError extends Error {

@@ -2,8 +2,7 @@
 import { promises as fs } from 'node:fs';
 import path from 'node:path';
 import { z } from 'zod';
-import { parseArgs } from './parse-args.ts';
-import { ToolError, type Tool } from './types.ts';
+import { ToolError, defineTool, type Tool } from './types.ts';
 import type { FileChange } from '../../shared/types/index.ts';
 import { MAX_FILE_BYTES, describeFsError } from './file-io.ts';
 import { writeFileAtomic } from '../fs/atomic-write.ts';
@@ -18,15 +17,20 @@ export type FileChangeListener = (displayPath: string, content: string, change: 
 
 /** Creates `write_file`. Contract: returns JSON {path, bytes_written}; the path is checked before any folder is created. */
 export function createWriteFileTool(opts: { onFileChange?: FileChangeListener } = {}): Tool {
-  return {
+  return defineTool({
     name: 'write_file',
-    description: 'Create or overwrite a file in the workspace with the given content. Parent folders are created.',
+    description:
+      'Create or overwrite a file in the workspace with the given content. Parent folders are created.',
     parameters: params,
-    kind: 'write',
-    async execute(args, ctx) {
-      const { path: requested, content } = parseArgs(params, args, 'write_file');
+    effects: (args) => ({ writes: [args.path] }),
+    preview: (args) => `write ${args.path}\n${args.content}`,
+    dialects: { claude: { name: 'Write', args: { path: 'file_path' } } },
+    boundedOutput: true,
+    contentArgs: ['content'],
+    async execute({ path: requested, content }, ctx) {
       const bytes = Buffer.byteLength(content, 'utf8');
-      if (bytes > MAX_FILE_BYTES) throw new ToolError(`content too large (${bytes} bytes; the limit is ${MAX_FILE_BYTES})`);
+      if (bytes > MAX_FILE_BYTES)
+        throw new ToolError(`content too large (${bytes} bytes; the limit is ${MAX_FILE_BYTES})`);
       const file = await ctx.workspace.resolve(requested, 'write');
       const shown = ctx.workspace.display(file);
       if (file === ctx.workspace.root) throw new ToolError(`is a directory: ${shown}`);
@@ -44,5 +48,5 @@ export function createWriteFileTool(opts: { onFileChange?: FileChangeListener } 
       opts.onFileChange?.(shown, content, { tool_call_id: ctx.callId, change: existed ? 'modified' : 'created' });
       return JSON.stringify({ path: shown, bytes_written: bytes });
     },
-  };
+  });
 }

@@ -1,8 +1,8 @@
-/** The `write_todos` tool: replaces the agent's whole todo list (seed 000 §6.5). */
+/** The `write_todos` tool: replaces the agent's whole todo list. */
 import { z } from 'zod';
 import { TODO_STATUSES } from '../../shared/constants.ts';
 import type { Todo, TodoStatus } from '../../shared/types/index.ts';
-import { ToolError, type Tool } from './types.ts';
+import { ToolError, defineTool, type Tool } from './types.ts';
 
 const ALLOWED = TODO_STATUSES.join(', ');
 
@@ -19,19 +19,20 @@ const params = z.object({ todos: z.array(todoSchema).describe('The complete new 
  * problem and the allowed statuses; the list is then left unchanged.
  */
 export function createWriteTodosTool(setTodos: (todos: Todo[]) => void): Tool {
-  return {
+  return defineTool({
     name: 'write_todos',
     description:
       `Replace your todo list with the complete new list. Each todo is {id, title, status}; status is one of ${ALLOWED}. ` +
       'Keep exactly one task in_progress while working.',
     parameters: params,
-    kind: 'read',
+    // Changes only the run's own todo list, never the workspace.
+    effects: () => ({}),
     async execute(args) {
       const todos = validateTodos(args.todos);
       setTodos(todos);
       return summarize(todos);
     },
-  };
+  });
 }
 
 /** Checks a model-given list item by item. Contract: throws ToolError with a clear message. */
@@ -40,15 +41,21 @@ export function validateTodos(input: unknown): Todo[] {
   const seen = new Set<string>();
   return input.map((item: unknown, i): Todo => {
     const where = `todos[${i}]`;
-    if (typeof item !== 'object' || item === null) throw new ToolError(`${where} must be an object {id, title, status}`);
+    if (typeof item !== 'object' || item === null)
+      throw new ToolError(`${where} must be an object {id, title, status}`);
     const { id, title, status } = item as Record<string, unknown>;
-    if ((typeof id !== 'string' && typeof id !== 'number') || String(id).trim() === '') throw new ToolError(`${where}.id is missing`);
-    if (typeof title !== 'string' || title.trim() === '') throw new ToolError(`${where}.title is missing`);
+    if ((typeof id !== 'string' && typeof id !== 'number') || String(id).trim() === '')
+      throw new ToolError(`${where}.id is missing`);
+    if (typeof title !== 'string' || title.trim() === '')
+      throw new ToolError(`${where}.title is missing`);
     if (typeof status !== 'string' || !(TODO_STATUSES as readonly string[]).includes(status)) {
-      throw new ToolError(`${where}.status ${JSON.stringify(status)} is not allowed; use one of: ${ALLOWED}`);
+      throw new ToolError(
+        `${where}.status ${JSON.stringify(status)} is not allowed; use one of: ${ALLOWED}`,
+      );
     }
     const key = String(id);
-    if (seen.has(key)) throw new ToolError(`duplicate todo id ${JSON.stringify(key)}; ids must be unique`);
+    if (seen.has(key))
+      throw new ToolError(`duplicate todo id ${JSON.stringify(key)}; ids must be unique`);
     seen.add(key);
     return { id: key, title, status: status as TodoStatus };
   });

@@ -127,7 +127,7 @@ export function createClaudeHooks(opts: ClaudeHooksOptions, source: HookSource):
 
   const blocked = (ctx: RunContext, call: ToolCall, by: string, reason: string): ToolResult => {
     ctx.emit({ event: 'on_blocked', name: call.name, data: { by, reason, target: 'tool_call', tool_call_id: call.id } });
-    return { tool_call_id: call.id, name: call.name, output: '', error: `blocked by hook ${by}: ${reason}` };
+    return { tool_call_id: call.id, name: call.name, output: '', error: `blocked by hook ${by}: ${reason}`, status: 'blocked' };
   };
 
   return {
@@ -155,9 +155,9 @@ export function createClaudeHooks(opts: ClaudeHooksOptions, source: HookSource):
     },
 
     async wrapToolCall(ctx, call, next) {
-      const toolName = claudeToolName(call.name);
+      const toolName = claudeToolName(ctx.tools, call.name);
       const pre = aggregate(
-        await fire(ctx, 'PreToolUse', toolName, { tool_name: toolName, tool_input: toClaudeInput(call.args, ctx.workspace.root), tool_use_id: call.id }),
+        await fire(ctx, 'PreToolUse', toolName, { tool_name: toolName, tool_input: toClaudeInput(ctx.tools, call.name, call.args, ctx.workspace.root), tool_use_id: call.id }),
         opts.settings,
         true,
       );
@@ -168,7 +168,7 @@ export function createClaudeHooks(opts: ClaudeHooksOptions, source: HookSource):
       }
       let current = call;
       if (pre.updatedInput) {
-        const args = fromClaudeInput(pre.updatedInput);
+        const args = fromClaudeInput(ctx.tools, call.name, pre.updatedInput);
         const refused = await refuseRewrittenInput(ctx, call.name, args);
         if (refused) return blocked(ctx, call, 'claude-hooks', refused);
         current = { ...call, args, raw_args: JSON.stringify(args) };
@@ -178,7 +178,7 @@ export function createClaudeHooks(opts: ClaudeHooksOptions, source: HookSource):
       const event = result.error ? 'PostToolUseFailure' : 'PostToolUse';
       const fields: Record<string, unknown> = {
         tool_name: toolName,
-        tool_input: toClaudeInput(current.args, ctx.workspace.root),
+        tool_input: toClaudeInput(ctx.tools, current.name, current.args, ctx.workspace.root),
         tool_use_id: call.id,
         duration_ms: Math.round(performance.now() - started),
         ...(result.error ? { error: result.error, is_interrupt: false } : { tool_response: { output: result.output } }),

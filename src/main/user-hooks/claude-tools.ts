@@ -1,44 +1,53 @@
 /**
- * Claude Code ↔ workbench naming: tool names and argument names both ways, and the matcher rules
- * (reference/claude-code-hooks.md §2.3).
+ * Claude Code ↔ workbench naming, read from each tool's `dialects.claude` (its Claude name and
+ * argument names), and the matcher rules of Claude Code settings hooks.
  */
 import { isAbsolute, resolve } from 'node:path';
+import type { ToolRegistry } from '../tools/registry.ts';
 
-const TO_CLAUDE: Record<string, string> = {
-  execute: 'Bash',
-  read_file: 'Read',
-  write_file: 'Write',
-  edit_file: 'Edit',
-  glob: 'Glob',
-  grep: 'Grep',
-  ls: 'LS',
-};
-const FROM_CLAUDE: Record<string, string> = Object.fromEntries(Object.entries(TO_CLAUDE).map(([a, b]) => [b, a]));
-const ARG_TO_CLAUDE: Record<string, string> = { path: 'file_path', old_text: 'old_string', new_text: 'new_string' };
-const ARG_FROM_CLAUDE: Record<string, string> = Object.fromEntries(Object.entries(ARG_TO_CLAUDE).map(([a, b]) => [b, a]));
+/** Where a tool's definition is looked up: the run's registry. */
+export type ToolLookup = Pick<ToolRegistry, 'get'>;
 
-/** The Claude Code name of a workbench tool (unknown tools keep their name). */
-export const claudeToolName = (name: string): string => TO_CLAUDE[name] ?? name;
-/** The workbench name of a Claude Code tool name. */
-export const workbenchToolName = (name: string): string => FROM_CLAUDE[name] ?? name;
+const argNames = (tools: ToolLookup, name: string) => tools.get(name)?.dialects?.claude?.args ?? {};
+
+/** The Claude Code name of a workbench tool (a tool without a Claude name keeps its own). */
+export function claudeToolName(tools: ToolLookup, name: string): string {
+  return tools.get(name)?.dialects?.claude?.name ?? name;
+}
 
 /**
  * Workbench arguments → Claude `tool_input`. Contract: `file_path` is absolute (Claude hooks expect it);
- * execute's `command` and unmapped names stay as they are.
+ * arguments the tool does not rename (execute's `command`…) stay as they are.
  */
-export function toClaudeInput(args: Record<string, unknown>, workspaceRoot: string): Record<string, unknown> {
+export function toClaudeInput(
+  tools: ToolLookup,
+  name: string,
+  args: Record<string, unknown>,
+  workspaceRoot: string,
+): Record<string, unknown> {
+  const names = argNames(tools, name);
   const out: Record<string, unknown> = {};
   for (const [k, v] of Object.entries(args)) {
-    const key = ARG_TO_CLAUDE[k] ?? k;
-    out[key] = key === 'file_path' && typeof v === 'string' && !isAbsolute(v) ? resolve(workspaceRoot, v) : v;
+    const key = names[k] ?? k;
+    out[key] =
+      key === 'file_path' && typeof v === 'string' && !isAbsolute(v)
+        ? resolve(workspaceRoot, v)
+        : v;
   }
   return out;
 }
 
 /** Claude `updatedInput` → workbench arguments (the path guard runs on the result afterwards). */
-export function fromClaudeInput(input: Record<string, unknown>): Record<string, unknown> {
+export function fromClaudeInput(
+  tools: ToolLookup,
+  name: string,
+  input: Record<string, unknown>,
+): Record<string, unknown> {
+  const back = Object.fromEntries(
+    Object.entries(argNames(tools, name)).map(([ours, theirs]) => [theirs, ours]),
+  );
   const out: Record<string, unknown> = {};
-  for (const [k, v] of Object.entries(input)) out[ARG_FROM_CLAUDE[k] ?? k] = v;
+  for (const [k, v] of Object.entries(input)) out[back[k] ?? k] = v;
   return out;
 }
 

@@ -96,6 +96,7 @@ const blockedResult = (call: ToolCall, by: string, reason: string): ToolResult =
   name: call.name,
   output: '',
   error: `blocked by hook ${by}: ${reason}`,
+  status: 'blocked',
 });
 
 /** Creates the `seed-hooks` pipeline Hook. Contract: its methods never reject except on abort. */

@@ -48,7 +48,9 @@ export function fromStructured(call: { id: string; name: string }, s: Record<str
   const text = typeof meta.output === 'string' ? meta.output : typeof s.output === 'string' ? s.output : previous.output;
   const failed = s.success === false;
   const error = failed ? (typeof s.error === 'string' && s.error ? s.error : 'failed (by hook)') : undefined;
-  return { tool_call_id: call.id, name: call.name, output: text, ...(error ? { error } : {}) };
+  // A hook may turn a success into a failure or clear a failure; a timeout or a deny keeps its status.
+  const status = failed ? (previous.status === 'ok' ? 'error' : previous.status) : previous.error ? 'ok' : previous.status;
+  return { tool_call_id: call.id, name: call.name, output: text, status, ...(error ? { error } : {}) };
 }
 
 /** seed 002 Message list: user and assistant turns only, as plain text. */

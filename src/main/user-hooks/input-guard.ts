@@ -1,30 +1,34 @@
 /**
- * Re-validation of a tool input a hook rewrote (security-tests T4.14): the tool's own schema and the
- * workspace path guard, exactly as for input coming from the model.
+ * Re-validation of a tool input a hook rewrote: the tool's own schema and the workspace path guard on
+ * every path the call would read or write (from the tool's effects), exactly as for model input.
  */
 import type { RunContext } from '../pipeline/hook.ts';
 import { errorMessage } from '../errors.ts';
+import { parseToolArgs } from '../tools/call-policy.ts';
 
-const WRITING_TOOLS = new Set(['write_file', 'edit_file']);
-
-/** Returns why the rewritten input is refused, or undefined when it may be used. */
-export async function refuseRewrittenInput(ctx: RunContext, toolName: string, args: Record<string, unknown>): Promise<string | undefined> {
+/**
+ * Returns why the rewritten input is refused, or undefined when it may be used.
+ * Contract: an unknown tool gives undefined (dispatch refuses the call without running anything).
+ */
+export async function refuseRewrittenInput(
+  ctx: RunContext,
+  toolName: string,
+  args: Record<string, unknown>,
+): Promise<string | undefined> {
   const tool = ctx.tools.get(toolName);
-  if (tool) {
-    const parsed = tool.parameters.safeParse(args);
-    if (!parsed.success) {
-      const issues = parsed.error.issues.map((i) => `${i.path.join('.') || '(arguments)'}: ${i.message}`).join('; ');
-      return `rewritten input is invalid: ${issues}`;
-    }
-  }
-  for (const key of ['path', 'file_path']) {
-    const value = args[key];
-    if (value === undefined) continue;
-    if (typeof value !== 'string') return `rewritten input is invalid: ${key} must be a string`;
+  if (!tool) return undefined;
+  const parsed = parseToolArgs(tool, args);
+  if (!parsed.ok) return `rewritten input is invalid: ${parsed.issues}`;
+  const effects = tool.effects(parsed.args);
+  const paths = [
+    ...(effects.reads ?? []).map((p) => [p, 'read'] as const),
+    ...(effects.writes ?? []).map((p) => [p, 'write'] as const),
+  ];
+  for (const [path, access] of paths) {
     try {
-      await ctx.workspace.resolve(value, WRITING_TOOLS.has(toolName) ? 'write' : 'read');
+      await ctx.workspace.resolve(path, access);
     } catch (err) {
-      return `rewritten input refused: ${errorMessage(err)} (${value})`;
+      return `rewritten input refused: ${errorMessage(err)} (${path})`;
     }
   }
   return undefined;

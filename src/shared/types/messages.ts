@@ -1,11 +1,11 @@
 /**
- * Conversation data types, with the JSON field names of seed 000 §1 (snake_case on the wire and on
- * disk). Pure: imported by main, renderer and tests alike.
+ * Conversation data types, with snake_case JSON field names (on the wire and on disk). Pure:
+ * imported by main, renderer and tests alike.
  */
 
 export type Role = 'system' | 'user' | 'assistant' | 'tool';
 
-/** A tool invocation requested by the model (seed 000 §1.2). */
+/** A tool invocation requested by the model. */
 export interface ToolCall {
   id: string;
   name: string;
@@ -14,7 +14,7 @@ export interface ToolCall {
   raw_args?: string;
 }
 
-/** One entry of the conversation (seed 000 §1.1). */
+/** One entry of the conversation. */
 export interface Message {
   role: Role;
   content: string;
@@ -23,31 +23,33 @@ export interface Message {
   name?: string;
   /** Set on an assistant message whose stream broke before it finished; its tool calls never ran. */
   interrupted?: boolean;
+  /** How the tool call ended; set on tool messages (absent on threads stored before it existed). */
   status?: ToolStatus;
 }
 
 /** How a tool call ended (docs/tools.md). */
 export type ToolStatus = 'ok' | 'error' | 'denied' | 'blocked' | 'cancelled' | 'timeout';
 
-/** What a tool produced (seed 000 §1.3). `error` is set only on failure. */
+/** What a tool produced. `error` is set only on failure. */
 export interface ToolResult {
   tool_call_id: string;
   name: string;
   output: string;
   error?: string;
+  /** How the call ended: readers take the outcome from here, never from the error text. */
   status: ToolStatus;
 }
 
 export type TodoStatus = 'pending' | 'in_progress' | 'done';
 
-/** One task of the agent's todo list (seed 000 §1.4). */
+/** One task of the agent's todo list. */
 export interface Todo {
   id: string;
   title: string;
   status: TodoStatus;
 }
 
-/** The whole state of one thread (seed 000 §3.1). */
+/** The whole state of one thread. */
 export interface AgentState {
   thread_id: string;
   messages: Message[];

@@ -4,7 +4,7 @@ import type { Hook, RunContext } from '../../../src/main/pipeline/hook.ts';
 import { defaultAgentProfile } from '../../../src/main/agents/profile.ts';
 import type { LlmClient, LlmResponse, ModelRequest } from '../../../src/main/llm/types.ts';
 import { ToolRegistry } from '../../../src/main/tools/registry.ts';
-import type { Tool, ToolKind } from '../../../src/main/tools/types.ts';
+import { defineTool, type Tool, type ToolEffects, type ToolKind } from '../../../src/main/tools/types.ts';
 import type { Workspace } from '../../../src/main/tools/workspace.ts';
 import { DEFAULT_SETTINGS, type AgentState, type Message, type RunEvent } from '../../../src/shared/types/index.ts';
 
@@ -26,14 +26,20 @@ export function scriptedLlm(answers: Answer[]): LlmClient & { requests: ModelReq
   };
 }
 
+/** A tool of the given kind: a write writes `args.path`, an execute runs `args.command`. */
 export function testTool(name: string, kind: ToolKind, run: (args: Record<string, unknown>, signal: AbortSignal) => Promise<string>): Tool {
-  return {
+  const effects = (args: Record<string, unknown>): ToolEffects => {
+    if (kind === 'execute') return { executes: String(args.command ?? '') };
+    if (kind === 'write') return { writes: typeof args.path === 'string' ? [args.path] : [] };
+    return {};
+  };
+  return defineTool({
     name,
     description: `test tool ${name}`,
-    kind,
     parameters: z.object({ value: z.string().optional() }).loose(),
+    effects,
     execute: (args, ctx) => run(args, ctx.signal),
-  };
+  });
 }
 
 export function harness(llm: LlmClient, tools: Tool[], extra: Partial<RunContext> = {}) {

@@ -11,6 +11,7 @@ import {
 } from '../../../src/main/middleware/compaction.ts';
 import { estimateMessageTokens, estimateTokens } from '../../../src/main/agent/tokens.ts';
 import type { Message } from '../../../src/shared/types/index.ts';
+import { createFilesystemTools } from '../../../src/main/tools/index.ts';
 
 const user = (content: string): Message => ({ role: 'user', content });
 const ai = (content: string, ...ids: string[]): Message =>
@@ -115,7 +116,7 @@ describe('findSplit', () => {
 });
 
 describe('truncateFileArgs', () => {
-  it('cuts write_file/edit_file contents to 2,000 chars and updates raw_args; never mutates', () => {
+  it("cuts the tools' content arguments to 2,000 chars and updates raw_args; never mutates", () => {
     const big = 'a'.repeat(5_000);
     const m: Message = {
       role: 'assistant',
@@ -127,7 +128,8 @@ describe('truncateFileArgs', () => {
       ],
     };
     const copy = structuredClone(m);
-    const out = truncateFileArgs(m);
+    const contentArgs = (name: string) => createFilesystemTools().find((t) => t.name === name)?.contentArgs;
+    const out = truncateFileArgs(m, contentArgs);
     expect(m).toEqual(copy);
     const [w, e, x] = out.tool_calls!;
     expect((w.args.content as string).startsWith('a'.repeat(2_000) + '\n[… 3000 more chars cut')).toBe(true);
@@ -136,7 +138,7 @@ describe('truncateFileArgs', () => {
     expect(e.args.new_text).toBe('short');
     expect(x).toBe(m.tool_calls![2]);
     expect(estimateMessageTokens(out)).toBeLessThan(estimateMessageTokens(m));
-    expect(truncateFileArgs(user('hi'))).toEqual(user('hi'));
+    expect(truncateFileArgs(user('hi'), contentArgs)).toEqual(user('hi'));
   });
 });
 

@@ -35,7 +35,7 @@ function runContext(): RunContext {
   };
 }
 
-const result = (name: string, output: string): ToolResult => ({ tool_call_id: 'c1', name, output });
+const result = (name: string, output: string): ToolResult => ({ tool_call_id: 'c1', name, output, status: 'ok' });
 
 describe('FilesystemHook', () => {
   it('registers the seven tools and records written files', async () => {
@@ -60,15 +60,19 @@ describe('FilesystemHook', () => {
     expect(evict(big)).toBe(out.output);
   });
 
-  it('keeps results at the limit and results of excluded tools', async () => {
+  it('keeps results at the limit and results of tools that cap their own output', async () => {
     const hook = createFilesystemHook();
+    const ctx = runContext();
+    await hook.beforeAgent!(ctx, ctx.state);
     const exact = 'x'.repeat(80_000);
-    const kept = await hook.wrapToolCall!(runContext(), { id: 'c1', name: 'custom', args: {} }, async () => result('custom', exact));
+    const kept = await hook.wrapToolCall!(ctx, { id: 'c1', name: 'custom', args: {} }, async () => result('custom', exact));
     expect(kept.output).toBe(exact);
     for (const name of ['ls', 'glob', 'grep', 'read_file', 'edit_file', 'write_file']) {
       const big = 'y'.repeat(100_000);
-      const r = await hook.wrapToolCall!(runContext(), { id: 'c1', name, args: {} }, async () => result(name, big));
+      const r = await hook.wrapToolCall!(ctx, { id: 'c1', name, args: {} }, async () => result(name, big));
       expect(r.output).toBe(big);
     }
+    const command = await hook.wrapToolCall!(ctx, { id: 'c1', name: 'execute', args: {} }, async () => result('execute', 'y'.repeat(100_000)));
+    expect(command.output).toContain('... (truncated 96000 characters) ...');
   });
 });

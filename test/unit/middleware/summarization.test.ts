@@ -2,6 +2,8 @@ import { describe, expect, it } from 'vitest';
 import type { RunContext } from '../../../src/main/pipeline/hook.ts';
 import { estimateTokens } from '../../../src/main/agent/tokens.ts';
 import { SUMMARY_PREFIX } from '../../../src/main/middleware/compaction.ts';
+import { ToolRegistry } from '../../../src/main/tools/registry.ts';
+import { createFilesystemTools } from '../../../src/main/tools/index.ts';
 import { compactThreadNow, createSummarizationHook, type CompactionStore, type SummarizationHookOptions } from '../../../src/main/middleware/summarization.ts';
 import type { LlmClient, LlmResponse, ModelRequest } from '../../../src/main/llm/types.ts';
 import type { CompactionSummary } from '../../../src/main/store/types.ts';
@@ -30,6 +32,8 @@ function setup(thread: Message[], llm: LlmClient, opts: SummarizationHookOptions
   const events: StreamEvent[] = [];
   const traceEvents: string[] = [];
   const state: AgentState = { thread_id: 't1', messages: thread, todos: [], files: {} };
+  const tools = new ToolRegistry();
+  for (const tool of createFilesystemTools()) tools.register(tool);
   const ctx = {
     threadId: 't1',
     runId: 'r1',
@@ -39,6 +43,7 @@ function setup(thread: Message[], llm: LlmClient, opts: SummarizationHookOptions
     state,
     emit: (e: StreamEvent) => events.push(e),
     trace: { recordEvent: (name: string) => traceEvents.push(name), ...noopSpans() },
+    tools,
   } as unknown as RunContext;
   const hook = createSummarizationHook({ now: () => 1_000, ...opts });
   const sent: Message[][] = [];

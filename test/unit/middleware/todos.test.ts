@@ -32,10 +32,10 @@ async function setup() {
 }
 
 describe('TodoListHook', () => {
-  it('registers write_todos (kind read) and replaces the list', async () => {
+  it('registers write_todos (no workspace effects, so never asked about) and replaces the list', async () => {
     const { hook, tool, call, state, calls } = await setup();
     expect(hook).toMatchObject({ name: 'todolist', source: 'builtin' });
-    expect(tool.kind).toBe('read');
+    expect(tool.effects({ todos: [] })).toEqual({});
     const todos = [
       { id: '1', title: 'Parse config file', status: 'done' },
       { id: '2', title: 'Implement handler', status: 'in_progress' },

@@ -103,7 +103,7 @@ describe('onion phases', () => {
     const call = createPipeline([aborting]).toolCall(ctx, async (c) => ({
       tool_call_id: c.id,
       name: c.name,
-      output: 'x',
+      output: 'x', status: 'ok',
     }));
     await expect(call({ id: '1', name: 'ls', args: {} })).rejects.toThrow('stop');
   });
@@ -121,7 +121,7 @@ describe('onion phases', () => {
     const call = createPipeline([rewrite]).toolCall(ctx, async (c) => ({
       tool_call_id: c.id,
       name: c.name,
-      output: `read ${String(c.args.path)}`,
+      output: `read ${String(c.args.path)}`, status: 'ok',
     }));
     expect((await call({ id: '1', name: 'read_file', args: { path: 'a.txt' } })).output).toBe(
       'READ B.TXT',
@@ -141,7 +141,7 @@ describe('onion phases', () => {
     const { ctx, failures } = context();
     const call = createPipeline([guard]).toolCall(ctx, async (c) => {
       ran = true;
-      return { tool_call_id: c.id, name: c.name, output: 'x' };
+      return { tool_call_id: c.id, name: c.name, output: 'x', status: 'ok' };
     });
     const result = await call({ id: '1', name: 'execute', args: {} });
     expect(ran).toBe(false);

@@ -44,6 +44,30 @@ describe('openDatabase', () => {
     expect(existsSync(`${file}.bak-v${SCHEMA_VERSION}`)).toBe(false);
   });
 
+  it('keeps how each tool call ended, and opens a version-1 file whose tool rows have none', () => {
+    const file = join(tempDir(), 'workbench.db');
+    const db = openAt(file);
+    const id = db.threads.loadOrCreate(undefined, '/ws').thread_id;
+    const call = { id: 'c1', name: 'read_file', args: { path: 'a' } };
+    db.threads.appendMessages(id, [
+      { role: 'user', content: 'go' },
+      { role: 'assistant', content: '', tool_calls: [call] },
+      { role: 'tool', content: 'Error: EACCES', tool_call_id: 'c1', name: 'read_file', status: 'error' },
+    ]);
+    db.close();
+    expect(openAt(file).threads.get(id)?.messages[2].status).toBe('error');
+    open.pop()!.close();
+
+    // Back to version 1: no status column, as a file written by an older build.
+    const raw = new DatabaseSync(file);
+    raw.exec('ALTER TABLE messages DROP COLUMN status; PRAGMA user_version = 1');
+    raw.close();
+    const old = openAt(file);
+    expect(pragma(file, 'user_version')).toBe(SCHEMA_VERSION);
+    expect(existsSync(`${file}.bak-v1`)).toBe(true);
+    expect(old.threads.get(id)?.messages[2]).toEqual({ role: 'tool', content: 'Error: EACCES', tool_call_id: 'c1', name: 'read_file' });
+  });
+
   it('refuses a schema newer than this build, leaving it untouched', () => {
     const file = join(tempDir(), 'workbench.db');
     const raw = new DatabaseSync(file);

@@ -216,12 +216,14 @@ describe('ThreadStore', () => {
       tool_call_id: 'c2',
       name: 'execute',
       content: INTERRUPTED_TOOL_RESULT,
+      status: 'cancelled',
     });
     again.threads.appendMessages(id, [{ role: 'assistant', content: 'continuing' }]);
     again.close();
 
     const third = openAt(file);
     expect(third.threads.get(id)?.messages).toHaveLength(5);
+    expect(third.threads.get(id)?.messages[3].status).toBe('cancelled');
     expect(third.threads.summary(id)?.message_count).toBe(5);
   });
 });

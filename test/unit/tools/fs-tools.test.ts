@@ -7,6 +7,7 @@ import { createWriteFileTool } from '../../../src/main/tools/write-file.ts';
 import { createEditFileTool } from '../../../src/main/tools/edit-file.ts';
 import { createGlobTool } from '../../../src/main/tools/glob.ts';
 import { createFilesystemTools } from '../../../src/main/tools/index.ts';
+import { callEffects, effectKind } from '../../../src/main/tools/call-policy.ts';
 import { run, tempWorkspace, writeTree, type TempWorkspace } from './helpers.ts';
 
 let t: TempWorkspace;
@@ -16,9 +17,10 @@ beforeEach(async () => {
 afterEach(() => t.cleanup());
 
 describe('createFilesystemTools', () => {
-  it('returns the seven tools with their kinds', () => {
+  it('returns the seven tools with the kinds their effects give', () => {
     const tools = createFilesystemTools();
-    expect(tools.map((x) => `${x.name}:${x.kind}`)).toEqual([
+    const args: Record<string, unknown> = { path: 'a', content: '', old_text: 'x', new_text: '', pattern: 'x', command: 'ls' };
+    expect(tools.map((x) => `${x.name}:${effectKind(callEffects(x, args)!)}`)).toEqual([
       'ls:read', 'read_file:read', 'write_file:write', 'edit_file:write', 'glob:read', 'grep:read', 'execute:execute',
     ]);
   });

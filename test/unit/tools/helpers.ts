@@ -3,7 +3,8 @@ import { promises as fs } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { createWorkspace } from '../../../src/main/tools/path-guard.ts';
-import type { Tool, ToolContext } from '../../../src/main/tools/types.ts';
+import { toolOutput, type Tool, type ToolContext } from '../../../src/main/tools/types.ts';
+import { parseToolArgs } from '../../../src/main/tools/call-policy.ts';
 import type { Workspace } from '../../../src/main/tools/workspace.ts';
 
 export interface TempWorkspace {
@@ -43,10 +44,12 @@ export async function writeTree(dir: string, files: Record<string, string | Buff
   }
 }
 
-/** Runs a tool and returns its output or the error message, for compact assertions. */
+/** Runs a tool as dispatch does (arguments validated first) and returns its output or the error message. */
 export async function run(tool: Tool, args: Record<string, unknown>, ctx: ToolContext): Promise<{ ok: boolean; text: string }> {
+  const parsed = parseToolArgs(tool, args);
+  if (!parsed.ok) return { ok: false, text: `invalid arguments for ${tool.name}: ${parsed.issues}` };
   try {
-    return { ok: true, text: await tool.execute(args, ctx) };
+    return { ok: true, text: toolOutput(await tool.execute(parsed.args, ctx)).content };
   } catch (err) {
     return { ok: false, text: (err as Error).message };
   }

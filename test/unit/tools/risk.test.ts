@@ -1,12 +1,13 @@
 import { describe, expect, it } from 'vitest';
 import { alwaysAskReason } from '../../../src/main/tools/risk.ts';
+import { createExecuteTool, createWriteFileTool } from '../../../src/main/tools/index.ts';
 import { ApprovalBroker, createApprovalHook } from '../../../src/main/middleware/approval.ts';
 import { runAgentLoop } from '../../../src/main/agent/loop.ts';
 import { createPipeline } from '../../../src/main/pipeline/run-phase.ts';
 import { harness, scriptedLlm, testTool } from '../agent/loop-harness.ts';
 
-const run = (command: string) => alwaysAskReason({ id: 'c', name: 'execute', args: { command } }, '/ws');
-const write = (path: string) => alwaysAskReason({ id: 'c', name: 'write_file', args: { path, content: 'x' } }, '/ws');
+const run = (command: string) => alwaysAskReason(createExecuteTool(), { command }, '/ws');
+const write = (path: string) => alwaysAskReason(createWriteFileTool(), { path, content: 'x' }, '/ws');
 
 describe('calls that always need a person', () => {
   it.each([

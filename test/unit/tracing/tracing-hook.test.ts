@@ -19,7 +19,7 @@ describe('tracing hook', () => {
     const ctx = fakeContext();
     const res = await hook.wrapModelCall!(ctx, msgs, async () => ({ content: 'hi', tool_calls: [] }));
     expect(res.content).toBe('hi');
-    const out = await hook.wrapToolCall!(ctx, { id: 'c1', name: 't', args: {} }, async (c) => ({ tool_call_id: c.id, name: c.name, output: 'ok' }));
+    const out = await hook.wrapToolCall!(ctx, { id: 'c1', name: 't', args: {} }, async (c) => ({ tool_call_id: c.id, name: c.name, output: 'ok', status: 'ok' }));
     expect(out.output).toBe('ok');
   });
 
@@ -94,7 +94,7 @@ describe('tracing hook', () => {
     const call = { id: 'call_9', name: 'read_file', args: { path: '/ws/a.txt' } };
     await hook.wrapToolCall!(ctx, call, async (c) => {
       recorder.startSpan('hook before_tool_call guard', 'hook').end();
-      return { tool_call_id: c.id, name: c.name, output: 'z'.repeat(700) };
+      return { tool_call_id: c.id, name: c.name, output: 'z'.repeat(700), status: 'ok' };
     });
     const tool = sink.ends.find((s) => s.kind === 'tool')!;
     const inner = sink.ends.find((s) => s.kind === 'hook')!;
@@ -120,6 +120,7 @@ describe('tracing hook', () => {
       name: c.name,
       output: '',
       error: 'exit 1',
+      status: 'error',
     }));
     const failed = sink.ends.at(-1)!;
     expect(failed.status).toEqual({ code: 'ERROR', message: 'exit 1' });

@@ -2,7 +2,9 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createUserHooks, listUserHooks } from '../../../src/main/user-hooks/index.ts';
-import { claudeToolName, fromClaudeInput, matcherMatches, toClaudeInput, workbenchToolName } from '../../../src/main/user-hooks/claude-tools.ts';
+import { claudeToolName, fromClaudeInput, matcherMatches, toClaudeInput } from '../../../src/main/user-hooks/claude-tools.ts';
+import { ToolRegistry } from '../../../src/main/tools/registry.ts';
+import { createFilesystemTools } from '../../../src/main/tools/index.ts';
 import { memoryHookRuns, runTool, sandbox, settingsWith, testContext, ZOO, type Sandbox } from './helpers.ts';
 import type { WorkbenchSettings } from '../../../src/shared/types/index.ts';
 import { requestOf } from '../../helpers/model-request.ts';
@@ -34,15 +36,16 @@ async function setup(settings: WorkbenchSettings = settingsWith(), trusted = tru
 }
 
 describe('naming and matchers', () => {
-  it('maps tool names and arguments both ways', () => {
+  it("maps tool names and arguments both ways, from each tool's definition", () => {
+    const tools = new ToolRegistry();
+    for (const tool of createFilesystemTools()) tools.register(tool);
     const pairs = { execute: 'Bash', read_file: 'Read', write_file: 'Write', edit_file: 'Edit', glob: 'Glob', grep: 'Grep', ls: 'LS' };
-    for (const [ours, theirs] of Object.entries(pairs)) {
-      expect(claudeToolName(ours)).toBe(theirs);
-      expect(workbenchToolName(theirs)).toBe(ours);
-    }
-    expect(toClaudeInput({ path: 'a/b.ts', old_text: 'x', new_text: 'y' }, '/ws')).toEqual({ file_path: '/ws/a/b.ts', old_string: 'x', new_string: 'y' });
-    expect(toClaudeInput({ command: 'ls' }, '/ws')).toEqual({ command: 'ls' });
-    expect(fromClaudeInput({ file_path: '/ws/a', old_string: 'x', new_string: 'y' })).toEqual({ path: '/ws/a', old_text: 'x', new_text: 'y' });
+    for (const [ours, theirs] of Object.entries(pairs)) expect(claudeToolName(tools, ours)).toBe(theirs);
+    expect(claudeToolName(tools, 'my_tool')).toBe('my_tool');
+    expect(toClaudeInput(tools, 'edit_file', { path: 'a/b.ts', old_text: 'x', new_text: 'y' }, '/ws')).toEqual({ file_path: '/ws/a/b.ts', old_string: 'x', new_string: 'y' });
+    expect(toClaudeInput(tools, 'read_file', { path: '/abs/c.ts' }, '/ws')).toEqual({ file_path: '/abs/c.ts' });
+    expect(toClaudeInput(tools, 'execute', { command: 'ls' }, '/ws')).toEqual({ command: 'ls' });
+    expect(fromClaudeInput(tools, 'edit_file', { file_path: '/ws/a', old_string: 'x', new_string: 'y' })).toEqual({ path: '/ws/a', old_text: 'x', new_text: 'y' });
   });
 
   it('matches exact names, | lists, unanchored regexes, and everything for empty or *', () => {

@@ -153,7 +153,7 @@ describe('seed semantics', () => {
   it('after_tool_call replaces the output', async () => {
     installZoo(sb.wsHooks, 'after_tool_call--rewrite-output');
     const { call } = await setup();
-    expect(await call()).toEqual({ tool_call_id: 'c1', name: 'execute', output: 'REWRITTEN' });
+    expect(await call()).toEqual({ tool_call_id: 'c1', name: 'execute', output: 'REWRITTEN', status: 'ok' });
   });
 
   it('agent_stop follow-ups accumulate; mutate and compact pass through', async () => {

@@ -2,10 +2,10 @@
 import { chmodSync, copyFileSync, mkdirSync, mkdtempSync, realpathSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { isAbsolute, join, relative, resolve } from 'node:path';
-import { z } from 'zod';
 import type { RunContext } from '../../../src/main/pipeline/hook.ts';
 import { defaultAgentProfile } from '../../../src/main/agents/profile.ts';
 import { ToolRegistry } from '../../../src/main/tools/registry.ts';
+import { createFilesystemTools, toolOutput } from '../../../src/main/tools/index.ts';
 import { PathOutsideWorkspaceError, type Workspace } from '../../../src/main/tools/workspace.ts';
 import { createTraceRecorder } from '../../../src/main/tracing/index.ts';
 import type { HookRunRecord, SpanRecord, RunEvent, WorkbenchSettings } from '../../../src/shared/types/index.ts';
@@ -90,12 +90,10 @@ export function testContext(ws: string, home: string, settings: WorkbenchSetting
   const events: RunEvent[] = [];
   const spans: SpanRecord[] = [];
   const tools = new ToolRegistry();
-  const fake = (name: string, kind: 'read' | 'write' | 'execute', parameters: z.ZodType) =>
-    tools.register({ name, description: name, kind, parameters, execute: async (args) => `${name} ran with ${JSON.stringify(args)}` });
-  fake('execute', 'execute', z.object({ command: z.string() }));
-  fake('write_file', 'write', z.object({ path: z.string(), content: z.string() }));
-  fake('read_file', 'read', z.object({ path: z.string() }));
-  fake('edit_file', 'write', z.object({ path: z.string(), old_text: z.string(), new_text: z.string() }));
+  // The real definitions (schemas, effects, Claude names) with an execute that only reports its input.
+  for (const tool of createFilesystemTools()) {
+    tools.register({ ...tool, execute: async (args) => `${tool.name} ran with ${JSON.stringify(args)}` });
+  }
   const trace = createTraceRecorder({ threadId: 'thread_1', runId: 'run_1', sink: { onStart: () => {}, onEnd: (s) => spans.push(s) } });
   const t: TestContext = { events, spans, ctx: undefined as unknown as RunContext };
   t.ctx = {
@@ -122,5 +120,6 @@ export function testContext(ws: string, home: string, settings: WorkbenchSetting
 /** The terminal of the tool onion in tests: runs the fake tool. */
 export const runTool = (t: TestContext) => async (call: { id: string; name: string; args: Record<string, unknown> }) => {
   const tool = t.ctx.tools.get(call.name)!;
-  return { tool_call_id: call.id, name: call.name, output: await tool.execute(call.args, { callId: call.id, workspace: t.ctx.workspace, signal: t.ctx.signal, state: t.ctx.state }) };
+  const out = toolOutput(await tool.execute(call.args, { callId: call.id, workspace: t.ctx.workspace, signal: t.ctx.signal, state: t.ctx.state }));
+  return { tool_call_id: call.id, name: call.name, output: out.content, status: out.status };
 };
