@@ -211,7 +211,7 @@ async function panelsScreenshots() {
 
     // Hooks: the pipeline, an untrusted workspace hook, a Test result and the recent runs.
     await page.getByTestId('tab-hooks').click();
-    await page.locator('[data-testid="hook-row"][data-id="seed:user:10-guard"] [data-testid="hook-test-open"]').click();
+    await page.locator('[data-testid="hook-row"][data-id="executable:user:10-guard"] [data-testid="hook-test-open"]').click();
     await page.getByTestId('hook-test-payload').waitFor();
     await page.waitForFunction(() => globalThis.document.querySelector('[data-testid="hook-test-payload"]')?.value.includes('execute'));
     const payload = await page.getByTestId('hook-test-payload').inputValue();

@@ -46,12 +46,12 @@ function writeHook(file: string, event: string): void {
 }
 
 await runGroup('hooks', async (ctx) => {
-  const { invokeSeedHook } = await import('../../src/main/user-hooks/executable-hooks.ts');
+  const { invokeExecutableHook } = await import('../../src/main/user-hooks/executable-hooks.ts');
   const { invokeClaudeHandler, claudeSpec } =
     await import('../../src/main/user-hooks/claude-hooks.ts');
   const { runHookProcess } = await import('../../src/main/user-hooks/index.ts');
   const { buildHookEnv } = await import('../../src/main/env/child-env.ts');
-  const { basePayload } = await import('../../src/main/user-hooks/executable-protocol.ts');
+  const { basePayload } = await import('../../src/main/user-hooks/executable-events.ts');
   const workspace = tempDir('hooks-ws');
   const home = tempDir('hooks-home');
   writeReadTarget(workspace);
@@ -107,13 +107,13 @@ await runGroup('hooks', async (ctx) => {
   const [seedFull, bare2] = await samplePair(
     runs,
     warmup,
-    () => invokeSeedHook(target, ref, script, workspace, seedPayload, () => 'none'),
+    () => invokeExecutableHook(target, ref, script, workspace, seedPayload, () => 'none'),
     bareSeed,
   );
   figures.bare_seed = figure('bare child_process.spawn of the script', 'ms', [...bare1, ...bare2]);
   figures.seed_runner = figure('seed hook, runner only (runHookProcess)', 'ms', seedRunner);
   figures.seed_full = figure(
-    'seed hook, dialect path (invokeSeedHook: runner + span + hook_runs row)',
+    'seed hook, dialect path (invokeExecutableHook: runner + span + hook_runs row)',
     'ms',
     seedFull,
   );

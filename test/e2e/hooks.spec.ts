@@ -34,7 +34,7 @@ test('the pipeline lists built-ins and user hooks; turning a hook off renames it
 }) => {
   const hooks = new HooksPage(app);
   await hooks.open();
-  const id = `seed:user:${HOOK}`;
+  const id = `executable:user:${HOOK}`;
   await expect(hooks.row('builtin:tracing')).toBeVisible();
   await expect(hooks.row(id)).toHaveAttribute('data-state', 'on');
   await expect(hooks.rows.nth(2)).toHaveAttribute('data-id', 'builtin:user-hooks');
@@ -73,7 +73,7 @@ test('the pipeline lists built-ins and user hooks; turning a hook off renames it
 test('"Test" runs a hook and shows its output, exit code and how it was read', async ({ app }) => {
   const hooks = new HooksPage(app);
   await hooks.open();
-  const row = hooks.row(`seed:user:${HOOK}`);
+  const row = hooks.row(`executable:user:${HOOK}`);
   await row.getByTestId('hook-test-open').click();
   await expect(hooks.test.getByTestId('hook-test-payload')).toHaveValue(/"tool_name": "execute"/);
   await hooks.test.getByTestId('hook-test-run').click();
@@ -98,7 +98,7 @@ test('a new hook from a template is written, executable, and listed', async ({ a
   await app.getByTestId('new-hook-scope').selectOption('user');
   await app.getByTestId('new-hook-create').click();
   try {
-    await expect(hooks.row('seed:user:e2e-follow')).toContainText('agent_stop');
+    await expect(hooks.row('executable:user:e2e-follow')).toContainText('agent_stop');
   } finally {
     rmSync(join(hooksDir(), 'e2e-follow'), { force: true });
   }
@@ -111,7 +111,7 @@ test('2,000 hook runs render virtualized', async ({ app }) => {
       `INSERT INTO hook_runs (hook_id, hook_name, event, started_at, duration_ms, payload, stdout, stderr, exit_code, timed_out, decision) VALUES (?, ?, 'before_tool_call', ?, 12, '{}', '', '', 0, 0, 'allow')`,
     );
     db.exec('BEGIN');
-    for (let i = 0; i < 2000; i++) insert.run('seed:user:bulk', `bulk-${i}`, Date.now() - i * 1000);
+    for (let i = 0; i < 2000; i++) insert.run('executable:user:bulk', `bulk-${i}`, Date.now() - i * 1000);
     db.exec('COMMIT');
   } finally {
     db.close();

@@ -41,19 +41,19 @@ const toolMessages = (llm: ScriptedLlm, call: number) => llm.calls[call].request
 
 describe('user hooks in a full run', () => {
   it('the seed guardrail in .workbench/hooks blocks an rm -rf the model asks for', async () => {
-    installFixture(sb.wsHooks, 'seeds/seed001-security-guardrail');
+    installFixture(sb.wsHooks, 'executable/kodelet-v1-security-guardrail');
     mkdirSync(join(sb.ws, 'victim'));
     const { wb, llm, events } = await start([{ toolCalls: [{ name: 'execute', args: { command: 'rm -rf victim' } }] }, { text: 'I will not.' }]);
     const done = await send(wb, 'clean up');
     expect(done.stop_reason).toBe('completed');
     expect(existsSync(join(sb.ws, 'victim'))).toBe(true);
-    expect(toolMessages(llm, 1)).toEqual(["Error: blocked by hook seed001-security-guardrail: Security policy: 'rm -rf' is not allowed"]);
-    expect(events.find((e) => e.event === 'on_blocked')?.data).toMatchObject({ by: 'seed001-security-guardrail', target: 'tool_call' });
+    expect(toolMessages(llm, 1)).toEqual(["Error: blocked by hook kodelet-v1-security-guardrail: Security policy: 'rm -rf' is not allowed"]);
+    expect(events.find((e) => e.event === 'on_blocked')?.data).toMatchObject({ by: 'kodelet-v1-security-guardrail', target: 'tool_call' });
     llm.assertComplete();
   });
 
   it('the audit logger records every tool call, and every hook run is stored', async () => {
-    installFixture(sb.userHooks, 'seeds/seed002-audit-logger');
+    installFixture(sb.userHooks, 'executable/kodelet-v2-audit-logger');
     const { wb, llm } = await start([
       { toolCalls: [{ name: 'execute', args: { command: 'echo one' } }, { name: 'write_file', args: { path: 'a.txt', content: 'A' } }] },
       { toolCalls: [{ name: 'read_file', args: { path: 'a.txt' } }] },
@@ -85,7 +85,7 @@ describe('user hooks in a full run', () => {
   });
 
   it('a follow-up hook makes the agent do one more turn', async () => {
-    installFixture(sb.wsHooks, 'seeds/seed001-foo-txt-remover');
+    installFixture(sb.wsHooks, 'executable/kodelet-v1-foo-txt-remover');
     writeFileSync(join(sb.ws, 'foo.txt'), 'x');
     const { wb, llm } = await start([{ text: 'All done.' }, { toolCalls: [{ name: 'execute', args: { command: 'rm foo.txt' } }] }, { text: 'Removed foo.txt.' }]);
     const done = await send(wb, 'do the task');
@@ -99,7 +99,7 @@ describe('user hooks in a full run', () => {
   it('a hanging hook costs one deadline, not the session', async () => {
     installZoo(sb.wsHooks, 'before_tool_call--ignore-term');
     const { wb, llm } = await start([{ toolCalls: [{ name: 'execute', args: { command: 'echo still-ran' } }] }, { text: 'ok' }]);
-    await wb.settings.update({ hook_overrides: { 'seed:workspace:before_tool_call--ignore-term': { timeout_ms: 1000 } } });
+    await wb.settings.update({ hook_overrides: { 'executable:workspace:before_tool_call--ignore-term': { timeout_ms: 1000 } } });
     const started = Date.now();
     const done = await send(wb, 'go');
     expect(Date.now() - started).toBeLessThan(1000 + 2000 + 5000);

@@ -82,6 +82,7 @@ export function createSettingsStore(home: string): SettingsStore {
       problems.push(`${path}: expected a JSON object; using defaults, copy kept at ${backUp(raw)}`);
       parsed = undefined;
     }
+    if (isPlainObject(parsed)) renameLegacyHookIds(parsed);
     const merged = deepMerge(structuredClone(DEFAULT_SETTINGS), parsed ?? {}) as unknown as Record<
       string,
       unknown
@@ -138,4 +139,19 @@ export function createSettingsStore(home: string): SettingsStore {
     },
     diagnostics: () => [...diagnostics],
   };
+}
+
+/**
+ * Executable hooks were once listed as `seed:<scope>:<name>`; their overrides (on/off, fail mode,
+ * timeout) keep applying under today's `executable:<scope>:<name>` ids.
+ */
+function renameLegacyHookIds(parsed: Record<string, unknown>): void {
+  const overrides = parsed.hook_overrides;
+  if (!isPlainObject(overrides)) return;
+  for (const id of Object.keys(overrides)) {
+    if (!id.startsWith('seed:')) continue;
+    const renamed = `executable:${id.slice('seed:'.length)}`;
+    if (!(renamed in overrides)) overrides[renamed] = overrides[id];
+    delete overrides[id];
+  }
 }

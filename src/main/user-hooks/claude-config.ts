@@ -9,19 +9,8 @@ import { CLAUDE_HOOK_TIMEOUT_MS } from '../../shared/constants.ts';
 import type { WorkbenchSettings } from '../../shared/types/index.ts';
 import { isRecord } from './json-output.ts';
 import { errorMessage } from '../errors.ts';
+import { CLAUDE_EVENTS, isClaudeEvent } from './claude-events.ts';
 
-export const CLAUDE_EVENTS = [
-  'PreToolUse',
-  'PostToolUse',
-  'PostToolUseFailure',
-  'UserPromptSubmit',
-  'Stop',
-  'SessionStart',
-  'SessionEnd',
-  'PreCompact',
-  'PostCompact',
-] as const;
-export type ClaudeEvent = (typeof CLAUDE_EVENTS)[number];
 
 export interface ClaudeSettingsFile {
   path: string;
@@ -104,7 +93,7 @@ export async function loadClaudeHooks(opts: { workspace: string; home: string; t
       continue;
     }
     for (const [event, groups] of Object.entries(data.hooks)) {
-      const known = (CLAUDE_EVENTS as readonly string[]).includes(event);
+      const known = isClaudeEvent(event);
       if (!Array.isArray(groups)) {
         const problem = `"${event}" must be an array of matcher groups`;
         diagnostics.push(`${file.path}: ${problem}`);

@@ -20,7 +20,7 @@ import type { UserHookRef } from './types.ts';
 /** Stop-hook blocks in a row before we let the agent stop anyway (Claude Code's cap). */
 const STOP_BLOCK_CAP = 8;
 export const ASK_REASON = 'hook asked for confirmation';
-/** Handlers of one event running at the same time (security-tests T4.13); results keep config order. */
+/** Handlers of one event running at the same time (so a flood of handlers cannot starve the run); results keep config order. */
 const MAX_PARALLEL = 8;
 
 async function mapLimited<T, R>(items: readonly T[], limit: number, fn: (item: T) => Promise<R>): Promise<R[]> {

@@ -1,5 +1,5 @@
 /**
- * Seed-dialect discovery (seeds 001/002): executables in `<ws>/.workbench/hooks/` (higher precedence)
+ * Discovery of executable hooks (docs/hooks.md): executables in `<ws>/.workbench/hooks/` (higher precedence)
  * and `$WORKBENCH_HOME/hooks/`; `<hook> hook` names the event, cached per file identity.
  * An untrusted workspace's executables are never run, not even to ask their type.
  */
@@ -8,19 +8,18 @@ import { readdir, rename, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { buildHookEnv } from '../env/child-env.ts';
 import { runHookProcess } from './runner.ts';
+import { EXECUTABLE_EVENTS, isExecutableEvent, type ExecutableEvent } from './executable-events.ts';
 
-export const SEED_EVENTS = ['before_tool_call', 'after_tool_call', 'user_message_send', 'after_turn', 'agent_stop'] as const;
-export type SeedEvent = (typeof SEED_EVENTS)[number];
 export const DISABLE_SUFFIX = '.disable';
 const TYPE_QUERY_TIMEOUT_MS = 10_000;
 
-export interface SeedHookEntry {
-  /** `seed:workspace:<name>` or `seed:user:<name>` (name without `.disable`). */
+export interface ExecutableHookEntry {
+  /** `executable:workspace:<name>` or `executable:user:<name>` (name without `.disable`). */
   id: string;
   name: string;
   path: string;
   scope: 'workspace' | 'user';
-  event?: SeedEvent;
+  event?: ExecutableEvent;
   /** False when the file name ends with `.disable`. */
   enabled: boolean;
   trusted: boolean;
@@ -32,7 +31,7 @@ export interface SeedHookEntry {
 
 interface CacheEntry {
   key: string;
-  event?: SeedEvent;
+  event?: ExecutableEvent;
   problem?: string;
 }
 // Keyed by device:inode so a `.disable` rename keeps the answer; invalidated by mtime/size/inode change.
@@ -40,7 +39,7 @@ const typeCache = new Map<string, CacheEntry>();
 const identity = (s: Stats) => `${s.dev}:${s.ino}`;
 const version = (s: Stats) => `${s.mtimeMs}:${s.size}:${s.ino}`;
 
-export const seedHookDirs = (workspace: string, home: string) => ({
+export const executableHookDirs = (workspace: string, home: string) => ({
   workspace: join(workspace, '.workbench', 'hooks'),
   user: join(home, 'hooks'),
 });
@@ -56,17 +55,17 @@ export function isRunnableFile(path: string): boolean {
   }
 }
 
-async function queryType(path: string, cwd: string): Promise<{ event?: SeedEvent; problem?: string }> {
+async function queryType(path: string, cwd: string): Promise<{ event?: ExecutableEvent; problem?: string }> {
   const res = await runHookProcess({ command: path, args: ['hook'], cwd, env: buildHookEnv(cwd), timeoutMs: TYPE_QUERY_TIMEOUT_MS });
   if (res.error) return { problem: res.error };
   if (res.timedOut) return { problem: '`hook` query timed out' };
   if (res.exitCode !== 0) return { problem: `\`hook\` query exited with ${res.exitCode ?? res.signal}` };
   const answer = res.stdout.trim();
-  if ((SEED_EVENTS as readonly string[]).includes(answer)) return { event: answer as SeedEvent };
-  return { problem: `bad hook type "${answer.slice(0, 60)}" (expected one of ${SEED_EVENTS.join(', ')})` };
+  if (isExecutableEvent(answer)) return { event: answer };
+  return { problem: `bad hook type "${answer.slice(0, 60)}" (expected one of ${EXECUTABLE_EVENTS.join(', ')})` };
 }
 
-async function scanDir(dir: string, scope: 'workspace' | 'user', cwd: string, mayRun: boolean): Promise<SeedHookEntry[]> {
+async function scanDir(dir: string, scope: 'workspace' | 'user', cwd: string, mayRun: boolean): Promise<ExecutableHookEntry[]> {
   let names: string[];
   try {
     names = (await readdir(dir)).sort();
@@ -76,7 +75,7 @@ async function scanDir(dir: string, scope: 'workspace' | 'user', cwd: string, ma
   const entries = await Promise.all(
     names
       .filter((n) => !n.startsWith('.'))
-      .map(async (file): Promise<SeedHookEntry | undefined> => {
+      .map(async (file): Promise<ExecutableHookEntry | undefined> => {
         const path = join(dir, file);
         let st: Stats;
         try {
@@ -87,7 +86,7 @@ async function scanDir(dir: string, scope: 'workspace' | 'user', cwd: string, ma
         if (!st.isFile()) return undefined;
         const enabled = !file.endsWith(DISABLE_SUFFIX);
         const name = enabled ? file : file.slice(0, -DISABLE_SUFFIX.length);
-        const entry: SeedHookEntry = { id: `seed:${scope}:${name}`, name, path, scope, enabled, trusted: scope === 'user' || mayRun };
+        const entry: ExecutableHookEntry = { id: `executable:${scope}:${name}`, name, path, scope, enabled, trusted: scope === 'user' || mayRun };
         if (!isRunnableFile(path)) {
           entry.problem = 'not executable (chmod +x it)';
           return entry;
@@ -105,15 +104,15 @@ async function scanDir(dir: string, scope: 'workspace' | 'user', cwd: string, ma
         return { ...entry, ...answer };
       }),
   );
-  return entries.filter((e): e is SeedHookEntry => e !== undefined);
+  return entries.filter((e): e is ExecutableHookEntry => e !== undefined);
 }
 
 /**
- * Lists every seed hook file of both folders, workspace first, each folder by name.
+ * Lists every executable hook file of both folders, workspace first, each folder by name.
  * Contract: runs `<hook> hook` only for enabled hooks of the user folder or of a trusted workspace.
  */
-export async function discoverSeedHooks(opts: { workspace: string; home: string; trusted: boolean }): Promise<SeedHookEntry[]> {
-  const dirs = seedHookDirs(opts.workspace, opts.home);
+export async function discoverExecutableHooks(opts: { workspace: string; home: string; trusted: boolean }): Promise<ExecutableHookEntry[]> {
+  const dirs = executableHookDirs(opts.workspace, opts.home);
   const [ws, user] = await Promise.all([
     scanDir(dirs.workspace, 'workspace', opts.workspace, opts.trusted),
     scanDir(dirs.user, 'user', opts.workspace, true),
@@ -124,13 +123,13 @@ export async function discoverSeedHooks(opts: { workspace: string; home: string;
 }
 
 /** Whether an entry takes part in runs. */
-export const isSeedRunnable = (e: SeedHookEntry): boolean => e.enabled && e.trusted && !e.problem && !e.shadowed && e.event !== undefined;
+export const isExecutableRunnable = (e: ExecutableHookEntry): boolean => e.enabled && e.trusted && !e.problem && !e.shadowed && e.event !== undefined;
 
 /**
- * Turns a seed hook on or off by renaming it to/from `<name>.disable`; returns the new path.
+ * Turns an executable hook on or off by renaming it to/from `<name>.disable`; returns the new path.
  * Contract: a no-op when already in that state; refuses to overwrite an existing file.
  */
-export async function setSeedHookEnabled(path: string, enabled: boolean): Promise<string> {
+export async function setExecutableHookEnabled(path: string, enabled: boolean): Promise<string> {
   const isDisabled = path.endsWith(DISABLE_SUFFIX);
   if (enabled === !isDisabled) return path;
   const target = enabled ? path.slice(0, -DISABLE_SUFFIX.length) : `${path}${DISABLE_SUFFIX}`;

@@ -1,11 +1,11 @@
 /**
- * The seed dialect as one pipeline Hook (`seed-hooks`): runs the discovered executables at each
- * lifecycle point with the semantics of seed 002 (deny-fast for blocking events, input/output
- * rewriting in order, accumulated follow-ups). One Hook for the whole dialect keeps the pipeline
+ * Executable hooks (Kodelet's protocol, docs/hooks.md) as one pipeline Hook (`executable-hooks`):
+ * runs the discovered executables at each lifecycle point — deny-fast for blocking events, input and
+ * output rewriting in order, accumulated follow-ups. One Hook for the whole format keeps the pipeline
  * order simple; every executable still gets its own span, run record and HookInfo.
  */
 import type { HookSource, Message, ToolCall, ToolResult, WorkbenchSettings } from '../../shared/types/index.ts';
-import { SEED_HOOK_TIMEOUT_MS } from '../../shared/constants.ts';
+import { EXECUTABLE_HOOK_TIMEOUT_MS } from '../../shared/constants.ts';
 import { resolveCompaction } from '../middleware/compaction.ts';
 import type { Hook, RunContext, StopOutcome, TurnInfo, TurnOutcome } from '../pipeline/hook.ts';
 import type { HookRunStore } from '../store/types.ts';
@@ -14,54 +14,54 @@ import { refuseRewrittenInput } from './input-guard.ts';
 import { parseHookJson } from './json-output.ts';
 import { processFailure, runAndRecord, targetOf } from './record.ts';
 import type { HookProcessResult } from './runner.ts';
-import { isRunnableFile, type SeedEvent, type SeedHookEntry } from './executable-discovery.ts';
+import { isRunnableFile, type ExecutableHookEntry } from './executable-discovery.ts';
+import { basePayload, executableDecision, type ExecutableEvent } from './executable-events.ts';
 import {
-  basePayload,
   fromStructured,
   readAfterToolResult,
   readBlockResult,
   readLoopResult,
-  toSeedMessages,
+  toExecutableMessages,
   toStructured,
   type UsageInfo,
 } from './executable-protocol.ts';
 import type { HookReading, UserHookRef } from './types.ts';
 
-export interface SeedHooksOptions {
-  entries: SeedHookEntry[];
+export interface ExecutableHooksOptions {
+  entries: ExecutableHookEntry[];
   settings: WorkbenchSettings;
   hookRuns?: HookRunStore;
 }
 
 /** The ref (timeout, fail mode) of an entry under the settings' overrides. */
-export function seedRef(e: SeedHookEntry, settings: WorkbenchSettings): UserHookRef {
+export function executableRef(e: ExecutableHookEntry, settings: WorkbenchSettings): UserHookRef {
   const o = settings.hook_overrides[e.id] ?? {};
-  return { id: e.id, name: e.name, event: e.event ?? 'unknown', failMode: o.fail_mode ?? 'open', timeoutMs: o.timeout_ms ?? SEED_HOOK_TIMEOUT_MS };
+  return { id: e.id, name: e.name, event: e.event ?? 'unknown', failMode: o.fail_mode ?? 'open', timeoutMs: o.timeout_ms ?? EXECUTABLE_HOOK_TIMEOUT_MS };
 }
 
-export interface SeedInvocation {
+export interface ExecutableInvocation {
   reading: HookReading;
   /** The validated result object; undefined on failure or empty output. */
   value?: Record<string, unknown>;
 }
 
 /**
- * Runs one seed hook (`<hook> run`, payload on stdin) and reads its answer with `check`.
+ * Runs one executable hook (`<hook> run`, payload on stdin) and reads its answer with `check`.
  * Contract: never rejects; failures are in `reading.error`.
  */
-export async function invokeSeedHook(
+export async function invokeExecutableHook(
   target: Parameters<typeof runAndRecord>[0],
   ref: UserHookRef,
   path: string,
   cwd: string,
   payload: object,
   check: (o: Record<string, unknown>) => string,
-): Promise<SeedInvocation> {
+): Promise<ExecutableInvocation> {
   const stdin = JSON.stringify(payload);
   let value: Record<string, unknown> | undefined;
   const spec = { command: path, args: ['run'], cwd, env: buildHookEnv(cwd), stdin, timeoutMs: ref.timeoutMs };
   const { reading } = await runAndRecord(target, ref, stdin, spec, (res) => {
-    const r = readSeedResult(res, check);
+    const r = readExecutableResult(res, check);
     value = r.value;
     return r.reading;
   });
@@ -69,10 +69,10 @@ export async function invokeSeedHook(
 }
 
 /**
- * Reads a seed hook's process result: failures, then strict JSON, then `check` (the event's schema).
+ * Reads an executable hook's process result: failures, then strict JSON, then `check` (the event's schema).
  * Contract: a truncated, unparsable or schema-invalid stdout never yields a value.
  */
-export function readSeedResult(res: HookProcessResult, check: (o: Record<string, unknown>) => string): SeedInvocation {
+export function readExecutableResult(res: HookProcessResult, check: (o: Record<string, unknown>) => string): ExecutableInvocation {
   const failure = processFailure(res);
   if (failure) return { reading: { decision: 'error', error: failure } };
   if (res.exitCode !== 0) {
@@ -99,9 +99,9 @@ const blockedResult = (call: ToolCall, by: string, reason: string): ToolResult =
   status: 'blocked',
 });
 
-/** Creates the `seed-hooks` pipeline Hook. Contract: its methods never reject except on abort. */
-export function createSeedHooks(opts: SeedHooksOptions, source: HookSource): Hook {
-  const of = (event: SeedEvent) => opts.entries.filter((e) => e.event === event);
+/** Creates the `executable-hooks` pipeline Hook. Contract: its methods never reject except on abort. */
+export function createExecutableHooks(opts: ExecutableHooksOptions, source: HookSource): Hook {
+  const of = (event: ExecutableEvent) => opts.entries.filter((e) => e.event === event);
   // Usage of the last turn per run, for the agent_stop payload.
   const lastUsage = new Map<string, UsageInfo>();
   const autoCompact = () => opts.settings.hook_overrides['builtin:summarization']?.enabled !== false;
@@ -109,25 +109,32 @@ export function createSeedHooks(opts: SeedHooksOptions, source: HookSource): Hoo
   const limits = (ctx: RunContext) => resolveCompaction(ctx.profile.context_window, ctx.profile.compaction);
 
   // Re-checked right before each run so a `.disable` rename or removal applies to the very next event.
-  async function each(ctx: RunContext, event: SeedEvent, fn: (e: SeedHookEntry, ref: UserHookRef) => Promise<boolean | void>): Promise<void> {
+  async function each(ctx: RunContext, event: ExecutableEvent, fn: (e: ExecutableHookEntry, ref: UserHookRef) => Promise<boolean | void>): Promise<void> {
     for (const e of of(event)) {
       ctx.signal.throwIfAborted();
       if (!isRunnableFile(e.path)) continue;
-      if ((await fn(e, seedRef(e, opts.settings))) === false) return;
+      if ((await fn(e, executableRef(e, opts.settings))) === false) return;
     }
   }
-  const run = (ctx: RunContext, e: SeedHookEntry, ref: UserHookRef, payload: object, check: (o: Record<string, unknown>) => string) =>
-    invokeSeedHook(targetOf(ctx, opts.hookRuns), ref, e.path, ctx.workspace.root, payload, check);
+  // The event's base fields, then its own; the answer is read as the event table says.
+  const run = (ctx: RunContext, e: ExecutableHookEntry, ref: UserHookRef, event: ExecutableEvent, fields: object) =>
+    invokeExecutableHook(
+      targetOf(ctx, opts.hookRuns),
+      ref,
+      e.path,
+      ctx.workspace.root,
+      { ...basePayload(event, ctx.threadId, ctx.workspace.root), ...fields },
+      (o) => executableDecision(event, o),
+    );
 
   return {
-    name: 'seed-hooks',
+    name: 'executable-hooks',
     source,
 
     async onUserMessage(ctx, text) {
       let outcome: { blocked: boolean; reason?: string; by?: string } = { blocked: false };
       await each(ctx, 'user_message_send', async (e, ref) => {
-        const payload = { ...basePayload('user_message_send', ctx.threadId, ctx.workspace.root), message: text };
-        const { reading, value } = await run(ctx, e, ref, payload, (o) => (readBlockResult(o).blocked ? 'block' : 'allow'));
+        const { reading, value } = await run(ctx, e, ref, 'user_message_send', { message: text });
         if (value && readBlockResult(value).blocked) {
           outcome = { blocked: true, reason: reading.reason || 'blocked', by: e.name };
           return false; // deny-fast: later hooks do not run
@@ -144,11 +151,8 @@ export function createSeedHooks(opts: SeedHooksOptions, source: HookSource): Hoo
       let current = call;
       let blocked: ToolResult | undefined;
       await each(ctx, 'before_tool_call', async (e, ref) => {
-        const payload = { ...basePayload('before_tool_call', ctx.threadId, ctx.workspace.root), tool_name: current.name, tool_input: current.args, tool_user_id: call.id };
-        const { reading, value } = await run(ctx, e, ref, payload, (o) => {
-          const r = readBlockResult(o);
-          return r.blocked ? 'block' : r.input ? 'rewrite' : 'allow';
-        });
+        const fields = { tool_name: current.name, tool_input: current.args, tool_user_id: call.id };
+        const { reading, value } = await run(ctx, e, ref, 'before_tool_call', fields);
         let reason: string | undefined;
         if (value) {
           const r = readBlockResult(value);
@@ -168,14 +172,8 @@ export function createSeedHooks(opts: SeedHooksOptions, source: HookSource): Hoo
       if (blocked) return blocked;
       let result = await next(current);
       await each(ctx, 'after_tool_call', async (e, ref) => {
-        const payload = {
-          ...basePayload('after_tool_call', ctx.threadId, ctx.workspace.root),
-          tool_name: current.name,
-          tool_input: current.args,
-          tool_output: toStructured(result),
-          tool_user_id: call.id,
-        };
-        const { value } = await run(ctx, e, ref, payload, (o) => (readAfterToolResult(o).output ? 'rewrite' : 'none'));
+        const fields = { tool_name: current.name, tool_input: current.args, tool_output: toStructured(result), tool_user_id: call.id };
+        const { value } = await run(ctx, e, ref, 'after_tool_call', fields);
         const output = value ? readAfterToolResult(value).output : undefined;
         if (output) result = fromStructured(call, output, result);
       });
@@ -190,15 +188,14 @@ export function createSeedHooks(opts: SeedHooksOptions, source: HookSource): Hoo
       lastUsage.set(ctx.runId, usage);
       const outcome: TurnOutcome = {};
       await each(ctx, 'after_turn', async (e, ref) => {
-        const payload = {
-          ...basePayload('after_turn', ctx.threadId, ctx.workspace.root),
+        const fields = {
           turn_number: info.turn,
           tools_used: info.response.tool_calls.length > 0,
           usage,
           auto_compact_enabled: autoCompact(),
           auto_compact_threshold: trigger,
         };
-        const { value } = await run(ctx, e, ref, payload, (o) => loopDecision(readLoopResult(o, false)));
+        const { value } = await run(ctx, e, ref, 'after_turn', fields);
         if (value) Object.assign(outcome, readLoopResult(value, false));
       });
       return outcome;
@@ -208,18 +205,17 @@ export function createSeedHooks(opts: SeedHooksOptions, source: HookSource): Hoo
       const outcome: StopOutcome = {};
       const { contextWindow, trigger } = limits(ctx);
       await each(ctx, 'agent_stop', async (e, ref) => {
-        const payload = {
-          ...basePayload('agent_stop', ctx.threadId, ctx.workspace.root),
-          messages: toSeedMessages(msgs),
+        const fields = {
+          messages: toExecutableMessages(msgs),
           usage: lastUsage.get(ctx.runId) ?? { input_tokens: 0, output_tokens: 0, current_context_window: 0, max_context_window: contextWindow },
           invoked_recipe: '',
           auto_compact_enabled: autoCompact(),
           auto_compact_threshold: trigger,
         };
-        const { value } = await run(ctx, e, ref, payload, (o) => loopDecision(readLoopResult(o, true)));
+        const { value } = await run(ctx, e, ref, 'agent_stop', fields);
         if (!value) return;
         const r = readLoopResult(value, true);
-        // Follow-ups accumulate across hooks (seed 002 "Message Accumulation").
+        // Follow-ups accumulate across hooks (docs/hooks.md, "Accumulation").
         if (r.follow_up_messages?.length) (outcome.follow_up_messages ??= []).push(...r.follow_up_messages);
         if (r.mutate) outcome.mutate = r.mutate;
         if (r.callback) outcome.callback = r.callback;
@@ -231,11 +227,4 @@ export function createSeedHooks(opts: SeedHooksOptions, source: HookSource): Hoo
       lastUsage.delete(ctx.runId);
     },
   };
-}
-
-function loopDecision(r: { follow_up_messages?: string[]; mutate?: unknown; callback?: string }): string {
-  if (r.mutate) return 'mutate';
-  if (r.callback) return 'callback';
-  if (r.follow_up_messages?.length) return 'follow_up';
-  return 'none';
 }

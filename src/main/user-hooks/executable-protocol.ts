@@ -1,19 +1,11 @@
 /**
- * The seed dialect's wire format (seed 002's TypeScript interfaces): payload builders and strict
- * readers of the results. A reader returns the parsed result or throws a message for the record.
+ * The wire format of executable hooks (docs/hooks.md): payload pieces and strict readers of the
+ * answers. A reader returns the parsed result or throws a message for the record.
  */
 import type { Message, ToolResult } from '../../shared/types/index.ts';
 import { isRecord } from './json-output.ts';
-import type { SeedEvent } from './executable-discovery.ts';
 
-export interface BasePayload {
-  event: SeedEvent;
-  conv_id: string;
-  cwd: string;
-  invoked_by: 'main' | 'subagent';
-}
-
-/** seed 002 StructuredToolResult; the tool's text is carried in `metadata.output`. */
+/** A tool result as executable hooks see it; the tool's text is carried in `metadata.output`. */
 export interface StructuredToolResult {
   toolName: string;
   success: boolean;
@@ -29,9 +21,7 @@ export interface UsageInfo {
   max_context_window: number;
 }
 
-export const basePayload = (event: SeedEvent, convId: string, cwd: string): BasePayload => ({ event, conv_id: convId, cwd, invoked_by: 'main' });
-
-/** Our ToolResult as a seed StructuredToolResult. */
+/** Our ToolResult as a StructuredToolResult. */
 export function toStructured(r: ToolResult): StructuredToolResult {
   return {
     toolName: r.name,
@@ -53,8 +43,8 @@ export function fromStructured(call: { id: string; name: string }, s: Record<str
   return { tool_call_id: call.id, name: call.name, output: text, status, ...(error ? { error } : {}) };
 }
 
-/** seed 002 Message list: user and assistant turns only, as plain text. */
-export function toSeedMessages(msgs: readonly Message[]): Array<{ role: 'user' | 'assistant'; content: string }> {
+/** The conversation as executable hooks see it: user and assistant turns only, as plain text. */
+export function toExecutableMessages(msgs: readonly Message[]): Array<{ role: 'user' | 'assistant'; content: string }> {
   return msgs.filter((m) => m.role === 'user' || m.role === 'assistant').map((m) => ({ role: m.role as 'user' | 'assistant', content: m.content }));
 }
 
@@ -117,42 +107,4 @@ export function readLoopResult(o: Record<string, unknown>, allowFollowUps: boole
     if (f.length) out.follow_up_messages = (f as string[]).filter((m) => m.trim() !== '');
   }
   return out;
-}
-
-/** The decision a seed result means for `event` (used by `workbench hooks test`). Throws on a bad shape. */
-export function seedDecision(event: string, o: Record<string, unknown>): string {
-  switch (event) {
-    case 'before_tool_call': {
-      const r = readBlockResult(o);
-      return r.blocked ? 'block' : r.input ? 'rewrite' : 'allow';
-    }
-    case 'user_message_send':
-      return readBlockResult(o).blocked ? 'block' : 'allow';
-    case 'after_tool_call':
-      return readAfterToolResult(o).output ? 'rewrite' : 'none';
-    default: {
-      const r = readLoopResult(o, event === 'agent_stop');
-      if (r.mutate) return 'mutate';
-      if (r.callback) return 'callback';
-      return r.follow_up_messages?.length ? 'follow_up' : 'none';
-    }
-  }
-}
-
-/** A sample payload for trying a seed hook by hand (`workbench hooks test`). */
-export function sampleSeedPayload(event: string, convId: string, cwd: string): Record<string, unknown> {
-  const base = { event, conv_id: convId, cwd, invoked_by: 'main' };
-  const usage = { input_tokens: 1000, output_tokens: 100, current_context_window: 1100, max_context_window: 128000 };
-  switch (event) {
-    case 'before_tool_call':
-      return { ...base, tool_name: 'execute', tool_input: { command: 'ls' }, tool_user_id: 'call_test' };
-    case 'after_tool_call':
-      return { ...base, tool_name: 'execute', tool_input: { command: 'ls' }, tool_output: { toolName: 'execute', success: true, metadata: { output: 'README.md' }, timestamp: new Date().toISOString() }, tool_user_id: 'call_test' };
-    case 'user_message_send':
-      return { ...base, message: 'hello' };
-    case 'after_turn':
-      return { ...base, turn_number: 1, tools_used: false, usage, auto_compact_enabled: true, auto_compact_threshold: 0.85 };
-    default:
-      return { ...base, messages: [{ role: 'user', content: 'hello' }, { role: 'assistant', content: 'hi' }], usage, invoked_recipe: '', auto_compact_enabled: true, auto_compact_threshold: 0.85 };
-  }
 }

@@ -9,28 +9,29 @@ import { claudeRef, claudeSpec } from './claude-hooks.ts';
 import type { ClaudeHandler } from './claude-config.ts';
 import { buildHookEnv } from '../env/child-env.ts';
 import { runAndRecord } from './record.ts';
-import { sampleClaudeInput } from './sample-payloads.ts';
-import type { SeedHookEntry } from './executable-discovery.ts';
-import { readSeedResult, seedRef } from './executable-hooks.ts';
-import { sampleSeedPayload, seedDecision } from './executable-protocol.ts';
+import { isClaudeEvent, sampleClaudeInput } from './claude-events.ts';
+import type { ExecutableHookEntry } from './executable-discovery.ts';
+import { readExecutableResult, executableRef } from './executable-hooks.ts';
+import { executableDecision, isExecutableEvent, sampleExecutablePayload } from './executable-events.ts';
+import { WorkbenchError } from '../errors.ts';
 import type { HookRunStore } from '../store/types.ts';
 
 export type TestTarget =
-  { dialect: 'seed'; entry: SeedHookEntry } | { dialect: 'claude'; handler: ClaudeHandler };
+  { dialect: 'executable'; entry: ExecutableHookEntry } | { dialect: 'claude'; handler: ClaudeHandler };
 
 const TEST_SESSION = 'hooks-test';
 
 /** The event a test runs by default: the hook's own. */
 export function defaultEvent(t: TestTarget): string | undefined {
-  return t.dialect === 'seed' ? t.entry.event : t.handler.event;
+  return t.dialect === 'executable' ? t.entry.event : t.handler.event;
 }
 
 /** A sample payload for `event`, pretty-printed for editing. */
 export function samplePayload(t: TestTarget, event: string, workspace: string): string {
-  const sample =
-    t.dialect === 'seed'
-      ? sampleSeedPayload(event, TEST_SESSION, workspace)
-      : sampleClaudeInput(event, TEST_SESSION, workspace);
+  let sample: Record<string, unknown>;
+  if (t.dialect === 'executable' && isExecutableEvent(event)) sample = sampleExecutablePayload(event, TEST_SESSION, workspace);
+  else if (t.dialect === 'claude' && isClaudeEvent(event)) sample = sampleClaudeInput(event, TEST_SESSION, workspace);
+  else throw new WorkbenchError('invalid_args', `${event} is not an event of ${t.dialect} hooks`);
   return JSON.stringify(sample, null, 2);
 }
 
@@ -50,10 +51,10 @@ export async function runHookTest(
 ): Promise<HookTestResult> {
   const stdin = JSON.stringify(JSON.parse(o.payload));
   const recorded =
-    t.dialect === 'seed'
+    t.dialect === 'executable'
       ? await runAndRecord(
           { hookRuns: o.hookRuns },
-          { ...seedRef(t.entry, o.settings), event: o.event },
+          { ...executableRef(t.entry, o.settings), event: o.event },
           stdin,
           {
             command: t.entry.path,
@@ -61,9 +62,13 @@ export async function runHookTest(
             cwd: o.workspace,
             env: buildHookEnv(o.workspace),
             stdin,
-            timeoutMs: seedRef(t.entry, o.settings).timeoutMs,
+            timeoutMs: executableRef(t.entry, o.settings).timeoutMs,
           },
-          (res) => readSeedResult(res, (v) => seedDecision(o.event, v)).reading,
+          (res) =>
+            readExecutableResult(res, (v) => {
+              if (!isExecutableEvent(o.event)) throw new Error(`unknown event ${o.event}`);
+              return executableDecision(o.event, v);
+            }).reading,
         )
       : await runAndRecord(
           { hookRuns: o.hookRuns },
@@ -74,7 +79,7 @@ export async function runHookTest(
         );
   const { result: r, reading } = recorded;
   return {
-    id: t.dialect === 'seed' ? t.entry.id : t.handler.id,
+    id: t.dialect === 'executable' ? t.entry.id : t.handler.id,
     event: o.event,
     payload: stdin,
     exitCode: r.exitCode,

@@ -1,4 +1,4 @@
-/** Strict reading of a hook's stdout: one JSON object or nothing (security-tests T4.6/T4.7). */
+/** Strict reading of a hook's stdout: one JSON object or nothing; log lines around it, two objects or an array count as a failure, never as a partial answer. */
 import { errorMessage } from '../errors.ts';
 
 export type HookJson =

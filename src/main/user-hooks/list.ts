@@ -2,8 +2,8 @@
 import type { HookInfo, WorkbenchSettings } from '../../shared/types/index.ts';
 import type { MiddlewareInfo } from '../pipeline/hook.ts';
 import { loadClaudeHooks, type ClaudeHandler } from './claude-config.ts';
-import { discoverSeedHooks, type SeedHookEntry } from './executable-discovery.ts';
-import { seedRef } from './executable-hooks.ts';
+import { discoverExecutableHooks, type ExecutableHookEntry } from './executable-discovery.ts';
+import { executableRef } from './executable-hooks.ts';
 
 /** Where the user hooks sit in the pipeline, as the hooks panel lists it (one entry for both formats). */
 export const userHooksInfo: MiddlewareInfo = {
@@ -19,14 +19,14 @@ export interface ListUserHooksOptions {
   trusted: boolean;
 }
 
-export function seedInfo(e: SeedHookEntry, settings: WorkbenchSettings): HookInfo {
-  const ref = seedRef(e, settings);
+export function executableInfo(e: ExecutableHookEntry, settings: WorkbenchSettings): HookInfo {
+  const ref = executableRef(e, settings);
   const problem = e.problem ?? (e.shadowed ? 'shadowed by the workspace hook of the same name' : !e.trusted ? 'workspace not trusted (run `workbench trust DIR`)' : undefined);
   return {
     id: e.id,
     name: e.name,
     source: e.scope === 'workspace' ? 'workspace' : 'user',
-    dialect: 'seed',
+    dialect: 'executable',
     events: e.event ? [e.event] : [],
     enabled: e.enabled && settings.hook_overrides[e.id]?.enabled !== false,
     trusted: e.trusted,
@@ -58,8 +58,8 @@ export function claudeInfo(h: ClaudeHandler, settings: WorkbenchSettings): HookI
 
 /** Lists the user hooks. Contract: never runs a disabled hook or any hook of an untrusted workspace. */
 export async function listUserHooks(opts: ListUserHooksOptions): Promise<HookInfo[]> {
-  const [seed, claude] = await Promise.all([discoverSeedHooks(opts), loadClaudeHooks(opts)]);
-  return [...seed.map((e) => seedInfo(e, opts.settings)), ...claude.handlers.map((h) => claudeInfo(h, opts.settings))];
+  const [executable, claude] = await Promise.all([discoverExecutableHooks(opts), loadClaudeHooks(opts)]);
+  return [...executable.map((e) => executableInfo(e, opts.settings)), ...claude.handlers.map((h) => claudeInfo(h, opts.settings))];
 }
 
 /** Every hook in pipeline order: built-ins with the user hooks in place of the `user-hooks` entry. */

@@ -1,5 +1,5 @@
 /**
- * Runs one hook executable as a child process with every guard of security-tests T4: own process
+ * Runs one hook executable as a child process with every guard a misbehaving hook needs: own process
  * group, parent-side deadline (SIGTERM to the group, SIGKILL after a grace), capped-but-drained
  * output, a drain window after exit (a grandchild holding the pipe does not hold us), EPIPE-safe stdin.
  */

@@ -1,15 +1,15 @@
 /**
- * Starting points for a new seed-dialect hook (the hooks panel's "New hook"), taken from the seed
- * examples (test/fixtures/hook-zoo/seeds/): an audit logger, a guardrail on `execute`, a follow-up.
+ * Starting points for a new executable hook (the hooks panel's "New hook"), modelled on the examples
+ * of docs/hooks.md (test/fixtures/hook-zoo/executable/): an audit logger, a guardrail on `execute`, a follow-up.
  */
-import type { SeedEvent } from './executable-discovery.ts';
+import type { ExecutableEvent } from './executable-events.ts';
 
 export type HookTemplateId = 'audit-logger' | 'guardrail' | 'follow-up';
 
 export interface HookTemplate {
   id: HookTemplateId;
   label: string;
-  event: SeedEvent;
+  event: ExecutableEvent;
   /** The executable's text; `auditLog` is where the audit logger appends (hooks get no WORKBENCH_HOME). */
   render(o: { auditLog: string }): string;
 }

@@ -1,7 +1,7 @@
 /** Types shared by both user-hook dialects. */
 import type { FailMode } from '../../shared/types/index.ts';
 
-/** One runnable user hook (seed executable or Claude settings handler), as the Hook objects use it. */
+/** One runnable user hook (an executable or a Claude settings handler), as the Hook objects use it. */
 export interface UserHookRef {
   id: string;
   name: string;

@@ -168,6 +168,8 @@ export interface HookListing {
   workspace: string;
   trusted: boolean;
   templates: Array<{ id: HookTemplateId; label: string; event: string }>;
+  /** The events each user-hook format can take (the test pane's event choice). */
+  events: { executable: string[]; claude: string[] };
 }
 
 /** One `hooks.test` run: the process result and how the workbench read it (as `workbench hooks test`). */

@@ -1,10 +1,10 @@
 /** What the hooks panel and `workbench hooks list` show about each hook in the pipeline. */
 export type HookSource = 'builtin' | 'workspace' | 'user' | 'claude-settings' | 'plugin';
-export type HookDialect = 'builtin' | 'seed' | 'claude';
+export type HookDialect = 'builtin' | 'executable' | 'claude';
 export type FailMode = 'open' | 'closed';
 
 export interface HookInfo {
-  /** Stable id: `builtin:tracing`, `seed:workspace:guard`, `claude:<file>#PreToolUse/0/0`. */
+  /** Stable id: `builtin:tracing`, `executable:workspace:guard`, `claude:<file>#PreToolUse/0/0`. */
   id: string;
   name: string;
   source: HookSource;

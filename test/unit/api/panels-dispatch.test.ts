@@ -44,7 +44,7 @@ describe('panel channels through the handler table', () => {
     expect(
       await dispatch(h, 'hooks.create', { scope: 'user', name: '../x', template: 'guardrail' }),
     ).toMatchObject({ ok: false, error: { code: 'invalid_args' } });
-    expect(await dispatch(h, 'hooks.test', { id: 'seed:user:missing' })).toMatchObject({
+    expect(await dispatch(h, 'hooks.test', { id: 'executable:user:missing' })).toMatchObject({
       ok: false,
       error: { code: 'not_found' },
     });

@@ -31,11 +31,11 @@ describe('hooks service', () => {
     const { hooks, trusted, templates } = await sb.wb.hooks!.list({ workspace: sb.ws });
     const ids = hooks.map((h) => h.id);
     expect(ids.slice(0, 3)).toEqual(['builtin:tracing', 'builtin:todolist', 'builtin:user-hooks']);
-    expect(ids[3]).toBe('seed:user:audit');
+    expect(ids[3]).toBe('executable:user:audit');
     expect(ids[4]).toMatch(/^claude:.*settings\.json#PreToolUse\/0\/0$/);
     expect(ids.at(-1)).toBe('builtin:summarization');
     expect(hooks[3]).toMatchObject({
-      dialect: 'seed',
+      dialect: 'executable',
       events: ['after_tool_call'],
       enabled: true,
       trusted: true,
@@ -49,7 +49,7 @@ describe('hooks service', () => {
     sb = await panelSandbox();
     hook(join(sb.ws, '.workbench', 'hooks'), 'guard', 'before_tool_call');
     let h = (await sb.wb.hooks!.list({ workspace: sb.ws })).hooks.find(
-      (x) => x.id === 'seed:workspace:guard',
+      (x) => x.id === 'executable:workspace:guard',
     )!;
     expect(h).toMatchObject({ trusted: false, problem: expect.stringContaining('not trusted') });
     await expect(
@@ -57,7 +57,7 @@ describe('hooks service', () => {
     ).rejects.toMatchObject({ code: 'forbidden' });
     await createTrustStore(sb.home).trust(sb.ws);
     h = (await sb.wb.hooks!.list({ workspace: sb.ws })).hooks.find(
-      (x) => x.id === 'seed:workspace:guard',
+      (x) => x.id === 'executable:workspace:guard',
     )!;
     expect(h).toMatchObject({ trusted: true, events: ['before_tool_call'] });
   });
@@ -66,11 +66,11 @@ describe('hooks service', () => {
     sb = await panelSandbox();
     const path = hook(join(sb.home, 'hooks'), 'audit', 'after_tool_call');
     expect(
-      await sb.wb.hooks!.setEnabled({ workspace: sb.ws, id: 'seed:user:audit', enabled: false }),
+      await sb.wb.hooks!.setEnabled({ workspace: sb.ws, id: 'executable:user:audit', enabled: false }),
     ).toMatchObject({ enabled: false, path: `${path}.disable` });
     expect(existsSync(path)).toBe(false);
     expect(
-      await sb.wb.hooks!.setEnabled({ workspace: sb.ws, id: 'seed:user:audit', enabled: true }),
+      await sb.wb.hooks!.setEnabled({ workspace: sb.ws, id: 'executable:user:audit', enabled: true }),
     ).toMatchObject({ enabled: true, path });
     await sb.wb.hooks!.setEnabled({ workspace: sb.ws, id: 'builtin:memory', enabled: false });
     expect(sb.wb.settings.get().hook_overrides['builtin:memory']).toEqual({ enabled: false });
@@ -78,7 +78,7 @@ describe('hooks service', () => {
       sb.wb.hooks!.setEnabled({ workspace: sb.ws, id: 'builtin:approval', enabled: false }),
     ).rejects.toMatchObject({ code: 'invalid_args' });
     await expect(
-      sb.wb.hooks!.setEnabled({ workspace: sb.ws, id: 'seed:user:nope', enabled: false }),
+      sb.wb.hooks!.setEnabled({ workspace: sb.ws, id: 'executable:user:nope', enabled: false }),
     ).rejects.toMatchObject({ code: 'not_found' });
   });
 
@@ -87,12 +87,12 @@ describe('hooks service', () => {
     hook(join(sb.home, 'hooks'), 'guard', 'before_tool_call');
     const h = await sb.wb.hooks!.update({
       workspace: sb.ws,
-      id: 'seed:user:guard',
+      id: 'executable:user:guard',
       failMode: 'closed',
       timeoutMs: 5000,
     });
     expect(h).toMatchObject({ fail_mode: 'closed', timeout_ms: 5000 });
-    expect(sb.wb.settings.get().hook_overrides['seed:user:guard']).toEqual({
+    expect(sb.wb.settings.get().hook_overrides['executable:user:guard']).toEqual({
       fail_mode: 'closed',
       timeout_ms: 5000,
     });
@@ -105,12 +105,12 @@ describe('hooks service', () => {
   it('tests a hook with the sample or an edited payload and records the run', async () => {
     sb = await panelSandbox();
     hook(join(sb.home, 'hooks'), 'guard', 'before_tool_call', '{"blocked": true, "reason": "no"}');
-    const sample = await sb.wb.hooks!.sample({ workspace: sb.ws, id: 'seed:user:guard' });
+    const sample = await sb.wb.hooks!.sample({ workspace: sb.ws, id: 'executable:user:guard' });
     expect(sample.event).toBe('before_tool_call');
     expect(JSON.parse(sample.payload)).toMatchObject({ tool_name: 'execute', cwd: sb.ws });
     const r = await sb.wb.hooks!.test({
       workspace: sb.ws,
-      id: 'seed:user:guard',
+      id: 'executable:user:guard',
       payload: sample.payload.replace('"ls"', '"rm -rf /"'),
     });
     expect(r).toMatchObject({
@@ -121,11 +121,11 @@ describe('hooks service', () => {
       readAs: 'block — no',
     });
     expect(JSON.parse(r.payload).tool_input.command).toBe('rm -rf /');
-    const runs = sb.wb.hooks!.runs({ hookId: 'seed:user:guard' });
+    const runs = sb.wb.hooks!.runs({ hookId: 'executable:user:guard' });
     expect(runs).toHaveLength(1);
     expect(runs[0]).toMatchObject({ decision: 'block', exit_code: 0 });
     await expect(
-      sb.wb.hooks!.test({ workspace: sb.ws, id: 'seed:user:guard', payload: '[1]' }),
+      sb.wb.hooks!.test({ workspace: sb.ws, id: 'executable:user:guard', payload: '[1]' }),
     ).rejects.toMatchObject({ code: 'invalid_args' });
     await expect(
       sb.wb.hooks!.test({ workspace: sb.ws, id: 'builtin:memory' }),
@@ -141,7 +141,7 @@ describe('hooks service', () => {
       template: 'audit-logger',
     });
     expect(audit).toMatchObject({
-      id: 'seed:user:audit',
+      id: 'executable:user:audit',
       events: ['after_tool_call'],
       enabled: true,
     });
@@ -157,7 +157,7 @@ describe('hooks service', () => {
       template: 'guardrail',
     });
     expect(guard).toMatchObject({
-      id: 'seed:workspace:guard',
+      id: 'executable:workspace:guard',
       trusted: false,
       path: join(sb.ws, '.workbench', 'hooks', 'guard'),
     });
@@ -180,7 +180,7 @@ describe('hooks service', () => {
     });
     writeFileSync(join(sb.ws, 'foo.txt'), '');
     expect(
-      (await sb.wb.hooks!.test({ workspace: sb.ws, id: 'seed:workspace:follow' })).decision,
+      (await sb.wb.hooks!.test({ workspace: sb.ws, id: 'executable:workspace:follow' })).decision,
     ).toBe('follow_up');
     await expect(
       sb.wb.hooks!.create({

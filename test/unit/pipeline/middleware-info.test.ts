@@ -15,7 +15,7 @@ import {
 import { createTodoListHook, todoListInfo } from '../../../src/main/middleware/todos.ts';
 import { createTracingHook, tracingInfo } from '../../../src/main/middleware/tracing.ts';
 import { createClaudeHooks } from '../../../src/main/user-hooks/claude-hooks.ts';
-import { createSeedHooks } from '../../../src/main/user-hooks/executable-hooks.ts';
+import { createExecutableHooks } from '../../../src/main/user-hooks/executable-hooks.ts';
 import { userHooksInfo } from '../../../src/main/user-hooks/list.ts';
 import { builtinHookInfos } from '../../../src/main/api/build-pipeline.ts';
 import { PHASES, phasesOf } from '../../../src/main/pipeline/phases.ts';
@@ -40,7 +40,7 @@ describe('self-describing middleware', () => {
   });
 
   it('user-hooks lists the phases both formats take part in', () => {
-    const seed = createSeedHooks({ entries: [], settings: DEFAULT_SETTINGS }, 'user');
+    const seed = createExecutableHooks({ entries: [], settings: DEFAULT_SETTINGS }, 'user');
     const claude = createClaudeHooks(
       { handlers: [], settings: DEFAULT_SETTINGS, home: '/h' },
       'user',

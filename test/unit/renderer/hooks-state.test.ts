@@ -7,10 +7,10 @@ import {
 } from '../../../src/renderer/features/hooks/hook-state.ts';
 
 const hook = (p: Partial<HookInfo>): HookInfo => ({
-  id: 'seed:user:a',
+  id: 'executable:user:a',
   name: 'a',
   source: 'user',
-  dialect: 'seed',
+  dialect: 'executable',
   events: ['after_tool_call'],
   enabled: true,
   trusted: true,

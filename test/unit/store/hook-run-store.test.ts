@@ -16,7 +16,7 @@ afterEach(() => {
 
 function run(extra: Partial<HookRunRecord> = {}): Omit<HookRunRecord, 'id'> {
   return {
-    hook_id: 'seed:user:guard',
+    hook_id: 'executable:user:guard',
     hook_name: 'guard',
     event: 'before_tool_call',
     started_at: 100,
@@ -58,7 +58,7 @@ describe('HookRunStore', () => {
     });
     expect(db.hookRuns.get(999)).toBeUndefined();
     expect(db.hookRuns.recent().map((r) => r.id)).toEqual([id3, id2, id1]);
-    expect(db.hookRuns.recent({ hookId: 'seed:user:guard' }).map((r) => r.id)).toEqual([id3, id1]);
+    expect(db.hookRuns.recent({ hookId: 'executable:user:guard' }).map((r) => r.id)).toEqual([id3, id1]);
     expect(db.hookRuns.recent({ threadId: 'th_1' }).map((r) => r.id)).toEqual([id1]);
     expect(db.hookRuns.recent({ limit: 1 }).map((r) => r.id)).toEqual([id3]);
   });

@@ -84,6 +84,23 @@ describe('SettingsStore', () => {
     expect(store.get().theme).toBe('light');
   });
 
+  it('keeps overrides stored under the old seed: ids of executable hooks', () => {
+    const home = tempDir();
+    const stored = {
+      hook_overrides: {
+        'seed:workspace:guard': { fail_mode: 'closed' },
+        'seed:user:audit': { enabled: false },
+        'builtin:memory': { enabled: false },
+      },
+    };
+    writeFileSync(join(home, 'settings.json'), JSON.stringify(stored));
+    expect(createSettingsStore(home).get().hook_overrides).toEqual({
+      'executable:workspace:guard': { fail_mode: 'closed' },
+      'executable:user:audit': { enabled: false },
+      'builtin:memory': { enabled: false },
+    });
+  });
+
   it('falls back per field for invalid values in the file', () => {
     const store = createSettingsStore(tempDir());
     writeFileSync(store.path, JSON.stringify({ theme: 'neon', max_iterations: 9 }));

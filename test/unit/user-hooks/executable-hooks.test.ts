@@ -1,7 +1,7 @@
 import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { createUserHooks, listUserHooks, setSeedHookEnabled } from '../../../src/main/user-hooks/index.ts';
+import { createUserHooks, listUserHooks, setExecutableHookEnabled } from '../../../src/main/user-hooks/index.ts';
 import type { Hook } from '../../../src/main/pipeline/hook.ts';
 import { loadAgentProfile } from '../../../src/main/agents/profile.ts';
 import { installFixture, installZoo, memoryHookRuns, runTool, sandbox, settingsWith, testContext, type Sandbox } from './helpers.ts';
@@ -17,12 +17,12 @@ async function setup(settings: WorkbenchSettings = settingsWith(), trusted = tru
   const hookRuns = memoryHookRuns();
   const user = await createUserHooks({ workspace: sb.ws, home: sb.home, settings, trusted, hookRuns });
   const t = testContext(sb.ws, sb.home, settings);
-  const hook = user.hooks.find((h) => h.name === 'seed-hooks') as Hook | undefined;
+  const hook = user.hooks.find((h) => h.name === 'executable-hooks') as Hook | undefined;
   const call = (args: Record<string, unknown> = { command: 'ls' }, name = 'execute') => hook!.wrapToolCall!(t.ctx, { id: 'c1', name, args }, runTool(t));
   return { user, t, hook, hookRuns, call };
 }
 
-describe('seed discovery', () => {
+describe('executable hook discovery', () => {
   it('lists hooks of both folders; workspace wins a name clash; problems are listed, not run', async () => {
     installZoo(sb.wsHooks, 'g@before_tool_call--allow');
     installZoo(sb.userHooks, 'g@before_tool_call--allow');
@@ -34,22 +34,22 @@ describe('seed discovery', () => {
     installZoo(sb.userHooks, 'after_turn--touch.disable');
     const infos = await listUserHooks({ workspace: sb.ws, home: sb.home, settings: settingsWith(), trusted: true });
     const byId = Object.fromEntries(infos.map((i) => [i.id, i]));
-    expect(byId['seed:workspace:g@before_tool_call--allow'].source).toBe('workspace');
-    expect(byId['seed:user:g@before_tool_call--allow'].problem).toMatch(/shadowed/);
-    expect(byId['seed:user:before_tool_call--allow']).toMatchObject({ events: ['before_tool_call'], enabled: true, trusted: true, dialect: 'seed' });
-    expect(byId['seed:user:before_tool_call--allow'].problem).toBeUndefined();
-    expect(byId['seed:user:x--bad-type'].problem).toMatch(/bad hook type/);
-    expect(byId['seed:user:x--hook-fails'].problem).toMatch(/exited with 3/);
-    expect(byId['seed:user:not-executable'].problem).toMatch(/not executable/);
-    expect(byId['seed:user:missing-interpreter'].problem).toMatch(/ENOENT/);
-    expect(byId['seed:user:after_turn--touch']).toMatchObject({ enabled: false });
+    expect(byId['executable:workspace:g@before_tool_call--allow'].source).toBe('workspace');
+    expect(byId['executable:user:g@before_tool_call--allow'].problem).toMatch(/shadowed/);
+    expect(byId['executable:user:before_tool_call--allow']).toMatchObject({ events: ['before_tool_call'], enabled: true, trusted: true, dialect: 'executable' });
+    expect(byId['executable:user:before_tool_call--allow'].problem).toBeUndefined();
+    expect(byId['executable:user:x--bad-type'].problem).toMatch(/bad hook type/);
+    expect(byId['executable:user:x--hook-fails'].problem).toMatch(/exited with 3/);
+    expect(byId['executable:user:not-executable'].problem).toMatch(/not executable/);
+    expect(byId['executable:user:missing-interpreter'].problem).toMatch(/ENOENT/);
+    expect(byId['executable:user:after_turn--touch']).toMatchObject({ enabled: false });
   });
 
   it('never runs an untrusted workspace hook, not even `hook`; user hooks still run', async () => {
     installZoo(sb.wsHooks, 'user_message_send--block');
     installZoo(sb.userHooks, 'before_tool_call--touch');
     const { user, t, hook } = await setup(settingsWith(), false);
-    const info = user.infos.find((i) => i.id === 'seed:workspace:user_message_send--block')!;
+    const info = user.infos.find((i) => i.id === 'executable:workspace:user_message_send--block')!;
     expect(user.diagnostics).toEqual([expect.stringMatching(/^1 hook\(s\) of workspace .* will not run until you trust it/)]);
     expect(info).toMatchObject({ trusted: false, events: [] });
     expect(await hook!.onUserMessage?.(t.ctx, 'hi')).toEqual({ blocked: false });
@@ -65,9 +65,9 @@ describe('seed discovery', () => {
     expect(b.hooks).toEqual([]);
   });
 
-  it('hook_overrides[id].enabled=false also switches a seed hook off', async () => {
+  it('hook_overrides[id].enabled=false also switches an executable hook off', async () => {
     installZoo(sb.wsHooks, 'before_tool_call--block');
-    const { hook, user } = await setup(settingsWith({ 'seed:workspace:before_tool_call--block': { enabled: false } }));
+    const { hook, user } = await setup(settingsWith({ 'executable:workspace:before_tool_call--block': { enabled: false } }));
     expect(hook).toBeUndefined();
     expect(user.infos[0].enabled).toBe(false);
   });
@@ -76,10 +76,10 @@ describe('seed discovery', () => {
     const path = installZoo(sb.wsHooks, 'before_tool_call--block');
     const { call } = await setup();
     expect((await call()).error).toMatch(/^blocked by hook before_tool_call--block/);
-    const disabled = await setSeedHookEnabled(path, false);
+    const disabled = await setExecutableHookEnabled(path, false);
     expect(disabled).toBe(`${path}.disable`);
     expect((await call()).error).toBeUndefined();
-    expect(await setSeedHookEnabled(disabled, true)).toBe(path);
+    expect(await setExecutableHookEnabled(disabled, true)).toBe(path);
     expect((await call()).error).toMatch(/blocked/);
     const infos = await listUserHooks({ workspace: sb.ws, home: sb.home, settings: settingsWith(), trusted: true });
     expect(infos.find((i) => i.name === 'before_tool_call--block')?.enabled).toBe(true);
@@ -89,7 +89,7 @@ describe('seed discovery', () => {
   });
 });
 
-describe('seed semantics', () => {
+describe('executable hook semantics', () => {
   it('deny-fast: the first block wins and later hooks do not run', async () => {
     installZoo(sb.wsHooks, '1@before_tool_call--allow');
     installZoo(sb.wsHooks, '2@before_tool_call--block');
@@ -108,7 +108,7 @@ describe('seed semantics', () => {
     expect(await hook!.onUserMessage!(t.ctx, 'hi')).toEqual({ blocked: true, reason: 'policy of user_message_send--block', by: 'user_message_send--block' });
   });
 
-  it('payloads follow seed 002', async () => {
+  it('payloads follow the documented protocol', async () => {
     installZoo(sb.wsHooks, 'before_tool_call--record');
     installZoo(sb.wsHooks, 'after_tool_call--record');
     installZoo(sb.wsHooks, 'user_message_send--record');
@@ -219,7 +219,7 @@ describe('seed semantics', () => {
   it.each(failures)('%s blocks when the hook is fail-closed', async (behaviour) => {
     const name = `before_tool_call--${behaviour}`;
     installZoo(sb.wsHooks, name);
-    const { call } = await setup(settingsWith({ [`seed:workspace:${name}`]: { fail_mode: 'closed' } }));
+    const { call } = await setup(settingsWith({ [`executable:workspace:${name}`]: { fail_mode: 'closed' } }));
     expect((await call()).error).toMatch(new RegExp(`^blocked by hook ${name}: hook failed \\(fail-closed\\)`));
   });
 
@@ -245,7 +245,7 @@ describe('seed semantics', () => {
 
   it('a hung hook costs one deadline (timeout override) and is traced as a timeout', async () => {
     installZoo(sb.wsHooks, 'before_tool_call--ignore-term');
-    const { call, hookRuns, t } = await setup(settingsWith({ 'seed:workspace:before_tool_call--ignore-term': { timeout_ms: 1000, fail_mode: 'closed' } }));
+    const { call, hookRuns, t } = await setup(settingsWith({ 'executable:workspace:before_tool_call--ignore-term': { timeout_ms: 1000, fail_mode: 'closed' } }));
     const started = Date.now();
     const res = await call();
     expect(Date.now() - started).toBeLessThan(1000 + 2000 + 4000);
@@ -262,7 +262,7 @@ describe('seed semantics', () => {
     await call();
     const span = t.spans.find((s) => s.kind === 'hook')!;
     expect(span.attributes).toMatchObject({ 'workbench.hook.name': 'before_tool_call--block', 'workbench.hook.event': 'before_tool_call', 'workbench.hook.decision': 'block', 'workbench.hook.exit_code': 0, 'workbench.hook.json_valid': true });
-    expect(hookRuns.rows[0]).toMatchObject({ hook_id: 'seed:workspace:before_tool_call--block', span_id: span.span_id, thread_id: 'thread_1', run_id: 'run_1', exit_code: 0 });
+    expect(hookRuns.rows[0]).toMatchObject({ hook_id: 'executable:workspace:before_tool_call--block', span_id: span.span_id, thread_id: 'thread_1', run_id: 'run_1', exit_code: 0 });
     expect(JSON.parse(hookRuns.rows[0].payload).tool_name).toBe('execute');
     const end = t.events.find((e) => e.event === 'on_hook_end')!;
     expect(end.data).toMatchObject({ hook: 'before_tool_call--block', decision: 'block', ok: true, run_id: 1 });

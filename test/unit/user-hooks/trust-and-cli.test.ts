@@ -87,7 +87,7 @@ describe('workbench hooks', () => {
   });
 
   it('pipelineOrder appends user hooks when there is no user-hooks marker', () => {
-    const u = { id: 'seed:user:x', name: 'x' } as HookInfo;
+    const u = { id: 'executable:user:x', name: 'x' } as HookInfo;
     expect(pipelineOrder([], [u])).toEqual([u]);
   });
 

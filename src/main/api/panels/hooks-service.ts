@@ -9,12 +9,13 @@ import { join } from 'node:path';
 import type { HookListing, HookTestResult } from '../../../shared/ipc/contract.ts';
 import type { HookInfo, HookRunRecord } from '../../../shared/types/index.ts';
 import {
-  discoverSeedHooks,
+  discoverExecutableHooks,
   listUserHooks,
   loadClaudeHooks,
   pipelineOrder,
-  setSeedHookEnabled,
+  setExecutableHookEnabled,
 } from '../../user-hooks/index.ts';
+import { CLAUDE_EVENTS, EXECUTABLE_EVENTS } from '../../user-hooks/index.ts';
 import { HOOK_TEMPLATES, hookTemplate, type HookTemplateId } from '../../user-hooks/templates.ts';
 import { writeFileAtomic } from '../../fs/atomic-write.ts';
 import { ALWAYS_ON_HOOKS, builtinHookInfos } from '../build-pipeline.ts';
@@ -79,6 +80,7 @@ export function createHooksService(deps: PanelDeps): HooksService {
     workspace,
     trusted: trusted(workspace, trust),
     templates: HOOK_TEMPLATES.map((t) => ({ id: t.id, label: t.label, event: t.event })),
+    events: { executable: [...EXECUTABLE_EVENTS], claude: [...CLAUDE_EVENTS] },
   });
   const override = (
     id: string,
@@ -90,7 +92,7 @@ export function createHooksService(deps: PanelDeps): HooksService {
   const target = async (workspace: string, id: string, trust?: boolean): Promise<TestTarget> => {
     const settings = deps.settings.get();
     const isTrusted = trusted(workspace, trust);
-    const seed = (await discoverSeedHooks({ workspace, home: deps.home, trusted: isTrusted })).find(
+    const seed = (await discoverExecutableHooks({ workspace, home: deps.home, trusted: isTrusted })).find(
       (e) => e.id === id,
     );
     const claude = seed
@@ -111,7 +113,7 @@ export function createHooksService(deps: PanelDeps): HooksService {
         'forbidden',
         `${id} comes from an untrusted workspace; trust the workspace first`,
       );
-    return seed ? { dialect: 'seed', entry: seed } : { dialect: 'claude', handler: claude! };
+    return seed ? { dialect: 'executable', entry: seed } : { dialect: 'claude', handler: claude! };
   };
   const eventOf = (t: TestTarget, event?: string): string => {
     const ev = event ?? defaultEvent(t);
@@ -128,8 +130,8 @@ export function createHooksService(deps: PanelDeps): HooksService {
           'invalid_args',
           'approval is a safety policy and stays on (use approval mode "auto" instead)',
         );
-      if (info.dialect === 'seed' && info.path) {
-        await setSeedHookEnabled(info.path, a.enabled).catch((err: unknown) => {
+      if (info.dialect === 'executable' && info.path) {
+        await setExecutableHookEnabled(info.path, a.enabled).catch((err: unknown) => {
           throw new WorkbenchError('conflict', errorMessage(err));
         });
         // An old settings override would keep a renamed-back hook off: clear it.
@@ -199,7 +201,7 @@ export function createHooksService(deps: PanelDeps): HooksService {
         expectedVersion: '',
       });
       await chmod(path, 0o755);
-      return find(a.workspace, `seed:${a.scope}:${a.name}`);
+      return find(a.workspace, `executable:${a.scope}:${a.name}`);
     },
   };
 }

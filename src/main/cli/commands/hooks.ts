@@ -54,7 +54,7 @@ async function hooksTest(wb: Workbench, o: TestOptions, io: CliIo): Promise<numb
     );
     return 1;
   }
-  if (target.dialect === 'seed' && target.problem) io.stderr(`warning: ${target.problem}\n`);
+  if (target.dialect === 'executable' && target.problem) io.stderr(`warning: ${target.problem}\n`);
   const r = await wb.hooks.test({
     workspace: o.workspace,
     id: target.id,

@@ -1,30 +1,23 @@
 import type { HookDialect } from '../../../shared/types/index.ts';
 import { useWorkbenchStore } from '../../stores/store.ts';
 
-const SEED_EVENTS = [
-  'before_tool_call',
-  'after_tool_call',
-  'user_message_send',
-  'after_turn',
-  'agent_stop',
-];
-
 /**
  * Runs one hook with a sample or edited payload and shows stdout, stderr, exit code and how it was read.
- * A seed hook can be tried under another event (a hook whose `hook` answer is broken has none).
+ * An executable hook can be tried under another event (a hook whose `hook` answer is broken has none).
  */
 export function HookTestPane({ dialect }: { dialect: HookDialect }) {
   const t = useWorkbenchStore((s) => s.hookTest);
   const setPayload = useWorkbenchStore((s) => s.setHookTestPayload);
   const run = useWorkbenchStore((s) => s.runHookTest);
   const close = useWorkbenchStore((s) => s.openHookTest);
+  const events = useWorkbenchStore((s) => s.hookListing?.events.executable ?? []);
   if (!t) return null;
   const r = t.result;
   return (
     <div className="hook-test" data-testid="hook-test">
       <div className="panel-toolbar">
         <strong>Test</strong>
-        {dialect === 'seed' ? (
+        {dialect === 'executable' ? (
           <select
             className="event-select"
             value={t.event}
@@ -33,7 +26,7 @@ export function HookTestPane({ dialect }: { dialect: HookDialect }) {
             data-testid="hook-test-event"
           >
             {!t.event && <option value="">choose the event…</option>}
-            {SEED_EVENTS.map((ev) => (
+            {events.map((ev) => (
               <option key={ev} value={ev}>
                 {ev}
               </option>

@@ -5,7 +5,7 @@ import { useWorkbenchStore } from '../../stores/store.ts';
 
 const NAME = /^[A-Za-z0-9][A-Za-z0-9._-]{0,99}$/;
 
-/** A new seed hook from a template, in the workspace or the user hooks folder (made executable). */
+/** A new executable hook from a template, in the workspace or the user hooks folder (made executable). */
 export function NewHookForm({ onDone }: { onDone(): void }) {
   const templates = useWorkbenchStore((s) => s.hookListing?.templates) ?? [];
   const create = useWorkbenchStore((s) => s.createHook);

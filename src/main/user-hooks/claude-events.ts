@@ -1,0 +1,30 @@
+/**
+ * Every Claude Code settings-hook event the workbench fires (docs/hooks.md), with a sample input for
+ * trying a handler by hand. Adding an event is a row here plus the place in claude-hooks.ts that
+ * fires it.
+ */
+
+const SAMPLES = {
+  PreToolUse: () => ({ tool_name: 'Bash', tool_input: { command: 'ls' }, tool_use_id: 'call_test' }),
+  PostToolUse: () => ({ tool_name: 'Bash', tool_input: { command: 'ls' }, tool_use_id: 'call_test', tool_response: { output: 'README.md' } }),
+  PostToolUseFailure: () => ({ tool_name: 'Bash', tool_input: { command: 'false' }, tool_use_id: 'call_test', error: 'exit code 1', is_interrupt: false }),
+  UserPromptSubmit: () => ({ prompt: 'hello' }),
+  Stop: () => ({ stop_hook_active: false, last_assistant_message: 'done' }),
+  SessionStart: () => ({ source: 'startup' }),
+  SessionEnd: () => ({ reason: 'other' }),
+  PreCompact: () => ({ trigger: 'manual', custom_instructions: '' }),
+  PostCompact: () => ({ trigger: 'manual', compact_summary: '' }),
+} satisfies Record<string, () => Record<string, unknown>>;
+
+export type ClaudeEvent = keyof typeof SAMPLES;
+export const CLAUDE_EVENTS = Object.keys(SAMPLES) as ClaudeEvent[];
+
+export function isClaudeEvent(name: string): name is ClaudeEvent {
+  return Object.hasOwn(SAMPLES, name);
+}
+
+/** A sample stdin for trying a handler under `event` (`workbench hooks test`, the hooks panel). */
+export function sampleClaudeInput(event: ClaudeEvent, sessionId: string, cwd: string): Record<string, unknown> {
+  const base = { session_id: sessionId, cwd, permission_mode: 'default', hook_event_name: event, transcript_path: '' };
+  return { ...base, ...SAMPLES[event]() };
+}
