@@ -6,7 +6,7 @@ import type { Message, Role, ToolCall } from '../../shared/types/index.ts';
 
 export const ROLES: readonly Role[] = ['system', 'user', 'assistant', 'tool'];
 
-/** True for one of the four roles (seed 000 §1.5). */
+/** True for one of the four roles: system, user, assistant, tool. */
 export function validRole(role: string): role is Role {
   return (ROLES as readonly string[]).includes(role);
 }
