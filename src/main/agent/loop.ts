@@ -202,7 +202,7 @@ async function runToolCalls(ctx: RunContext, calls: ToolCall[], callTool: (c: To
 }
 
 /** Tool message content: the output, or the error for the model to read and correct. */
-export function toToolMessage(r: ToolResult): Message {
+function toToolMessage(r: ToolResult): Message {
   const content = r.error ? `Error: ${r.error}${r.output ? `\n${r.output}` : ''}` : r.output;
   return { role: 'tool', content, tool_call_id: r.tool_call_id, name: r.name, status: r.status };
 }
