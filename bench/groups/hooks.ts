@@ -1,10 +1,10 @@
 /**
- * `hooks`: user-hook cost. (1) One seed-dialect hook (a shell script that exits 0 with no output) run
+ * `hooks`: user-hook cost. (1) One executable hook (a shell script that exits 0 with no output) run
  * through the dialect's invoke path (env allowlist, runner with process group + deadline + capped
  * output, JSON reading, span, hook_runs row in SQLite) and through the bare runner, each against a bare
  * `child_process.spawn` of the same script with the same payload and environment, in the same process;
  * (2) the same for a Claude-dialect handler (`/bin/sh -c`); (3) the extra time per tool call of a run with
- * 5 seed hooks on (3 before_tool_call + 2 after_tool_call) against the same run with hooks off.
+ * 5 executable hooks on (3 before_tool_call + 2 after_tool_call) against the same run with hooks off.
  */
 import { spawn } from 'node:child_process';
 import { chmodSync, mkdirSync, writeFileSync } from 'node:fs';
@@ -74,14 +74,14 @@ await runGroup('hooks', async (ctx) => {
   });
   const target = { threadId, runId: 'run_bench', trace, emit: () => {}, hookRuns: db.hookRuns };
 
-  // Seed dialect.
-  const seedPayload = {
+  // Executable hooks.
+  const execPayload = {
     ...basePayload('before_tool_call', threadId, workspace),
     tool_name: 'read_file',
     tool_input: { path: READ_PATH },
   };
-  const seedStdin = JSON.stringify(seedPayload);
-  const seedEnv = buildHookEnv(workspace);
+  const execStdin = JSON.stringify(execPayload);
+  const execEnv = buildHookEnv(workspace);
   const ref = {
     id: 'user:noop-hook',
     name: 'noop-hook',
@@ -89,8 +89,8 @@ await runGroup('hooks', async (ctx) => {
     failMode: 'open' as const,
     timeoutMs: 30_000,
   };
-  const bareSeed = () => bareSpawn(script, ['run'], workspace, seedEnv, seedStdin);
-  const [seedRunner, bare1] = await samplePair(
+  const bareExec = () => bareSpawn(script, ['run'], workspace, execEnv, execStdin);
+  const [execRunner, bare1] = await samplePair(
     runs,
     warmup,
     () =>
@@ -98,51 +98,51 @@ await runGroup('hooks', async (ctx) => {
         command: script,
         args: ['run'],
         cwd: workspace,
-        env: seedEnv,
-        stdin: seedStdin,
+        env: execEnv,
+        stdin: execStdin,
         timeoutMs: 30_000,
       }),
-    bareSeed,
+    bareExec,
   );
-  const [seedFull, bare2] = await samplePair(
+  const [execFull, bare2] = await samplePair(
     runs,
     warmup,
-    () => invokeExecutableHook(target, ref, script, workspace, seedPayload, () => 'none'),
-    bareSeed,
+    () => invokeExecutableHook(target, ref, script, workspace, execPayload, () => 'none'),
+    bareExec,
   );
-  figures.bare_seed = figure('bare child_process.spawn of the script', 'ms', [...bare1, ...bare2]);
-  figures.seed_runner = figure('seed hook, runner only (runHookProcess)', 'ms', seedRunner);
-  figures.seed_full = figure(
-    'seed hook, dialect path (invokeExecutableHook: runner + span + hook_runs row)',
+  figures.bare_executable = figure('bare child_process.spawn of the script', 'ms', [...bare1, ...bare2]);
+  figures.executable_runner = figure('executable hook, runner only (runHookProcess)', 'ms', execRunner);
+  figures.executable_full = figure(
+    'executable hook, whole path (invokeExecutableHook: runner + span + hook_runs row)',
     'ms',
-    seedFull,
+    execFull,
   );
-  figures.seed_runner_ratio = derived(
-    'seed runner / bare spawn',
+  figures.executable_runner_ratio = derived(
+    'executable runner / bare spawn',
     '×',
-    median(seedRunner) / median(bare1),
+    median(execRunner) / median(bare1),
   );
-  figures.seed_full_ratio = derived(
-    'seed dialect path / bare spawn',
+  figures.executable_full_ratio = derived(
+    'executable hook path / bare spawn',
     '×',
-    median(seedFull) / median(bare2),
+    median(execFull) / median(bare2),
   );
   goals.push(
-    goal('seed hook: runner ≤ 1.2× bare spawn', figures.seed_runner_ratio.median, '×', 1.2, {
-      figure: 'seed_runner_ratio',
+    goal('executable hook: runner ≤ 1.2× bare spawn', figures.executable_runner_ratio.median, '×', 1.2, {
+      figure: 'executable_runner_ratio',
     }),
   );
   goals.push(
     goal(
-      'seed hook: whole dialect path ≤ 1.2× bare spawn',
-      figures.seed_full_ratio.median,
+      'executable hook: whole path ≤ 1.2× bare spawn',
+      figures.executable_full_ratio.median,
       '×',
       1.2,
-      { figure: 'seed_full_ratio' },
+      { figure: 'executable_full_ratio' },
     ),
   );
   ctx.log(
-    `seed: bare ${median(bare2).toFixed(2)} ms, runner ${median(seedRunner).toFixed(2)} ms, dialect ${median(seedFull).toFixed(2)} ms`,
+    `executable: bare ${median(bare2).toFixed(2)} ms, runner ${median(execRunner).toFixed(2)} ms, dialect ${median(execFull).toFixed(2)} ms`,
   );
 
   // Claude dialect: a PreToolUse handler, shell form.

@@ -1,7 +1,7 @@
 /**
  * A synthetic but realistic conversation for pre-filling threads: user asks, the assistant calls
  * read_file, the tool answers with ~1.2 KB of numbered source lines; every 20 messages the assistant
- * answers in text and the user asks again. Valid per seed 000 §1.5 (every tool call answered).
+ * answers in text and the user asks again. A valid chain: every tool call is answered.
  */
 import type { Message } from '../../src/shared/types/index.ts';
 

@@ -10,7 +10,7 @@ export interface Figure {
   runs: number;
 }
 
-/** A goal from issue #7 and where the figure stands against it. */
+/** A performance goal (docs/performance.md) and where the figure stands against it. */
 export interface Goal {
   label: string;
   /** Key of the figure the goal is read from (or a derived value given in `value`). */

@@ -5,6 +5,8 @@
  */
 import type { IpcErrorCode } from '../shared/ipc/result.ts';
 
+export { errorMessage } from '../shared/error-message.ts';
+
 /** The codes a WorkbenchError carries (every IPC error code but the transport's `unknown_channel`). */
 export type WorkbenchErrorCode = Exclude<IpcErrorCode, 'unknown_channel'>;
 
@@ -16,9 +18,4 @@ export class WorkbenchError extends Error {
     this.name = 'WorkbenchError';
     this.code = code;
   }
-}
-
-/** The message of anything thrown: `err.message` for an Error, else its string form. */
-export function errorMessage(err: unknown): string {
-  return err instanceof Error ? err.message : String(err);
 }

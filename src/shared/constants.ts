@@ -1,4 +1,4 @@
-/** Constants of seed 000 §11 and the user-hook seeds; one place so tests and docs agree. */
+/** Limits and defaults of the agent, middleware and user hooks; one place so tests and docs agree. */
 export const MAX_RESULT_CHARS = 80_000;
 export const EVICTION_KEEP_CHARS = 2_000;
 export const SUMMARIZATION_TRIGGER = 0.85;

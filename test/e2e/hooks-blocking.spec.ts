@@ -2,7 +2,7 @@ import { chmodSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test, expect, e2eEnv } from './fixtures.ts';
 
-// Two user hooks (seed dialect) in $WORKBENCH_HOME/hooks: user hooks need no workspace trust.
+// Two executable user hooks in $WORKBENCH_HOME/hooks: user hooks need no workspace trust.
 const hooks = {
   'block-words': ['user_message_send', '*forbidden*', 'No forbidden words, please'],
   'guard-secrets': ['before_tool_call', '*secret.txt*', 'secret.txt is off limits'],

@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { test, expect, e2eEnv } from './fixtures.ts';
 import { TracePage } from './pages/trace-page.ts';
 
-// A user hook (seed dialect, no trust needed) that approves every tool call and logs to stderr.
+// An executable user hook (no trust needed) that approves every tool call and logs to stderr.
 const HOOK = 'trace-probe';
 
 test.beforeAll(() => {

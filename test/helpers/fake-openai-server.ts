@@ -17,7 +17,7 @@
  *     [
  *       { text: 'Reading it.', toolCalls: [{ name: 'read_file', args: { path: 'a.ts' } }] },
  *       { text: 'Done.', usage: { input_tokens: 120, output_tokens: 3 } },
- *       { text: 'Hel', breakAfterChunks: 2 },          // T5.1: connection drops mid-text
+ *       { text: 'Hel', breakAfterChunks: 2 },          // connection drops mid-text
  *       { error: { status: 429, retryAfter: 1 } },      // rate limited, then the next turn
  *       (req) => ({ text: `saw ${req.messages.length} messages` }),
  *     ],

@@ -1,5 +1,5 @@
 /**
- * Issue #3 as a user meets it: memory and skills reach the model, a long thread compacts and keeps
+ * Memory, skills and compaction as a user meets them: memory and skills reach the model, a long thread compacts and keeps
  * answering, and the exported trace forms one span tree per run.
  */
 import { mkdir, readFile, writeFile } from 'node:fs/promises';

@@ -1,5 +1,5 @@
 /**
- * The API key never leaves the model client (security-tests T7.1): after a whole session with tools,
+ * The API key never leaves the model client: after a whole session with tools,
  * a user hook and a trace export, the canary key is in no file the workbench wrote, no tool output,
  * no hook payload or hook environment.
  */

@@ -1,6 +1,5 @@
 /**
  * User hooks through a whole run: createWorkbench + the scripted LLM, real hook processes, real files.
- * The "Done when" of issue #4.
  */
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -17,7 +16,7 @@ let wb: Workbench | undefined;
 const realHome = process.env.HOME;
 beforeEach(() => {
   sb = sandbox();
-  process.env.HOME = sb.home; // the seed audit loggers write to ~/.kodelet/audit.log
+  process.env.HOME = sb.home; // the audit-logger fixture hooks write to ~/.kodelet/audit.log
   mkdirSync(join(sb.home, '.kodelet'), { recursive: true });
 });
 afterEach(async () => {
@@ -40,7 +39,7 @@ const send = async (w: Workbench, text: string) => (await w.chat.send({ text, ap
 const toolMessages = (llm: ScriptedLlm, call: number) => llm.calls[call].request.messages.filter((m) => m.role === 'tool').map((m) => m.content);
 
 describe('user hooks in a full run', () => {
-  it('the seed guardrail in .workbench/hooks blocks an rm -rf the model asks for', async () => {
+  it('the security guardrail hook in .workbench/hooks blocks an rm -rf the model asks for', async () => {
     installFixture(sb.wsHooks, 'executable/kodelet-v1-security-guardrail');
     mkdirSync(join(sb.ws, 'victim'));
     const { wb, llm, events } = await start([{ toolCalls: [{ name: 'execute', args: { command: 'rm -rf victim' } }] }, { text: 'I will not.' }]);

@@ -124,7 +124,7 @@ export async function runAgentLoop(input: AgentLoopInput): Promise<RunSummary> {
       return summary;
     }
     summary.stop_reason = 'error';
-    summary.error = err instanceof Error ? err.message : String(err);
+    summary.error = errorMessage(err);
     return summary;
   } finally {
     await pipeline.afterAgent(ctx, { stop_reason: summary.stop_reason });
@@ -185,7 +185,7 @@ async function runToolCalls(ctx: RunContext, calls: ToolCall[], callTool: (c: To
         if (isAbortError(err) || ctx.signal.aborted) {
           result = { tool_call_id: call.id, name: call.name, output: '', error: CANCELLED_RESULT, status: 'cancelled' };
         } else {
-          result = { tool_call_id: call.id, name: call.name, output: '', error: err instanceof Error ? err.message : String(err), status: 'error' };
+          result = { tool_call_id: call.id, name: call.name, output: '', error: errorMessage(err), status: 'error' };
         }
       }
       ctx.emit({
@@ -202,7 +202,7 @@ async function runToolCalls(ctx: RunContext, calls: ToolCall[], callTool: (c: To
 }
 
 /** Tool message content: the output, or the error for the model to read and correct. */
-export function toToolMessage(r: ToolResult): Message {
+function toToolMessage(r: ToolResult): Message {
   const content = r.error ? `Error: ${r.error}${r.output ? `\n${r.output}` : ''}` : r.output;
   return { role: 'tool', content, tool_call_id: r.tool_call_id, name: r.name, status: r.status };
 }
@@ -237,7 +237,7 @@ async function applyOutcome(input: AgentLoopInput, phase: string, outcome: TurnO
       validate(next);
       input.replaceMessages(next);
     } catch (err) {
-      reportHookFailure(input.ctx, outcome.mutate_by ?? 'unknown', phase, new Error(`mutate refused: ${err instanceof Error ? err.message : String(err)}`));
+      reportHookFailure(input.ctx, outcome.mutate_by ?? 'unknown', phase, new Error(`mutate refused: ${errorMessage(err)}`));
     }
   }
   if (outcome.callback === 'compact') await input.pipeline.compactThread(input.ctx);

@@ -1,31 +1,20 @@
 /**
- * The message chain as plain `Message` objects: builders, validation and pretty printing. Token
- * estimates live in tokens.ts.
+ * The message chain as plain `Message` objects: validation and pretty printing. Token estimates
+ * live in tokens.ts.
  */
-import type { Message, Role, ToolCall } from '../../shared/types/index.ts';
+import type { Message, Role } from '../../shared/types/index.ts';
 
-export const ROLES: readonly Role[] = ['system', 'user', 'assistant', 'tool'];
+const ROLES: readonly Role[] = ['system', 'user', 'assistant', 'tool'];
 
-/** True for one of the four roles (seed 000 §1.5). */
-export function validRole(role: string): role is Role {
+/** True for one of the four roles: system, user, assistant, tool. */
+function validRole(role: string): role is Role {
   return (ROLES as readonly string[]).includes(role);
 }
 
 /** True for roles allowed in user-submitted input: only user and system. */
-export function userInputRole(role: string): boolean {
+function userInputRole(role: string): boolean {
   return role === 'user' || role === 'system';
 }
-
-export const system = (content: string): Message => ({ role: 'system', content });
-export const human = (content: string): Message => ({ role: 'user', content });
-export const ai = (content: string, ...toolCalls: ToolCall[]): Message =>
-  toolCalls.length ? { role: 'assistant', content, tool_calls: toolCalls } : { role: 'assistant', content };
-export const toolMsg = (toolCallId: string, name: string, content: string): Message => ({
-  role: 'tool',
-  content,
-  tool_call_id: toolCallId,
-  name,
-});
 
 export class MessageValidationError extends Error {
   readonly index: number;
@@ -92,7 +81,7 @@ export function validateUserInput(msgs: readonly Message[]): void {
 
 const LABEL: Record<Role, string> = { system: 'System', user: 'Human', assistant: 'AI', tool: 'Tool' };
 
-/** Human-readable dump in the seed's format. */
+/** Human-readable dump for `workbench threads show`: `[Role]` headers, content, tool calls. */
 export function prettyPrint(msgs: readonly Message[]): string {
   return msgs
     .map((m) => {

@@ -28,6 +28,7 @@ import type { LastRequest, RunHandle } from '../api/types.ts';
 import type { ModelRequest } from '../llm/types.ts';
 import { systemText } from '../llm/message-mapping.ts';
 import { estimateTokens } from './tokens.ts';
+import { errorMessage } from '../errors.ts';
 
 export interface RunDeps {
   db: SqliteDatabase;
@@ -140,7 +141,7 @@ export function startRun(deps: RunDeps, setup: RunSetup, runId: string): RunHand
         summary: {
           stop_reason: 'error',
           iterations: 0,
-          error: err instanceof Error ? err.message : String(err),
+          error: errorMessage(err),
           input_tokens: 0,
           output_tokens: 0,
         },

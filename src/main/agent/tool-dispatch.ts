@@ -10,6 +10,7 @@ import { parseToolArgs } from '../tools/call-policy.ts';
 import type { ToolRegistry } from '../tools/registry.ts';
 import type { TraceRecorder } from '../tracing/types.ts';
 import { abortError, isAbortError, sleep } from '../abort.ts';
+import { errorMessage } from '../errors.ts';
 
 const MAX_SNOOZES = 5;
 
@@ -70,7 +71,7 @@ async function executeWithRetries(
       return { tool_call_id: call.id, name: call.name, output: content, status };
     } catch (err) {
       if (isAbortError(err) || ctx.signal.aborted) throw isAbortError(err) ? err : abortError(ctx.signal);
-      const message = err instanceof Error ? err.message : String(err);
+      const message = errorMessage(err);
       const kind = err instanceof ToolError ? err.kind : 'error';
       opts.trace
         ?.currentSpan()

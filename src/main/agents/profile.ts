@@ -1,11 +1,11 @@
 /**
- * The agent profile (seed 000 §7.4, adapted): optional `<workspace>/.workbench/agent.yaml`. Every
+ * The agent profile (docs/memory.md): optional `<workspace>/.workbench/agent.yaml`. Every
  * field has a default, so a workspace without the file gets a working agent. A bad field is reported
  * (file:line) and replaced by its default; the rest of the file still applies.
  *
- * Activation, adapted to a local workbench where the filesystem backend always exists: tracing,
- * todolist, filesystem, skills, memory and summarization are all active by default (the seed needs
- * `skills.paths`/`memory.paths` to turn those on; here the paths only add sources). Any built-in can
+ * Activation: the filesystem backend always exists in a local workbench, so tracing, todolist,
+ * filesystem, skills, memory and summarization are all active by default; `skills.paths` and
+ * `memory.paths` only add sources, they do not switch anything on. Any built-in can
  * be switched off in settings (`hook_overrides["builtin:<name>"].enabled = false`).
  */
 import { readFile } from 'node:fs/promises';
@@ -42,7 +42,7 @@ const paths = z.object({ paths: z.array(z.string().min(1)).default([]) }).strict
 const schema = z
   .object({
     name: z.string().min(1),
-    // The seed types `model` as any: a plain name, or an object naming it.
+    // `model` is either a plain name or an object whose `name` is the model.
     model: z.union([z.string().min(1), z.object({ name: z.string().min(1) }).loose().transform((m) => m.name)]),
     system_prompt: z.string().min(1),
     context_window: z.number().int().min(1_000),

@@ -80,10 +80,10 @@ const PIPELINE: readonly Builtin[] = [
   },
 ];
 
-export const builtinHookId = (name: string): string => `builtin:${name}`;
+const builtinHookId = (name: string): string => `builtin:${name}`;
 
 /** Whether a built-in is on: everything is on unless switched off in settings. */
-export function builtinEnabled(settings: WorkbenchSettings, name: string): boolean {
+function builtinEnabled(settings: WorkbenchSettings, name: string): boolean {
   return settings.hook_overrides[builtinHookId(name)]?.enabled !== false;
 }
 

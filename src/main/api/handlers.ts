@@ -92,7 +92,8 @@ export function createHandlers(deps: HandlerDeps): InvokeHandlers {
     envOverrides: deps.envOverrides,
   });
 
-  // The stored key goes only to the endpoint it was configured for (T7.4): a new origin gets none.
+  // The stored key goes only to the endpoint it was configured for: a new origin gets none, so
+  // pointing the base URL at another server cannot leak it.
   const keyFor = (baseURL: string, typed?: string): string | undefined => {
     if (typed) return typed;
     const configured = deps.envOverrides?.baseURL ?? wb.settings.get().provider.base_url;

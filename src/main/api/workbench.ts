@@ -1,6 +1,6 @@
 /**
  * createWorkbench(): the one service object behind the CLI, `workbench serve` and the Electron app
- * (ARCHITECTURE §1, §3). Owns the database, settings, event bus, approvals and the runs in progress.
+ * (docs/architecture.md). Owns the database, settings, event bus, approvals and the runs in progress.
  */
 import type { StreamEvent, WorkbenchSettings } from '../../shared/types/index.ts';
 import { validateUserInput } from '../agent/messages.ts';

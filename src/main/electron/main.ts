@@ -1,5 +1,5 @@
 /**
- * The Electron main process: one hardened window over the shared core (ARCHITECTURE §5). Thin on
+ * The Electron main process: one hardened window over the shared core (docs/architecture.md). Thin on
  * purpose — the logic lives in plain modules (handlers, sender-guard, key-store, window-state).
  */
 import { app, BrowserWindow, dialog, ipcMain, Menu, protocol, safeStorage, session, shell } from 'electron';

@@ -1,6 +1,6 @@
 /**
  * The sandboxed preload: exposes exactly one object, `window.workbench`, with `invoke(channel, args)`
- * and `on(event, cb)` for the contract's channels only (CONVENTIONS §2.3). Built as CommonJS.
+ * and `on(event, cb)` for the contract's channels only. Built as CommonJS.
  */
 import { contextBridge, ipcRenderer, type IpcRendererEvent } from 'electron';
 import { IPC_PREFIX, isEventChannel, isInvokeChannel } from '../../shared/ipc/channels.ts';

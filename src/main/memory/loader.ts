@@ -81,7 +81,7 @@ export async function loadMemory(opts: LoadMemoryOptions, cache: MemoryCache = n
   return { sources, text: texts.join(MEMORY_SEPARATOR), editPath: workspaceFile };
 }
 
-/** The block appended to the system message (seed §6.3 format plus the real file to edit). */
+/** The block appended to the system message (docs/memory.md shows it), naming the real file to edit. */
 export function renderMemoryBlock(memory: LoadedMemory): string {
   return [
     '<agent_memory>',

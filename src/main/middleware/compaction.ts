@@ -1,5 +1,5 @@
 /**
- * Pure compaction strategies (seed 000 §6.4, seed 003 "Compaction Strategy"): where to split old from
+ * Pure compaction strategies (docs/memory.md): where to split old from
  * recent messages without orphaning a tool result, file-content truncation, tool-output pruning and
  * the summarization request. No I/O here; summarization.ts drives these.
  */
@@ -17,7 +17,7 @@ import { estimateMessageTokens, estimateTokens } from '../agent/tokens.ts';
 
 export type CompactionStrategy = 'hybrid' | 'summarization';
 
-/** Compaction settings as written in agent.yaml (seed 003 "Compaction Configuration"); all optional. */
+/** Compaction settings as written in agent.yaml (docs/memory.md); all optional. */
 export interface CompactionConfig {
   strategy?: CompactionStrategy;
   /** Fraction of the context window that triggers compaction (default 0.85). */

@@ -24,6 +24,7 @@ import {
   type ContentArgsOf,
   type ResolvedCompaction,
 } from './compaction.ts';
+import { errorMessage } from '../errors.ts';
 
 /** The workspace tools by name, for a compaction outside a run (`workbench compact`), which has no registry. */
 const BUILTIN_TOOLS = new Map(createFilesystemTools().map((t) => [t.name, t]));
@@ -103,7 +104,7 @@ export async function compactMessages(input: CompactInput): Promise<CompactionOu
     text = await input.summarize(candidate.slice(lead, split));
   } catch (err) {
     if (isAbortError(err)) throw err;
-    return { messages: working, failed: err instanceof Error ? err.message : String(err) };
+    return { messages: working, failed: errorMessage(err) };
   }
   const messages = [...working.slice(0, lead), summaryMessage(text), ...working.slice(split)];
   const upto = threadIndex[split];
@@ -174,7 +175,7 @@ export async function summarizeWith(
   try {
     return await trace.withSpan(span, call);
   } catch (err) {
-    span.fail(err instanceof Error ? err.name : 'error', err instanceof Error ? err.message : String(err));
+    span.fail(err instanceof Error ? err.name : 'error', errorMessage(err));
     throw err;
   } finally {
     span.end();
@@ -258,7 +259,7 @@ function readStored(store: CompactionStore, ctx: RunContext): CompactionSummary 
   try {
     return store.getCompaction(ctx.threadId);
   } catch (err) {
-    ctx.trace?.recordEvent('compaction_store_error', { message: err instanceof Error ? err.message : String(err) });
+    ctx.trace?.recordEvent('compaction_store_error', { message: errorMessage(err) });
     return undefined;
   }
 }
@@ -269,7 +270,7 @@ function report(ctx: RunContext, store: CompactionStore, outcome: CompactionOutc
       store.setCompaction(ctx.threadId, outcome.summary);
     } catch (err) {
       // The summary still serves this call; it is only recomputed next time.
-      ctx.trace?.recordEvent('compaction_store_error', { message: err instanceof Error ? err.message : String(err) });
+      ctx.trace?.recordEvent('compaction_store_error', { message: errorMessage(err) });
     }
   }
   if (outcome.event) {

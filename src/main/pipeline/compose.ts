@@ -89,7 +89,7 @@ async function isolate<A, R>(
       return blocked(
         hook,
         arg,
-        `hook failed (fail-closed): ${err instanceof Error ? err.message : String(err)}`,
+        `hook failed (fail-closed): ${errorMessage(err)}`,
       );
     }
     return inner(arg);

@@ -1,7 +1,7 @@
 /**
  * The phase table: for every point of the pipeline, which Hook method takes part, how hooks are
  * combined, in which order, what a failing hook does and what an abort does. The runner
- * (run-phase.ts, compose.ts) reads this table; docs/architecture.md prints it.
+ * (run-phase.ts, compose.ts) reads this table; docs/architecture.md describes it.
  */
 import type { Hook } from './hook.ts';
 
@@ -155,16 +155,4 @@ export function phase(name: PhaseName): PhaseSpec {
 /** The phases a hook takes part in, derived from the methods it implements, in table order. */
 export function phasesOf(hook: Hook): PhaseName[] {
   return PHASES.filter((p) => typeof hook[p.method] === 'function').map((p) => p.name);
-}
-
-/** The table as rows of text, for docs/architecture.md and `workbench hooks phases`. */
-export function describePhases(): string[][] {
-  return PHASES.map((p) => [
-    p.name,
-    p.method,
-    p.shape,
-    p.failure + (p.failClosedBlocks ? ', fail-closed blocks' : ''),
-    p.abort,
-    p.when,
-  ]);
 }

@@ -19,6 +19,7 @@ import type {
   TurnOutcome,
 } from './hook.ts';
 import { phase, type PhaseName } from './phases.ts';
+import { errorMessage } from '../errors.ts';
 
 /** What user_message_send decided: the first block wins; extra context from every hook otherwise. */
 export interface UserMessageVerdict {
@@ -83,7 +84,7 @@ async function sequence<R>(
       if (hook.failMode === 'closed' && spec.failClosedBlocks && failClosed) {
         failClosed(
           hook,
-          `hook failed (fail-closed): ${err instanceof Error ? err.message : String(err)}`,
+          `hook failed (fail-closed): ${errorMessage(err)}`,
         );
         if (spec.failure === 'deny-fast') return;
       }
@@ -104,7 +105,7 @@ function checkMutate<T extends { mutate?: Message[] }>(out: T): T {
   try {
     validate(out.mutate, { openLastTurn: true });
   } catch (err) {
-    throw new Error(`mutate refused: ${err instanceof Error ? err.message : String(err)}`, {
+    throw new Error(`mutate refused: ${errorMessage(err)}`, {
       cause: err,
     });
   }

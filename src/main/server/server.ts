@@ -1,7 +1,7 @@
 /**
  * `workbench serve`: node:http serving the built renderer plus the IPC contract over a WebSocket
  * (`/ws`) and `POST /api/<channel>`, on loopback by default, guarded by a random token and same-origin
- * checks (ARCHITECTURE §5).
+ * checks (docs/architecture.md).
  */
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';

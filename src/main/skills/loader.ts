@@ -1,5 +1,5 @@
 /**
- * Skill discovery (seed 000 §6.2, Agent Skills format): `<root>/<folder>/SKILL.md` with YAML
+ * Skill discovery (Agent Skills format, docs/skills.md): `<root>/<folder>/SKILL.md` with YAML
  * frontmatter. Loading never throws: a broken skill becomes a diagnostic the skills panel and
  * `workbench skills list` show next to the good ones.
  */

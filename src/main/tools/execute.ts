@@ -64,7 +64,7 @@ export function createExecuteTool(opts: ExecuteToolOptions = {}): Tool {
 }
 
 /** The text the model sees for a finished command. */
-export function formatResult(r: GroupRunResult, timeoutMs: number): string {
+function formatResult(r: GroupRunResult, timeoutMs: number): string {
   let status: string;
   if (r.cancelled) status = 'cancelled';
   else if (r.timedOut) status = `timed out after ${Math.round(timeoutMs / 100) / 10}s`;

@@ -1,5 +1,6 @@
 /** Small file helpers shared by the fs tools: size limits, binary sniffing, fs errors in words. */
 import { promises as fs } from 'node:fs';
+import { errorMessage } from '../errors.ts';
 
 /** Bytes looked at to decide whether a file is binary (the same rule as git and ripgrep: a NUL byte). */
 export const BINARY_SNIFF_BYTES = 8192;
@@ -30,5 +31,5 @@ export function describeFsError(err: unknown, display: string): string {
   if (code === 'EISDIR') return `is a directory: ${display}`;
   if (code === 'ENOTDIR') return `not a directory: ${display}`;
   if (code === 'EACCES' || code === 'EPERM') return `permission denied: ${display}`;
-  return err instanceof Error ? err.message : String(err);
+  return errorMessage(err);
 }

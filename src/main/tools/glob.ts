@@ -7,7 +7,7 @@ import { globToRegExp, hasGlobMagic } from './glob-pattern.ts';
 import { walkTree } from './tree-walk.ts';
 
 /** Most paths the glob tool returns. */
-export const MAX_GLOB_RESULTS = 1000;
+const MAX_GLOB_RESULTS = 1000;
 const MAX_WALKED_FILES = 200_000;
 const DEFAULT_SKIPPED = ['.git', 'node_modules'];
 

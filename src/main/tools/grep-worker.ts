@@ -30,7 +30,7 @@ export interface WorkerResult {
 }
 
 /** Worker threads used for a search (at least 1, at most 4). */
-export function workerCount(): number {
+function workerCount(): number {
   return Math.max(1, Math.min(4, os.availableParallelism()));
 }
 

@@ -8,7 +8,7 @@ import { findRipgrep, ripgrepSearch, RipgrepUnusableError } from './grep-ripgrep
 import type { GrepOutput, GrepRequest } from './grep-results.ts';
 
 /** Matches returned when the model gives no max_results. */
-export const DEFAULT_GREP_RESULTS = 200;
+const DEFAULT_GREP_RESULTS = 200;
 const MAX_GREP_RESULTS = 2000;
 
 const params = z.object({

@@ -60,7 +60,7 @@ function toAbsolute(root: string, requested: string): string {
  * Real path of `abs` even when its tail does not exist yet: realpath of the deepest existing part,
  * following dangling symlinks to where a write would land, then the missing tail re-appended.
  */
-export async function resolveReal(abs: string): Promise<string> {
+async function resolveReal(abs: string): Promise<string> {
   try {
     return await fs.realpath(abs);
   } catch (err) {

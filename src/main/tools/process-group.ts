@@ -9,7 +9,7 @@ import { setTimeout as delay } from 'node:timers/promises';
 import { HeadTailBuffer } from './output-buffer.ts';
 
 /** Output kept from each end: 2 × 38 KB stays under MAX_RESULT_CHARS, so the hook never cuts it again. */
-export const DEFAULT_KEEP_BYTES = 38 * 1024;
+const DEFAULT_KEEP_BYTES = 38 * 1024;
 
 /** What to run and the limits that apply. */
 export interface GroupRunOptions {
@@ -40,7 +40,7 @@ export interface GroupRunResult {
 }
 
 /** The shell used for commands: bash when installed, else POSIX sh. */
-export function defaultShell(): string {
+function defaultShell(): string {
   return existsSync('/bin/bash') ? '/bin/bash' : '/bin/sh';
 }
 

@@ -6,9 +6,9 @@ import { MAX_FILE_BYTES, describeFsError, looksBinary, readHead } from './file-i
 import { readLinePage } from './line-reader.ts';
 
 /** Lines read when the model gives no limit. */
-export const DEFAULT_READ_LINES = 2000;
+const DEFAULT_READ_LINES = 2000;
 /** Longer lines are cut to this many characters. */
-export const MAX_LINE_CHARS = 2000;
+const MAX_LINE_CHARS = 2000;
 const MAX_PAGE_CHARS = 256 * 1024;
 
 const params = z.object({

@@ -20,12 +20,6 @@ export class ToolRegistry {
     return [...this.tools.values()];
   }
 
-  /** Keeps only the named tools (agent profile `tools` allowlist). */
-  restrictTo(names: readonly string[]): void {
-    for (const name of [...this.tools.keys()]) if (!names.includes(name)) this.tools.delete(name);
-    this.schemaCache = undefined;
-  }
-
   /** JSON Schemas as the model sees them; computed once per registry. */
   schemas(): ToolSchema[] {
     this.schemaCache ??= this.list().map((t) => ({

@@ -6,7 +6,7 @@ import type { AttributeValue } from '../../shared/types/index.ts';
 
 /** Longest string kept on any attribute (tool args and hook payloads hit this; previews are shorter). */
 export const MAX_ATTRIBUTE_CHARS = 4096;
-/** Length of message/output previews (seed 000 §6.6: first 500 chars). */
+/** Length of message/output previews: their first 500 characters. */
 export const PREVIEW_CHARS = 500;
 /** Most items kept in a string[] attribute. */
 export const MAX_ARRAY_ITEMS = 256;

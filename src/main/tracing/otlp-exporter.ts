@@ -1,5 +1,5 @@
 /**
- * Live OTLP/HTTP JSON exporter (reference/tracing.md §1e): bounded queue, batched POSTs to
+ * Live OTLP/HTTP JSON exporter (docs/tracing.md): bounded queue, batched POSTs to
  * `<endpoint>/v1/traces`, retries on 429/5xx honouring Retry-After. The agent only ever calls the
  * synchronous, O(1) `enqueue`; all network work happens on an unref'd timer.
  */

@@ -1,5 +1,5 @@
 /**
- * Trace recorder port (seed 000 §7.2 on the OTel GenAI model). The current span is carried by
+ * Trace recorder port, on the OTel GenAI model (docs/tracing.md). The current span is carried by
  * AsyncLocalStorage, so parallel tool calls each nest their hook spans under their own tool span.
  */
 import type { AttributeValue, SpanKind, SpanRecord } from '../../shared/types/index.ts';

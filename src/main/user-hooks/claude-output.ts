@@ -1,5 +1,5 @@
 /**
- * Reading a Claude Code hook's answer (reference/claude-code-hooks.md §2.6–2.7): exit 2 blocks with
+ * Reading a Claude Code hook's answer (docs/hooks.md, Claude Code settings hooks): exit 2 blocks with
  * stderr; exit 0 stdout starting with `{` is strict JSON; other exit codes are non-blocking errors
  * unless stdout holds a valid JSON object, which then decides alone.
  */

@@ -26,6 +26,7 @@ import {
   type UsageInfo,
 } from './executable-protocol.ts';
 import type { HookReading, UserHookRef } from './types.ts';
+import { errorMessage } from '../errors.ts';
 
 export interface ExecutableHooksOptions {
   entries: ExecutableHookEntry[];
@@ -87,7 +88,7 @@ export function readExecutableResult(res: HookProcessResult, check: (o: Record<s
     const reason = typeof parsed.value.reason === 'string' ? parsed.value.reason : undefined;
     return { reading: { decision, reason, jsonValid: true }, value: parsed.value };
   } catch (err) {
-    return { reading: { decision: 'error', error: err instanceof Error ? err.message : String(err), jsonValid: false } };
+    return { reading: { decision: 'error', error: errorMessage(err), jsonValid: false } };
   }
 }
 

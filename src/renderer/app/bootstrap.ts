@@ -2,6 +2,7 @@
 import { call, getBridge } from '../ipc/client.ts';
 import { startEventFeed } from '../stores/event-feed.ts';
 import { useWorkbenchStore } from '../stores/store.ts';
+import { errorMessage } from '../../shared/error-message.ts';
 
 export const ACTIVE_THREAD_KEY = 'wb.activeThread';
 
@@ -33,7 +34,7 @@ export function bootstrap(): () => void {
         s.setTrustPrompt(trust);
       }
     } catch (err) {
-      s.setBanner(`Could not reach the workbench: ${err instanceof Error ? err.message : String(err)}`);
+      s.setBanner(`Could not reach the workbench: ${errorMessage(err)}`);
     }
     await Promise.all([s.refreshThreads(), s.loadSettings()]);
     const last = localStorage.getItem(ACTIVE_THREAD_KEY);

@@ -1,6 +1,7 @@
 /**
- * The one pure reducer through which server data enters the store (CONVENTIONS §2.7): applies one
- * `agent.event` envelope to ChatData and returns the new ChatData (unchanged parts shared).
+ * The one pure reducer through which server data enters the store, so every update path is one
+ * testable function: applies one `agent.event` envelope to ChatData and returns the new ChatData
+ * (unchanged parts shared).
  */
 import type { AgentEventEnvelope, PendingApproval } from '../../shared/ipc/contract.ts';
 import type { AgentState, Message, StreamEventData } from '../../shared/types/index.ts';

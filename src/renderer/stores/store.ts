@@ -1,4 +1,4 @@
-/** The one bound zustand store, built from slices (CONVENTIONS §2.7). */
+/** The one bound zustand store, built from slices. */
 import { create } from 'zustand';
 import { createChatSlice } from './slices/chat-slice.ts';
 import { createSidebarSlice } from './slices/sidebar-slice.ts';

@@ -1,5 +1,5 @@
 /**
- * The one IPC contract between the renderer and the core (CONVENTIONS §2.3): every channel is
+ * The one IPC contract between the renderer and the core (docs/architecture.md): every channel is
  * `domain.verb`, takes one argument object (its zod schema is in schemas.ts) and resolves to an
  * `IpcResult` of the result type below. Electron IPC and the `serve` socket carry the same contract.
  */
@@ -40,7 +40,7 @@ export interface AppInfo {
 
 export interface SettingsView {
   settings: WorkbenchSettings;
-  /** Only whether a key exists: the key itself never reaches the renderer (T1.11). */
+  /** Only whether a key exists: the key itself never reaches the renderer. */
   apiKeyConfigured: boolean;
   keyStorage: KeyStorage;
   /** A plain-language warning, e.g. Linux safeStorage falling back to basic_text. */

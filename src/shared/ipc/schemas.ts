@@ -1,6 +1,7 @@
 /**
  * One strict zod schema per invoke channel: the arguments object. Unknown keys, wrong types and
- * oversized strings are rejected before any handler runs (security-tests T1.1/T1.2).
+ * oversized strings are rejected before any handler runs, so a
+ * compromised renderer cannot smuggle extra fields or huge payloads into the main process.
  */
 import { z } from 'zod';
 import type { InvokeChannel } from './channels.ts';

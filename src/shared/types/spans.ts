@@ -1,5 +1,5 @@
 /**
- * Trace spans on the OpenTelemetry GenAI model (reference/tracing.md §1d). Times are epoch
+ * Trace spans on the OpenTelemetry GenAI model (docs/tracing.md). Times are epoch
  * milliseconds with sub-millisecond fraction; exporters convert to nanoseconds.
  */
 export type SpanKind = 'agent' | 'llm' | 'tool' | 'hook' | 'internal';

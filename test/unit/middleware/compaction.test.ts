@@ -62,7 +62,7 @@ describe('token estimate', () => {
 });
 
 describe('resolveCompaction', () => {
-  it('fills the defaults of seed 000 §11 and seed 003', () => {
+  it('fills in the default window, strategy, trigger and keep limits', () => {
     expect(resolveCompaction(undefined)).toEqual({ contextWindow: 128_000, strategy: 'hybrid', trigger: 0.85, target_tokens: 80_000, preserve_last_n: 0, protected_tokens: 0 });
     expect(resolveCompaction(10_000, { trigger: 5, strategy: 'summarization', target_tokens: 3_000 })).toMatchObject({ trigger: 0.85, strategy: 'summarization', target_tokens: 3_000 });
   });

@@ -73,7 +73,7 @@ describe('loadAgentProfile', () => {
     });
   });
 
-  it('accepts the seed’s object form of model', async () => {
+  it('accepts model as an object with a name', async () => {
     writeFileSync(file, 'model:\n  name: gpt-4o\n  temperature: 0\n');
     expect((await loadAgentProfile(workspace)).profile.model).toBe('gpt-4o');
   });

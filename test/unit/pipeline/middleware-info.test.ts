@@ -40,12 +40,12 @@ describe('self-describing middleware', () => {
   });
 
   it('user-hooks lists the phases both formats take part in', () => {
-    const seed = createExecutableHooks({ entries: [], settings: DEFAULT_SETTINGS }, 'user');
+    const executable = createExecutableHooks({ entries: [], settings: DEFAULT_SETTINGS }, 'user');
     const claude = createClaudeHooks(
       { handlers: [], settings: DEFAULT_SETTINGS, home: '/h' },
       'user',
     );
-    const both = new Set([...phasesOf(seed), ...phasesOf(claude)]);
+    const both = new Set([...phasesOf(executable), ...phasesOf(claude)]);
     expect(PHASES.map((p) => p.name).filter((p) => both.has(p))).toEqual(userHooksInfo.phases);
   });
 

@@ -1,7 +1,7 @@
 /** docs/architecture.md prints the phase table; it must say what the code does. */
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { describePhases } from '../../../src/main/pipeline/phases.ts';
+import { PHASES } from '../../../src/main/pipeline/phases.ts';
 
 const doc = readFileSync(new URL('../../../docs/architecture.md', import.meta.url), 'utf8');
 
@@ -16,6 +16,14 @@ describe('docs/architecture.md', () => {
           .slice(1, -1)
           .map((cell) => cell.trim().replace(/^`|`$/g, '')),
       );
-    expect(documented).toEqual(describePhases());
+    const inCode = PHASES.map((p) => [
+      p.name,
+      p.method,
+      p.shape,
+      p.failure + (p.failClosedBlocks ? ', fail-closed blocks' : ''),
+      p.abort,
+      p.when,
+    ]);
+    expect(documented).toEqual(inCode);
   });
 });

@@ -1,5 +1,5 @@
 /**
- * The hooks panel's service: every hook in pipeline order with its state, on/off per hook (a seed
+ * The hooks panel's service: every hook in pipeline order with its state, on/off per hook (an
  * executable by its `.disable` name, the rest through settings.hook_overrides), fail mode and timeout,
  * "disable all user hooks", recent runs, "Test" with a sample or edited payload, and new hooks from
  * templates (chmod 755).
@@ -92,15 +92,15 @@ export function createHooksService(deps: PanelDeps): HooksService {
   const target = async (workspace: string, id: string, trust?: boolean): Promise<TestTarget> => {
     const settings = deps.settings.get();
     const isTrusted = trusted(workspace, trust);
-    const seed = (await discoverExecutableHooks({ workspace, home: deps.home, trusted: isTrusted })).find(
+    const executable = (await discoverExecutableHooks({ workspace, home: deps.home, trusted: isTrusted })).find(
       (e) => e.id === id,
     );
-    const claude = seed
+    const claude = executable
       ? undefined
       : (
           await loadClaudeHooks({ workspace, home: deps.home, trusted: isTrusted, settings })
         ).handlers.find((h) => h.id === id && !h.problem);
-    if (!seed && !claude) {
+    if (!executable && !claude) {
       throw new WorkbenchError(
         id.startsWith('builtin:') ? 'invalid_args' : 'not_found',
         id.startsWith('builtin:')
@@ -108,12 +108,12 @@ export function createHooksService(deps: PanelDeps): HooksService {
           : `no runnable hook with id ${id}`,
       );
     }
-    if (!(seed ?? claude)!.trusted)
+    if (!(executable ?? claude)!.trusted)
       throw new WorkbenchError(
         'forbidden',
         `${id} comes from an untrusted workspace; trust the workspace first`,
       );
-    return seed ? { dialect: 'executable', entry: seed } : { dialect: 'claude', handler: claude! };
+    return executable ? { dialect: 'executable', entry: executable } : { dialect: 'claude', handler: claude! };
   };
   const eventOf = (t: TestTarget, event?: string): string => {
     const ev = event ?? defaultEvent(t);

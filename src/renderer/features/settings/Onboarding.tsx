@@ -3,6 +3,7 @@ import type { ProbeResultView } from '../../../shared/ipc/contract.ts';
 import type { ProviderSettings } from '../../../shared/types/index.ts';
 import { call } from '../../ipc/client.ts';
 import { useWorkbenchStore } from '../../stores/store.ts';
+import { errorMessage } from '../../../shared/error-message.ts';
 
 /** First start without a provider: find a local Ollama / LM Studio, else ask for an OpenAI key. */
 export function Onboarding() {
@@ -30,7 +31,7 @@ export function Onboarding() {
       setSettings(await call('settings.setApiKey', { apiKey: key }));
       setOnboarding(false);
     } catch (err) {
-      setError(err instanceof Error ? err.message : String(err));
+      setError(errorMessage(err));
     }
   };
 

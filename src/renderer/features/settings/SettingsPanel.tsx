@@ -3,6 +3,7 @@ import type { ConnectionResultView, KeyStorage } from '../../../shared/ipc/contr
 import type { ApprovalMode, ProviderSettings, WorkbenchSettings } from '../../../shared/types/index.ts';
 import { call } from '../../ipc/client.ts';
 import { useWorkbenchStore } from '../../stores/store.ts';
+import { errorMessage } from '../../../shared/error-message.ts';
 
 const STORAGE: Record<KeyStorage, string> = {
   'safe-storage': 'encrypted with the OS keychain',
@@ -12,8 +13,6 @@ const STORAGE: Record<KeyStorage, string> = {
   memory: 'in memory until the server stops',
   none: 'no key saved',
 };
-
-const errorText = (err: unknown) => (err instanceof Error ? err.message : String(err));
 
 /** Provider, model, API key, connection test, approval mode and theme. */
 export function SettingsPanel() {
@@ -63,7 +62,7 @@ export function SettingsPanel() {
       setModelsNote(ids.length ? `${ids.length} models available` : 'The endpoint lists no models; type the name.');
     } catch (err) {
       setModels([]);
-      setModelsNote(errorText(err));
+      setModelsNote(errorMessage(err));
     }
   };
 
@@ -75,7 +74,7 @@ export function SettingsPanel() {
       setTest(r);
       if (r.ok) setModels(r.modelIds);
     } catch (err) {
-      setTest({ ok: false, message: errorText(err) });
+      setTest({ ok: false, message: errorMessage(err) });
     } finally {
       setBusy(false);
     }
@@ -92,7 +91,7 @@ export function SettingsPanel() {
       setProvider(next.settings.provider);
       setSaved('Saved.');
     } catch (err) {
-      setSaved(`Not saved: ${errorText(err)}`);
+      setSaved(`Not saved: ${errorMessage(err)}`);
     } finally {
       setBusy(false);
     }

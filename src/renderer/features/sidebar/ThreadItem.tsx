@@ -3,6 +3,7 @@ import type { ThreadSummary } from '../../../shared/types/index.ts';
 import { call } from '../../ipc/client.ts';
 import { useWorkbenchStore } from '../../stores/store.ts';
 import { relativeTime } from './relative-time.ts';
+import { errorMessage } from '../../../shared/error-message.ts';
 
 /** One sidebar entry: open on click; rename inline; delete after a confirm. */
 export function ThreadItem({ thread, active, running }: { thread: ThreadSummary; active: boolean; running: boolean }) {
@@ -21,7 +22,7 @@ export function ThreadItem({ thread, active, running }: { thread: ThreadSummary;
       await call('threads.rename', { threadId: thread.thread_id, title: next });
       await refreshThreads();
     } catch (err) {
-      setBanner(`Could not rename: ${err instanceof Error ? err.message : String(err)}`);
+      setBanner(`Could not rename: ${errorMessage(err)}`);
     }
   };
 

@@ -2,6 +2,7 @@ import { useState } from 'react';
 import type { TrustItem } from '../../../shared/ipc/contract.ts';
 import { call } from '../../ipc/client.ts';
 import { useWorkbenchStore } from '../../stores/store.ts';
+import { errorMessage } from '../../../shared/error-message.ts';
 
 const KIND: Record<TrustItem['kind'], string> = {
   agents_md: 'AGENTS.md instructions (added to every prompt)',
@@ -22,7 +23,7 @@ export function TrustPrompt() {
       await call('trust.set', { workspace: prompt.workspace, trusted });
       close(null);
     } catch (err) {
-      setNote(err instanceof Error ? err.message : String(err));
+      setNote(errorMessage(err));
     }
   };
   return (

@@ -4,8 +4,7 @@ import { call } from '../../ipc/client.ts';
 import { emptyThread } from '../chat-types.ts';
 import { loadThread } from '../apply-event.ts';
 import type { ChatSlice, WorkbenchState } from '../state.ts';
-
-const errorText = (err: unknown) => (err instanceof Error ? err.message : String(err));
+import { errorMessage } from '../../../shared/error-message.ts';
 
 /** Creates the chat slice. */
 export const createChatSlice: StateCreator<WorkbenchState, [], [], ChatSlice> = (set, get) => ({
@@ -22,7 +21,7 @@ export const createChatSlice: StateCreator<WorkbenchState, [], [], ChatSlice> = 
       const view = await call('threads.get', { threadId });
       set((s) => ({ chat: loadThread(s.chat, view.state, view.running, view.approvals) }));
     } catch (err) {
-      get().setBanner(`Could not open the thread: ${errorText(err)}`);
+      get().setBanner(`Could not open the thread: ${errorMessage(err)}`);
     }
   },
 
@@ -47,7 +46,7 @@ export const createChatSlice: StateCreator<WorkbenchState, [], [], ChatSlice> = 
       if (!id && !get().chat.threads[r.threadId]?.messages.length) void get().reloadThread(r.threadId);
       void get().refreshThreads();
     } catch (err) {
-      get().setBanner(`Could not send: ${errorText(err)}`);
+      get().setBanner(`Could not send: ${errorMessage(err)}`);
     }
   },
 
@@ -57,7 +56,7 @@ export const createChatSlice: StateCreator<WorkbenchState, [], [], ChatSlice> = 
     try {
       await call('chat.cancel', { threadId: id });
     } catch (err) {
-      get().setBanner(`Could not cancel: ${errorText(err)}`);
+      get().setBanner(`Could not cancel: ${errorMessage(err)}`);
     }
   },
 
@@ -65,7 +64,7 @@ export const createChatSlice: StateCreator<WorkbenchState, [], [], ChatSlice> = 
     try {
       await call('chat.approve', { approvalId, decision });
     } catch (err) {
-      get().setBanner(`Could not answer the approval: ${errorText(err)}`);
+      get().setBanner(`Could not answer the approval: ${errorMessage(err)}`);
     }
   },
 
@@ -78,7 +77,7 @@ export const createChatSlice: StateCreator<WorkbenchState, [], [], ChatSlice> = 
       await call('chat.send', { threadId, text: next! });
     } catch (err) {
       set((s) => ({ chat: { ...s.chat, threads: { ...s.chat.threads, [threadId]: { ...s.chat.threads[threadId]!, running: false } } } }));
-      get().setBanner(`Could not send the queued message: ${errorText(err)}`);
+      get().setBanner(`Could not send the queued message: ${errorMessage(err)}`);
     }
   },
 });

@@ -4,6 +4,7 @@ import type { HookListing, HookTemplateId, HookTestResult } from '../../../share
 import type { HookRunRecord } from '../../../shared/types/index.ts';
 import { call } from '../../ipc/client.ts';
 import type { WorkbenchState } from '../state.ts';
+import { errorMessage } from '../../../shared/error-message.ts';
 
 export interface HookTestState {
   id: string;
@@ -37,11 +38,9 @@ export interface HooksSlice {
   openHookRunSpan(run: HookRunRecord): Promise<void>;
 }
 
-const message = (err: unknown) => (err instanceof Error ? err.message : String(err));
-
 /** Creates the hooks slice. */
 export const createHooksSlice: StateCreator<WorkbenchState, [], [], HooksSlice> = (set, get) => {
-  const fail = (what: string) => (err: unknown) => set({ hooksError: `${what}: ${message(err)}` });
+  const fail = (what: string) => (err: unknown) => set({ hooksError: `${what}: ${errorMessage(err)}` });
   const guarded = async (what: string, fn: () => Promise<void>) => {
     try {
       await fn();
@@ -114,7 +113,7 @@ export const createHooksSlice: StateCreator<WorkbenchState, [], [], HooksSlice> 
         );
       } catch (err) {
         set((s) =>
-          s.hookTest?.id === id ? { hookTest: { ...s.hookTest, error: message(err) } } : {},
+          s.hookTest?.id === id ? { hookTest: { ...s.hookTest, error: errorMessage(err) } } : {},
         );
       }
     },
@@ -137,7 +136,7 @@ export const createHooksSlice: StateCreator<WorkbenchState, [], [], HooksSlice> 
       } catch (err) {
         set((s) =>
           s.hookTest?.id === t.id
-            ? { hookTest: { ...s.hookTest, running: false, error: message(err) } }
+            ? { hookTest: { ...s.hookTest, running: false, error: errorMessage(err) } }
             : {},
         );
       }

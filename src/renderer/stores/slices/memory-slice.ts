@@ -9,6 +9,7 @@ import {
   type MemoryEditor,
 } from '../../features/memory/memory-model.ts';
 import type { WorkbenchState } from '../state.ts';
+import { errorMessage } from '../../../shared/error-message.ts';
 
 export type MemoryScope = 'user' | 'workspace';
 export type MemoryTab = MemoryScope | 'effective';
@@ -27,8 +28,6 @@ export interface MemorySlice {
   resolveMemory(scope: MemoryScope, choice: 'mine' | 'theirs'): void;
   loadEffective(): Promise<void>;
 }
-
-const message = (err: unknown) => (err instanceof Error ? err.message : String(err));
 
 /** Creates the memory slice. */
 export const createMemorySlice: StateCreator<WorkbenchState, [], [], MemorySlice> = (set, get) => {
@@ -57,7 +56,7 @@ export const createMemorySlice: StateCreator<WorkbenchState, [], [], MemorySlice
           },
         }));
       } catch (err) {
-        set({ memoryError: `Could not read memory: ${message(err)}` });
+        set({ memoryError: `Could not read memory: ${errorMessage(err)}` });
       }
     },
     editMemory: (scope, text) => patch(scope, (e) => ({ ...e, draft: text })),
@@ -76,7 +75,7 @@ export const createMemorySlice: StateCreator<WorkbenchState, [], [], MemorySlice
         set({ memoryError: null });
       } catch (err) {
         patch(scope, (x) => ({ ...x, saving: false }));
-        set({ memoryError: `Could not save: ${message(err)}` });
+        set({ memoryError: `Could not save: ${errorMessage(err)}` });
       }
     },
     resolveMemory: (scope, choice) => patch(scope, (e) => resolveConflict(e, choice)),
@@ -85,7 +84,7 @@ export const createMemorySlice: StateCreator<WorkbenchState, [], [], MemorySlice
         const threadId = get().activeThreadId ?? undefined;
         set({ memoryEffective: await call('memory.effective', threadId ? { threadId } : {}) });
       } catch (err) {
-        set({ memoryError: `Could not load the effective context: ${message(err)}` });
+        set({ memoryError: `Could not load the effective context: ${errorMessage(err)}` });
       }
     },
   };

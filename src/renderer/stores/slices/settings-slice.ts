@@ -2,6 +2,7 @@
 import type { StateCreator } from 'zustand';
 import { call } from '../../ipc/client.ts';
 import type { SettingsSlice, WorkbenchState } from '../state.ts';
+import { errorMessage } from '../../../shared/error-message.ts';
 
 /** Creates the settings slice. */
 export const createSettingsSlice: StateCreator<WorkbenchState, [], [], SettingsSlice> = (set, get) => ({
@@ -15,7 +16,7 @@ export const createSettingsSlice: StateCreator<WorkbenchState, [], [], SettingsS
       const needsSetup = Boolean(preset?.needsKey) && !settings.apiKeyConfigured && !settings.envOverrides?.baseURL;
       set({ settings, presets, onboarding: needsSetup && localStorage.getItem('wb.onboarded') !== '1' });
     } catch (err) {
-      get().setBanner(`Could not load settings: ${err instanceof Error ? err.message : String(err)}`);
+      get().setBanner(`Could not load settings: ${errorMessage(err)}`);
     }
   },
   setSettings: (settings) => set({ settings }),

@@ -2,8 +2,7 @@
 import type { StateCreator } from 'zustand';
 import { call } from '../../ipc/client.ts';
 import type { SidebarSlice, WorkbenchState } from '../state.ts';
-
-const errorText = (err: unknown) => (err instanceof Error ? err.message : String(err));
+import { errorMessage } from '../../../shared/error-message.ts';
 
 /** Creates the sidebar slice. */
 export const createSidebarSlice: StateCreator<WorkbenchState, [], [], SidebarSlice> = (set, get) => ({
@@ -20,7 +19,7 @@ export const createSidebarSlice: StateCreator<WorkbenchState, [], [], SidebarSli
       const threads = await call('threads.list', {});
       set({ threads: threads.slice().sort((a, b) => b.updated_at - a.updated_at) });
     } catch (err) {
-      get().setBanner(`Could not list threads: ${errorText(err)}`);
+      get().setBanner(`Could not list threads: ${errorMessage(err)}`);
     }
   },
 
@@ -32,7 +31,7 @@ export const createSidebarSlice: StateCreator<WorkbenchState, [], [], SidebarSli
       const trust = await call('trust.status', { workspace: r.path });
       if (!trust.trusted && trust.items.length > 0) get().setTrustPrompt(trust);
     } catch (err) {
-      get().setBanner(`Could not open the folder: ${errorText(err)}`);
+      get().setBanner(`Could not open the folder: ${errorMessage(err)}`);
     }
   },
 
@@ -42,7 +41,7 @@ export const createSidebarSlice: StateCreator<WorkbenchState, [], [], SidebarSli
       if (get().activeThreadId === threadId) set({ activeThreadId: null });
       await get().refreshThreads();
     } catch (err) {
-      get().setBanner(`Could not delete: ${errorText(err)}`);
+      get().setBanner(`Could not delete: ${errorMessage(err)}`);
     }
   },
 });

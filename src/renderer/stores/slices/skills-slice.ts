@@ -3,6 +3,7 @@ import type { StateCreator } from 'zustand';
 import type { SkillFile, SkillListing } from '../../../shared/ipc/contract.ts';
 import { call } from '../../ipc/client.ts';
 import type { WorkbenchState } from '../state.ts';
+import { errorMessage } from '../../../shared/error-message.ts';
 
 export interface SkillEditor {
   file: SkillFile;
@@ -25,11 +26,9 @@ export interface SkillsSlice {
   setSkillEnabled(name: string, enabled: boolean): Promise<void>;
 }
 
-const message = (err: unknown) => (err instanceof Error ? err.message : String(err));
-
 /** Creates the skills slice. */
 export const createSkillsSlice: StateCreator<WorkbenchState, [], [], SkillsSlice> = (set, get) => {
-  const fail = (what: string) => (err: unknown) => set({ skillsError: `${what}: ${message(err)}` });
+  const fail = (what: string) => (err: unknown) => set({ skillsError: `${what}: ${errorMessage(err)}` });
   return {
     skillListing: null,
     skillEditor: null,

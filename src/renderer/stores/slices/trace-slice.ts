@@ -4,6 +4,7 @@ import type { HookRunRecord } from '../../../shared/types/index.ts';
 import { call } from '../../ipc/client.ts';
 import { EMPTY_TRACE, setThreadSpans, type TraceData } from '../../features/trace/trace-data.ts';
 import type { WorkbenchState } from '../state.ts';
+import { errorMessage } from '../../../shared/error-message.ts';
 
 export interface TraceSlice {
   trace: TraceData;
@@ -23,10 +24,6 @@ export interface TraceSlice {
   hookRunFor(threadId: string, spanId: string): Promise<HookRunRecord | null>;
 }
 
-function message(err: unknown): string {
-  return err instanceof Error ? err.message : String(err);
-}
-
 /** Creates the trace slice. */
 export const createTraceSlice: StateCreator<WorkbenchState, [], [], TraceSlice> = (set, get) => ({
   trace: EMPTY_TRACE,
@@ -36,7 +33,7 @@ export const createTraceSlice: StateCreator<WorkbenchState, [], [], TraceSlice> 
       const spans = await call('trace.list', { threadId });
       set((s) => ({ trace: setThreadSpans(s.trace, threadId, spans) }));
     } catch (err) {
-      get().setBanner(`Could not load the trace: ${message(err)}`);
+      get().setBanner(`Could not load the trace: ${errorMessage(err)}`);
     }
   },
   selectSpan: (traceSelected) => set({ traceSelected }),
@@ -44,7 +41,7 @@ export const createTraceSlice: StateCreator<WorkbenchState, [], [], TraceSlice> 
     try {
       return await call('trace.export', { threadId, format });
     } catch (err) {
-      get().setBanner(`Export failed: ${message(err)}`);
+      get().setBanner(`Export failed: ${errorMessage(err)}`);
       return null;
     }
   },
@@ -55,7 +52,7 @@ export const createTraceSlice: StateCreator<WorkbenchState, [], [], TraceSlice> 
       await get().refreshThreads();
       await get().openThread(res.threadId);
     } catch (err) {
-      get().setBanner(`Import failed: ${message(err)}`);
+      get().setBanner(`Import failed: ${errorMessage(err)}`);
     }
   },
   async hookRunFor(threadId, spanId) {
