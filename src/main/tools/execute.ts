@@ -47,14 +47,13 @@ export function createExecuteTool(opts: ExecuteToolOptions = {}): Tool {
       // Claude's Bash timeout is in milliseconds, Kodelet's in seconds.
       claude: {
         name: 'Bash',
-        toInput: ({ timeout_seconds: s, ...rest }) => ({ description: '', ...rest, ...(typeof s === 'number' ? { timeout: s * 1000 } : {}) }),
+        toInput: ({ timeout_seconds: s, ...rest }) => ({ ...rest, ...(typeof s === 'number' ? { timeout: s * 1000 } : {}) }),
         fromInput: ({ timeout: ms, description: _d, ...rest }) => ({ ...rest, ...(typeof ms === 'number' ? { timeout_seconds: ms / 1000 } : {}) }),
         toResponse: ({ output, status }) => ({ stdout: output, stderr: '', interrupted: status === 'timeout' || status === 'cancelled', isImage: false }),
       },
       kodelet: {
         name: 'bash',
         args: { timeout_seconds: 'timeout' },
-        toInput: (input) => ({ description: '', ...input }),
         fromInput: ({ description: _d, ...rest }) => rest,
         toResponse: ({ args, output, absolute }) => ({ command: args.command, exitCode: Number(/exit code: (-?\d+)/.exec(output)?.[1] ?? -1), output, workingDir: absolute('.') }),
       },

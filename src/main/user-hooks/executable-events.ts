@@ -26,7 +26,7 @@ function loopDecision(r: { follow_up_messages?: string[]; mutate?: unknown; call
 
 const SPECS = {
   before_tool_call: {
-    sample: () => ({ tool_name: 'bash', tool_input: { command: 'ls', description: '' }, tool_user_id: 'call_test' }),
+    sample: () => ({ tool_name: 'bash', tool_input: { command: 'ls' }, tool_user_id: 'call_test' }),
     decision: (o) => {
       const r = readBlockResult(o);
       return r.blocked ? 'block' : r.input ? 'rewrite' : 'allow';
@@ -35,7 +35,7 @@ const SPECS = {
   after_tool_call: {
     sample: () => ({
       tool_name: 'bash',
-      tool_input: { command: 'ls', description: '' },
+      tool_input: { command: 'ls' },
       tool_output: { toolName: 'bash', success: true, metadata: { command: 'ls', exitCode: 0, output: 'README.md' }, timestamp: new Date().toISOString() },
       tool_user_id: 'call_test',
       blocked: false,
