@@ -46,8 +46,11 @@ export function safeChildEnv(
   return env;
 }
 
-/** Variables of the workbench's own tracing export, which a hook must not inherit (Claude Code strips them too). */
-const HOOK_DROPPED = /^OTEL_/;
+/**
+ * Not inherited by a hook: the workbench's own tracing export (Claude Code strips it too) and the
+ * parent's working folder (a hook runs in the workspace).
+ */
+const HOOK_DROPPED = /^(OTEL_.*|PWD|OLDPWD)$/;
 
 /** Whether a parent variable passes to a hook. Contract: a secret-looking name never does. */
 export function isAllowedEnvName(name: string): boolean {
