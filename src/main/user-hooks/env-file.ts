@@ -6,7 +6,8 @@
 import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 
-const envFilePath = (home: string, runId: string) => join(home, 'env-files', `${runId.replace(/[^A-Za-z0-9_.-]/g, '_')}.sh`);
+const envFilePath = (home: string, runId: string) =>
+  join(home, 'env-files', `${runId.replace(/[^A-Za-z0-9_.-]/g, '_')}.sh`);
 const LINE = /^\s*(?:export\s+)?([A-Za-z_][A-Za-z0-9_]*)=(.*)$/;
 
 /** Creates the run's empty env file; returns its path, or undefined when it cannot be created. */

@@ -12,8 +12,11 @@ import type { ToolDialect } from '../tools/types.ts';
 export type ToolLookup = Pick<ToolRegistry, 'get'>;
 export type DialectName = 'claude' | 'kodelet';
 
-const dialectOf = (tools: ToolLookup, dialect: DialectName, name: string): ToolDialect | undefined =>
-  tools.get(name)?.dialects?.[dialect];
+const dialectOf = (
+  tools: ToolLookup,
+  dialect: DialectName,
+  name: string,
+): ToolDialect | undefined => tools.get(name)?.dialects?.[dialect];
 
 const absoluteIn = (root: string) => (p: string) => (isAbsolute(p) ? p : resolve(root, p));
 
@@ -50,7 +53,9 @@ export function fromDialectInput(
 ): Record<string, unknown> {
   const d = dialectOf(tools, dialect, name);
   if (!d) return { ...input };
-  const back = Object.fromEntries(Object.entries(d.args ?? {}).map(([ours, theirs]) => [theirs, ours]));
+  const back = Object.fromEntries(
+    Object.entries(d.args ?? {}).map(([ours, theirs]) => [theirs, ours]),
+  );
   const reshaped = d.fromInput ? d.fromInput({ ...input }) : input;
   const out: Record<string, unknown> = {};
   for (const [k, v] of Object.entries(reshaped)) out[back[k] ?? k] = v;
@@ -68,5 +73,10 @@ export function toDialectResponse(
 ): Record<string, unknown> {
   const d = dialectOf(tools, dialect, name);
   if (!d?.toResponse) return { output: result.output };
-  return d.toResponse({ args, output: result.output, status: result.status, absolute: absoluteIn(workspaceRoot) });
+  return d.toResponse({
+    args,
+    output: result.output,
+    status: result.status,
+    absolute: absoluteIn(workspaceRoot),
+  });
 }

@@ -34,10 +34,17 @@ const written = new Map<string, Written>();
 
 type Block = Record<string, unknown>;
 
-function blocksOf(m: Message, src: TranscriptSource): { type: 'user' | 'assistant'; content: Block[] } | undefined {
+function blocksOf(
+  m: Message,
+  src: TranscriptSource,
+): { type: 'user' | 'assistant'; content: Block[] } | undefined {
   if (m.role === 'user') return { type: 'user', content: [{ type: 'text', text: m.content }] };
   if (m.role === 'tool') {
-    const result: Block = { type: 'tool_result', tool_use_id: m.tool_call_id ?? '', content: m.content };
+    const result: Block = {
+      type: 'tool_result',
+      tool_use_id: m.tool_call_id ?? '',
+      content: m.content,
+    };
     if (m.status && m.status !== 'ok') result.is_error = true;
     return { type: 'user', content: [result] };
   }
@@ -45,7 +52,12 @@ function blocksOf(m: Message, src: TranscriptSource): { type: 'user' | 'assistan
   const content: Block[] = m.content ? [{ type: 'text', text: m.content }] : [];
   for (const call of m.tool_calls ?? []) {
     const name = dialectToolName(src.tools, 'claude', call.name);
-    content.push({ type: 'tool_use', id: call.id, name, input: toDialectInput(src.tools, 'claude', call.name, call.args, src.cwd) });
+    content.push({
+      type: 'tool_use',
+      id: call.id,
+      name,
+      input: toDialectInput(src.tools, 'claude', call.name, call.args, src.cwd),
+    });
   }
   return { type: 'assistant', content };
 }
@@ -82,7 +94,10 @@ export function writeTranscript(src: TranscriptSource, messages: readonly Messag
   const path = transcriptPath(src.home, src.threadId);
   try {
     const prev = written.get(path);
-    const current = prev && prev.count <= messages.length && (prev.count === 0 || messages[prev.count - 1] === prev.last);
+    const current =
+      prev &&
+      prev.count <= messages.length &&
+      (prev.count === 0 || messages[prev.count - 1] === prev.last);
     if (current && prev.count === messages.length) return path;
     mkdirSync(join(src.home, 'transcripts'), { recursive: true, mode: 0o700 });
     if (current) {
