@@ -61,7 +61,7 @@ describe('user hooks in a full run', () => {
     await send(wb, 'go');
     const lines = readFileSync(join(sb.home, '.kodelet', 'audit.log'), 'utf8').trim().split('\n');
     const tools = lines.map((l) => JSON.parse(l.slice(l.indexOf(' | ') + 3)).tool_name).sort();
-    expect(tools).toEqual(['execute', 'read_file', 'write_file']);
+    expect(tools).toEqual(['bash', 'file_read', 'file_write']);
     llm.assertComplete();
   });
 

@@ -63,7 +63,7 @@ export async function runAgentLoop(input: AgentLoopInput): Promise<RunSummary> {
         tools: ctx.tools,
         invalidArgs: pendingInvalidArgs,
         trace: ctx.trace,
-        context: (c) => ({ callId: c.id, workspace: ctx.workspace, signal: ctx.signal, state: ctx.state }),
+        context: (c) => ({ callId: c.id, workspace: ctx.workspace, signal: ctx.signal, state: ctx.state, env: ctx.toolEnv }),
       }),
     );
     const offeredTool = (call: ToolCall) => (offered.has(call.name) ? callTool(call) : Promise.resolve(notOffered(call, offered)));

@@ -4,6 +4,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import type {
+  ApprovalMode,
   AgentState,
   Message,
   SpanRecord,
@@ -51,6 +52,7 @@ export interface RunSetup {
   profile: AgentProfile;
   hooks: Hook[];
   trusted: boolean;
+  approvalMode?: ApprovalMode;
   maxIterations: number;
   controller: AbortController;
   askUser?: (ctx: RunContext, call: ToolCall, reason: string) => Promise<'allow' | 'deny'>;
@@ -97,6 +99,8 @@ export function startRun(deps: RunDeps, setup: RunSetup, runId: string): RunHand
     trace:
       setup.settings.hook_overrides['builtin:tracing']?.enabled === false ? undefined : recorder,
     trusted: setup.trusted,
+    approvalMode: setup.approvalMode ?? setup.settings.approval_mode,
+    toolEnv: {},
     emit,
     recordFile: (path, content, change) => {
       deps.db.threads.setFile(threadId, path, content);

@@ -112,6 +112,7 @@ export async function createWorkbench(opts: WorkbenchOptions): Promise<Workbench
         profile,
         hooks: pipeline.hooks,
         trusted,
+        approvalMode: args.approvalMode ?? settings.approval_mode,
         maxIterations: args.maxIterations ?? settings.max_iterations,
         controller,
         askUser: confirm,

@@ -1,7 +1,8 @@
 /**
  * The environment of every child process the workbench starts, one small policy per audience:
- * commands the agent runs (`safeChildEnv`) and user hooks (`buildHookEnv`). Both start from an
- * allowlist of the parent's variables, and a secret-looking name never passes, whatever its source.
+ * commands the agent runs (`safeChildEnv`, an allowlist of the parent's variables) and user hooks
+ * (`buildHookEnv`, the user's environment as at home minus secrets). A secret-looking name from the
+ * parent never passes to either.
  */
 
 /** Names that look like credentials: API keys, tokens, passwords, auth headers. */
@@ -45,29 +46,41 @@ export function safeChildEnv(
   return env;
 }
 
-/** What a hook may see of the parent's environment, besides every `LC_*` locale variable. */
-const HOOK_ALLOWED = new Set(['PATH', 'HOME', 'USER', 'LANG', 'TERM', 'TMPDIR', 'SHELL']);
+/**
+ * Not inherited by a hook: the workbench's own tracing export (Claude Code strips it too) and the
+ * parent's working folder (a hook runs in the workspace).
+ */
+const HOOK_DROPPED = /^(OTEL_.*|PWD|OLDPWD)$/;
 
-/** Whether a variable name may be passed to a hook. Contract: a secret-looking name never is. */
+/** Whether a parent variable passes to a hook. Contract: a secret-looking name never does. */
 export function isAllowedEnvName(name: string): boolean {
-  if (isSecretName(name)) return false;
-  return HOOK_ALLOWED.has(name) || name.startsWith('LC_');
+  return !isSecretName(name) && !HOOK_DROPPED.test(name);
+}
+
+export interface HookEnvOptions {
+  /** Sets CLAUDE_PROJECT_DIR too (Claude Code settings hooks). */
+  claude?: boolean;
+  base?: NodeJS.ProcessEnv;
+  /** Variables the user configured for hooks (the settings file's `env` block, CLAUDE_ENV_FILE). */
+  extra?: Readonly<Record<string, string>>;
 }
 
 /**
- * The environment of a hook process, from `base` (default process.env).
- * Contract: only allowlisted names, WORKBENCH_PROJECT_DIR, and CLAUDE_PROJECT_DIR when `claude`.
+ * The environment of a hook process: the user's environment (default process.env) as at home, minus
+ * secrets, plus the project variables and `extra`.
+ * Contract: no secret-looking name from `base` and no variable holding the configured API key
+ * (OPENAI_API_KEY's value), whatever its name or source.
  */
-export function buildHookEnv(
-  workspace: string,
-  opts: { claude?: boolean; base?: NodeJS.ProcessEnv } = {},
-): NodeJS.ProcessEnv {
+export function buildHookEnv(workspace: string, opts: HookEnvOptions = {}): NodeJS.ProcessEnv {
   const base = opts.base ?? process.env;
   const env: NodeJS.ProcessEnv = {};
   for (const [name, value] of Object.entries(base)) {
     if (value !== undefined && isAllowedEnvName(name)) env[name] = value;
   }
+  Object.assign(env, opts.extra);
   env.WORKBENCH_PROJECT_DIR = workspace;
   if (opts.claude) env.CLAUDE_PROJECT_DIR = workspace;
+  const key = base.OPENAI_API_KEY;
+  if (key) for (const [name, value] of Object.entries(env)) if (value === key) delete env[name];
   return env;
 }

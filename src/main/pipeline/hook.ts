@@ -2,7 +2,7 @@
  * The Hook interface: one method per pipeline phase (the phase table is pipeline/phases.ts and
  * docs/architecture.md). Every method is optional; a hook implements only what it takes part in.
  */
-import type { AgentState, FileChange, HookSource, Todo, Message, ToolCall, ToolResult, RunEvent, WorkbenchSettings } from '../../shared/types/index.ts';
+import type { ApprovalMode, AgentState, FileChange, HookSource, Todo, Message, ToolCall, ToolResult, RunEvent, WorkbenchSettings } from '../../shared/types/index.ts';
 import type { AgentProfile } from '../agents/profile.ts';
 import type { LlmClient, LlmResponse, ModelRequest } from '../llm/types.ts';
 import type { PhaseName } from './phases.ts';
@@ -27,6 +27,10 @@ export interface RunContext {
   readonly trace?: TraceRecorder;
   /** Whether workspace-sourced hooks may run (trusted workspace or `--trust`). */
   readonly trusted: boolean;
+  /** The run's approval mode (`--auto`, the composer's choice), else settings.approval_mode. */
+  readonly approvalMode?: ApprovalMode;
+  /** Variables hooks added for the run's commands (Claude `CLAUDE_ENV_FILE`); secrets are still dropped. */
+  readonly toolEnv?: Record<string, string>;
   /** Sends an event to the stream. Contract: the run stamps `run_id` and `thread_id`. */
   emit(event: RunEvent): void;
   /**

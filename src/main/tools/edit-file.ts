@@ -30,9 +30,28 @@ export function createEditFileTool(opts: { onFileChange?: FileChangeListener } =
     effects: (args) => ({ writes: [args.path] }),
     preview: (args) => `edit ${args.path}\n--- old\n${args.old_text}\n+++ new\n${args.new_text}`,
     dialects: {
+      // Only the first occurrence is replaced, so `replace_all` is always false.
       claude: {
         name: 'Edit',
         args: { path: 'file_path', old_text: 'old_string', new_text: 'new_string' },
+        paths: ['file_path'],
+        toInput: (input) => ({ ...input, replace_all: false }),
+        fromInput: ({ replace_all: _r, ...rest }) => rest,
+        toResponse: ({ args, absolute }) => ({
+          filePath: absolute(String(args.path)),
+          oldString: args.old_text,
+          newString: args.new_text,
+          replaceAll: false,
+          userModified: false,
+        }),
+      },
+      kodelet: {
+        name: 'file_edit',
+        args: { path: 'file_path' },
+        paths: ['file_path'],
+        toInput: (input) => ({ ...input, replace_all: false }),
+        fromInput: ({ replace_all: _r, ...rest }) => rest,
+        toResponse: ({ args, absolute }) => ({ filePath: absolute(String(args.path)), replaceAll: false }),
       },
     },
     boundedOutput: true,

@@ -43,14 +43,28 @@ export function createExecuteTool(opts: ExecuteToolOptions = {}): Tool {
     parameters: params,
     effects: (args) => ({ executes: args.command }),
     preview: (args) => `$ ${args.command}`,
-    dialects: { claude: { name: 'Bash' } },
+    dialects: {
+      // Claude's Bash timeout is in milliseconds, Kodelet's in seconds.
+      claude: {
+        name: 'Bash',
+        toInput: ({ timeout_seconds: s, ...rest }) => ({ ...rest, ...(typeof s === 'number' ? { timeout: s * 1000 } : {}) }),
+        fromInput: ({ timeout: ms, description: _d, ...rest }) => ({ ...rest, ...(typeof ms === 'number' ? { timeout_seconds: ms / 1000 } : {}) }),
+        toResponse: ({ output, status }) => ({ stdout: output, stderr: '', interrupted: status === 'timeout' || status === 'cancelled', isImage: false }),
+      },
+      kodelet: {
+        name: 'bash',
+        args: { timeout_seconds: 'timeout' },
+        fromInput: ({ description: _d, ...rest }) => rest,
+        toResponse: ({ args, output, absolute }) => ({ command: args.command, exitCode: Number(/exit code: (-?\d+)/.exec(output)?.[1] ?? -1), output, workingDir: absolute('.') }),
+      },
+    },
     async execute({ command, timeout_seconds: timeoutSeconds }, ctx): Promise<ToolOutput> {
       const timeoutMs = timeoutSeconds !== undefined ? timeoutSeconds * 1000 : EXECUTE_TIMEOUT_MS;
       const cwd = await ctx.workspace.resolve('.', 'write');
       const result = await runInProcessGroup({
         command,
         cwd,
-        env: safeChildEnv({ PWD: cwd }),
+        env: safeChildEnv({ ...ctx.env, PWD: cwd }),
         timeoutMs,
         signal: ctx.signal,
         killGraceMs: opts.killGraceMs,

@@ -35,7 +35,10 @@ export function createGlobTool(): Tool {
       `Returns JSON {files, truncated}, at most ${MAX_GLOB_RESULTS} files.`,
     parameters: params,
     effects: (args) => ({ reads: [args.path ?? '.'] }),
-    dialects: { claude: { name: 'Glob', args: { path: 'file_path' } } },
+    dialects: {
+      claude: { name: 'Glob', paths: ['path'], toResponse: ({ output }) => globResponse(output) },
+      kodelet: { name: 'glob_tool', paths: ['path'] },
+    },
     boundedOutput: true,
     async execute({ pattern: rawPattern, path: requested }, ctx) {
       const pattern = rawPattern.replace(/^\.\//, '');
@@ -87,4 +90,14 @@ function toSlash(p: string): string {
 /** Code-unit order, the same everywhere (localeCompare would depend on the machine's locale). */
 export function compareStrings(a: string, b: string): number {
   return a < b ? -1 : a > b ? 1 : 0;
+}
+
+/** Glob's result as Claude Code's Glob reports it. */
+function globResponse(output: string): Record<string, unknown> {
+  try {
+    const { files, truncated } = JSON.parse(output) as { files: string[]; truncated: boolean };
+    return { filenames: files, numFiles: files.length, truncated };
+  } catch {
+    return { filenames: [], numFiles: 0, truncated: false };
+  }
 }

@@ -54,7 +54,22 @@ export function createGrepTool(opts: GrepToolOptions = {}): Tool {
       'Returns JSON {matches:[{file,line,text}], truncated}.',
     parameters: params,
     effects: (args) => ({ reads: [args.path ?? '.'] }),
-    dialects: { claude: { name: 'Grep', args: { path: 'file_path' } } },
+    dialects: {
+      // Grep's folder stays `path` in both dialects (guards read `tool_input.path`).
+      claude: {
+        name: 'Grep',
+        args: { case_insensitive: '-i', max_results: 'head_limit' },
+        paths: ['path'],
+        toInput: (input) => ({ ...input, output_mode: 'content', '-n': true }),
+        fromInput: ({ output_mode: _m, '-n': _n, ...rest }) => rest,
+        toResponse: ({ output }) => ({ mode: 'content', content: output, numLines: output === '' ? 0 : output.split('\n').length }),
+      },
+      kodelet: {
+        name: 'grep_tool',
+        args: { glob: 'include', case_insensitive: 'ignore_case' },
+        paths: ['path'],
+      },
+    },
     boundedOutput: true,
     async execute(a, ctx) {
       try {

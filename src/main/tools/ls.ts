@@ -27,7 +27,10 @@ export function createLsTool(): Tool {
       'List the files and folders in a directory of the workspace. Returns a JSON array of {name, type, size}.',
     parameters: params,
     effects: (args) => ({ reads: [args.path] }),
-    dialects: { claude: { name: 'LS', args: { path: 'file_path' } } },
+    dialects: {
+      claude: { name: 'LS', paths: ['path'] },
+      kodelet: { name: 'ls', paths: ['path'] },
+    },
     boundedOutput: true,
     async execute({ path: requested }, ctx) {
       const dir = await ctx.workspace.resolve(requested, 'read');

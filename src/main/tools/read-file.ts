@@ -32,7 +32,23 @@ export function createReadFileTool(opts: { maxLines?: number } = {}): Tool {
       'use offset and limit to page through long files.',
     parameters: params,
     effects: (args) => ({ reads: [args.path] }),
-    dialects: { claude: { name: 'Read', args: { path: 'file_path' } } },
+    dialects: {
+      claude: {
+        name: 'Read',
+        args: { path: 'file_path' },
+        paths: ['file_path'],
+        toResponse: ({ args, output, absolute }) => ({
+          type: 'text',
+          file: { filePath: absolute(String(args.path)), content: output, numLines: output.split('\n').length, startLine: args.offset ?? 1 },
+        }),
+      },
+      kodelet: {
+        name: 'file_read',
+        args: { path: 'file_path', limit: 'line_limit' },
+        paths: ['file_path'],
+        toResponse: ({ args, output, absolute }) => ({ filePath: absolute(String(args.path)), offset: args.offset ?? 1, lines: output.split('\n') }),
+      },
+    },
     boundedOutput: true,
     async execute({ path: requested, offset, limit }, ctx) {
       const file = await ctx.workspace.resolve(requested, 'read');

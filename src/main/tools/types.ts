@@ -20,11 +20,34 @@ export interface ToolEffects {
   readonly executes?: string;
 }
 
-/** A tool's name and argument names in Claude Code hooks (`tool_name`, `tool_input`). */
-export interface ClaudeDialect {
+/** How a finished call is shown to another agent's hooks (`tool_response`, `tool_output.metadata`). */
+export interface DialectCall {
+  /** The workbench arguments the call ran with. */
+  readonly args: Readonly<Record<string, unknown>>;
+  /** What the model saw. */
+  readonly output: string;
+  readonly status: ToolStatus;
+  /** A workspace path made absolute, as other agents' hooks expect paths. */
+  absolute(path: string): string;
+}
+
+/**
+ * A tool's name and input fields in another agent's hooks: Claude Code settings hooks (`tool_name`,
+ * `tool_input`, `tool_response`) or Kodelet's executable hooks (`tool_name`, `tool_input`,
+ * `tool_output`). docs/hooks.md lists the mapping per tool.
+ */
+export interface ToolDialect {
   readonly name: string;
-  /** Workbench argument name → Claude's; arguments not named here keep their names. */
+  /** Workbench argument name → theirs; arguments not named here keep their names. */
   readonly args?: Readonly<Record<string, string>>;
+  /** Their names of the fields holding a path: shown absolute, as their hooks expect. */
+  readonly paths?: readonly string[];
+  /** Reshapes the renamed input (fields they always send, unit changes). */
+  toInput?(input: Record<string, unknown>): Record<string, unknown>;
+  /** Undoes `toInput` on a hook's rewritten input, before the names are mapped back. */
+  fromInput?(input: Record<string, unknown>): Record<string, unknown>;
+  /** The finished call in their result shape (default `{output}`). */
+  toResponse?(call: DialectCall): Record<string, unknown>;
 }
 
 /** A result that did not end plainly: a timed-out or cancelled command still returns its output. */
@@ -38,6 +61,8 @@ export interface ToolContext {
   readonly workspace: Workspace;
   readonly signal: AbortSignal;
   readonly state: AgentState;
+  /** Extra variables for commands the call runs (hooks' `CLAUDE_ENV_FILE` exports). */
+  readonly env?: Readonly<Record<string, string>>;
 }
 
 export interface Tool<P extends z.ZodType = z.ZodType> {
@@ -48,7 +73,7 @@ export interface Tool<P extends z.ZodType = z.ZodType> {
   effects(args: z.output<P>): ToolEffects;
   /** The approval prompt's text: exactly what will run or be written (default: name and JSON arguments). */
   preview?(args: z.output<P>): string;
-  readonly dialects?: { readonly claude?: ClaudeDialect };
+  readonly dialects?: { readonly claude?: ToolDialect; readonly kodelet?: ToolDialect };
   /** True when the tool caps its own output (paging, result limits): it is never evicted. */
   readonly boundedOutput?: boolean;
   /** Arguments carrying file content; compaction cuts them in old messages. */

@@ -24,7 +24,20 @@ export function createWriteFileTool(opts: { onFileChange?: FileChangeListener } 
     parameters: params,
     effects: (args) => ({ writes: [args.path] }),
     preview: (args) => `write ${args.path}\n${args.content}`,
-    dialects: { claude: { name: 'Write', args: { path: 'file_path' } } },
+    dialects: {
+      claude: {
+        name: 'Write',
+        args: { path: 'file_path' },
+        paths: ['file_path'],
+        toResponse: ({ args, absolute }) => ({ type: 'create', filePath: absolute(String(args.path)), content: args.content }),
+      },
+      kodelet: {
+        name: 'file_write',
+        args: { path: 'file_path', content: 'text' },
+        paths: ['file_path'],
+        toResponse: ({ args, absolute }) => ({ filePath: absolute(String(args.path)), content: args.content, size: Buffer.byteLength(String(args.content)) }),
+      },
+    },
     boundedOutput: true,
     contentArgs: ['content'],
     async execute({ path: requested, content }, ctx) {

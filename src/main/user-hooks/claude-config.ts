@@ -34,6 +34,15 @@ export interface ClaudeHandler {
   problem?: string;
   /** Same event, matcher and command as a handler listed earlier: that one runs instead. */
   duplicate?: boolean;
+  /** The `env` block of the handler's settings file, set for the hook process as in Claude Code. */
+  env?: Record<string, string>;
+}
+
+/** The string values of a settings file's `env` block (other values are skipped, as Claude Code does). */
+function envBlock(data: Record<string, unknown>): Record<string, string> | undefined {
+  if (!isRecord(data.env)) return undefined;
+  const env = Object.fromEntries(Object.entries(data.env).filter((e): e is [string, string] => typeof e[1] === 'string'));
+  return Object.keys(env).length ? env : undefined;
 }
 
 /** The settings files of the Claude dialect, in precedence order. */
@@ -86,6 +95,7 @@ export async function loadClaudeHooks(opts: { workspace: string; home: string; t
       continue;
     }
     if (!isRecord(data) || data.hooks === undefined) continue;
+    const env = envBlock(data);
     if (!isRecord(data.hooks)) {
       const problem = '"hooks" must be an object of events';
       diagnostics.push(`${file.path}: ${problem}`);
@@ -112,7 +122,7 @@ export async function loadClaudeHooks(opts: { workspace: string; home: string; t
         list.forEach((h: unknown, i) => {
           const id = `claude:${file.path}#${event}/${g}/${i}`;
           const override = opts.settings.hook_overrides[id] ?? {};
-          const entry: ClaudeHandler = { ...base, id, name: event, event, matcher, enabled: override.enabled !== false };
+          const entry: ClaudeHandler = { ...base, id, name: event, event, matcher, enabled: override.enabled !== false, ...(env ? { env } : {}) };
           let problem: string | undefined;
           if (!known) problem = `unsupported event "${event}" (supported: ${CLAUDE_EVENTS.join(', ')})`;
           if (!isRecord(h)) problem ??= 'handler must be an object';

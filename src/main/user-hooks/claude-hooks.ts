@@ -15,6 +15,8 @@ import { refuseRewrittenInput } from './input-guard.ts';
 import { runAndRecord, targetOf, type RecordTarget } from './record.ts';
 import type { HookProcessSpec } from './runner.ts';
 import { writeTranscript } from './transcript.ts';
+import { toDialectResponse } from './tool-dialect.ts';
+import { createEnvFile, readEnvFile, removeEnvFile } from './env-file.ts';
 import type { UserHookRef } from './types.ts';
 
 /** Stop-hook blocks in a row before we let the agent stop anyway (Claude Code's cap). */
@@ -52,9 +54,12 @@ export function claudeRef(h: ClaudeHandler, settings: WorkbenchSettings): UserHo
   return { id: h.id, name: h.name, event: h.event, failMode: settings.hook_overrides[h.id]?.fail_mode ?? 'open', timeoutMs: h.timeoutMs };
 }
 
-/** The process spec of a handler: shell form via /bin/sh -c, exec form (`args`) without a shell. */
-export function claudeSpec(h: ClaudeHandler, workspace: string, stdin: string): HookProcessSpec {
-  const env = buildHookEnv(workspace, { claude: true });
+/**
+ * The process spec of a handler: shell form via /bin/sh -c, exec form (`args`) without a shell. Its
+ * environment is the user's (minus secrets), its settings file's `env` block, then `extra`.
+ */
+export function claudeSpec(h: ClaudeHandler, workspace: string, stdin: string, extra: Record<string, string> = {}): HookProcessSpec {
+  const env = buildHookEnv(workspace, { claude: true, extra: { ...h.env, ...extra } });
   const expand = (s: string) => s.replaceAll('${CLAUDE_PROJECT_DIR}', workspace).replaceAll('${WORKBENCH_PROJECT_DIR}', workspace);
   // Shell form: the shell expands $CLAUDE_PROJECT_DIR from the env, so a folder name is never parsed as code.
   if (!h.args) return { command: h.command, shell: true, cwd: workspace, env, stdin, timeoutMs: h.timeoutMs };
@@ -62,10 +67,17 @@ export function claudeSpec(h: ClaudeHandler, workspace: string, stdin: string): 
 }
 
 /** Runs one handler with `input` on stdin and reads its verdict. Contract: never rejects. */
-export async function invokeClaudeHandler(target: RecordTarget, h: ClaudeHandler, settings: WorkbenchSettings, workspace: string, input: object): Promise<ClaudeOutcome> {
+export async function invokeClaudeHandler(
+  target: RecordTarget,
+  h: ClaudeHandler,
+  settings: WorkbenchSettings,
+  workspace: string,
+  input: object,
+  extraEnv: Record<string, string> = {},
+): Promise<ClaudeOutcome> {
   const stdin = JSON.stringify(input);
   let verdict: ClaudeVerdict = {};
-  await runAndRecord(target, claudeRef(h, settings), stdin, claudeSpec(h, workspace, stdin), (res) => {
+  await runAndRecord(target, claudeRef(h, settings), stdin, claudeSpec(h, workspace, stdin, extraEnv), (res) => {
     const r = readClaudeResult(h.event, res);
     verdict = r.verdict;
     return r.reading;
@@ -107,22 +119,29 @@ export function createClaudeHooks(opts: ClaudeHooksOptions, source: HookSource):
   // SessionStart additionalContext / plain stdout, a system block of every request of the run.
   const sessionContext = new Map<string, string>();
 
-  async function fire(ctx: RunContext, event: string, matchValue: string | undefined, fields: Record<string, unknown>, atEnd = false): Promise<ClaudeOutcome[]> {
+  async function fire(
+    ctx: RunContext,
+    event: string,
+    matchValue: string | undefined,
+    fields: Record<string, unknown>,
+    how: { atEnd?: boolean; env?: Record<string, string> } = {},
+  ): Promise<ClaudeOutcome[]> {
+    const atEnd = how.atEnd ?? false;
     const matching = opts.handlers.filter((h) => h.event === event && (matchValue === undefined || matcherMatches(h.matcher, matchValue)));
     if (matching.length === 0) return [];
     // SessionEnd still runs after a cancel; everything else stops with the run.
     if (!atEnd) ctx.signal.throwIfAborted();
     const input = {
       session_id: ctx.threadId,
-      transcript_path: writeTranscript(opts.home, ctx.threadId, ctx.state.messages),
+      transcript_path: writeTranscript({ home: opts.home, threadId: ctx.threadId, cwd: ctx.workspace.root, tools: ctx.tools }, ctx.state.messages),
       cwd: ctx.workspace.root,
-      permission_mode: permissionMode(ctx.settings.approval_mode),
+      permission_mode: permissionMode(ctx.approvalMode ?? ctx.settings.approval_mode),
       hook_event_name: event,
       ...fields,
     };
     // SessionEnd runs after a cancel too, so it must not be cancelled by the run's signal.
     const target = atEnd ? { ...targetOf(ctx, opts.hookRuns), signal: undefined } : targetOf(ctx, opts.hookRuns);
-    return mapLimited(matching, MAX_PARALLEL, (h) => invokeClaudeHandler(target, h, opts.settings, ctx.workspace.root, input));
+    return mapLimited(matching, MAX_PARALLEL, (h) => invokeClaudeHandler(target, h, opts.settings, ctx.workspace.root, input, how.env));
   }
 
   const blocked = (ctx: RunContext, call: ToolCall, by: string, reason: string): ToolResult => {
@@ -136,7 +155,10 @@ export function createClaudeHooks(opts: ClaudeHooksOptions, source: HookSource):
 
     async beforeAgent(ctx, state) {
       const source = state.messages.filter((m) => m.role === 'user').length > 1 ? 'resume' : 'startup';
-      const outcomes = await fire(ctx, 'SessionStart', source, { source, model: ctx.model });
+      // CLAUDE_ENV_FILE: the `export` lines SessionStart hooks append reach the run's later commands.
+      const envFile = createEnvFile(opts.home, ctx.runId);
+      const outcomes = await fire(ctx, 'SessionStart', source, { source, model: ctx.model }, { env: envFile ? { CLAUDE_ENV_FILE: envFile } : {} });
+      if (envFile && ctx.toolEnv) Object.assign(ctx.toolEnv, readEnvFile(envFile));
       const context = outcomes.map((o) => o.verdict.additionalContext).filter((c): c is string => Boolean(c));
       if (context.length) sessionContext.set(ctx.runId, context.join('\n'));
     },
@@ -181,7 +203,9 @@ export function createClaudeHooks(opts: ClaudeHooksOptions, source: HookSource):
         tool_input: toClaudeInput(ctx.tools, current.name, current.args, ctx.workspace.root),
         tool_use_id: call.id,
         duration_ms: Math.round(performance.now() - started),
-        ...(result.error ? { error: result.error, is_interrupt: false } : { tool_response: { output: result.output } }),
+        ...(result.error
+          ? { error: result.error, is_interrupt: result.status === 'cancelled' }
+          : { tool_response: toDialectResponse(ctx.tools, 'claude', current.name, current.args, result, ctx.workspace.root) }),
       };
       const post = aggregate(await fire(ctx, event, toolName, fields), opts.settings, false);
       if (post.updatedToolOutput !== undefined) result = { ...result, output: post.updatedToolOutput };
@@ -221,7 +245,8 @@ export function createClaudeHooks(opts: ClaudeHooksOptions, source: HookSource):
       stopBlocks.delete(ctx.runId);
       sessionContext.delete(ctx.runId);
       const reason = outcome.stop_reason === 'cancelled' ? 'prompt_input_exit' : 'other';
-      await fire(ctx, 'SessionEnd', reason, { reason, stop_reason: outcome.stop_reason }, true);
+      removeEnvFile(opts.home, ctx.runId);
+      await fire(ctx, 'SessionEnd', reason, { reason, stop_reason: outcome.stop_reason }, { atEnd: true });
     },
   };
 }

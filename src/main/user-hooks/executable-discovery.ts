@@ -1,10 +1,12 @@
 /**
- * Discovery of executable hooks (docs/hooks.md): executables in `<ws>/.workbench/hooks/` (higher precedence)
- * and `$WORKBENCH_HOME/hooks/`; `<hook> hook` names the event, cached per file identity.
+ * Discovery of executable hooks (docs/hooks.md): executables in, by precedence, `<ws>/.workbench/hooks/`,
+ * `<ws>/.kodelet/hooks/`, `$WORKBENCH_HOME/hooks/` and `~/.kodelet/hooks/` (Kodelet's own folders, so
+ * a Kodelet user's hooks work unchanged); `<hook> hook` names the event, cached per file identity.
  * An untrusted workspace's executables are never run, not even to ask their type.
  */
 import { constants, accessSync, statSync, type Stats } from 'node:fs';
 import { readdir, rename, stat } from 'node:fs/promises';
+import { homedir } from 'node:os';
 import { join } from 'node:path';
 import { buildHookEnv } from '../env/child-env.ts';
 import { runHookProcess } from './runner.ts';
@@ -14,7 +16,10 @@ export const DISABLE_SUFFIX = '.disable';
 const TYPE_QUERY_TIMEOUT_MS = 10_000;
 
 export interface ExecutableHookEntry {
-  /** `executable:workspace:<name>` or `executable:user:<name>` (name without `.disable`). */
+  /**
+   * `executable:<scope>:<name>` (name without `.disable`); hooks of Kodelet's folders are
+   * `executable:<scope>:kodelet/<name>`.
+   */
   id: string;
   name: string;
   path: string;
@@ -39,10 +44,20 @@ const typeCache = new Map<string, CacheEntry>();
 const identity = (s: Stats) => `${s.dev}:${s.ino}`;
 const version = (s: Stats) => `${s.mtimeMs}:${s.size}:${s.ino}`;
 
-export const executableHookDirs = (workspace: string, home: string) => ({
-  workspace: join(workspace, '.workbench', 'hooks'),
-  user: join(home, 'hooks'),
-});
+interface HookDir {
+  path: string;
+  scope: 'workspace' | 'user';
+  /** Prefix of the ids of its hooks ('' for the workbench's own folders). */
+  idPrefix: string;
+}
+
+/** The hook folders, highest precedence first. `userHome` is the user's home (`~`), for Kodelet's folder. */
+export const executableHookDirs = (workspace: string, home: string, userHome: string = homedir()): HookDir[] => [
+  { path: join(workspace, '.workbench', 'hooks'), scope: 'workspace', idPrefix: '' },
+  { path: join(workspace, '.kodelet', 'hooks'), scope: 'workspace', idPrefix: 'kodelet/' },
+  { path: join(home, 'hooks'), scope: 'user', idPrefix: '' },
+  { path: join(userHome, '.kodelet', 'hooks'), scope: 'user', idPrefix: 'kodelet/' },
+];
 
 /** Whether `path` is (still) an executable regular file; used right before every invocation. */
 export function isRunnableFile(path: string): boolean {
@@ -65,7 +80,7 @@ async function queryType(path: string, cwd: string): Promise<{ event?: Executabl
   return { problem: `bad hook type "${answer.slice(0, 60)}" (expected one of ${EXECUTABLE_EVENTS.join(', ')})` };
 }
 
-async function scanDir(dir: string, scope: 'workspace' | 'user', cwd: string, mayRun: boolean): Promise<ExecutableHookEntry[]> {
+async function scanDir({ path: dir, scope, idPrefix }: HookDir, cwd: string, mayRun: boolean): Promise<ExecutableHookEntry[]> {
   let names: string[];
   try {
     names = (await readdir(dir)).sort();
@@ -86,7 +101,7 @@ async function scanDir(dir: string, scope: 'workspace' | 'user', cwd: string, ma
         if (!st.isFile()) return undefined;
         const enabled = !file.endsWith(DISABLE_SUFFIX);
         const name = enabled ? file : file.slice(0, -DISABLE_SUFFIX.length);
-        const entry: ExecutableHookEntry = { id: `executable:${scope}:${name}`, name, path, scope, enabled, trusted: scope === 'user' || mayRun };
+        const entry: ExecutableHookEntry = { id: `executable:${scope}:${idPrefix}${name}`, name, path, scope, enabled, trusted: scope === 'user' || mayRun };
         if (!isRunnableFile(path)) {
           entry.problem = 'not executable (chmod +x it)';
           return entry;
@@ -108,18 +123,19 @@ async function scanDir(dir: string, scope: 'workspace' | 'user', cwd: string, ma
 }
 
 /**
- * Lists every executable hook file of both folders, workspace first, each folder by name.
- * Contract: runs `<hook> hook` only for enabled hooks of the user folder or of a trusted workspace.
+ * Lists every executable hook file of the folders, by precedence, each folder by name; a hook is
+ * shadowed by a runnable hook of the same name in an earlier folder.
+ * Contract: runs `<hook> hook` only for enabled hooks of the user folders or of a trusted workspace.
  */
-export async function discoverExecutableHooks(opts: { workspace: string; home: string; trusted: boolean }): Promise<ExecutableHookEntry[]> {
-  const dirs = executableHookDirs(opts.workspace, opts.home);
-  const [ws, user] = await Promise.all([
-    scanDir(dirs.workspace, 'workspace', opts.workspace, opts.trusted),
-    scanDir(dirs.user, 'user', opts.workspace, true),
-  ]);
-  const active = new Set(ws.filter((e) => e.enabled && e.trusted).map((e) => e.name));
-  for (const e of user) if (active.has(e.name)) e.shadowed = true;
-  return [...ws, ...user];
+export async function discoverExecutableHooks(opts: { workspace: string; home: string; trusted: boolean; userHome?: string }): Promise<ExecutableHookEntry[]> {
+  const dirs = executableHookDirs(opts.workspace, opts.home, opts.userHome);
+  const lists = await Promise.all(dirs.map((d) => scanDir(d, opts.workspace, d.scope === 'user' || opts.trusted)));
+  const active = new Set<string>();
+  for (const list of lists) {
+    for (const e of list) if (active.has(e.name)) e.shadowed = true;
+    for (const e of list) if (e.enabled && e.trusted && !e.shadowed) active.add(e.name);
+  }
+  return lists.flat();
 }
 
 /** Whether an entry takes part in runs. */

@@ -26,7 +26,7 @@ function loopDecision(r: { follow_up_messages?: string[]; mutate?: unknown; call
 
 const SPECS = {
   before_tool_call: {
-    sample: () => ({ tool_name: 'execute', tool_input: { command: 'ls' }, tool_user_id: 'call_test' }),
+    sample: () => ({ tool_name: 'bash', tool_input: { command: 'ls' }, tool_user_id: 'call_test' }),
     decision: (o) => {
       const r = readBlockResult(o);
       return r.blocked ? 'block' : r.input ? 'rewrite' : 'allow';
@@ -34,10 +34,11 @@ const SPECS = {
   },
   after_tool_call: {
     sample: () => ({
-      tool_name: 'execute',
+      tool_name: 'bash',
       tool_input: { command: 'ls' },
-      tool_output: { toolName: 'execute', success: true, metadata: { output: 'README.md' }, timestamp: new Date().toISOString() },
+      tool_output: { toolName: 'bash', success: true, metadata: { command: 'ls', exitCode: 0, output: 'README.md' }, timestamp: new Date().toISOString() },
       tool_user_id: 'call_test',
+      blocked: false,
     }),
     decision: (o) => (readAfterToolResult(o).output ? 'rewrite' : 'none'),
   },
@@ -48,6 +49,11 @@ const SPECS = {
   after_turn: {
     sample: () => ({ turn_number: 1, tools_used: false, usage: SAMPLE_USAGE, auto_compact_enabled: true, auto_compact_threshold: 0.85 }),
     decision: (o) => loopDecision(readLoopResult(o, false)),
+  },
+  // Kodelet's turn_end: after each assistant response; its answer is not read (Kodelet reserves it).
+  turn_end: {
+    sample: () => ({ response: 'done', turn_number: 1 }),
+    decision: () => 'none',
   },
   agent_stop: {
     sample: () => ({ messages: SAMPLE_MESSAGES, usage: SAMPLE_USAGE, invoked_recipe: '', auto_compact_enabled: true, auto_compact_threshold: 0.85 }),

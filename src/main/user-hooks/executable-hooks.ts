@@ -26,6 +26,7 @@ import {
   type UsageInfo,
 } from './executable-protocol.ts';
 import type { HookReading, UserHookRef } from './types.ts';
+import { dialectToolName, fromDialectInput, toDialectInput, toDialectResponse } from './tool-dialect.ts';
 import { errorMessage } from '../errors.ts';
 
 export interface ExecutableHooksOptions {
@@ -149,18 +150,22 @@ export function createExecutableHooks(opts: ExecutableHooksOptions, source: Hook
     },
 
     async wrapToolCall(ctx, call, next) {
+      // Tools are shown with Kodelet's names and input fields (`bash {command}`…), and mapped back.
+      const toolName = dialectToolName(ctx.tools, 'kodelet', call.name);
+      const input = (c: ToolCall) => toDialectInput(ctx.tools, 'kodelet', c.name, c.args, ctx.workspace.root);
       let current = call;
       let blocked: ToolResult | undefined;
       await each(ctx, 'before_tool_call', async (e, ref) => {
-        const fields = { tool_name: current.name, tool_input: current.args, tool_user_id: call.id };
+        const fields = { tool_name: toolName, tool_input: input(current), tool_user_id: call.id };
         const { reading, value } = await run(ctx, e, ref, 'before_tool_call', fields);
         let reason: string | undefined;
         if (value) {
           const r = readBlockResult(value);
           if (r.blocked) reason = r.reason || 'blocked';
           else if (r.input) {
-            reason = await refuseRewrittenInput(ctx, current.name, r.input);
-            if (!reason) current = { ...current, args: r.input, raw_args: JSON.stringify(r.input) };
+            const args = fromDialectInput(ctx.tools, 'kodelet', call.name, r.input);
+            reason = await refuseRewrittenInput(ctx, current.name, args);
+            if (!reason) current = { ...current, args, raw_args: JSON.stringify(args) };
           }
         } else if (reading.error && ref.failMode === 'closed') {
           reason = `hook failed (fail-closed): ${reading.error}`;
@@ -170,13 +175,21 @@ export function createExecutableHooks(opts: ExecutableHooksOptions, source: Hook
         ctx.emit({ event: 'on_blocked', name: call.name, data: { by: e.name, reason, target: 'tool_call', tool_call_id: call.id } });
         return false;
       });
-      if (blocked) return blocked;
-      let result = await next(current);
+      // A blocked call still reaches after_tool_call hooks, marked, so audit loggers see it.
+      let result = blocked ?? (await next(current));
       await each(ctx, 'after_tool_call', async (e, ref) => {
-        const fields = { tool_name: current.name, tool_input: current.args, tool_output: toStructured(result), tool_user_id: call.id };
+        const metadata = toDialectResponse(ctx.tools, 'kodelet', current.name, current.args, result, ctx.workspace.root);
+        const fields = {
+          tool_name: toolName,
+          tool_input: input(current),
+          tool_output: toStructured(result, toolName, metadata),
+          tool_user_id: call.id,
+          blocked: result.status === 'blocked',
+        };
         const { value } = await run(ctx, e, ref, 'after_tool_call', fields);
         const output = value ? readAfterToolResult(value).output : undefined;
-        if (output) result = fromStructured(call, output, result);
+        // A blocked call stays blocked whatever an after hook answers.
+        if (output && !blocked) result = fromStructured(call, output, result);
       });
       return result;
     },
@@ -198,6 +211,9 @@ export function createExecutableHooks(opts: ExecutableHooksOptions, source: Hook
         };
         const { value } = await run(ctx, e, ref, 'after_turn', fields);
         if (value) Object.assign(outcome, readLoopResult(value, false));
+      });
+      await each(ctx, 'turn_end', async (e, ref) => {
+        await run(ctx, e, ref, 'turn_end', { response: info.response.content, turn_number: info.turn });
       });
       return outcome;
     },

@@ -21,13 +21,16 @@ export interface UsageInfo {
   max_context_window: number;
 }
 
-/** Our ToolResult as a StructuredToolResult. */
-export function toStructured(r: ToolResult): StructuredToolResult {
+/**
+ * Our ToolResult as a StructuredToolResult under `toolName` (Kodelet's name of the tool). Contract:
+ * `metadata.output` always carries the text the model sees, besides the tool's own `metadata` fields.
+ */
+export function toStructured(r: ToolResult, toolName: string = r.name, metadata: Record<string, unknown> = {}): StructuredToolResult {
   return {
-    toolName: r.name,
+    toolName,
     success: !r.error,
     ...(r.error ? { error: r.error } : {}),
-    metadata: { output: r.output },
+    metadata: { ...metadata, output: r.output },
     timestamp: new Date().toISOString(),
   };
 }
@@ -98,7 +101,9 @@ export function readLoopResult(o: Record<string, unknown>, allowFollowUps: boole
   if (result === 'mutate') out.mutate = readMessages(o.messages);
   if (result === 'callback') {
     const cb = optString(o, 'callback');
-    if (cb !== 'compact') fail(`unknown callback ${JSON.stringify(cb)} (only "compact" is supported)`);
+    // Kodelet's callbacks invoke recipes (with `callback_args`); the workbench has only `compact`.
+    if (cb !== 'compact') fail(`unknown callback ${JSON.stringify(cb)} (only "compact" exists here; recipes are not supported)`);
+    if (o.callback_args !== undefined && o.callback_args !== null && !isRecord(o.callback_args)) fail('"callback_args" must be an object');
     out.callback = 'compact';
   }
   if (allowFollowUps && o.follow_up_messages !== undefined && o.follow_up_messages !== null) {

@@ -1,6 +1,6 @@
 /**
  * Starting points for a new executable hook (the hooks panel's "New hook"), modelled on the examples
- * of docs/hooks.md (test/fixtures/hook-zoo/executable/): an audit logger, a guardrail on `execute`, a follow-up.
+ * of docs/hooks.md (test/fixtures/hook-zoo/executable/): an audit logger, a guardrail on `bash`, a follow-up.
  */
 import type { ExecutableEvent } from './executable-events.ts';
 
@@ -38,10 +38,10 @@ exit 1
   },
   {
     id: 'guardrail',
-    label: 'Guardrail on execute (before_tool_call)',
+    label: 'Guardrail on bash (before_tool_call)',
     event: 'before_tool_call',
     render: () => `#!/usr/bin/env python3
-# Blocks dangerous shell commands before the execute tool runs them.
+# Blocks dangerous shell commands before the shell tool (bash, as hooks see it) runs them.
 import sys
 import json
 
@@ -56,7 +56,7 @@ if sys.argv[1] == "hook":
 
 if sys.argv[1] == "run":
     payload = json.load(sys.stdin)
-    if payload.get("tool_name") == "execute":
+    if payload.get("tool_name") == "bash":
         command = payload.get("tool_input", {}).get("command", "")
         for blocked in BLOCKED_COMMANDS:
             if blocked in command:

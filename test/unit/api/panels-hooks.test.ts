@@ -107,7 +107,7 @@ describe('hooks service', () => {
     hook(join(sb.home, 'hooks'), 'guard', 'before_tool_call', '{"blocked": true, "reason": "no"}');
     const sample = await sb.wb.hooks!.sample({ workspace: sb.ws, id: 'executable:user:guard' });
     expect(sample.event).toBe('before_tool_call');
-    expect(JSON.parse(sample.payload)).toMatchObject({ tool_name: 'execute', cwd: sb.ws });
+    expect(JSON.parse(sample.payload)).toMatchObject({ tool_name: 'bash', cwd: sb.ws });
     const r = await sb.wb.hooks!.test({
       workspace: sb.ws,
       id: 'executable:user:guard',
@@ -149,7 +149,7 @@ describe('hooks service', () => {
     expect(readFileSync(audit.path!, 'utf8')).toContain(join(sb.home, 'audit.log'));
     const r = await sb.wb.hooks!.test({ workspace: sb.ws, id: audit.id });
     expect(r.readAs).toBe('none');
-    expect(readFileSync(join(sb.home, 'audit.log'), 'utf8')).toContain('"tool_name":"execute"');
+    expect(readFileSync(join(sb.home, 'audit.log'), 'utf8')).toContain('"tool_name":"bash"');
     const guard = await sb.wb.hooks!.create({
       workspace: sb.ws,
       scope: 'workspace',
@@ -167,7 +167,7 @@ describe('hooks service', () => {
       id: guard.id,
       payload: JSON.stringify({
         event: 'before_tool_call',
-        tool_name: 'execute',
+        tool_name: 'bash',
         tool_input: { command: 'sudo rm -rf /' },
       }),
     });

@@ -42,10 +42,16 @@ describe('naming and matchers', () => {
     const pairs = { execute: 'Bash', read_file: 'Read', write_file: 'Write', edit_file: 'Edit', glob: 'Glob', grep: 'Grep', ls: 'LS' };
     for (const [ours, theirs] of Object.entries(pairs)) expect(claudeToolName(tools, ours)).toBe(theirs);
     expect(claudeToolName(tools, 'my_tool')).toBe('my_tool');
-    expect(toClaudeInput(tools, 'edit_file', { path: 'a/b.ts', old_text: 'x', new_text: 'y' }, '/ws')).toEqual({ file_path: '/ws/a/b.ts', old_string: 'x', new_string: 'y' });
-    expect(toClaudeInput(tools, 'read_file', { path: '/abs/c.ts' }, '/ws')).toEqual({ file_path: '/abs/c.ts' });
-    expect(toClaudeInput(tools, 'execute', { command: 'ls' }, '/ws')).toEqual({ command: 'ls' });
-    expect(fromClaudeInput(tools, 'edit_file', { file_path: '/ws/a', old_string: 'x', new_string: 'y' })).toEqual({ path: '/ws/a', old_text: 'x', new_text: 'y' });
+    expect(toClaudeInput(tools, 'edit_file', { path: 'a/b.ts', old_text: 'x', new_text: 'y' }, '/ws')).toEqual({ file_path: '/ws/a/b.ts', old_string: 'x', new_string: 'y', replace_all: false });
+    expect(toClaudeInput(tools, 'read_file', { path: '/abs/c.ts', offset: 3, limit: 9 }, '/ws')).toEqual({ file_path: '/abs/c.ts', offset: 3, limit: 9 });
+    expect(toClaudeInput(tools, 'execute', { command: 'ls', timeout_seconds: 5 }, '/ws')).toEqual({ command: 'ls', timeout: 5000 });
+    // Grep's and Glob's folder stays `path`, as Claude Code names it.
+    expect(toClaudeInput(tools, 'grep', { pattern: 'API', path: '.env', glob: '*.ts' }, '/ws')).toEqual({ pattern: 'API', path: '/ws/.env', glob: '*.ts', output_mode: 'content', '-n': true });
+    expect(toClaudeInput(tools, 'glob', { pattern: '*.ts', path: 'src' }, '/ws')).toEqual({ pattern: '*.ts', path: '/ws/src' });
+    expect(toClaudeInput(tools, 'ls', { path: '.' }, '/ws')).toEqual({ path: '/ws' });
+    expect(fromClaudeInput(tools, 'edit_file', { file_path: '/ws/a', old_string: 'x', new_string: 'y', replace_all: false })).toEqual({ path: '/ws/a', old_text: 'x', new_text: 'y' });
+    expect(fromClaudeInput(tools, 'execute', { command: 'ls', description: 'list', timeout: 2000 })).toEqual({ command: 'ls', timeout_seconds: 2 });
+    expect(fromClaudeInput(tools, 'grep', { pattern: 'x', path: '/ws/src', output_mode: 'content', '-i': true })).toEqual({ pattern: 'x', path: '/ws/src', case_insensitive: true });
   });
 
   it('matches exact names, | lists, unanchored regexes, and everything for empty or *', () => {
@@ -86,15 +92,23 @@ describe('Claude Code dialect', () => {
       cwd: sb.ws,
       hook_event_name: 'PreToolUse',
       tool_name: 'Edit',
-      tool_input: { file_path: join(sb.ws, 'src/a.ts'), old_string: 'a', new_string: 'b' },
+      tool_input: { file_path: join(sb.ws, 'src/a.ts'), old_string: 'a', new_string: 'b', replace_all: false },
       tool_use_id: 'tu_1',
       permission_mode: 'default',
     });
     expect(pre.transcript_path).toBe(join(sb.home, 'transcripts', 'thread_1.jsonl'));
     const lines = readFileSync(pre.transcript_path, 'utf8').trim().split('\n').map((l: string) => JSON.parse(l));
-    expect(lines).toEqual([{ role: 'user', content: 'hello' }, { role: 'assistant', content: 'ok' }]);
+    expect(lines.map((l: { type: string; message: unknown }) => [l.type, l.message])).toEqual([
+      ['user', { role: 'user', content: [{ type: 'text', text: 'hello' }] }],
+      ['assistant', { role: 'assistant', content: [{ type: 'text', text: 'ok' }] }],
+    ]);
+    expect(lines[1]).toMatchObject({ parentUuid: lines[0].uuid, sessionId: 'thread_1', cwd: sb.ws, timestamp: expect.any(String) });
     const post = JSON.parse(readFileSync(join(sb.ws, 'claude-post.json'), 'utf8'));
-    expect(post).toMatchObject({ hook_event_name: 'PostToolUse', tool_name: 'Edit', tool_response: { output: expect.stringContaining('edit_file ran') } });
+    expect(post).toMatchObject({
+      hook_event_name: 'PostToolUse',
+      tool_name: 'Edit',
+      tool_response: { filePath: join(sb.ws, 'src/a.ts'), oldString: 'a', newString: 'b', replaceAll: false },
+    });
   });
 
   it('JSON permissionDecision deny blocks; parallel hooks resolve deny > ask > allow', async () => {

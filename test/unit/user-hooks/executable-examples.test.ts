@@ -1,4 +1,4 @@
-/** Every example hook of Kodelet's hook documentation runs as printed (its shell tool `bash` is our `execute`). */
+/** Every example hook of Kodelet's hook documentation runs as printed: tools carry Kodelet's names (`execute` is `bash`). */
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -51,7 +51,7 @@ describe.each(['kodelet-v1-audit-logger', 'kodelet-v2-audit-logger'])('%s', (nam
     const lines = readFileSync(join(sb.home, '.kodelet', 'audit.log'), 'utf8').trim().split('\n');
     expect(lines).toHaveLength(2);
     const payload = JSON.parse(lines[1].split(' | ').slice(1).join(' | '));
-    expect(payload).toMatchObject({ event: 'after_tool_call', tool_name: 'execute', tool_input: { command: 'echo two' } });
+    expect(payload).toMatchObject({ event: 'after_tool_call', tool_name: 'bash', tool_input: { command: 'echo two' } });
   });
 });
 

@@ -117,9 +117,9 @@ describe('executable hook semantics', () => {
     await call({ command: 'ls -la' });
     const read = (n: string) => JSON.parse(readFileSync(join(sb.ws, `payload-${n}.json`), 'utf8'));
     expect(read('user_message_send--record')).toEqual({ event: 'user_message_send', conv_id: 'thread_1', cwd: sb.ws, invoked_by: 'main', message: 'hello there' });
-    expect(read('before_tool_call--record')).toEqual({ event: 'before_tool_call', conv_id: 'thread_1', cwd: sb.ws, invoked_by: 'main', tool_name: 'execute', tool_input: { command: 'ls -la' }, tool_user_id: 'c1' });
+    expect(read('before_tool_call--record')).toEqual({ event: 'before_tool_call', conv_id: 'thread_1', cwd: sb.ws, invoked_by: 'main', tool_name: 'bash', tool_input: { command: 'ls -la' }, tool_user_id: 'c1' });
     const after = read('after_tool_call--record');
-    expect(after).toMatchObject({ event: 'after_tool_call', tool_name: 'execute', tool_user_id: 'c1', tool_output: { toolName: 'execute', success: true, metadata: { output: 'execute ran with {"command":"ls -la"}' } } });
+    expect(after).toMatchObject({ event: 'after_tool_call', tool_name: 'bash', tool_user_id: 'c1', blocked: false, tool_output: { toolName: 'bash', success: true, metadata: { command: 'ls -la', output: 'execute ran with {"command":"ls -la"}' } } });
     expect(typeof after.tool_output.timestamp).toBe('string');
   });
 
@@ -263,7 +263,7 @@ describe('executable hook semantics', () => {
     const span = t.spans.find((s) => s.kind === 'hook')!;
     expect(span.attributes).toMatchObject({ 'workbench.hook.name': 'before_tool_call--block', 'workbench.hook.event': 'before_tool_call', 'workbench.hook.decision': 'block', 'workbench.hook.exit_code': 0, 'workbench.hook.json_valid': true });
     expect(hookRuns.rows[0]).toMatchObject({ hook_id: 'executable:workspace:before_tool_call--block', span_id: span.span_id, thread_id: 'thread_1', run_id: 'run_1', exit_code: 0 });
-    expect(JSON.parse(hookRuns.rows[0].payload).tool_name).toBe('execute');
+    expect(JSON.parse(hookRuns.rows[0].payload).tool_name).toBe('bash');
     const end = t.events.find((e) => e.event === 'on_hook_end')!;
     expect(end.data).toMatchObject({ hook: 'before_tool_call--block', decision: 'block', ok: true, run_id: 1 });
   });

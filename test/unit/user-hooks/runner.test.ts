@@ -102,12 +102,23 @@ describe('runHookProcess', () => {
 });
 
 describe('hook environment', () => {
-  it('passes the allowlist and never a secret', () => {
+  it("passes the user's environment as at home, minus secrets and the key under any name", () => {
     const env = buildHookEnv('/w', {
-      base: { PATH: '/bin', HOME: '/h', LC_ALL: 'C', OPENAI_API_KEY: 'sk-canary', GITHUB_TOKEN: 't', LC_SECRET: 's', OTEL_EXPORTER_OTLP_HEADERS: 'x', RANDOM: '1' },
+      base: {
+        PATH: '/bin',
+        HOME: '/h',
+        LC_ALL: 'C',
+        GUARD_ON: '1',
+        OPENAI_API_KEY: 'sk-canary',
+        COPY_OF_IT: 'sk-canary',
+        GITHUB_TOKEN: 't',
+        LC_SECRET: 's',
+        OTEL_EXPORTER_OTLP_HEADERS: 'x',
+      },
       claude: true,
+      extra: { FROM_SETTINGS: 'yes' },
     });
-    expect(env).toEqual({ PATH: '/bin', HOME: '/h', LC_ALL: 'C', WORKBENCH_PROJECT_DIR: '/w', CLAUDE_PROJECT_DIR: '/w' });
+    expect(env).toEqual({ PATH: '/bin', HOME: '/h', LC_ALL: 'C', GUARD_ON: '1', FROM_SETTINGS: 'yes', WORKBENCH_PROJECT_DIR: '/w', CLAUDE_PROJECT_DIR: '/w' });
     expect(isAllowedEnvName('LC_PASSWORD')).toBe(false);
   });
 
