@@ -37,7 +37,7 @@ export const ARG_SCHEMAS = {
   'threads.delete': z.strictObject({ threadId: Id }),
   'chat.send': z.strictObject({ threadId: Id.optional(), text: Text.min(1), workspace: Path.optional() }),
   'chat.cancel': z.strictObject({ threadId: Id }),
-  'chat.approve': z.strictObject({ approvalId: Id, decision: z.enum(['allow_once', 'allow_thread', 'deny']) }),
+  'chat.approve': z.strictObject({ approvalId: Id, decision: z.enum(['allow_once', 'allow_network', 'allow_thread', 'deny']) }),
   'chat.running': Empty,
   'workspace.current': Empty,
   'workspace.open': z.strictObject({ path: Path.optional() }),
