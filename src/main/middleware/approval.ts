@@ -202,8 +202,15 @@ export function createApprovalHook(opts: ApprovalHookOptions): Hook {
       const kind = effectKind(effects);
       const askKind = kind === 'execute' ? 'execute' : 'write';
       let sandbox: CommandSandbox | undefined;
-      if (kind === 'execute') {
-        sandbox = commandSandbox(ctx.settings.sandbox, await (opts.detectSandbox ?? detectSandbox)());
+      // Only where it changes the decision: auto-edit lets sandboxed commands run, required refuses.
+      if (
+        kind === 'execute' &&
+        (opts.mode === 'auto-edit' || ctx.settings.sandbox.mode === 'required')
+      ) {
+        sandbox = commandSandbox(
+          ctx.settings.sandbox,
+          await (opts.detectSandbox ?? detectSandbox)(),
+        );
         ctx.trace?.currentSpan()?.setAll({
           'workbench.sandbox': describeCommandSandbox(sandbox),
           'workbench.sandbox.kind': sandbox.kind,

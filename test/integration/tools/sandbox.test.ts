@@ -67,7 +67,9 @@ describe.skipIf(!bwrapUsable)(title, () => {
     ];
     for (const command of attempts) await exec(command);
     await expect(fs.stat(path.join(t.root, '.git', 'hooks', 'pre-commit'))).rejects.toThrow();
-    expect(await fs.readFile(path.join(t.root, '.git', 'hooks', 'post-merge'), 'utf8')).toBe('#!/bin/sh\n');
+    expect(await fs.readFile(path.join(t.root, '.git', 'hooks', 'post-merge'), 'utf8')).toBe(
+      '#!/bin/sh\n',
+    );
     expect(await fs.readFile(path.join(t.root, '.git', 'config'), 'utf8')).toBe('[core]\n');
     // The read-only placeholders for missing paths are gone again afterwards.
     expect((await fs.readdir(t.root)).sort()).toEqual(['.git']);
@@ -128,7 +130,9 @@ describe.skipIf(!bwrapUsable)(title, () => {
           toolCalls: [
             {
               name: 'execute',
-              args: { command: `for f in /proc/[0-9]*/environ; do tr '\\0' '\\n' < $f; done; echo listed` },
+              args: {
+                command: `for f in /proc/[0-9]*/environ; do tr '\\0' '\\n' < $f; done; echo listed`,
+              },
             },
           ],
         },
@@ -152,14 +156,17 @@ describe.skipIf(!bwrapUsable)(title, () => {
 
   it('leaves no setsid or nohup child behind', async () => {
     const marker = `wb-sbx-${process.pid}-${Date.now()}`;
-    const r = await exec(`setsid sleep 300 ${marker} & nohup sleep 301 ${marker} >/dev/null 2>&1 & disown; echo started`);
+    const r = await exec(
+      `setsid sleep 300 ${marker} & nohup sleep 301 ${marker} >/dev/null 2>&1 & disown; echo started`,
+    );
     expect(r.text).toMatch(/^started/);
     const survivors = () =>
       execFileSync('ps', ['-eo', 'stat=,args='], { encoding: 'utf8' })
         .split('\n')
         .filter((l) => l.includes(`sleep 30`) && l.includes(marker) && !l.startsWith('Z'));
     // The kernel ends the PID namespace with its init; allow it a moment to finish.
-    for (let i = 0; i < 50 && survivors().length > 0; i++) await new Promise((r) => setTimeout(r, 100));
+    for (let i = 0; i < 50 && survivors().length > 0; i++)
+      await new Promise((r) => setTimeout(r, 100));
     expect(survivors()).toEqual([]);
   });
 
@@ -171,13 +178,19 @@ describe.skipIf(!bwrapUsable)(title, () => {
 
   it('says so on the CLI', async () => {
     const env = await cliSandbox();
-    const r = await runCli(['run', '--model', 'm', 'hi'], { ...env, baseURL: 'http://127.0.0.1:9/v1' });
+    const r = await runCli(['run', '--model', 'm', 'hi'], {
+      ...env,
+      baseURL: 'http://127.0.0.1:9/v1',
+    });
     expect(r.stderr.split('\n')[0]).toBe('commands: sandboxed (bubblewrap, no network)');
   });
 });
 
 describe('without a sandbox', () => {
-  const missing = async () => ({ available: false as const, reason: 'bwrap not found; install bubblewrap' });
+  const missing = async () => ({
+    available: false as const,
+    reason: 'bwrap not found; install bubblewrap',
+  });
 
   it('refuses commands when the sandbox is required', async () => {
     const r = await exec(`touch ${path.join(t.root, 'ran')}`, {
@@ -191,7 +204,9 @@ describe('without a sandbox', () => {
 
   it('runs unsandboxed under auto and says so', async () => {
     const r = await exec('echo hi', { detect: missing });
-    expect(r.text).toBe('hi\n\nexit code: 0\ncommand NOT sandboxed — bwrap not found; install bubblewrap');
+    expect(r.text).toBe(
+      'hi\n\nexit code: 0\ncommand NOT sandboxed — bwrap not found; install bubblewrap',
+    );
     expect(DEFAULT_SETTINGS.sandbox).toEqual({ mode: 'auto', network: false });
   });
 });

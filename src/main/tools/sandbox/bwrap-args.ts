@@ -8,7 +8,12 @@ import type { SandboxPolicy } from './policy.ts';
  * all capabilities are dropped, the command gets its own PID namespace and session and dies with
  * the workbench; the network is unshared unless `policy.network`.
  */
-export function bwrapArgs(policy: SandboxPolicy, shell: string, command: string, cwd: string): string[] {
+export function bwrapArgs(
+  policy: SandboxPolicy,
+  shell: string,
+  command: string,
+  cwd: string,
+): string[] {
   const args = [
     '--die-with-parent',
     '--new-session',

@@ -17,7 +17,8 @@ export function commandSandbox(
   settings: SandboxSettings,
   availability: SandboxAvailability,
 ): CommandSandbox {
-  if (settings.mode === 'off') return { kind: 'unsandboxed', reason: 'the sandbox is off in settings' };
+  if (settings.mode === 'off')
+    return { kind: 'unsandboxed', reason: 'the sandbox is off in settings' };
   if (availability.available) {
     const { engine, program } = availability;
     return { kind: 'sandboxed', engine, program, network: settings.network };
@@ -33,7 +34,8 @@ export function commandSandbox(
 
 /** The plain-language line: `sandboxed (bubblewrap, no network)`, `NOT sandboxed — <why>`. */
 export function describeCommandSandbox(s: CommandSandbox): string {
-  if (s.kind === 'sandboxed') return `sandboxed (${s.engine}, ${s.network ? 'network allowed' : 'no network'})`;
+  if (s.kind === 'sandboxed')
+    return `sandboxed (${s.engine}, ${s.network ? 'network allowed' : 'no network'})`;
   if (s.kind === 'refused') return `refused — ${s.reason}`;
   return `NOT sandboxed — ${s.reason}`;
 }
