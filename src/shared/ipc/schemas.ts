@@ -25,6 +25,7 @@ const SettingsPatch = z.strictObject({
   theme: z.enum(['light', 'dark', 'system']).optional(),
   max_iterations: z.number().int().min(1).max(500).optional(),
   disableAllHooks: z.boolean().optional(),
+  sandbox: z.strictObject({ mode: z.enum(['auto', 'required', 'off']).optional(), network: z.boolean().optional() }).optional(),
 });
 
 /** Argument schemas by channel. */
