@@ -78,6 +78,13 @@ describe.skipIf(!bwrapUsable)(title, () => {
     expect(ok.text).toMatch(/^x\n/);
   });
 
+  it('cannot create files in an existing .workbench folder', async () => {
+    await fs.mkdir(path.join(t.root, '.workbench'));
+    const r = await exec('echo evil > .workbench/settings.json; echo tried');
+    expect(r.text).toMatch(/tried/);
+    expect(await fs.readdir(path.join(t.root, '.workbench'))).toEqual([]);
+  });
+
   it('cannot write through a link to a protected path that does not exist yet', async () => {
     await fs.mkdir(path.join(t.root, '.git'));
     await fs.symlink('.git/hooks', path.join(t.root, 'hooks-link'));

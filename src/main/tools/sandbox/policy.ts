@@ -108,12 +108,14 @@ export async function resolveSandboxPolicy(input: SandboxPolicyInput): Promise<S
     if (st?.isDirectory()) hiddenDirs.add(real);
     else if (st) hiddenFiles.add(real);
   }
+  // Inside a read-only bound folder nothing can be created, and a mount point cannot be made.
+  const covered = (p: string): boolean => [...readOnly].some((r) => r !== p && inside(p, r));
   return {
     workspace: ws,
     network: input.network,
     protectedPaths,
-    readOnly: [...readOnly],
-    placeholders: [...placeholders],
+    readOnly: [...readOnly].filter((p) => !covered(p)),
+    placeholders: [...placeholders].filter((p) => !covered(p)),
     hiddenDirs: [...hiddenDirs],
     hiddenFiles: [...hiddenFiles],
   };
