@@ -14,8 +14,9 @@ afterEach(async () => {
   fake = undefined;
 });
 
-const toolMessages = (req: { messages: Array<{ role: string; content?: unknown; tool_call_id?: unknown }> }) =>
-  req.messages.filter((m) => m.role === 'tool').map((m) => String(m.content));
+const toolMessages = (req: {
+  messages: Array<{ role: string; content?: unknown; tool_call_id?: unknown }>;
+}) => req.messages.filter((m) => m.role === 'tool').map((m) => String(m.content));
 
 describe('workbench run', () => {
   it('does a whole task: todos, write, edit, read, ls, glob, grep, execute; the thread shows it all', async () => {
@@ -27,11 +28,27 @@ describe('workbench run', () => {
         {
           text: 'Planning.',
           toolCalls: [
-            { name: 'write_todos', args: { todos: [{ id: '1', title: 'Create hello.txt', status: 'in_progress' }, { id: '2', title: 'Check it', status: 'pending' }] } },
+            {
+              name: 'write_todos',
+              args: {
+                todos: [
+                  { id: '1', title: 'Create hello.txt', status: 'in_progress' },
+                  { id: '2', title: 'Check it', status: 'pending' },
+                ],
+              },
+            },
             { name: 'write_file', args: { path: 'hello.txt', content: 'hello world\n' } },
           ],
         },
-        { toolCalls: [{ name: 'edit_file', args: { path: 'hello.txt', old_text: 'world', new_text: 'workbench' } }, { name: 'ls', args: { path: '.' } }] },
+        {
+          toolCalls: [
+            {
+              name: 'edit_file',
+              args: { path: 'hello.txt', old_text: 'world', new_text: 'workbench' },
+            },
+            { name: 'ls', args: { path: '.' } },
+          ],
+        },
         {
           toolCalls: [
             { name: 'read_file', args: { path: 'hello.txt' } },
@@ -40,13 +57,25 @@ describe('workbench run', () => {
             { name: 'execute', args: { command: 'cat hello.txt && echo ran-ok' } },
           ],
         },
-        { toolCalls: [{ name: 'write_todos', args: { todos: [{ id: '1', title: 'Create hello.txt', status: 'done' }, { id: '2', title: 'Check it', status: 'done' }] } }] },
+        {
+          toolCalls: [
+            {
+              name: 'write_todos',
+              args: {
+                todos: [
+                  { id: '1', title: 'Create hello.txt', status: 'done' },
+                  { id: '2', title: 'Check it', status: 'done' },
+                ],
+              },
+            },
+          ],
+        },
         { text: 'All done: hello.txt says hello workbench.' },
       ],
     });
     const env = { home, workspace, baseURL: fake.baseURL };
     const r = await runCli(['run', '--auto', '--json', 'create hello.txt and check it'], env);
-    expect(r.stderr).toBe('');
+    expect(r.stderr).toMatch(/^commands: (sandboxed|NOT sandboxed)[^\n]*\n$/);
     expect(r.code).toBe(0);
 
     expect(await readFile(join(workspace, 'hello.txt'), 'utf8')).toBe('hello workbench\n');
@@ -56,12 +85,27 @@ describe('workbench run', () => {
     const threadId = done.thread_id!;
     expect(threadId).toMatch(/^th_/);
     expect(evs.filter((e) => e.event === 'on_tool_start').map((e) => e.name)).toEqual([
-      'write_todos', 'write_file', 'edit_file', 'ls', 'read_file', 'glob', 'grep', 'execute', 'write_todos',
+      'write_todos',
+      'write_file',
+      'edit_file',
+      'ls',
+      'read_file',
+      'glob',
+      'grep',
+      'execute',
+      'write_todos',
     ]);
     // One file_changed per agent write, carrying the call that wrote and the ids the run stamped.
     const changes = evs.flatMap((e) => (e.event === 'file_changed' ? [e] : []));
-    expect(changes.map((e) => [e.data.path, e.data.change])).toEqual([['hello.txt', 'created'], ['hello.txt', 'modified']]);
-    const writers = evs.flatMap((e) => (e.event === 'on_tool_start' && (e.name === 'write_file' || e.name === 'edit_file') ? [e.data.tool_call_id] : []));
+    expect(changes.map((e) => [e.data.path, e.data.change])).toEqual([
+      ['hello.txt', 'created'],
+      ['hello.txt', 'modified'],
+    ]);
+    const writers = evs.flatMap((e) =>
+      e.event === 'on_tool_start' && (e.name === 'write_file' || e.name === 'edit_file')
+        ? [e.data.tool_call_id]
+        : [],
+    );
     expect(changes.map((e) => e.data.tool_call_id)).toEqual(writers);
     expect(evs.every((e) => e.thread_id === threadId && e.run_id === done.run_id)).toBe(true);
 
@@ -71,7 +115,10 @@ describe('workbench run', () => {
     expect(round3[0]).toContain('hello workbench');
     expect(round3[1]).toContain('hello.txt');
     expect(round3[1]).toContain('src/app.txt');
-    expect(JSON.parse(round3[2])).toMatchObject({ matches: [{ file: 'hello.txt', line: 1, text: 'hello workbench' }], truncated: false });
+    expect(JSON.parse(round3[2])).toMatchObject({
+      matches: [{ file: 'hello.txt', line: 1, text: 'hello workbench' }],
+      truncated: false,
+    });
     expect(round3[3]).toContain('ran-ok');
     expect(round3[3]).toMatch(/exit code: 0/);
 
@@ -80,19 +127,29 @@ describe('workbench run', () => {
     const state = JSON.parse(show.stdout);
     expect(Object.keys(state).sort()).toEqual(['files', 'messages', 'thread_id', 'todos']);
     expect(state.thread_id).toBe(threadId);
-    expect(state.todos).toEqual([{ id: '1', title: 'Create hello.txt', status: 'done' }, { id: '2', title: 'Check it', status: 'done' }]);
+    expect(state.todos).toEqual([
+      { id: '1', title: 'Create hello.txt', status: 'done' },
+      { id: '2', title: 'Check it', status: 'done' },
+    ]);
     expect(state.files['hello.txt']).toBe('hello workbench\n');
     expect(state.messages[0]).toEqual({ role: 'user', content: 'create hello.txt and check it' });
-    expect(state.messages.at(-1)).toEqual({ role: 'assistant', content: 'All done: hello.txt says hello workbench.' });
+    expect(state.messages.at(-1)).toEqual({
+      role: 'assistant',
+      content: 'All done: hello.txt says hello workbench.',
+    });
     expect(state.messages.filter((m: { role: string }) => m.role === 'tool')).toHaveLength(9);
 
     const list = await runCli(['threads', 'list', '--json'], env);
-    expect(JSON.parse(list.stdout)).toMatchObject([{ thread_id: threadId, title: 'create hello.txt and check it' }]);
+    expect(JSON.parse(list.stdout)).toMatchObject([
+      { thread_id: threadId, title: 'create hello.txt and check it' },
+    ]);
   });
 
   it('streams the answer to stdout and tool activity to stderr without --json', async () => {
     const { home, workspace } = await sandbox();
-    fake = await startFakeOpenAi({ script: [{ toolCalls: [{ name: 'ls', args: {} }] }, { text: 'The folder is empty.' }] });
+    fake = await startFakeOpenAi({
+      script: [{ toolCalls: [{ name: 'ls', args: {} }] }, { text: 'The folder is empty.' }],
+    });
     const r = await runCli(['run', 'what is here?'], { home, workspace, baseURL: fake.baseURL });
     expect(r.code).toBe(0);
     expect(r.stdout.trim()).toBe('The folder is empty.');
@@ -102,10 +159,17 @@ describe('workbench run', () => {
 
   it('refuses writes without --auto and tells the model why', async () => {
     const { home, workspace } = await sandbox();
-    fake = await startFakeOpenAi({ script: [{ toolCalls: [{ name: 'write_file', args: { path: 'x.txt', content: 'x' } }] }, { text: 'I was not allowed.' }] });
+    fake = await startFakeOpenAi({
+      script: [
+        { toolCalls: [{ name: 'write_file', args: { path: 'x.txt', content: 'x' } }] },
+        { text: 'I was not allowed.' },
+      ],
+    });
     const r = await runCli(['run', 'write x'], { home, workspace, baseURL: fake.baseURL });
     expect(r.code).toBe(0);
-    expect(toolMessages(fake.chatRequests()[1])[0]).toMatch(/the user did not allow write_file.*--auto/);
+    expect(toolMessages(fake.chatRequests()[1])[0]).toMatch(
+      /the user did not allow write_file.*--auto/,
+    );
     await expect(readFile(join(workspace, 'x.txt'))).rejects.toThrow(/ENOENT/);
   });
 
@@ -113,7 +177,12 @@ describe('workbench run', () => {
     const { home, workspace } = await sandbox();
     fake = await startFakeOpenAi({
       script: [
-        { text: 'Writing the file now', toolCalls: [{ name: 'write_file', args: { path: 'cut.txt', content: 'x'.repeat(400) } }], chunkSize: 8, breakAfterChunks: 6 },
+        {
+          text: 'Writing the file now',
+          toolCalls: [{ name: 'write_file', args: { path: 'cut.txt', content: 'x'.repeat(400) } }],
+          chunkSize: 8,
+          breakAfterChunks: 6,
+        },
         { text: 'Recovered.' },
       ],
     });
@@ -127,7 +196,9 @@ describe('workbench run', () => {
     expect(again.code).toBe(0);
     expect(again.stdout.trim()).toBe('Recovered.');
     const msgs = fake.chatRequests()[1].messages;
-    expect(msgs.map((m) => m.role)).toEqual(['system', 'user', 'assistant', 'user'].slice(msgs[0].role === 'system' ? 0 : 1));
+    expect(msgs.map((m) => m.role)).toEqual(
+      ['system', 'user', 'assistant', 'user'].slice(msgs[0].role === 'system' ? 0 : 1),
+    );
   });
 
   it('malformed tool arguments become an error result the model corrects', async () => {
@@ -139,15 +210,23 @@ describe('workbench run', () => {
         { text: 'done' },
       ],
     });
-    const r = await runCli(['run', '--auto', 'write a.txt'], { home, workspace, baseURL: fake.baseURL });
+    const r = await runCli(['run', '--auto', 'write a.txt'], {
+      home,
+      workspace,
+      baseURL: fake.baseURL,
+    });
     expect(r.code).toBe(0);
-    expect(toolMessages(fake.chatRequests()[1])[0]).toMatch(/^Error: invalid JSON in the arguments of write_file/);
+    expect(toolMessages(fake.chatRequests()[1])[0]).toMatch(
+      /^Error: invalid JSON in the arguments of write_file/,
+    );
     expect(await readFile(join(workspace, 'a.txt'), 'utf8')).toBe('fixed');
   });
 
   it('retries a 429 (honouring Retry-After) and then succeeds', async () => {
     const { home, workspace } = await sandbox();
-    fake = await startFakeOpenAi({ script: [{ error: { status: 429, retryAfter: 1 } }, { text: 'after the wait' }] });
+    fake = await startFakeOpenAi({
+      script: [{ error: { status: 429, retryAfter: 1 } }, { text: 'after the wait' }],
+    });
     const r = await runCli(['run', 'hello'], { home, workspace, baseURL: fake.baseURL });
     expect(r.code).toBe(0);
     expect(r.stdout.trim()).toBe('after the wait');
@@ -161,15 +240,25 @@ describe('workbench run', () => {
     const noPrompt = await runCli(['run'], { home, workspace });
     expect(noPrompt.code).toBe(2);
     expect(noPrompt.stderr).toMatch(/PROMPT is required/);
-    expect((await runCli(['run', '--max-iterations', 'zero', 'x'], { home, workspace })).code).toBe(2);
+    expect((await runCli(['run', '--max-iterations', 'zero', 'x'], { home, workspace })).code).toBe(
+      2,
+    );
     expect((await runCli(['run', '--bogus', 'x'], { home, workspace })).code).toBe(2);
     expect((await runCli(['frobnicate'], { home, workspace })).code).toBe(2);
-    expect((await runCli(['run', '--thread', 'th_missing', 'x'], { home, workspace })).code).toBe(2);
+    expect((await runCli(['run', '--thread', 'th_missing', 'x'], { home, workspace })).code).toBe(
+      2,
+    );
 
-    const unreachable = await runCli(['run', '--base-url', 'http://127.0.0.1:9/v1', 'hi'], { home, workspace });
+    const unreachable = await runCli(['run', '--base-url', 'http://127.0.0.1:9/v1', 'hi'], {
+      home,
+      workspace,
+    });
     expect(unreachable.code).toBe(1);
-    expect(unreachable.stderr.trim().split('\n')).toHaveLength(1);
-    expect(unreachable.stderr).toMatch(/^error: .*127\.0\.0\.1:9/);
+    // The line saying how commands run, then one line for the error.
+    const [how, ...error] = unreachable.stderr.trim().split('\n');
+    expect(how).toMatch(/^commands: /);
+    expect(error).toHaveLength(1);
+    expect(error[0]).toMatch(/^error: .*127\.0\.0\.1:9/);
 
     fake = await startFakeOpenAi({ apiKey: 'sk-the-right-one' });
     const denied = await runCli(['run', 'hi'], { home, workspace, baseURL: fake.baseURL });
@@ -197,7 +286,9 @@ describe('workbench run', () => {
     });
     child.kill('SIGKILL');
     await collect(child);
-    const threadId = events(out.split('\n').slice(0, -1).join('\n')).find((e) => e.thread_id)!.thread_id!;
+    const threadId = events(out.split('\n').slice(0, -1).join('\n')).find(
+      (e) => e.thread_id,
+    )!.thread_id!;
 
     const cont = await runCli(['run', '--auto', '--thread', threadId, 'continue'], env);
     expect(cont.code).toBe(0);

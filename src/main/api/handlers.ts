@@ -3,6 +3,7 @@
  * and the `serve` socket both call `dispatch()`, which checks the channel, parses the arguments with
  * the channel's zod schema and turns thrown errors into `IpcResult` data.
  */
+import { commandSandbox, describeCommandSandbox, detectSandbox, type SandboxAvailability } from '../tools/sandbox/index.ts';
 import type { z } from 'zod';
 import type { StreamEvent, WorkbenchSettings } from '../../shared/types/index.ts';
 import { ARG_SCHEMAS, type ArgSchemas } from '../../shared/ipc/schemas.ts';
@@ -83,6 +84,8 @@ export function createHandlers(deps: HandlerDeps): InvokeHandlers {
   let current = wb.workspace;
   let providers: ProvidersPort | undefined = deps.providers;
   const getProviders = async () => (providers ??= await defaultProviders());
+  let sandboxAvailability: SandboxAvailability | undefined;
+  void detectSandbox().then((a) => (sandboxAvailability = a));
 
   const settingsView = (settings: WorkbenchSettings = wb.settings.get()): SettingsView => ({
     settings,
@@ -90,6 +93,7 @@ export function createHandlers(deps: HandlerDeps): InvokeHandlers {
     keyStorage: deps.secrets.storage(),
     keyWarning: deps.secrets.warning?.(),
     envOverrides: deps.envOverrides,
+    sandboxStatus: sandboxAvailability && describeCommandSandbox(commandSandbox(settings.sandbox, sandboxAvailability)),
   });
 
   // The stored key goes only to the endpoint it was configured for: a new origin gets none, so

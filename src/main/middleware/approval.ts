@@ -17,6 +17,14 @@ import type { ToolKind } from '../tools/types.ts';
 import { alwaysAskReason } from '../tools/risk.ts';
 import { callEffects, effectKind, previewCall } from '../tools/call-policy.ts';
 import { abortError } from '../abort.ts';
+import {
+  commandSandbox,
+  describeCommandSandbox,
+  detectSandbox,
+  grantNetwork,
+  type CommandSandbox,
+  type SandboxAvailability,
+} from '../tools/sandbox/index.ts';
 
 /** What an approval prompt shows (the `on_approval_request` payload). */
 export type ApprovalRequest = StreamEventData['on_approval_request'];
@@ -94,11 +102,14 @@ export class ApprovalBroker {
   }
 }
 
-/** Whether a call of a tool of this kind needs the user's approval under `mode`. */
-export function needsApproval(mode: ApprovalMode, kind: ToolKind): boolean {
+/**
+ * Whether a call of a tool of this kind needs the user's approval under `mode`.
+ * Contract: under `auto-edit` a command asks only when it will not run sandboxed.
+ */
+export function needsApproval(mode: ApprovalMode, kind: ToolKind, sandboxed = false): boolean {
   if (kind === 'read') return false;
   if (mode === 'auto') return false;
-  if (mode === 'auto-edit') return kind === 'execute';
+  if (mode === 'auto-edit') return kind === 'execute' && !sandboxed;
   return true;
 }
 
@@ -151,6 +162,7 @@ export function createHookConfirmation(broker: ApprovalBroker, interactive: bool
     );
     if (d === 'deny') return 'deny';
     if (d === 'allow_thread') broker.allowForThread(ctx.threadId, call.name);
+    if (d === 'allow_network') grantNetwork(ctx.state, call.id);
     broker.preApprove(call.id);
     return 'allow';
   };
@@ -161,6 +173,8 @@ export interface ApprovalHookOptions {
   broker: ApprovalBroker;
   /** False when nobody can answer (CLI): calls needing approval are refused at once. */
   interactive: boolean;
+  /** Whether this machine can sandbox commands (default: the cached probe). */
+  detectSandbox?: () => Promise<SandboxAvailability>;
 }
 
 /** A call the user did not allow: denied by the user, or refused because nobody could approve it. */
@@ -187,6 +201,23 @@ export function createApprovalHook(opts: ApprovalHookOptions): Hook {
       if (!tool || !effects) return next(call);
       const kind = effectKind(effects);
       const askKind = kind === 'execute' ? 'execute' : 'write';
+      let sandbox: CommandSandbox | undefined;
+      // Only where it changes the decision: auto-edit lets sandboxed commands run, required refuses.
+      if (
+        kind === 'execute' &&
+        (opts.mode === 'auto-edit' || ctx.settings.sandbox.mode === 'required')
+      ) {
+        sandbox = commandSandbox(
+          ctx.settings.sandbox,
+          await (opts.detectSandbox ?? detectSandbox)(),
+        );
+        ctx.trace?.currentSpan()?.setAll({
+          'workbench.sandbox': describeCommandSandbox(sandbox),
+          'workbench.sandbox.kind': sandbox.kind,
+        });
+        // The tool refuses it without running anything: nothing to ask about.
+        if (sandbox.kind === 'refused') return next(call);
+      }
       const preview = previewCall(tool, call.name, call.args);
       const risk = alwaysAskReason(tool, call.args, ctx.workspace.root);
       if (risk) {
@@ -200,9 +231,10 @@ export function createApprovalHook(opts: ApprovalHookOptions): Hook {
         }
         const d = await askUser(ctx, opts.broker, call, askKind, `⚠ ${risk}\n\n${preview}`);
         if (d === 'deny') return denied(call, `the user denied ${call.name}`);
+        if (d === 'allow_network') grantNetwork(ctx.state, call.id);
         return next(call);
       }
-      if (!needsApproval(opts.mode, kind)) return next(call);
+      if (!needsApproval(opts.mode, kind, sandbox?.kind === 'sandboxed')) return next(call);
       if (
         opts.broker.isAllowedForThread(ctx.threadId, call.name) ||
         opts.broker.consumePreApproval(call.id)
@@ -217,6 +249,7 @@ export function createApprovalHook(opts: ApprovalHookOptions): Hook {
       const d = await askUser(ctx, opts.broker, call, askKind, preview);
       if (d === 'deny') return denied(call, `the user denied ${call.name}`);
       if (d === 'allow_thread') opts.broker.allowForThread(ctx.threadId, call.name);
+      if (d === 'allow_network') grantNetwork(ctx.state, call.id);
       return next(call);
     },
   };

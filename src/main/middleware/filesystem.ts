@@ -21,6 +21,7 @@ export function createFilesystemHook(opts: FilesystemHookOptions = {}): Hook {
     async beforeAgent(ctx) {
       const tools = createFilesystemTools({
         ...opts,
+        execute: { ...opts.execute, sandbox: { settings: ctx.settings.sandbox, workbenchHome: ctx.home } },
         onFileChange: (path, content, change) => ctx.recordFile(path, content, change),
       });
       for (const tool of tools) ctx.tools.register(tool);

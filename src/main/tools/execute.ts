@@ -1,9 +1,23 @@
-/** The `execute` tool: a shell command in the workspace root, in its own process group, with a deadline. */
+/**
+ * The `execute` tool: a shell command in the workspace root, in its own process group, with a
+ * deadline; inside the OS sandbox when the settings and the machine allow (docs/tools.md#sandbox).
+ */
+import os from 'node:os';
 import { z } from 'zod';
 import { EXECUTE_TIMEOUT_MS } from '../../shared/constants.ts';
-import { defineTool, type Tool, type ToolOutput } from './types.ts';
-import { runInProcessGroup, type GroupRunResult } from './process-group.ts';
+import type { SandboxSettings } from '../../shared/types/index.ts';
+import { defineTool, ToolError, type Tool, type ToolOutput } from './types.ts';
+import { defaultShell, runInProcessGroup, type GroupRunResult } from './process-group.ts';
 import { safeChildEnv } from '../env/child-env.ts';
+import {
+  commandSandbox,
+  describeCommandSandbox,
+  detectSandbox,
+  takeNetworkGrant,
+  wrapCommand,
+  type CommandSandbox,
+  type SandboxAvailability,
+} from './sandbox/index.ts';
 
 const MAX_TIMEOUT_SECONDS = 3600;
 
@@ -20,19 +34,34 @@ const params = z.object({
     .describe(`Seconds before the command is killed (default ${EXECUTE_TIMEOUT_MS / 1000})`),
 });
 
+/** Where and how commands are sandboxed. */
+export interface ExecuteSandboxOptions {
+  settings: SandboxSettings;
+  /** $WORKBENCH_HOME, hidden from commands. */
+  workbenchHome: string;
+  /** The user's home folder whose secrets are hidden (default os.homedir()). */
+  home?: string;
+  /** Whether this machine can sandbox (default: the cached probe). */
+  detect?: () => Promise<SandboxAvailability>;
+}
+
 /** Options of the execute tool. */
 export interface ExecuteToolOptions {
   /** Between SIGTERM and SIGKILL of the group (default 2000 ms). */
   killGraceMs?: number;
   /** Bytes kept from the start and from the end of the output (default 38 KB each). */
   keepBytes?: number;
+  /** Without it commands run unsandboxed and the result does not mention a sandbox. */
+  sandbox?: ExecuteSandboxOptions;
 }
 
 /**
  * Creates `execute`.
  * Contract: a non-zero exit, a timeout or a cancel is a normal result ending in a status line
- * (`exit code: N`, `killed by signal S`, `timed out after Ns`, `cancelled`); stdin is closed; the child
- * environment is an allowlist without secrets; the whole process group is killed on timeout or abort.
+ * (`exit code: N`, `killed by signal S`, `timed out after Ns`, `cancelled`), followed by a line saying
+ * whether it ran sandboxed when `opts.sandbox` is given; a command the settings refuse to run
+ * without a sandbox throws a ToolError naming why; stdin is closed; the child environment is an
+ * allowlist without secrets; the whole process group is killed on timeout or abort.
  */
 export function createExecuteTool(opts: ExecuteToolOptions = {}): Tool {
   return defineTool({
@@ -61,24 +90,55 @@ export function createExecuteTool(opts: ExecuteToolOptions = {}): Tool {
     async execute({ command, timeout_seconds: timeoutSeconds }, ctx): Promise<ToolOutput> {
       const timeoutMs = timeoutSeconds !== undefined ? timeoutSeconds * 1000 : EXECUTE_TIMEOUT_MS;
       const cwd = await ctx.workspace.resolve('.', 'write');
-      const result = await runInProcessGroup({
-        command,
-        cwd,
-        env: safeChildEnv({ ...ctx.env, PWD: cwd }),
-        timeoutMs,
-        signal: ctx.signal,
-        killGraceMs: opts.killGraceMs,
-        headBytes: opts.keepBytes,
-        tailBytes: opts.keepBytes,
-      });
-      const status = result.timedOut ? 'timeout' : result.cancelled ? 'cancelled' : 'ok';
-      return { content: formatResult(result, timeoutMs), status };
+      const sandbox = opts.sandbox && (await sandboxFor(opts.sandbox, ctx.state, ctx.callId));
+      if (sandbox?.kind === 'refused') throw new ToolError(`not run: ${sandbox.reason}`);
+      const wrapped =
+        sandbox?.kind === 'sandboxed'
+          ? await wrapCommand(
+              sandbox,
+              {
+                workspace: ctx.workspace.root,
+                home: opts.sandbox!.home ?? os.homedir(),
+                workbenchHome: opts.sandbox!.workbenchHome,
+                network: sandbox.network,
+              },
+              defaultShell(),
+              command,
+              cwd,
+            )
+          : undefined;
+      try {
+        const result = await runInProcessGroup({
+          command: wrapped?.command ?? command,
+          cwd,
+          env: safeChildEnv({ ...ctx.env, PWD: cwd, ...wrapped?.env }),
+          timeoutMs,
+          signal: ctx.signal,
+          killGraceMs: opts.killGraceMs,
+          headBytes: opts.keepBytes,
+          tailBytes: opts.keepBytes,
+        });
+        const status = result.timedOut ? 'timeout' : result.cancelled ? 'cancelled' : 'ok';
+        return { content: formatResult(result, timeoutMs, sandbox), status };
+      } finally {
+        await wrapped?.cleanup();
+      }
     },
   });
 }
 
+/** The sandbox of one call: the settings, plus the network when a person allowed it for this call. */
+async function sandboxFor(
+  o: ExecuteSandboxOptions,
+  state: object,
+  callId: string,
+): Promise<CommandSandbox> {
+  const network = takeNetworkGrant(state, callId) || o.settings.network;
+  return commandSandbox({ ...o.settings, network }, await (o.detect ?? detectSandbox)());
+}
+
 /** The text the model sees for a finished command. */
-function formatResult(r: GroupRunResult, timeoutMs: number): string {
+function formatResult(r: GroupRunResult, timeoutMs: number, sandbox?: CommandSandbox): string {
   let status: string;
   if (r.cancelled) status = 'cancelled';
   else if (r.timedOut) status = `timed out after ${Math.round(timeoutMs / 100) / 10}s`;
@@ -87,6 +147,7 @@ function formatResult(r: GroupRunResult, timeoutMs: number): string {
   const notes: string[] = [];
   if (r.killedSurvivors && !r.timedOut && !r.cancelled)
     notes.push('background processes left by the command were stopped');
+  if (sandbox) notes.push(`command ${describeCommandSandbox(sandbox)}`);
   const output = r.output.length > 0 ? r.output.replace(/\n$/, '') : '(no output)';
   return [output, '', status, ...notes].join('\n');
 }

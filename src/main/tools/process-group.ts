@@ -40,7 +40,7 @@ export interface GroupRunResult {
 }
 
 /** The shell used for commands: bash when installed, else POSIX sh. */
-function defaultShell(): string {
+export function defaultShell(): string {
   return existsSync('/bin/bash') ? '/bin/bash' : '/bin/sh';
 }
 

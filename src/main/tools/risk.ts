@@ -7,6 +7,7 @@
 import { isAbsolute, normalize, relative, resolve, sep } from 'node:path';
 import { callEffects } from './call-policy.ts';
 import type { Tool } from './types.ts';
+import { protectedPathReason } from './protected-paths.ts';
 
 const DANGEROUS_COMMANDS: Array<[RegExp, string]> = [
   [
@@ -29,13 +30,6 @@ const DANGEROUS_COMMANDS: Array<[RegExp, string]> = [
 /** More chained commands than a person reads at a glance: treated as risky (50-subcommand bypass lesson). */
 const MAX_CHAIN = 20;
 
-const PROTECTED_PATHS: Array<[RegExp, string]> = [
-  [/^\.git(\/|$)/, 'is inside .git (git hooks and config run code)'],
-  [/^\.workbench\/hooks(\/|$)/, 'is a workbench hook (hooks run as programs)'],
-  [/^\.workbench\/(settings|agent)\.(json|ya?ml)$/, 'is workbench configuration'],
-  [/^\.claude\/(settings(\.local)?\.json|hooks(\/|$))/, 'is Claude Code hook configuration'],
-];
-
 /**
  * Why a call must be approved by a person even in `auto` mode, or undefined when it need not be.
  * Contract: reads the call's effects, so every path any tool writes meets the protected paths and
@@ -55,7 +49,8 @@ export function alwaysAskReason(
   for (const path of effects.writes ?? []) {
     const rel = workspaceRelative(path, workspaceRoot);
     if (rel === undefined) continue; // the path guard refuses it anyway
-    for (const [re, why] of PROTECTED_PATHS) if (re.test(rel)) return `${rel} ${why}`;
+    const reason = protectedPathReason(rel);
+    if (reason) return reason;
   }
   return undefined;
 }

@@ -47,6 +47,8 @@ export interface SettingsView {
   keyWarning?: string;
   /** Base URL / model forced by the environment (serve), which override the settings. */
   envOverrides?: { baseURL?: string; model?: string };
+  /** How commands run under these settings on this machine, e.g. `sandboxed (bubblewrap, no network)`. */
+  sandboxStatus?: string;
 }
 
 export interface ProviderPresetView {

@@ -25,6 +25,7 @@ const SettingsPatch = z.strictObject({
   theme: z.enum(['light', 'dark', 'system']).optional(),
   max_iterations: z.number().int().min(1).max(500).optional(),
   disableAllHooks: z.boolean().optional(),
+  sandbox: z.strictObject({ mode: z.enum(['auto', 'required', 'off']).optional(), network: z.boolean().optional() }).optional(),
 });
 
 /** Argument schemas by channel. */
@@ -37,7 +38,7 @@ export const ARG_SCHEMAS = {
   'threads.delete': z.strictObject({ threadId: Id }),
   'chat.send': z.strictObject({ threadId: Id.optional(), text: Text.min(1), workspace: Path.optional() }),
   'chat.cancel': z.strictObject({ threadId: Id }),
-  'chat.approve': z.strictObject({ approvalId: Id, decision: z.enum(['allow_once', 'allow_thread', 'deny']) }),
+  'chat.approve': z.strictObject({ approvalId: Id, decision: z.enum(['allow_once', 'allow_network', 'allow_thread', 'deny']) }),
   'chat.running': Empty,
   'workspace.current': Empty,
   'workspace.open': z.strictObject({ path: Path.optional() }),

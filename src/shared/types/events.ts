@@ -8,7 +8,8 @@ import type { SpanRecord } from './spans.ts';
 export type RunState =
   'pending' | 'running' | 'awaiting_approval' | 'completed' | 'failed' | 'cancelled';
 export type RunStopReason = 'completed' | 'max_iterations' | 'cancelled' | 'error' | 'blocked';
-export type ApprovalDecision = 'allow_once' | 'allow_thread' | 'deny';
+/** `allow_network`: allow once, and let this sandboxed command reach the network. */
+export type ApprovalDecision = 'allow_once' | 'allow_network' | 'allow_thread' | 'deny';
 export type ApprovalMode = 'ask' | 'auto-edit' | 'auto';
 
 /** Whether an agent write created the file or changed an existing one. */

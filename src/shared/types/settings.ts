@@ -13,6 +13,16 @@ export interface HookOverride {
   timeout_ms?: number;
 }
 
+/**
+ * How `execute` runs commands (docs/tools.md#sandbox): `auto` sandboxes where the OS sandbox is
+ * available, `required` refuses commands where it is not, `off` never sandboxes.
+ */
+export interface SandboxSettings {
+  mode: 'auto' | 'required' | 'off';
+  /** Whether sandboxed commands reach the network (default false). */
+  network: boolean;
+}
+
 export interface WorkbenchSettings {
   provider: ProviderSettings;
   approval_mode: ApprovalMode;
@@ -24,6 +34,7 @@ export interface WorkbenchSettings {
   tracing: { capture_content: boolean; otlp_endpoint?: string; otlp_headers?: Record<string, string> };
   recent_workspaces: string[];
   disabled_skills: string[];
+  sandbox: SandboxSettings;
 }
 
 export const DEFAULT_SETTINGS: WorkbenchSettings = {
@@ -36,4 +47,5 @@ export const DEFAULT_SETTINGS: WorkbenchSettings = {
   tracing: { capture_content: false },
   recent_workspaces: [],
   disabled_skills: [],
+  sandbox: { mode: 'auto', network: false },
 };

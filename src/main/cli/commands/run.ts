@@ -8,6 +8,7 @@ import { createWorkbench } from '../../api/workbench.ts';
 import { WorkbenchError } from '../../errors.ts';
 import { resolveHome } from '../../store/paths.ts';
 import { parse, positiveInt } from '../args.ts';
+import { commandSandbox, describeCommandSandbox, detectSandbox } from '../../tools/sandbox/index.ts';
 import { UsageError, type CliCommand, type CliIo } from '../types.ts';
 
 export const runCommand: CliCommand = async (argv, io) => {
@@ -40,6 +41,8 @@ export const runCommand: CliCommand = async (argv, io) => {
     if (err instanceof WorkbenchError) throw new UsageError(err.message);
     throw err;
   }
+  const sandbox = commandSandbox(workbench.settings.get().sandbox, await detectSandbox());
+  io.stderr(`commands: ${describeCommandSandbox(sandbox)}\n`);
   const print = values.json ? jsonPrinter(io) : textPrinter(io);
   const unsubscribe = workbench.subscribe(print);
   const onSigint = () =>

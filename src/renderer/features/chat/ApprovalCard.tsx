@@ -15,6 +15,11 @@ export function ApprovalCard({ approval }: { approval: ApprovalView }) {
         <button type="button" className="primary" data-testid="approve-once" onClick={() => void approve(approval.approvalId, 'allow_once')}>
           Allow once
         </button>
+        {approval.kind === 'execute' && (
+          <button type="button" data-testid="approve-network" title="Allow once, and let this sandboxed command use the network" onClick={() => void approve(approval.approvalId, 'allow_network')}>
+            Allow with network
+          </button>
+        )}
         <button type="button" data-testid="approve-thread" onClick={() => void approve(approval.approvalId, 'allow_thread')}>
           Allow for this thread
         </button>

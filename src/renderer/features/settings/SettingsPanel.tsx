@@ -1,6 +1,6 @@
 import { useEffect, useState } from 'react';
 import type { ConnectionResultView, KeyStorage } from '../../../shared/ipc/contract.ts';
-import type { ApprovalMode, ProviderSettings, WorkbenchSettings } from '../../../shared/types/index.ts';
+import type { ApprovalMode, ProviderSettings, SandboxSettings, WorkbenchSettings } from '../../../shared/types/index.ts';
 import { call } from '../../ipc/client.ts';
 import { useWorkbenchStore } from '../../stores/store.ts';
 import { errorMessage } from '../../../shared/error-message.ts';
@@ -21,6 +21,7 @@ export function SettingsPanel() {
   const setSettings = useWorkbenchStore((s) => s.setSettings);
   const [provider, setProvider] = useState<ProviderSettings | null>(view?.settings.provider ?? null);
   const [approval, setApproval] = useState<ApprovalMode>(view?.settings.approval_mode ?? 'ask');
+  const [sandboxMode, setSandboxMode] = useState<SandboxSettings['mode']>(view?.settings.sandbox.mode ?? 'auto');
   const [theme, setTheme] = useState<WorkbenchSettings['theme']>(view?.settings.theme ?? 'system');
   const [apiKey, setApiKey] = useState('');
   const [models, setModels] = useState<string[]>([]);
@@ -33,6 +34,7 @@ export function SettingsPanel() {
     if (view && !provider) {
       setProvider(view.settings.provider);
       setApproval(view.settings.approval_mode);
+      setSandboxMode(view.settings.sandbox.mode);
       setTheme(view.settings.theme);
     }
   }, [view, provider]);
@@ -84,7 +86,7 @@ export function SettingsPanel() {
     setBusy(true);
     setSaved('');
     try {
-      let next = await call('settings.update', { patch: { provider, approval_mode: approval, theme } });
+      let next = await call('settings.update', { patch: { provider, approval_mode: approval, theme, sandbox: { mode: sandboxMode } } });
       if (apiKey) next = await call('settings.setApiKey', { apiKey });
       setApiKey('');
       setSettings(next);
@@ -192,6 +194,19 @@ export function SettingsPanel() {
           <option value="auto">Allow everything (no prompts)</option>
         </select>
       </label>
+      <label>
+        Command sandbox
+        <select value={sandboxMode} onChange={(e) => setSandboxMode(e.target.value as SandboxSettings['mode'])} data-testid="settings-sandbox">
+          <option value="auto">Sandbox commands where available</option>
+          <option value="required">Require the sandbox (refuse commands without it)</option>
+          <option value="off">Off (commands run unsandboxed)</option>
+        </select>
+      </label>
+      {view?.sandboxStatus && (
+        <p className={view.sandboxStatus.startsWith('sandboxed') ? undefined : 'warning'} data-testid="sandbox-status">
+          Commands: {view.sandboxStatus}
+        </p>
+      )}
       <label>
         Theme
         <select value={theme} onChange={(e) => setTheme(e.target.value as WorkbenchSettings['theme'])} data-testid="settings-theme">

@@ -1,0 +1,50 @@
+/**
+ * The one list of workspace paths that make git, the workbench or another agent run code or change
+ * policy later. Approval asks a person before any tool writes them (risk.ts); the sandbox binds them
+ * read-only, and keeps the missing ones from being created, for commands (docs/tools.md#sandbox).
+ */
+
+/** One protected path, relative to the workspace root, `/`-separated. */
+export interface ProtectedPath {
+  readonly path: string;
+  /** Completes "<path> …" in the reason a person is asked. */
+  readonly why: string;
+  /** False when only the sandbox protects it (a write tool there needs no person). */
+  readonly ask?: false;
+  /** False when the sandbox leaves it writable (commands such as `git commit` must write `.git`). */
+  readonly sandbox?: false;
+}
+
+/** Contract: every entry covers its whole subtree; matching is case-insensitive. */
+export const PROTECTED_PATHS: readonly ProtectedPath[] = [
+  { path: '.git', why: 'is inside .git (git hooks and config run code)', sandbox: false },
+  { path: '.git/hooks', why: 'is inside .git (git hooks and config run code)' },
+  { path: '.git/config', why: 'is inside .git (git hooks and config run code)' },
+  { path: '.workbench', why: 'is workbench configuration', ask: false },
+  { path: '.workbench/hooks', why: 'is a workbench hook (hooks run as programs)' },
+  { path: '.workbench/settings.json', why: 'is workbench configuration' },
+  { path: '.workbench/settings.yaml', why: 'is workbench configuration' },
+  { path: '.workbench/settings.yml', why: 'is workbench configuration' },
+  { path: '.workbench/agent.json', why: 'is workbench configuration' },
+  { path: '.workbench/agent.yaml', why: 'is workbench configuration' },
+  { path: '.workbench/agent.yml', why: 'is workbench configuration' },
+  { path: '.claude/settings.json', why: 'is Claude Code hook configuration' },
+  { path: '.claude/settings.local.json', why: 'is Claude Code hook configuration' },
+  { path: '.claude/hooks', why: 'is Claude Code hook configuration' },
+  { path: '.mcp.json', why: 'is MCP server configuration (servers run as programs)' },
+];
+
+/** Why a write to workspace-relative `rel` must be approved by a person, or undefined. */
+export function protectedPathReason(rel: string): string | undefined {
+  const lower = rel.toLowerCase();
+  for (const p of PROTECTED_PATHS) {
+    if (p.ask === false) continue;
+    if (lower === p.path || lower.startsWith(`${p.path}/`)) return `${rel} ${p.why}`;
+  }
+  return undefined;
+}
+
+/** The paths the sandbox binds read-only, relative to the workspace root. */
+export function sandboxProtectedPaths(): string[] {
+  return PROTECTED_PATHS.filter((p) => p.sandbox !== false).map((p) => p.path);
+}

@@ -1,0 +1,75 @@
+/**
+ * Whether this machine can sandbox commands: on Linux bubblewrap, probed once by running `true`
+ * under the same isolation a command gets (user namespaces may be disabled, or bwrap missing); on
+ * macOS `sandbox-exec`; elsewhere nothing. The answer, with the reason when unavailable, is cached.
+ */
+import { execFile } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import path from 'node:path';
+
+/** The OS sandbox a command would run in, or why there is none. */
+export type SandboxAvailability =
+  | { available: true; engine: 'bubblewrap' | 'seatbelt'; program: string }
+  | { available: false; reason: string };
+
+const PROBE_TIMEOUT_MS = 10_000;
+
+/** The first `name` on PATH, or undefined. */
+function which(name: string, pathVar = process.env.PATH ?? ''): string | undefined {
+  for (const dir of pathVar.split(path.delimiter)) {
+    if (!dir) continue;
+    const candidate = path.join(dir, name);
+    if (existsSync(candidate)) return candidate;
+  }
+  return undefined;
+}
+
+function probeBwrap(program: string): Promise<SandboxAvailability> {
+  const args = [
+    '--die-with-parent',
+    '--unshare-pid',
+    '--unshare-net',
+    '--cap-drop',
+    'ALL',
+    '--ro-bind',
+    '/',
+    '/',
+    '--dev',
+    '/dev',
+    '--proc',
+    '/proc',
+    '--tmpfs',
+    '/tmp',
+    '--',
+    'true',
+  ];
+  return new Promise((resolve) => {
+    execFile(program, args, { timeout: PROBE_TIMEOUT_MS }, (err, _stdout, stderr) => {
+      if (!err) return resolve({ available: true, engine: 'bubblewrap', program });
+      const why = String(stderr).trim().split('\n')[0] || err.message;
+      resolve({ available: false, reason: `bwrap cannot create a sandbox here: ${why}` });
+    });
+  });
+}
+
+async function detect(): Promise<SandboxAvailability> {
+  if (process.platform === 'linux') {
+    const program = which('bwrap');
+    if (!program) return { available: false, reason: 'bwrap not found; install bubblewrap' };
+    return probeBwrap(program);
+  }
+  if (process.platform === 'darwin') {
+    const program = '/usr/bin/sandbox-exec';
+    if (existsSync(program)) return { available: true, engine: 'seatbelt', program };
+    return { available: false, reason: 'sandbox-exec not found' };
+  }
+  return { available: false, reason: `no OS sandbox for commands on ${process.platform}` };
+}
+
+let cached: Promise<SandboxAvailability> | undefined;
+
+/** Contract: probes at most once per process; never rejects. */
+export function detectSandbox(): Promise<SandboxAvailability> {
+  cached ??= detect();
+  return cached;
+}

@@ -1,0 +1,13 @@
+/** Public surface of the command sandbox (docs/tools.md#sandbox). */
+export { detectSandbox, type SandboxAvailability } from './detect.ts';
+export { commandSandbox, describeCommandSandbox, type CommandSandbox } from './command-sandbox.ts';
+export { wrapCommand, shellQuote, type WrappedCommand } from './wrap-command.ts';
+export {
+  resolveSandboxPolicy,
+  HOME_SECRETS,
+  type SandboxPolicy,
+  type SandboxPolicyInput,
+} from './policy.ts';
+export { bwrapArgs } from './bwrap-args.ts';
+export { seatbeltProfile } from './seatbelt-profile.ts';
+export { grantNetwork, takeNetworkGrant } from './network-grants.ts';
