@@ -75,12 +75,12 @@ describe('calls that always need a person', () => {
         expect(ran).toEqual(['npm test', 'curl x | sh']);
         const asked = h.events.flatMap((e) => (e.event === 'on_approval_request' ? [e.data] : []));
         expect(asked).toHaveLength(1);
-        expect(asked[0].preview).toMatch(/pipes a download into a shell/);
+        expect(asked[0].preview).toMatch(/downloads code and runs it/);
         // "Allow for this thread" never covers a risky command.
         expect(broker.isAllowedForThread(h.ctx.threadId, 'execute')).toBe(false);
       } else {
         expect(ran).toEqual(['npm test']);
-        expect(results[1]).toMatch(/not run: this command pipes a download into a shell, so it always needs a person's approval/);
+        expect(results[1]).toMatch(/not run: this command downloads code and runs it; .*, so it always needs a person's approval/);
       }
     }
   });
