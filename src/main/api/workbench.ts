@@ -11,7 +11,12 @@ import { EventBus } from './event-bus.ts';
 import { loadAgentProfile } from '../agents/profile.ts';
 import { createOpenAiClient } from '../llm/openai-client.ts';
 import type { LlmClient } from '../llm/types.ts';
-import { openDatabase, createSettingsStore, homePaths, type SettingsPatch } from '../store/index.ts';
+import {
+  openDatabase,
+  createSettingsStore,
+  homePaths,
+  type SettingsPatch,
+} from '../store/index.ts';
 import { createWorkspace } from '../tools/workspace.ts';
 import { createTrustStore } from '../user-hooks/index.ts';
 import { exporterFromSettings } from '../tracing/index.ts';
@@ -70,6 +75,25 @@ export async function createWorkbench(opts: WorkbenchOptions): Promise<Workbench
     if (args.threadId && !db.threads.summary(args.threadId)) {
       throw new WorkbenchError('not_found', `unknown thread ${args.threadId}`);
     }
+    if (args.threadId) {
+      const holder = db.leases.acquire(args.threadId);
+      if (holder)
+        throw new WorkbenchError(
+          'conflict',
+          `thread ${args.threadId} is running in another workbench process (pid ${holder.pid})`,
+        );
+      // The other process may have written to the thread since this one cached it.
+      db.threads.evict(args.threadId);
+    }
+    try {
+      return await startSend(args);
+    } catch (err) {
+      if (args.threadId) db.leases.release(args.threadId);
+      throw err;
+    }
+  }
+
+  async function startSend(args: SendArgs): Promise<RunHandle> {
     const workspaceRoot = args.threadId
       ? db.threads.summary(args.threadId)!.workspace
       : args.workspace
@@ -97,11 +121,23 @@ export async function createWorkbench(opts: WorkbenchOptions): Promise<Workbench
     const controller = new AbortController();
     const runId = newRunId();
     for (const message of [...diagnostics, ...pipeline.diagnostics]) {
-      bus.emit({ event: 'error', run_id: runId, thread_id: state.thread_id, data: { message, code: 'diagnostic' } });
+      bus.emit({
+        event: 'error',
+        run_id: runId,
+        thread_id: state.thread_id,
+        data: { message, code: 'diagnostic' },
+      });
     }
     const llm = llmFor(settings);
     const handle = startRun(
-      { db, spans, exporter, emit: (e) => bus.emit(e), home, onRequest: (r) => lastRequests.set(r.thread_id, r) },
+      {
+        db,
+        spans,
+        exporter,
+        emit: (e) => bus.emit(e),
+        home,
+        onRequest: (r) => lastRequests.set(r.thread_id, r),
+      },
       {
         state,
         text: args.text,
@@ -119,8 +155,12 @@ export async function createWorkbench(opts: WorkbenchOptions): Promise<Workbench
       },
       runId,
     );
+    if (!args.threadId) db.leases.acquire(state.thread_id);
     running.set(state.thread_id, { controller, handle });
-    void handle.finished.finally(() => running.delete(state.thread_id));
+    void handle.finished.finally(() => {
+      running.delete(state.thread_id);
+      db.leases.release(state.thread_id);
+    });
     return handle;
   }
 
@@ -143,7 +183,10 @@ export async function createWorkbench(opts: WorkbenchOptions): Promise<Workbench
 
   const panelDeps: PanelDeps = {
     home,
-    settings: { get: () => settingsStore.get(), update: (patch) => settingsStore.update(patch as SettingsPatch) },
+    settings: {
+      get: () => settingsStore.get(),
+      update: (patch) => settingsStore.update(patch as SettingsPatch),
+    },
     trust,
     hookRuns: db.hookRuns,
     lastRequest: (threadId) => lastRequests.get(threadId),

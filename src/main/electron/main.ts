@@ -13,12 +13,13 @@ import { handleAppScheme, registerAppScheme } from './app-protocol.ts';
 import { createEventSender, registerIpc } from './ipc-adapter.ts';
 import { createSafeStorageSecrets } from './key-store.ts';
 import { menuTemplate } from './menu.ts';
+import { devRendererUrl } from './renderer-url.ts';
 import { hardenSession, hardenWindow } from './security.ts';
 import { APP_ORIGIN, isTrustedSender } from './sender-guard.ts';
 import { loadWindowState, saveWindowState } from './window-state.ts';
 import { errorMessage } from '../errors.ts';
 
-const devUrl = process.env.ELECTRON_RENDERER_URL;
+const devUrl = devRendererUrl(process.env, app.isPackaged);
 const origins = devUrl ? [APP_ORIGIN, new URL(devUrl).origin] : [APP_ORIGIN];
 let win: BrowserWindow | null = null;
 let workbench: Workbench | null = null;

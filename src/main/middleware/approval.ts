@@ -202,10 +202,11 @@ export function createApprovalHook(opts: ApprovalHookOptions): Hook {
       const kind = effectKind(effects);
       const askKind = kind === 'execute' ? 'execute' : 'write';
       let sandbox: CommandSandbox | undefined;
-      // Only where it changes the decision: auto-edit lets sandboxed commands run, required refuses.
+      // Only where it changes the decision: auto-edit lets sandboxed commands run, required refuses,
+      // and under auto the command policy is lighter for a command the sandbox confines.
       if (
         kind === 'execute' &&
-        (opts.mode === 'auto-edit' || ctx.settings.sandbox.mode === 'required')
+        (opts.mode !== 'ask' || ctx.settings.sandbox.mode === 'required')
       ) {
         sandbox = commandSandbox(
           ctx.settings.sandbox,
@@ -219,7 +220,10 @@ export function createApprovalHook(opts: ApprovalHookOptions): Hook {
         if (sandbox.kind === 'refused') return next(call);
       }
       const preview = previewCall(tool, call.name, call.args);
-      const risk = alwaysAskReason(tool, call.args, ctx.workspace.root);
+      const risk = alwaysAskReason(tool, call.args, ctx.workspace.root, {
+        sandboxed: sandbox?.kind === 'sandboxed',
+        network: sandbox?.kind === 'sandboxed' && sandbox.network,
+      });
       if (risk) {
         // Never covered by a mode or by "allow for this thread": a person sees this exact call.
         if (opts.broker.consumePreApproval(call.id)) return next(call);

@@ -9,6 +9,11 @@ import { createTransactionRunner } from './transaction.ts';
 import { createThreadStore, type SqliteThreadStore } from './thread-store.ts';
 import { createSpanStore } from './span-store.ts';
 import { createHookRunStore } from './hook-run-store.ts';
+import { createLeaseStore, type LeaseStore } from './lease-store.ts';
+
+/** A running thread's lease is refreshed this often and counts as abandoned after LEASE_STALE_MS. */
+const LEASE_HEARTBEAT_MS = 5_000;
+const LEASE_STALE_MS = 30_000;
 
 export interface OpenDatabaseOptions {
   /** Clock for timestamps and the cache TTL (tests inject one). */
@@ -17,6 +22,9 @@ export interface OpenDatabaseOptions {
   sweepMs?: number;
   /** How long a write waits for another connection's lock, ms. */
   busyTimeoutMs?: number;
+  /** Lease heartbeat period and staleness bound, ms (lease-store.ts). */
+  leaseHeartbeatMs?: number;
+  leaseStaleMs?: number;
 }
 
 /** The Database port plus what owners and tests need. */
@@ -24,6 +32,8 @@ export interface SqliteDatabase extends Database {
   readonly threads: SqliteThreadStore;
   readonly spans: SpanStore;
   readonly hookRuns: HookRunStore;
+  /** Which process runs which thread (one run per thread across processes). */
+  readonly leases: LeaseStore;
   readonly file: string;
   /** `PRAGMA integrity_check` rows; `['ok']` when healthy. */
   integrityCheck(): string[];
@@ -48,10 +58,16 @@ export function openDatabase(file: string, opts: OpenDatabaseOptions = {}): Sqli
     throw err;
   }
   const tx = createTransactionRunner(db);
+  const leases = createLeaseStore(db, tx, {
+    now: opts.now ?? Date.now,
+    heartbeatMs: opts.leaseHeartbeatMs ?? LEASE_HEARTBEAT_MS,
+    staleMs: opts.leaseStaleMs ?? LEASE_STALE_MS,
+  });
   const threads = createThreadStore(db, tx, {
     now: opts.now ?? Date.now,
     cacheTtlMs: opts.cacheTtlMs ?? THREAD_TTL_MS,
     sweepMs: opts.sweepMs ?? THREAD_SWEEP_MS,
+    runningElsewhere: (threadId) => leases.heldElsewhere(threadId) !== undefined,
   });
   const spans = createSpanStore(db, tx);
   const hookRuns = createHookRunStore(db, tx);
@@ -61,6 +77,7 @@ export function openDatabase(file: string, opts: OpenDatabaseOptions = {}): Sqli
     threads,
     spans,
     hookRuns,
+    leases,
     transaction: (fn, txOpts) => tx.run(fn, txOpts),
     integrityCheck: () =>
       (db.prepare('PRAGMA integrity_check').all() as { integrity_check: string }[]).map(
@@ -69,6 +86,7 @@ export function openDatabase(file: string, opts: OpenDatabaseOptions = {}): Sqli
     close() {
       if (closed) return;
       closed = true;
+      leases.dispose();
       threads.dispose();
       db.close();
     },

@@ -76,6 +76,16 @@ const MIGRATIONS: readonly string[] = [
   `,
   // How each tool call ended (ToolStatus); NULL on rows written before it was kept.
   `ALTER TABLE messages ADD COLUMN status TEXT;`,
+  // One run per thread across processes (lease-store.ts).
+  `
+  CREATE TABLE thread_leases (
+    thread_id TEXT PRIMARY KEY,
+    owner_pid INTEGER NOT NULL,
+    owner_host TEXT NOT NULL,
+    owner_nonce TEXT NOT NULL,
+    heartbeat_at INTEGER NOT NULL
+  );
+  `,
 ];
 
 /** The schema version this build writes. */

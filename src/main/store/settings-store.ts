@@ -120,7 +120,9 @@ export function createSettingsStore(home: string): SettingsStore {
       );
     }
     // The expected version makes a concurrent external edit a ConflictError instead of a silent overwrite.
-    await writeFileAtomic(path, `${JSON.stringify(next, null, 2)}\n`, { expectedVersion: versionOf(raw) });
+    await writeFileAtomic(path, `${JSON.stringify(next, null, 2)}\n`, {
+      expectedVersion: versionOf(raw),
+    });
     diagnostics = problems;
     return next;
   }

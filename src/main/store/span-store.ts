@@ -81,7 +81,8 @@ export function createSpanStore(db: DatabaseSync, tx: TransactionRunner): SpanSt
         const livePids = new Map<string, boolean>();
         for (const span of all) {
           const pid = span.attributes['workbench.pid'];
-          if (typeof pid === 'number') livePids.set(span.run_id, pid !== process.pid && isAlive(pid));
+          if (typeof pid === 'number')
+            livePids.set(span.run_id, pid !== process.pid && isAlive(pid));
         }
         const open = all.filter((span) => !livePids.get(span.run_id));
         for (const span of open) {

@@ -27,6 +27,8 @@ export interface SqliteThreadStore extends ThreadStore {
   sweep(): number;
   /** Number of threads currently held in memory. */
   readonly cacheSize: number;
+  /** Forgets the cached state of a thread, so the next read loads what other processes wrote. */
+  evict(threadId: string): void;
   /** Stops the sweep timer and empties the cache. */
   dispose(): void;
 }
@@ -35,6 +37,11 @@ export interface ThreadStoreOptions {
   now: () => number;
   cacheTtlMs: number;
   sweepMs: number;
+  /**
+   * True while another process runs the thread: its unanswered tool calls are in flight, not
+   * left by a crash, so loading must not answer them.
+   */
+  runningElsewhere?: (threadId: string) => boolean;
 }
 
 /** A new thread id: `th_` + 12 random base36 characters. */
@@ -132,7 +139,7 @@ export function createThreadStore(
       todos: JSON.parse(row.todos) as Todo[],
       files,
     };
-    const synthetic = orphanToolResults(messages);
+    const synthetic = opts.runningElsewhere?.(threadId) ? [] : orphanToolResults(messages);
     if (synthetic.length > 0) {
       tx.run(() => insertMessages(threadId, synthetic));
       messages.push(...synthetic);
@@ -242,6 +249,7 @@ export function createThreadStore(
     get cacheSize() {
       return cache.size;
     },
+    evict: (threadId) => cache.delete(threadId),
     dispose() {
       clearInterval(timer);
       cache.clear();

@@ -1,5 +1,12 @@
 /** Storage ports over `workbench.db`. node:sqlite is synchronous, so these are too. */
-import type { AgentState, HookRunRecord, Message, SpanRecord, ThreadSummary, Todo } from '../../shared/types/index.ts';
+import type {
+  AgentState,
+  HookRunRecord,
+  Message,
+  SpanRecord,
+  ThreadSummary,
+  Todo,
+} from '../../shared/types/index.ts';
 
 export interface CompactionSummary {
   /** Messages [0, upto) of the stored thread are replaced by `content` when sending to the model. */

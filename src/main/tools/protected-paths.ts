@@ -34,14 +34,20 @@ export const PROTECTED_PATHS: readonly ProtectedPath[] = [
   { path: '.mcp.json', why: 'is MCP server configuration (servers run as programs)' },
 ];
 
-/** Why a write to workspace-relative `rel` must be approved by a person, or undefined. */
-export function protectedPathReason(rel: string): string | undefined {
+/** What makes workspace-relative `rel` protected ("is inside .git …"), or undefined. */
+export function protectedPathWhy(rel: string): string | undefined {
   const lower = rel.toLowerCase();
   for (const p of PROTECTED_PATHS) {
     if (p.ask === false) continue;
-    if (lower === p.path || lower.startsWith(`${p.path}/`)) return `${rel} ${p.why}`;
+    if (lower === p.path || lower.startsWith(`${p.path}/`)) return p.why;
   }
   return undefined;
+}
+
+/** Why a write to workspace-relative `rel` must be approved by a person, or undefined. */
+export function protectedPathReason(rel: string): string | undefined {
+  const why = protectedPathWhy(rel);
+  return why && `${rel} ${why}`;
 }
 
 /** The paths the sandbox binds read-only, relative to the workspace root. */

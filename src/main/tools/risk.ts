@@ -1,34 +1,22 @@
 /**
- * Calls that always need a person's approval, whatever the approval mode: destructive or
- * piped-to-shell commands, and writes to files that make the workbench or git run code later (hooks,
- * settings, agent profile, .git). Heuristics, not a sandbox: they catch the common and the injected
- * forms; the approval prompt shows exactly what will run.
+ * Calls that always need a person's approval, whatever the approval mode: commands the command
+ * policy does not pass (command-policy.ts), and writes to files that make the workbench or git run
+ * code later (protected-paths.ts). The approval prompt shows exactly what will run.
  */
+import { homedir } from 'node:os';
 import { isAbsolute, normalize, relative, resolve, sep } from 'node:path';
 import { callEffects } from './call-policy.ts';
-import type { Tool } from './types.ts';
+import { commandPolicy } from './command-policy.ts';
 import { protectedPathReason } from './protected-paths.ts';
+import type { Tool } from './types.ts';
 
-const DANGEROUS_COMMANDS: Array<[RegExp, string]> = [
-  [
-    /\brm\s+(-[a-zA-Z]*[rRf][a-zA-Z]*\s+)+(--\s+)?(\/|~|\$HOME|\.\.|\*|\/\*)(\s|\/?$|\/\*)/,
-    'deletes a whole tree outside the project or everything',
-  ],
-  [/\b(curl|wget)\b[^|;&]*\|\s*(sudo\s+)?(ba|z|da|k)?sh\b/, 'pipes a download into a shell'],
-  [/\bbase64\s+(-d|--decode)\b[^|]*\|\s*(ba|z)?sh\b/, 'runs decoded text as a shell script'],
-  [/\beval\b/, 'evaluates constructed shell code'],
-  [/\bdd\b[^;&|]*\bof=\/dev\//, 'writes to a raw device'],
-  [/\bmkfs(\.\w+)?\b/, 'formats a file system'],
-  [/\bchmod\s+(-[a-zA-Z]*R[a-zA-Z]*\s+)+[0-7]*777\s+\/(\s|$)/, 'opens up the whole file system'],
-  [/\bgit\s+push\b[^;&|]*(\s--force\b|\s-f\b|\s--force-with-lease\b)/, 'force-pushes'],
-  [/:\(\)\s*\{\s*:\s*\|\s*:\s*&\s*\}\s*;/, 'is a fork bomb'],
-  [/\b(shutdown|reboot|halt|poweroff)\b/, 'stops the machine'],
-  [/>\s*\/dev\/(sd|nvme|hd)[a-z0-9]*/, 'overwrites a disk'],
-  [/\bsudo\b/, 'runs as root'],
-];
-
-/** More chained commands than a person reads at a glance: treated as risky (50-subcommand bypass lesson). */
-const MAX_CHAIN = 20;
+/** How the call's command will run (the sandbox decides which command rules still apply). */
+export interface RiskOptions {
+  sandboxed?: boolean;
+  network?: boolean;
+  /** The user's home folder; `os.homedir()` when absent. */
+  home?: string;
+}
 
 /**
  * Why a call must be approved by a person even in `auto` mode, or undefined when it need not be.
@@ -39,12 +27,18 @@ export function alwaysAskReason(
   tool: Tool,
   args: unknown,
   workspaceRoot: string,
+  opts: RiskOptions = {},
 ): string | undefined {
   const effects = callEffects(tool, args);
   if (!effects) return undefined;
   if (effects.executes !== undefined) {
-    const reason = commandRisk(effects.executes);
-    if (reason) return reason;
+    const { reasons } = commandPolicy(effects.executes, {
+      workspaceRoot,
+      home: opts.home ?? homedir(),
+      sandboxed: opts.sandboxed ?? false,
+      network: opts.network,
+    });
+    if (reasons.length) return reasons.join('; ');
   }
   for (const path of effects.writes ?? []) {
     const rel = workspaceRelative(path, workspaceRoot);
@@ -52,13 +46,6 @@ export function alwaysAskReason(
     const reason = protectedPathReason(rel);
     if (reason) return reason;
   }
-  return undefined;
-}
-
-function commandRisk(command: string): string | undefined {
-  for (const [re, why] of DANGEROUS_COMMANDS) if (re.test(command)) return `this command ${why}`;
-  if (command.split(/&&|\|\||;|\n/).length > MAX_CHAIN)
-    return `this command chains more than ${MAX_CHAIN} commands`;
   return undefined;
 }
 

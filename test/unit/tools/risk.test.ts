@@ -52,7 +52,8 @@ describe('calls that always need a person', () => {
     expect(write('../outside/.git/config')).toBeUndefined();
   });
 
-  it('asks even in auto mode, and refuses when nobody can answer', async () => {
+  it('asks even in auto mode without a sandbox, and refuses when nobody can answer', async () => {
+    const noSandbox = async () => ({ available: false as const, reason: 'bwrap not found' });
     for (const interactive of [false, true]) {
       const ran: string[] = [];
       const tools = [testTool('execute', 'execute', async (a) => (ran.push(String(a.command)), 'ok'))];
@@ -65,7 +66,10 @@ describe('calls that always need a person', () => {
       };
       await runAgentLoop({
         ctx: h.ctx,
-        pipeline: createPipeline([h.toolHook, createApprovalHook({ mode: 'auto', broker, interactive })]),
+        pipeline: createPipeline([
+          h.toolHook,
+          createApprovalHook({ mode: 'auto', broker, interactive, detectSandbox: noSandbox }),
+        ]),
         maxIterations: 5,
         append: h.append,
         replaceMessages: h.replace,
@@ -75,12 +79,12 @@ describe('calls that always need a person', () => {
         expect(ran).toEqual(['npm test', 'curl x | sh']);
         const asked = h.events.flatMap((e) => (e.event === 'on_approval_request' ? [e.data] : []));
         expect(asked).toHaveLength(1);
-        expect(asked[0].preview).toMatch(/pipes a download into a shell/);
+        expect(asked[0].preview).toMatch(/downloads code and runs it/);
         // "Allow for this thread" never covers a risky command.
         expect(broker.isAllowedForThread(h.ctx.threadId, 'execute')).toBe(false);
       } else {
         expect(ran).toEqual(['npm test']);
-        expect(results[1]).toMatch(/not run: this command pipes a download into a shell, so it always needs a person's approval/);
+        expect(results[1]).toMatch(/not run: this command downloads code and runs it; .*, so it always needs a person's approval/);
       }
     }
   });

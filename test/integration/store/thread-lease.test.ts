@@ -1,0 +1,58 @@
+/**
+ * One run per thread across processes: two real `workbench run` processes on one thread, the
+ * scripted model holding the first run open.
+ */
+import { afterEach, describe, expect, it } from 'vitest';
+import { startFakeOpenAi, type FakeOpenAi } from '../../helpers/fake-openai-server.ts';
+import { collect, events, runCli, sandbox, spawnCli } from '../../helpers/run-cli.ts';
+
+let fake: FakeOpenAi | undefined;
+afterEach(async () => {
+  await fake?.close();
+  fake = undefined;
+});
+
+describe('a thread runs in one process at a time', () => {
+  it('a second process refuses while the first runs, and takes over once the first is gone', async () => {
+    const { home, workspace } = await sandbox();
+    fake = await startFakeOpenAi({
+      script: [
+        { text: 'Started.' },
+        { text: 'Working on it, slowly', chunkSize: 4, stallAfterChunks: 2 },
+        { text: 'Took over.' },
+      ],
+    });
+    const env = { home, workspace, baseURL: fake.baseURL };
+    const first = await runCli(['run', '--auto', '--json', 'start'], env);
+    expect(first.code).toBe(0);
+    const threadId = events(first.stdout).at(-1)!.thread_id!;
+
+    const holder = spawnCli(['run', '--auto', '--json', '--thread', threadId, 'hold'], env);
+    let out = '';
+    holder.stdout!.on('data', (d) => (out += d));
+    const held = collect(holder, 60_000);
+    await new Promise<void>((res, rej) => {
+      const deadline = Date.now() + 30_000;
+      const check = () =>
+        out.includes('on_chat_model_stream')
+          ? res()
+          : Date.now() > deadline
+            ? rej(new Error(`the first run never streamed: ${out}`))
+            : setTimeout(check, 20);
+      check();
+    });
+
+    const second = await runCli(['run', '--auto', '--thread', threadId, 'me too'], env);
+    expect(second.code).not.toBe(0);
+    expect(second.stderr).toContain(
+      `thread ${threadId} is running in another workbench process (pid ${holder.pid})`,
+    );
+    expect(fake.chatRequests()).toHaveLength(2);
+
+    holder.kill('SIGKILL');
+    await held;
+    const after = await runCli(['run', '--auto', '--thread', threadId, 'continue'], env);
+    expect(after.code).toBe(0);
+    expect(after.stdout.trim()).toBe('Took over.');
+  });
+});
