@@ -3,8 +3,11 @@
 // Electron embeds, with node:sqlite); when started by an older Node, re-run on the pinned Node 24.
 // The bundle (out/cli/workbench.mjs, `npm run build:cli`) is used only while it is newer than every
 // source file; otherwise the sources run directly.
-import { spawnSync } from 'node:child_process';
-import { existsSync, readdirSync, statSync } from 'node:fs';
+// The API key never sits in the environment of the CLI process, the parent of every command the agent
+// runs (`/proc/$PPID/environ`): with secret-looking variables set, this launcher starts the CLI as a
+// child without them and hands them over through an inherited pipe (src/main/cli/handover.ts).
+import { spawn, spawnSync } from 'node:child_process';
+import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import module from 'node:module';
 import { dirname, join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
@@ -19,6 +22,61 @@ if (major < 24) {
   }
   const r = spawnSync(pinned, [fileURLToPath(import.meta.url), ...process.argv.slice(2)], { stdio: 'inherit' });
   process.exit(r.status ?? (r.signal ? 128 + 15 : 1));
+}
+
+// The same names src/main/env/child-env.ts treats as credentials.
+const SECRET_NAME = /KEY|TOKEN|SECRET|PASSWORD|PASSWD|CREDENTIAL|AUTH/i;
+const HANDOVER_FD_VARIABLE = 'WORKBENCH_HANDOVER_FD';
+const FORWARDED = ['SIGINT', 'SIGTERM', 'SIGHUP'];
+
+// True when a Ctrl+C from the terminal reaches the child by itself: this process is in the
+// terminal's foreground process group, which the child shares. Forwarding it again would cancel twice.
+function terminalSignalsChild() {
+  try {
+    const stat = readFileSync('/proc/self/stat', 'utf8');
+    const [, , pgrp, , , tpgid] = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    return pgrp === tpgid;
+  } catch {
+    return Boolean(process.stdin.isTTY || process.stdout.isTTY || process.stderr.isTTY);
+  }
+}
+
+// Runs the CLI as a child without the secret variables; resolves never (exits with the child).
+function runWithoutSecrets(secretNames) {
+  const env = { ...process.env };
+  const handed = {};
+  for (const name of secretNames) {
+    handed[name] = env[name];
+    delete env[name];
+  }
+  env[HANDOVER_FD_VARIABLE] = '3';
+  const child = spawn(process.execPath, [...process.execArgv, fileURLToPath(import.meta.url), ...process.argv.slice(2)], {
+    env,
+    stdio: ['inherit', 'inherit', 'inherit', 'pipe'],
+  });
+  // Kept open while this launcher lives: the child stops when it closes (the launcher was killed).
+  child.stdio[3].on('error', () => {});
+  child.stdio[3].write(`${JSON.stringify(handed)}\n`);
+  const forward = (sig) => {
+    if (sig === 'SIGINT' && terminalSignalsChild()) return;
+    child.kill(sig);
+  };
+  for (const sig of FORWARDED) process.on(sig, forward);
+  child.on('error', (err) => {
+    process.stderr.write(`workbench: cannot start the CLI: ${err.message}\n`);
+    process.exit(1);
+  });
+  child.on('exit', (code, signal) => {
+    for (const sig of FORWARDED) process.off(sig, forward);
+    if (signal) process.kill(process.pid, signal);
+    process.exit(code ?? 1);
+  });
+  return new Promise(() => {});
+}
+
+if (process.env[HANDOVER_FD_VARIABLE] === undefined) {
+  const secretNames = Object.keys(process.env).filter((name) => SECRET_NAME.test(name));
+  if (secretNames.length > 0) await runWithoutSecrets(secretNames);
 }
 
 function newestMtime(dir) {
@@ -47,5 +105,5 @@ try {
   // no cache: slower start, same behaviour
 }
 const bundle = freshBundle();
-const { main } = await import(bundle ? pathToFileURL(bundle).href : '../src/main/cli/main.ts');
-process.exitCode = await main(process.argv.slice(2));
+const { runAsProcess } = await import(bundle ? pathToFileURL(bundle).href : '../src/main/cli/main.ts');
+process.exitCode = await runAsProcess(process.argv.slice(2));
