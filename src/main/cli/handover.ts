@@ -15,7 +15,9 @@ export const HANDOVER_FD_VARIABLE = 'WORKBENCH_HANDOVER_FD';
  * Contract: removes HANDOVER_FD_VARIABLE from `env`; resolves `{}` on a missing or broken pipe;
  * never keeps the process alive; raises SIGHUP on this process when the launcher's end closes.
  */
-export function receiveHandover(env: NodeJS.ProcessEnv = process.env): Promise<Record<string, string>> {
+export function receiveHandover(
+  env: NodeJS.ProcessEnv = process.env,
+): Promise<Record<string, string>> {
   const fd = Number(env[HANDOVER_FD_VARIABLE]);
   delete env[HANDOVER_FD_VARIABLE];
   if (!Number.isInteger(fd) || fd < 3) return Promise.resolve({});
@@ -54,7 +56,9 @@ function parseVariables(line: string): Record<string, string> {
   try {
     const parsed = JSON.parse(line) as unknown;
     if (!parsed || typeof parsed !== 'object') return {};
-    return Object.fromEntries(Object.entries(parsed).filter((e): e is [string, string] => typeof e[1] === 'string'));
+    return Object.fromEntries(
+      Object.entries(parsed).filter((e): e is [string, string] => typeof e[1] === 'string'),
+    );
   } catch {
     return {};
   }

@@ -38,14 +38,21 @@ export async function findMarked(markers: readonly string[]): Promise<number[]> 
   } catch {
     return [];
   }
-  const pids = entries.filter((e) => /^\d+$/.test(e)).map(Number).filter((pid) => pid !== process.pid);
+  const pids = entries
+    .filter((e) => /^\d+$/.test(e))
+    .map(Number)
+    .filter((pid) => pid !== process.pid);
   const found: number[] = [];
   await Promise.all(
     pids.map(async (pid) => {
       try {
         if (uid !== undefined && (await stat(`/proc/${pid}`)).uid !== uid) return;
         // A leading NUL so the first variable matches like the others.
-        const environ = Buffer.concat([Buffer.from([0]), await readFile(`/proc/${pid}/environ`), Buffer.from([0])]);
+        const environ = Buffer.concat([
+          Buffer.from([0]),
+          await readFile(`/proc/${pid}/environ`),
+          Buffer.from([0]),
+        ]);
         if (needles.some((n) => environ.includes(n))) found.push(pid);
       } catch {
         // gone, a kernel thread, or not ours to read
