@@ -13,17 +13,6 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
-const [major] = process.versions.node.split('.').map(Number);
-if (major < 24) {
-  const pinned = join(root, 'node_modules', 'node', 'bin', 'node');
-  if (!existsSync(pinned)) {
-    process.stderr.write(`workbench needs Node 24 or newer (this is ${process.version}); run \`npm ci\` to get the pinned one\n`);
-    process.exit(1);
-  }
-  const r = spawnSync(pinned, [fileURLToPath(import.meta.url), ...process.argv.slice(2)], { stdio: 'inherit' });
-  process.exit(r.status ?? (r.signal ? 128 + 15 : 1));
-}
-
 // The same names src/main/env/child-env.ts treats as credentials.
 const SECRET_NAME = /KEY|TOKEN|SECRET|PASSWORD|PASSWD|CREDENTIAL|AUTH/i;
 const HANDOVER_FD_VARIABLE = 'WORKBENCH_HANDOVER_FD';
@@ -41,8 +30,8 @@ function terminalSignalsChild() {
   }
 }
 
-// Runs the CLI as a child without the secret variables; resolves never (exits with the child).
-function runWithoutSecrets(secretNames) {
+// Runs the CLI on `node` as a child without the secret variables; never resolves (exits with the child).
+function runWithoutSecrets(secretNames, node) {
   const env = { ...process.env };
   const handed = {};
   for (const name of secretNames) {
@@ -50,7 +39,8 @@ function runWithoutSecrets(secretNames) {
     delete env[name];
   }
   env[HANDOVER_FD_VARIABLE] = '3';
-  const child = spawn(process.execPath, [...process.execArgv, fileURLToPath(import.meta.url), ...process.argv.slice(2)], {
+  const execArgv = node === process.execPath ? process.execArgv : [];
+  const child = spawn(node, [...execArgv, fileURLToPath(import.meta.url), ...process.argv.slice(2)], {
     env,
     stdio: ['inherit', 'inherit', 'inherit', 'pipe'],
   });
@@ -74,10 +64,22 @@ function runWithoutSecrets(secretNames) {
   return new Promise(() => {});
 }
 
-if (process.env[HANDOVER_FD_VARIABLE] === undefined) {
-  const secretNames = Object.keys(process.env).filter((name) => SECRET_NAME.test(name));
-  if (secretNames.length > 0) await runWithoutSecrets(secretNames);
+// Set in the child: the variables are already out of its environment.
+const secretNames =
+  process.env[HANDOVER_FD_VARIABLE] === undefined ? Object.keys(process.env).filter((name) => SECRET_NAME.test(name)) : [];
+const [major] = process.versions.node.split('.').map(Number);
+if (major < 24) {
+  const pinned = join(root, 'node_modules', 'node', 'bin', 'node');
+  if (!existsSync(pinned)) {
+    process.stderr.write(`workbench needs Node 24 or newer (this is ${process.version}); run \`npm ci\` to get the pinned one\n`);
+    process.exit(1);
+  }
+  if (secretNames.length > 0) await runWithoutSecrets(secretNames, pinned);
+  const r = spawnSync(pinned, [fileURLToPath(import.meta.url), ...process.argv.slice(2)], { stdio: 'inherit' });
+  process.exit(r.status ?? (r.signal ? 128 + 15 : 1));
 }
+
+if (secretNames.length > 0) await runWithoutSecrets(secretNames, process.execPath);
 
 function newestMtime(dir) {
   let newest = 0;
