@@ -30,7 +30,8 @@ export function withMarker(env: NodeJS.ProcessEnv, marker: string): NodeJS.Proce
 /** Pids of this user's live processes (other than this one) whose environment carries one of `markers`. */
 export async function findMarked(markers: readonly string[]): Promise<number[]> {
   if (process.platform !== 'linux' || markers.length === 0) return [];
-  const needles = markers.map((m) => Buffer.from(`\0${MARKER_VARIABLE}=${m}\0`));
+  const wanted = new Set(markers);
+  const prefix = Buffer.from(`\0${MARKER_VARIABLE}=`);
   const uid = process.getuid?.();
   let entries: string[];
   try {
@@ -53,7 +54,10 @@ export async function findMarked(markers: readonly string[]): Promise<number[]> 
           await readFile(`/proc/${pid}/environ`),
           Buffer.from([0]),
         ]);
-        if (needles.some((n) => environ.includes(n))) found.push(pid);
+        const at = environ.indexOf(prefix);
+        if (at < 0) return;
+        const value = environ.subarray(at + prefix.length, environ.indexOf(0, at + prefix.length));
+        if (wanted.has(value.toString())) found.push(pid);
       } catch {
         // gone, a kernel thread, or not ours to read
       }
