@@ -3,13 +3,70 @@
 // Electron embeds, with node:sqlite); when started by an older Node, re-run on the pinned Node 24.
 // The bundle (out/cli/workbench.mjs, `npm run build:cli`) is used only while it is newer than every
 // source file; otherwise the sources run directly.
-import { spawnSync } from 'node:child_process';
-import { existsSync, readdirSync, statSync } from 'node:fs';
+// The API key never sits in the environment of the CLI process, the parent of every command the agent
+// runs (`/proc/$PPID/environ`): with secret-looking variables set, this launcher starts the CLI as a
+// child without them and hands them over through an inherited pipe (src/main/cli/handover.ts).
+import { spawn, spawnSync } from 'node:child_process';
+import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import module from 'node:module';
 import { dirname, join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
+// The same names src/main/env/child-env.ts treats as credentials.
+const SECRET_NAME = /KEY|TOKEN|SECRET|PASSWORD|PASSWD|CREDENTIAL|AUTH/i;
+const HANDOVER_FD_VARIABLE = 'WORKBENCH_HANDOVER_FD';
+const FORWARDED = ['SIGINT', 'SIGTERM', 'SIGHUP'];
+
+// True when a Ctrl+C from the terminal reaches the child by itself: this process is in the
+// terminal's foreground process group, which the child shares. Forwarding it again would cancel twice.
+function terminalSignalsChild() {
+  try {
+    const stat = readFileSync('/proc/self/stat', 'utf8');
+    const [, , pgrp, , , tpgid] = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    return pgrp === tpgid;
+  } catch {
+    return Boolean(process.stdin.isTTY || process.stdout.isTTY || process.stderr.isTTY);
+  }
+}
+
+// Runs the CLI on `node` as a child without the secret variables; never resolves (exits with the child).
+function runWithoutSecrets(secretNames, node) {
+  const env = { ...process.env };
+  const handed = {};
+  for (const name of secretNames) {
+    handed[name] = env[name];
+    delete env[name];
+  }
+  env[HANDOVER_FD_VARIABLE] = '3';
+  const execArgv = node === process.execPath ? process.execArgv : [];
+  const child = spawn(node, [...execArgv, fileURLToPath(import.meta.url), ...process.argv.slice(2)], {
+    env,
+    stdio: ['inherit', 'inherit', 'inherit', 'pipe'],
+  });
+  // Kept open while this launcher lives: the child stops when it closes (the launcher was killed).
+  child.stdio[3].on('error', () => {});
+  child.stdio[3].write(`${JSON.stringify(handed)}\n`);
+  const forward = (sig) => {
+    if (sig === 'SIGINT' && terminalSignalsChild()) return;
+    child.kill(sig);
+  };
+  for (const sig of FORWARDED) process.on(sig, forward);
+  child.on('error', (err) => {
+    process.stderr.write(`workbench: cannot start the CLI: ${err.message}\n`);
+    process.exit(1);
+  });
+  child.on('exit', (code, signal) => {
+    for (const sig of FORWARDED) process.off(sig, forward);
+    if (signal) process.kill(process.pid, signal);
+    process.exit(code ?? 1);
+  });
+  return new Promise(() => {});
+}
+
+// Set in the child: the variables are already out of its environment.
+const secretNames =
+  process.env[HANDOVER_FD_VARIABLE] === undefined ? Object.keys(process.env).filter((name) => SECRET_NAME.test(name)) : [];
 const [major] = process.versions.node.split('.').map(Number);
 if (major < 24) {
   const pinned = join(root, 'node_modules', 'node', 'bin', 'node');
@@ -17,9 +74,12 @@ if (major < 24) {
     process.stderr.write(`workbench needs Node 24 or newer (this is ${process.version}); run \`npm ci\` to get the pinned one\n`);
     process.exit(1);
   }
+  if (secretNames.length > 0) await runWithoutSecrets(secretNames, pinned);
   const r = spawnSync(pinned, [fileURLToPath(import.meta.url), ...process.argv.slice(2)], { stdio: 'inherit' });
   process.exit(r.status ?? (r.signal ? 128 + 15 : 1));
 }
+
+if (secretNames.length > 0) await runWithoutSecrets(secretNames, process.execPath);
 
 function newestMtime(dir) {
   let newest = 0;
@@ -47,5 +107,5 @@ try {
   // no cache: slower start, same behaviour
 }
 const bundle = freshBundle();
-const { main } = await import(bundle ? pathToFileURL(bundle).href : '../src/main/cli/main.ts');
-process.exitCode = await main(process.argv.slice(2));
+const { runAsProcess } = await import(bundle ? pathToFileURL(bundle).href : '../src/main/cli/main.ts');
+process.exitCode = await runAsProcess(process.argv.slice(2));

@@ -13,6 +13,7 @@ import { reportHookFailure } from '../pipeline/compose.ts';
 import type { Pipeline } from '../pipeline/run-phase.ts';
 import { validate } from './messages.ts';
 import { dispatchToolCall } from './tool-dispatch.ts';
+import { mapBounded } from './map-bounded.ts';
 
 export interface AgentLoopInput {
   ctx: RunContext;
@@ -173,29 +174,30 @@ async function runToolCalls(ctx: RunContext, calls: ToolCall[], callTool: (c: To
   for (const call of calls) {
     ctx.emit({ event: 'on_tool_pending', name: call.name, data: { tool_call_id: call.id, tool_name: call.name } });
   }
-  // Parallel execution; results come back in call order whatever order they finish in.
-  return Promise.all(
-    calls.map(async (call) => {
-      const started = performance.now();
-      ctx.emit({ event: 'on_tool_start', name: call.name, data: { args: call.args, tool_call_id: call.id } });
-      let result: ToolResult;
-      try {
-        result = await callTool(call);
-      } catch (err) {
-        if (isAbortError(err) || ctx.signal.aborted) {
-          result = { tool_call_id: call.id, name: call.name, output: '', error: CANCELLED_RESULT, status: 'cancelled' };
-        } else {
-          result = { tool_call_id: call.id, name: call.name, output: '', error: errorMessage(err), status: 'error' };
-        }
+  // At most max_parallel_tools at once (300 calls must not start 300 processes); results come back
+  // in call order whatever order they finish in.
+  return mapBounded(calls, ctx.settings.max_parallel_tools ?? 8, async (call) => {
+    const started = performance.now();
+    ctx.emit({ event: 'on_tool_start', name: call.name, data: { args: call.args, tool_call_id: call.id } });
+    let result: ToolResult;
+    try {
+      // A call still waiting for a slot when the run is cancelled never starts.
+      ctx.signal.throwIfAborted();
+      result = await callTool(call);
+    } catch (err) {
+      if (isAbortError(err) || ctx.signal.aborted) {
+        result = { tool_call_id: call.id, name: call.name, output: '', error: CANCELLED_RESULT, status: 'cancelled' };
+      } else {
+        result = { tool_call_id: call.id, name: call.name, output: '', error: errorMessage(err), status: 'error' };
       }
-      ctx.emit({
-        event: 'on_tool_end',
-        name: call.name,
-        data: { output: result.output, error: result.error, status: result.status, tool_call_id: call.id, duration_ms: Math.round(performance.now() - started) },
-      });
-      return result;
-    }),
-  ).then((results) => {
+    }
+    ctx.emit({
+      event: 'on_tool_end',
+      name: call.name,
+      data: { output: result.output, error: result.error, status: result.status, tool_call_id: call.id, duration_ms: Math.round(performance.now() - started) },
+    });
+    return result;
+  }).then((results) => {
     ctx.signal.throwIfAborted();
     return results;
   });

@@ -2,7 +2,8 @@
  * The centre of the wrap_tool_call onion: finds the tool, validates the model's arguments (the one
  * place a call with invalid arguments is refused), executes with the retry rules (cancel/discard: no
  * retry; snooze: retry after a delay without using an attempt; plain error: up to `maxAttempts`), and
- * turns every outcome into a ToolResult with its status.
+ * turns every outcome into a ToolResult with its status. The one place tool output enters the run,
+ * so the API key is redacted here: nothing outside (hooks, store, trace, model) ever sees it.
  */
 import type { ToolCall, ToolResult } from '../../shared/types/index.ts';
 import { ToolError, toolOutput, type Tool, type ToolContext } from '../tools/types.ts';
@@ -11,6 +12,7 @@ import type { ToolRegistry } from '../tools/registry.ts';
 import type { TraceRecorder } from '../tracing/types.ts';
 import { abortError, isAbortError, sleep } from '../abort.ts';
 import { errorMessage } from '../errors.ts';
+import { redactSecrets } from '../secrets/redaction.ts';
 
 const MAX_SNOOZES = 5;
 
@@ -32,8 +34,15 @@ const fail = (call: ToolCall, error: string): ToolResult => ({
   status: 'error',
 });
 
-/** Contract: never rejects except on abort. */
+/** Contract: never rejects except on abort; output and error never contain a registered secret. */
 export async function dispatchToolCall(call: ToolCall, opts: DispatchOptions): Promise<ToolResult> {
+  const result = await dispatch(call, opts);
+  const redacted = { ...result, output: redactSecrets(result.output) };
+  if (result.error !== undefined) redacted.error = redactSecrets(result.error);
+  return redacted;
+}
+
+async function dispatch(call: ToolCall, opts: DispatchOptions): Promise<ToolResult> {
   const parseError = opts.invalidArgs?.[call.id];
   if (parseError !== undefined) {
     return fail(

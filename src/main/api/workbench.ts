@@ -19,6 +19,8 @@ import {
 } from '../store/index.ts';
 import { createWorkspace } from '../tools/workspace.ts';
 import { createTrustStore } from '../user-hooks/index.ts';
+import { endHookLeftovers } from '../user-hooks/runner.ts';
+import { registerSecret } from '../secrets/redaction.ts';
 import { exporterFromSettings } from '../tracing/index.ts';
 import { compactThreadNow } from '../middleware/summarization.ts';
 import { buildPipeline } from './build-pipeline.ts';
@@ -48,6 +50,7 @@ export async function createWorkbench(opts: WorkbenchOptions): Promise<Workbench
   const confirm = createHookConfirmation(broker, opts.interactive !== false);
   const running = new Map<string, { controller: AbortController; handle: RunHandle }>();
   let apiKey = opts.apiKey;
+  registerSecret(apiKey);
   const clients = new Map<string, LlmClient>();
   const lastRequests = new Map<string, LastRequest>();
 
@@ -246,6 +249,7 @@ export async function createWorkbench(opts: WorkbenchOptions): Promise<Workbench
     credentials: {
       setApiKey: (a) => {
         apiKey = a.apiKey || undefined;
+        registerSecret(apiKey);
         clients.clear();
       },
       hasApiKey: () => Boolean(apiKey),
@@ -256,6 +260,7 @@ export async function createWorkbench(opts: WorkbenchOptions): Promise<Workbench
       await Promise.allSettled([...running.values()].map((r) => r.handle.finished));
       db.transaction(() => spans.flush());
       await exporter?.shutdown();
+      await endHookLeftovers();
       db.close();
     },
   };

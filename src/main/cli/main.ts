@@ -3,6 +3,7 @@
  * only what a run needs. Exit codes: 0 ok, 1 runtime error, 2 bad usage, 3 blocked by a hook.
  */
 import { errorMessage, WorkbenchError } from '../errors.ts';
+import { receiveHandover } from './handover.ts';
 import type { CliCommand, CliIo } from './types.ts';
 
 const COMMANDS: Record<string, () => Promise<CliCommand>> = {
@@ -35,12 +36,21 @@ commands:
 
 environment: OPENAI_API_KEY, OPENAI_BASE_URL, WORKBENCH_MODEL, WORKBENCH_HOME (default ~/.workbench)`;
 
-const processIo = (): CliIo => ({
+const processIo = (env: NodeJS.ProcessEnv = process.env): CliIo => ({
   stdout: (t) => void process.stdout.write(t),
   stderr: (t) => void process.stderr.write(t),
-  env: process.env,
+  env,
   cwd: process.cwd(),
 });
+
+/**
+ * The CLI as this process (bin/workbench.mjs): the environment plus what the launcher handed over
+ * out of band (handover.ts), kept in `io.env` only, never in process.env.
+ */
+export async function runAsProcess(argv: string[]): Promise<number> {
+  const handed = await receiveHandover(process.env);
+  return main(argv, processIo({ ...process.env, ...handed }));
+}
 
 /** Runs the CLI and returns the exit code. Contract: never throws. */
 export async function main(argv: string[], io: CliIo = processIo()): Promise<number> {

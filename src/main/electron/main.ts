@@ -36,6 +36,8 @@ app.on('second-instance', () => {
 async function start(): Promise<void> {
   const home = resolveHome(process.env);
   const secrets = createSafeStorageSecrets(safeStorage, home, process.env.OPENAI_API_KEY || undefined);
+  // Read once and forgotten: nothing this process starts later inherits the key (docs/security.md).
+  delete process.env.OPENAI_API_KEY;
   if (secrets.warning?.()) console.warn(`workbench: ${secrets.warning()}`);
   const recent = await import('../store/index.ts').then((m) => m.createSettingsStore(home).get().recent_workspaces[0]).catch(() => undefined);
   workbench = await createWorkbench({ home, workspace: recent ?? homedir(), apiKey: secrets.get() }).catch(() => createWorkbench({ home, workspace: homedir(), apiKey: secrets.get() }));

@@ -17,6 +17,7 @@ export const settingsSchema = z.looseObject({
   approval_mode: z.enum(['ask', 'auto-edit', 'auto']),
   theme: z.enum(['light', 'dark', 'system']),
   max_iterations: z.number().int().min(1).max(1000),
+  max_parallel_tools: z.number().int().min(1).max(64),
   disableAllHooks: z.boolean(),
   hook_overrides: z.record(z.string(), hookOverride),
   tracing: z.looseObject({

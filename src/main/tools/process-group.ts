@@ -1,12 +1,14 @@
 /**
  * Runs a shell command in its own process group with a deadline, abort, head+tail output capture and
  * a kill of the whole group (SIGTERM, SIGKILL after a grace). Returns shortly after the direct child
- * exits even if a background grandchild still holds the pipe, and leaves no survivor in the group.
+ * exits even if a background grandchild still holds the pipe, and leaves no survivor in the group nor,
+ * on Linux, among the processes that left it (process-tracking.ts).
  */
 import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { setTimeout as delay } from 'node:timers/promises';
 import { HeadTailBuffer } from './output-buffer.ts';
+import { killMarked, newProcessMarker, withMarker } from './process-tracking.ts';
 
 /** Output kept from each end: 2 × 38 KB stays under MAX_RESULT_CHARS, so the hook never cuts it again. */
 const DEFAULT_KEEP_BYTES = 38 * 1024;
@@ -34,7 +36,7 @@ export interface GroupRunResult {
   timedOut: boolean;
   cancelled: boolean;
   droppedBytes: number;
-  /** True when processes left in the group after the child exited had to be killed. */
+  /** True when processes left behind after the child exited (in the group or not) had to be killed. */
   killedSurvivors: boolean;
   pid: number;
 }
@@ -67,10 +69,11 @@ export function runInProcessGroup(opts: GroupRunOptions): Promise<GroupRunResult
   const grace = opts.killGraceMs ?? 2000;
   const drain = opts.drainMs ?? 200;
   const buffer = new HeadTailBuffer(opts.headBytes ?? DEFAULT_KEEP_BYTES, opts.tailBytes ?? DEFAULT_KEEP_BYTES);
+  const marker = newProcessMarker();
   return new Promise<GroupRunResult>((resolve, reject) => {
     const child = spawn(defaultShell(), ['-c', opts.command], {
       cwd: opts.cwd,
-      env: opts.env,
+      env: withMarker(opts.env, marker),
       detached: true, // own process group, so the whole tree can be signalled at once
       stdio: ['ignore', 'pipe', 'pipe'],
     });
@@ -118,6 +121,8 @@ export function runInProcessGroup(opts: GroupRunOptions): Promise<GroupRunResult
           const giveUp = Date.now() + grace + 5000;
           while (groupAlive(pgid) && Date.now() < giveUp) await delay(25);
         }
+        // Whatever left the group (setsid, nohup … & disown, a double fork) ends with the call too.
+        if ((await killMarked(marker)) > 0) killedSurvivors = true;
         if (killTimer) clearTimeout(killTimer);
         child.stdout.destroy();
         child.stderr.destroy();

@@ -2,9 +2,29 @@
  * Runs one hook executable as a child process with every guard a misbehaving hook needs: own process
  * group, parent-side deadline (SIGTERM to the group, SIGKILL after a grace), capped-but-drained
  * output, a drain window after exit (a grandchild holding the pipe does not hold us), EPIPE-safe stdin.
+ * What a hook leaves running outside its group (`setsid`, `nohup … & disown`) is tracked by a marker
+ * in its environment and ends at the latest with `endHookLeftovers()` (the workbench's close).
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { HOOK_KILL_GRACE_MS } from '../../shared/constants.ts';
+import { redactSecrets } from '../secrets/redaction.ts';
+import { killMarked, newProcessMarker, withMarker } from '../tools/process-tracking.ts';
+
+/**
+ * Markers of hook runs that have ended; their leftovers may still run. Process-wide because a hook's
+ * leftovers belong to no run: whoever closes a workbench ends them all.
+ */
+const endedRuns = new Set<string>();
+
+/**
+ * Kills every process left behind by a hook run that has ended (hooks still running are untouched).
+ * Contract: never throws; Linux only (elsewhere the group kill at the hook's end is all there is).
+ */
+export async function endHookLeftovers(): Promise<number> {
+  const markers = [...endedRuns];
+  endedRuns.clear();
+  return killMarked(...markers);
+}
 
 /** Captured stdout bytes; beyond this the output is drained and discarded. */
 export const STDOUT_CAP_BYTES = 1024 * 1024;
@@ -98,6 +118,8 @@ export function runHookProcess(spec: HookProcessSpec): Promise<HookProcessResult
   const grace = spec.graceMs ?? HOOK_KILL_GRACE_MS;
   const out = new CappedBuffer(STDOUT_CAP_BYTES);
   const err = new CappedBuffer(STDERR_CAP_BYTES);
+  const marker = newProcessMarker();
+  const env = withMarker(spec.env, marker);
   return new Promise((resolve) => {
     let child: ChildProcess;
     let settled = false;
@@ -114,6 +136,7 @@ export function runHookProcess(spec: HookProcessSpec): Promise<HookProcessResult
     const finish = () => {
       if (settled) return;
       settled = true;
+      endedRuns.add(marker);
       spec.signal?.removeEventListener('abort', onAbort);
       for (const t of timers) clearTimeout(t);
       // Whatever is still in the group (a grandchild holding the pipe) goes with the hook.
@@ -128,8 +151,9 @@ export function runHookProcess(spec: HookProcessSpec): Promise<HookProcessResult
         exitCode,
         signal: exitSignal,
         timedOut,
-        stdout: out.text(),
-        stderr: err.text(),
+        // The output is stored (hook_runs) and read into the run: never with the API key in it.
+        stdout: redactSecrets(out.text()),
+        stderr: redactSecrets(err.text()),
         stdoutTruncated: out.truncated,
         stderrTruncated: err.truncated,
         stdoutBytes: out.total,
@@ -146,8 +170,8 @@ export function runHookProcess(spec: HookProcessSpec): Promise<HookProcessResult
     }
     try {
       child = spec.shell
-        ? spawn('/bin/sh', ['-c', spec.command], { cwd: spec.cwd, env: spec.env, detached: true, stdio: ['pipe', 'pipe', 'pipe'] })
-        : spawn(spec.command, spec.args ?? [], { cwd: spec.cwd, env: spec.env, detached: true, stdio: ['pipe', 'pipe', 'pipe'] });
+        ? spawn('/bin/sh', ['-c', spec.command], { cwd: spec.cwd, env, detached: true, stdio: ['pipe', 'pipe', 'pipe'] })
+        : spawn(spec.command, spec.args ?? [], { cwd: spec.cwd, env, detached: true, stdio: ['pipe', 'pipe', 'pipe'] });
     } catch (e) {
       spawnError = describeSpawnError(e as NodeJS.ErrnoException, spec.command);
       finish();

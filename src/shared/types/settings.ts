@@ -28,6 +28,8 @@ export interface WorkbenchSettings {
   approval_mode: ApprovalMode;
   theme: 'light' | 'dark' | 'system';
   max_iterations: number;
+  /** Tool calls of one turn that run at once; the rest wait their turn (results stay in call order). */
+  max_parallel_tools: number;
   disableAllHooks: boolean;
   /** Per-hook overrides keyed by HookInfo.id (settings hooks toggled off, fail mode, timeout). */
   hook_overrides: Record<string, HookOverride>;
@@ -42,6 +44,7 @@ export const DEFAULT_SETTINGS: WorkbenchSettings = {
   approval_mode: 'ask',
   theme: 'system',
   max_iterations: 25,
+  max_parallel_tools: 8,
   disableAllHooks: false,
   hook_overrides: {},
   tracing: { capture_content: false },

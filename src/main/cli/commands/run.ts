@@ -2,6 +2,7 @@
  * `workbench run PROMPT`: one agent run from the terminal. The answer streams to stdout and tool
  * activity to stderr; with `--json`, one StreamEvent per line on stdout.
  */
+import { constants } from 'node:os';
 import { resolve } from 'node:path';
 import type { StreamEvent } from '../../../shared/types/index.ts';
 import { createWorkbench } from '../../api/workbench.ts';
@@ -10,6 +11,9 @@ import { resolveHome } from '../../store/paths.ts';
 import { parse, positiveInt } from '../args.ts';
 import { commandSandbox, describeCommandSandbox, detectSandbox } from '../../tools/sandbox/index.ts';
 import { UsageError, type CliCommand, type CliIo } from '../types.ts';
+
+/** Signals that cancel a run; the exit code is 128 + the first one's number (130, 143, 129). */
+const STOP_SIGNALS: NodeJS.Signals[] = ['SIGINT', 'SIGTERM', 'SIGHUP'];
 
 export const runCommand: CliCommand = async (argv, io) => {
   const { values, positionals } = parse(argv, {
@@ -45,9 +49,14 @@ export const runCommand: CliCommand = async (argv, io) => {
   io.stderr(`commands: ${describeCommandSandbox(sandbox)}\n`);
   const print = values.json ? jsonPrinter(io) : textPrinter(io);
   const unsubscribe = workbench.subscribe(print);
-  const onSigint = () =>
+  // Ctrl+C, `kill` and a closing terminal all cancel the run (commands end, open calls are answered).
+  // Every delivery cancels again (a no-op): a signal can arrive twice, from the terminal and the launcher.
+  let stoppedBy: NodeJS.Signals | undefined;
+  const onSignal = (sig: NodeJS.Signals) => {
+    stoppedBy ??= sig;
     workbench.chat.running().forEach((threadId) => workbench.chat.cancel({ threadId }));
-  process.once('SIGINT', onSigint);
+  };
+  for (const sig of STOP_SIGNALS) process.on(sig, onSignal);
   try {
     const handle = await workbench.chat.send({
       threadId: values.thread,
@@ -57,6 +66,7 @@ export const runCommand: CliCommand = async (argv, io) => {
       trust: values.trust,
       noHooks: values['no-hooks'],
     });
+    if (stoppedBy) workbench.chat.cancel({ threadId: handle.threadId });
     const result = await handle.finished;
     if (!values.json) io.stdout('\n');
     if (result.blocked) {
@@ -65,7 +75,7 @@ export const runCommand: CliCommand = async (argv, io) => {
     }
     if (result.stop_reason === 'cancelled') {
       io.stderr('cancelled\n');
-      return 130;
+      return 128 + (constants.signals[stoppedBy ?? 'SIGINT'] ?? 2);
     }
     if (result.error) {
       io.stderr(`error: ${result.error}\n`);
@@ -85,7 +95,7 @@ export const runCommand: CliCommand = async (argv, io) => {
     }
     throw err;
   } finally {
-    process.removeListener('SIGINT', onSigint);
+    for (const sig of STOP_SIGNALS) process.removeListener(sig, onSignal);
     unsubscribe();
     await workbench.close();
   }

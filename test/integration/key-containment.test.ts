@@ -1,0 +1,103 @@
+/**
+ * A model that tries to read the API key from the process environment through `execute`, and tool
+ * output that happens to contain it: the key is in no process environment a command can name as its
+ * parent, and redacted wherever output goes — stdout, tool messages, database, transcripts, hooks.
+ */
+import { chmod, mkdir, readdir, readFile, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { startFakeOpenAi, type FakeOpenAi } from '../helpers/fake-openai-server.ts';
+import { events, runCli, sandbox } from '../helpers/run-cli.ts';
+
+const CANARY = 'sk-CANARY-containment-4b1d9e';
+
+let fake: FakeOpenAi | undefined;
+afterEach(async () => {
+  await fake?.close();
+  fake = undefined;
+});
+
+async function filesUnder(dir: string): Promise<string[]> {
+  const out: string[] = [];
+  for (const entry of await readdir(dir, { withFileTypes: true })) {
+    const p = join(dir, entry.name);
+    if (entry.isDirectory()) out.push(...(await filesUnder(p)));
+    else if (entry.isFile()) out.push(p);
+  }
+  return out;
+}
+
+const GRANDPARENT = `$(awk '{print $4}' /proc/$PPID/stat)`;
+
+describe.runIf(process.platform === 'linux')('the API key under a hostile model', () => {
+  it('is in no environment a command can read as its parent, and redacted from every output', async () => {
+    const { home, workspace } = await sandbox();
+    const spyOut = join(home, '..', 'spy');
+    await mkdir(spyOut);
+    await mkdir(join(home, 'hooks'));
+    const spy = join(home, 'hooks', 'spy');
+    // The hook keeps what it was given, and prints the launcher's environment to its stderr (stored in hook_runs).
+    await writeFile(
+      spy,
+      `#!/bin/sh\nif [ "$1" = hook ]; then echo after_tool_call; exit 0; fi\ncat >> "${spyOut}/stdin.jsonl"\necho >> "${spyOut}/stdin.jsonl"\ntr '\\0' '\\n' < /proc/${GRANDPARENT}/environ >&2\n`,
+    );
+    await chmod(spy, 0o755);
+    await writeFile(join(workspace, 'secret.txt'), `token: ${CANARY}\n`);
+    fake = await startFakeOpenAi({
+      apiKey: CANARY,
+      script: [
+        {
+          toolCalls: [
+            {
+              name: 'execute',
+              args: { command: "tr '\\0' '\\n' < /proc/$PPID/environ; echo ---; env" },
+            },
+            { name: 'execute', args: { command: `tr '\\0' '\\n' < /proc/${GRANDPARENT}/environ` } },
+            { name: 'execute', args: { command: 'cat secret.txt' } },
+            { name: 'read_file', args: { path: 'secret.txt' } },
+          ],
+        },
+        { text: 'done' },
+      ],
+    });
+    const env = { home, workspace, baseURL: fake.baseURL, extra: { OPENAI_API_KEY: CANARY } };
+    const r = await runCli(['run', '--auto', '--json', 'show me the key'], env);
+    expect(r.code).toBe(0);
+    // The key was really used: the fake server answers only requests bearing it.
+    expect(fake.chatRequests()).toHaveLength(2);
+
+    // Tool results in call order (they finish in any order).
+    const all = events(r.stdout);
+    const ids = all.flatMap((e) => (e.event === 'on_tool_start' ? [e.data.tool_call_id] : []));
+    const outputs = ids.map(
+      (id) =>
+        all.flatMap((e) =>
+          e.event === 'on_tool_end' && e.data.tool_call_id === id ? [e.data.output] : [],
+        )[0],
+    );
+    expect(outputs).toHaveLength(4);
+    const [parent, grandparent, cat, read] = outputs;
+    // The CLI's own environment (the command's parent) was printed, without any key variable in it.
+    expect(parent).toContain('WORKBENCH_MODEL=fake-model');
+    expect(parent).not.toContain('OPENAI_API_KEY');
+    // The launcher above it still holds the key; the output is redacted before anyone sees it.
+    expect(grandparent).toContain('OPENAI_API_KEY=[REDACTED]');
+    expect(cat).toContain('token: [REDACTED]');
+    expect(read).toContain('token: [REDACTED]');
+    // What the model was sent next carries the redacted output only.
+    const sent = fake
+      .chatRequests()[1]
+      .messages.filter((m) => m.role === 'tool')
+      .map((m) => String(m.content));
+    expect(sent.join('\n')).toContain('[REDACTED]');
+
+    const hookInput = await readFile(join(spyOut, 'stdin.jsonl'), 'utf8');
+    expect(hookInput).toContain('[REDACTED]');
+    const texts = [r.stdout, r.stderr, hookInput, ...sent];
+    for (const file of await filesUnder(home))
+      texts.push((await readFile(file)).toString('latin1'));
+    expect(texts.filter((text) => text.includes(CANARY))).toEqual([]);
+    const db = (await filesUnder(home)).filter((f) => f.endsWith('.db') || f.includes('.db-'));
+    expect(db.length).toBeGreaterThan(0);
+  });
+});
