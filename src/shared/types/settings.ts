@@ -24,6 +24,8 @@ export interface WorkbenchSettings {
   tracing: { capture_content: boolean; otlp_endpoint?: string; otlp_headers?: Record<string, string> };
   recent_workspaces: string[];
   disabled_skills: string[];
+  /** Let file tools open a file that has other hard links (which may lie outside the workspace). */
+  allow_hard_links: boolean;
 }
 
 export const DEFAULT_SETTINGS: WorkbenchSettings = {
@@ -36,4 +38,5 @@ export const DEFAULT_SETTINGS: WorkbenchSettings = {
   tracing: { capture_content: false },
   recent_workspaces: [],
   disabled_skills: [],
+  allow_hard_links: false,
 };

@@ -59,6 +59,8 @@ export function fakeWorkspace(root: string): Workspace {
     },
     display: (p) => relative(root, p) || '.',
     addReadRoot() {},
+    openRead: () => Promise.reject(new Error('not used by hook tests')),
+    write: () => Promise.reject(new Error('not used by hook tests')),
   };
 }
 
