@@ -7,6 +7,7 @@
 import { isAbsolute, normalize, relative, resolve, sep } from 'node:path';
 import { callEffects } from './call-policy.ts';
 import type { Tool } from './types.ts';
+import { isCaseInsensitiveFs, realTargetSync } from './real-target.ts';
 
 const DANGEROUS_COMMANDS: Array<[RegExp, string]> = [
   [
@@ -53,9 +54,8 @@ export function alwaysAskReason(
     if (reason) return reason;
   }
   for (const path of effects.writes ?? []) {
-    const rel = workspaceRelative(path, workspaceRoot);
-    if (rel === undefined) continue; // the path guard refuses it anyway
-    for (const [re, why] of PROTECTED_PATHS) if (re.test(rel)) return `${rel} ${why}`;
+    const reason = protectedPathReason(path, workspaceRoot);
+    if (reason) return reason;
   }
   return undefined;
 }
@@ -64,6 +64,19 @@ function commandRisk(command: string): string | undefined {
   for (const [re, why] of DANGEROUS_COMMANDS) if (re.test(command)) return `this command ${why}`;
   if (command.split(/&&|\|\||;|\n/).length > MAX_CHAIN)
     return `this command chains more than ${MAX_CHAIN} commands`;
+  return undefined;
+}
+
+/**
+ * Why writing `path` needs a person, decided on the real path the tool will open (a `cfg -> .claude`
+ * link, `/proc/self/root/…`), case-insensitively where the workspace's file system is.
+ */
+function protectedPathReason(path: string, workspaceRoot: string): string | undefined {
+  if (!path) return undefined;
+  const real = workspaceRelative(realTargetSync(path, workspaceRoot), workspaceRoot);
+  if (real === undefined) return undefined; // the path guard refuses it anyway
+  const rel = isCaseInsensitiveFs(workspaceRoot) ? real.toLowerCase() : real;
+  for (const [re, why] of PROTECTED_PATHS) if (re.test(rel)) return `${real} ${why}`;
   return undefined;
 }
 

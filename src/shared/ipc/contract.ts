@@ -114,6 +114,8 @@ export interface MemorySourceView {
   exists: boolean;
   bytes: number;
   truncated: boolean;
+  /** Why an existing file was not read (it resolves outside the allowed folders). */
+  refused?: string;
 }
 
 /** The "effective context": the exact system message of the last model request, and the memory now. */
