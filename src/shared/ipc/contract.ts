@@ -70,8 +70,18 @@ export interface ProbeResultView {
 }
 
 export interface TrustItem {
-  kind: 'agents_md' | 'hooks' | 'claude_settings' | 'workbench_settings' | 'skills';
+  kind:
+    | 'agents_md'
+    | 'hooks'
+    | 'claude_settings'
+    | 'workbench_settings'
+    | 'skills'
+    | 'system_prompt'
+    | 'memory_paths'
+    | 'skills_paths';
   path: string;
+  /** What the item says (agent.yaml's system prompt's first lines, the paths it names); used only with trust. */
+  detail?: string;
 }
 
 export interface TrustStatus {
