@@ -17,30 +17,28 @@ export const MAX_GREP_FILE_BYTES = 50 * 1024 * 1024;
 const WHOLE_READ_BYTES = 1024 * 1024;
 const CHUNK_BYTES = 1024 * 1024;
 const CONCURRENCY = 32;
-/** Below this many files the main-thread async search is cheaper than starting workers. */
-const WORKER_THRESHOLD = 256;
+/** How long a JS search may run before its workers are terminated. */
+export const GREP_DEADLINE_MS = 10_000;
 
 /**
- * Searches with the JS engine: worker threads for big file sets (`workers: false` forbids them,
- * `true` forces them even for few files). Contract: same output shape and order as the ripgrep engine.
+ * Searches with the JS engine, in worker threads with a deadline: the main thread never runs a user
+ * regex (one catastrophic pattern would freeze every run and `serve`). `workers: false` is for tests
+ * only: it searches on the main thread to compare the worker source with `searchText`.
+ * Contract: same output shape and order as the ripgrep engine.
  */
-export async function jsSearch(req: GrepRequest, opts: { workers?: boolean } = {}): Promise<GrepOutput> {
+export async function jsSearch(req: GrepRequest, opts: { workers?: boolean; deadlineMs?: number } = {}): Promise<GrepOutput> {
   const flags = req.caseInsensitive ? 'i' : '';
   const scan = new RegExp(req.pattern, flags + 'gm');
   const lineRe = new RegExp(req.pattern, flags);
   const collector = new MatchCollector(req.maxResults);
   const files = await listFiles(req);
-  if ((files.length >= WORKER_THRESHOLD && opts.workers !== false) || (opts.workers === true && files.length > 0)) {
-    try {
-      const found = await searchInWorkers({ files, pattern: req.pattern, flags, maxCount: req.maxResults, maxFileBytes: MAX_GREP_FILE_BYTES, signal: req.signal });
-      for (const [i, line, text] of found.matches) collector.add({ file: req.display(files[i]!), line, text });
-      if (found.more) collector.markTruncated();
-      return collector.result();
-    } catch (err) {
-      req.signal.throwIfAborted();
-      if (opts.workers === true) throw err;
-      // Workers unavailable in this host: search on the main thread instead.
-    }
+  if (files.length === 0) return collector.result();
+  if (opts.workers !== false) {
+    const deadlineMs = opts.deadlineMs ?? GREP_DEADLINE_MS;
+    const found = await searchInWorkers({ files, pattern: req.pattern, flags, maxCount: req.maxResults, maxFileBytes: MAX_GREP_FILE_BYTES, signal: req.signal, deadlineMs });
+    for (const [i, line, text] of found.matches) collector.add({ file: req.display(files[i]!), line, text });
+    if (found.more) collector.markTruncated();
+    return collector.result();
   }
   let next = 0;
   const worker = async (): Promise<void> => {

@@ -8,6 +8,7 @@ import os from 'node:os';
 import { Worker } from 'node:worker_threads';
 import { BINARY_SNIFF_BYTES } from './file-io.ts';
 import { MAX_MATCH_TEXT } from './grep-results.ts';
+import { ToolError } from './types.ts';
 
 /** A search handed to the worker threads (`files` sorted). */
 export interface WorkerSearch {
@@ -17,6 +18,8 @@ export interface WorkerSearch {
   maxCount: number;
   maxFileBytes: number;
   signal: AbortSignal;
+  /** The whole search is ended (workers terminated) after this long. */
+  deadlineMs: number;
 }
 
 /** [file index, line, text] */
@@ -38,7 +41,9 @@ function workerCount(): number {
  * Searches `files` over worker threads and returns at most `maxCount` matches per worker: each worker
  * walks its share in path order and stops once it holds `maxCount` matches, since later files cannot
  * be among the first `maxCount` overall.
- * Contract: `files` must be sorted; rejects on abort (workers are terminated) or worker failure.
+ * Contract: `files` must be sorted; rejects on abort (workers are terminated), with a ToolError when
+ * the deadline passes (workers terminated: a catastrophic regex never blocks the main thread), or on
+ * worker failure.
  */
 export async function searchInWorkers(req: WorkerSearch): Promise<WorkerResult> {
   const n = Math.min(workerCount(), req.files.length);
@@ -47,8 +52,21 @@ export async function searchInWorkers(req: WorkerSearch): Promise<WorkerResult> 
   const workers: Worker[] = [];
   const onAbort = () => workers.forEach((w) => void w.terminate());
   req.signal.addEventListener('abort', onAbort, { once: true });
+  let timer: NodeJS.Timeout | undefined;
+  const deadline = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => {
+      onAbort();
+      const secs = Math.round(req.deadlineMs / 100) / 10;
+      reject(
+        new ToolError(
+          `grep stopped after ${secs} s: the pattern is too slow on these files (look-around or ` +
+            'backreferences on long lines); simplify it or narrow path or glob',
+        ),
+      );
+    }, req.deadlineMs);
+  });
   try {
-    const parts = await Promise.all(
+    const all = Promise.all(
       shares.map((indices) => {
         const worker = new Worker(WORKER_SOURCE, {
           eval: true,
@@ -71,9 +89,12 @@ export async function searchInWorkers(req: WorkerSearch): Promise<WorkerResult> 
         });
       }),
     );
+    all.catch(() => undefined); // a terminated worker's rejection after the deadline is not news
+    const parts = await Promise.race([all, deadline]);
     req.signal.throwIfAborted();
     return { matches: parts.flatMap((p) => p.matches), more: parts.some((p) => p.more) };
   } finally {
+    clearTimeout(timer);
     req.signal.removeEventListener('abort', onAbort);
     workers.forEach((w) => void w.terminate());
   }

@@ -37,8 +37,10 @@ export interface GrepToolOptions {
   useRipgrep?: boolean;
   /** Path of the rg binary (default: looked up on PATH). */
   ripgrepPath?: string;
-  /** JS engine only: false keeps the search on the main thread, true forces worker threads (tests). */
+  /** JS engine only, tests only: false searches on the main thread (default: worker threads). */
   workers?: boolean;
+  /** JS engine: the search ends with an error after this long (default 10 s). */
+  deadlineMs?: number;
 }
 
 /**
@@ -99,7 +101,7 @@ async function search(req: GrepRequest, opts: GrepToolOptions): Promise<GrepOutp
     }
   }
   try {
-    return await jsSearch(req, { workers: opts.workers });
+    return await jsSearch(req, { workers: opts.workers, deadlineMs: opts.deadlineMs });
   } catch (err) {
     if ((err as NodeJS.ErrnoException).code === 'ENOENT')
       throw new ToolError(`no such file or directory: ${req.display(req.target)}`);
