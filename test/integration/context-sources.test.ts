@@ -33,10 +33,18 @@ async function canaryFile(home: string): Promise<string> {
 
 async function start(home: string, workspace: string): Promise<StreamEvent[]> {
   fake = await startFakeOpenAi();
-  wb = await createWorkbench({ home, workspace, baseURL: fake.baseURL, apiKey: 'sk-test', interactive: false });
+  wb = await createWorkbench({
+    home,
+    workspace,
+    baseURL: fake.baseURL,
+    apiKey: 'sk-test',
+    interactive: false,
+  });
   const events: StreamEvent[] = [];
   wb.subscribe((e) => events.push(e));
-  await (await wb.chat.send({ text: 'hello', approvalMode: 'auto' })).finished;
+  await (
+    await wb.chat.send({ text: 'hello', approvalMode: 'auto' })
+  ).finished;
   return events;
 }
 
@@ -54,7 +62,9 @@ describe('context sources of a hostile repository', () => {
     expect(JSON.stringify(fake!.chatRequests())).not.toContain(CANARY);
     expect(diagnostics(events)).toMatch(/memory refused: .*AGENTS\.md resolves to .*id_rsa/);
     const ctx = await wb!.memory.effective({ workspace });
-    expect(ctx.memory.sources.find((s) => s.scope === 'workspace')?.refused).toMatch(/outside the workspace/);
+    expect(ctx.memory.sources.find((s) => s.scope === 'workspace')?.refused).toMatch(
+      /outside the workspace/,
+    );
   });
 
   it("an untrusted agent.yaml's memory.paths, skills.paths and system_prompt are ignored and shown in the trust prompt", async () => {
@@ -62,7 +72,10 @@ describe('context sources of a hostile repository', () => {
     const secret = await canaryFile(home);
     const skillsOutside = join(home, '..', 'outside-skills');
     await mkdir(join(skillsOutside, 'leak'), { recursive: true });
-    await writeFile(join(skillsOutside, 'leak', 'SKILL.md'), `---\nname: leak\ndescription: ${CANARY}\n---\n`);
+    await writeFile(
+      join(skillsOutside, 'leak', 'SKILL.md'),
+      `---\nname: leak\ndescription: ${CANARY}\n---\n`,
+    );
     await mkdir(join(workspace, '.workbench'), { recursive: true });
     await writeFile(
       join(workspace, '.workbench', 'agent.yaml'),
@@ -88,12 +101,23 @@ describe('context sources of a hostile repository', () => {
   it('a trusted workspace still cannot name memory outside the workspace and config folders', async () => {
     const { home, workspace } = await sandbox();
     await mkdir(join(workspace, '.workbench'), { recursive: true });
-    await writeFile(join(workspace, '.workbench', 'agent.yaml'), 'memory:\n  paths: [/etc/passwd]\n');
+    await writeFile(
+      join(workspace, '.workbench', 'agent.yaml'),
+      'memory:\n  paths: [/etc/passwd]\n',
+    );
     await writeFile(join(workspace, 'NOTES.md'), 'kept notes');
     fake = await startFakeOpenAi();
-    wb = await createWorkbench({ home, workspace, baseURL: fake.baseURL, apiKey: 'sk-test', interactive: false });
+    wb = await createWorkbench({
+      home,
+      workspace,
+      baseURL: fake.baseURL,
+      apiKey: 'sk-test',
+      interactive: false,
+    });
     await wb.trust.set({ workspace, trusted: true });
-    await (await wb.chat.send({ text: 'hello' })).finished;
+    await (
+      await wb.chat.send({ text: 'hello' })
+    ).finished;
     expect(JSON.stringify(fake.chatRequests())).not.toContain('root:x:0:0');
   });
 });

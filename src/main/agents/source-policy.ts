@@ -21,13 +21,18 @@ export function userConfigDirs(home: string): string[] {
 /** Where a source landed: its real path, or why it is refused. */
 export type SourceCheck = { ok: true; real: string } | { ok: false; real?: string; reason: string };
 
-const inside = (p: string, dir: string) => p === dir || p.startsWith(dir.endsWith(sep) ? dir : dir + sep);
+const inside = (p: string, dir: string) =>
+  p === dir || p.startsWith(dir.endsWith(sep) ? dir : dir + sep);
 
 /**
  * Resolves `path` and checks it lies in `workspace` or a user config folder.
  * Contract: never rejects; a missing file is `{ ok: false, reason: 'missing' }`.
  */
-export async function checkSource(path: string, workspace: string, home: string): Promise<SourceCheck> {
+export async function checkSource(
+  path: string,
+  workspace: string,
+  home: string,
+): Promise<SourceCheck> {
   let real: string;
   try {
     real = await realpath(path);

@@ -42,7 +42,9 @@ export function createReadFileTool(opts: { maxLines?: number } = {}): Tool {
         opened = await ctx.workspace.openRead(file);
       } catch (err) {
         if (err instanceof ToolError) {
-          throw err.message.startsWith('is a directory') ? new ToolError(`${err.message} (use ls)`) : err;
+          throw err.message.startsWith('is a directory')
+            ? new ToolError(`${err.message} (use ls)`)
+            : err;
         }
         throw new ToolError(describeFsError(err, shown));
       }

@@ -15,7 +15,8 @@ import { ToolError } from './types.ts';
 
 const { O_RDONLY, O_WRONLY, O_CREAT, O_EXCL, O_NOFOLLOW, O_NONBLOCK } = constants;
 const O_DIRECTORY = constants.O_DIRECTORY ?? 0;
-const PROC_FD = process.platform === 'linux' && existsSync('/proc/self/fd') ? '/proc/self/fd' : undefined;
+const PROC_FD =
+  process.platform === 'linux' && existsSync('/proc/self/fd') ? '/proc/self/fd' : undefined;
 
 /** Where the real path of an opened file may lie, and whether extra hard links are tolerated. */
 export interface OpenPolicy {
@@ -45,7 +46,8 @@ function kindOf(st: Stats): string {
 /** Refuses anything but a regular file with a single link (unless allowed). */
 function checkRegular(st: Stats, shown: string, policy: OpenPolicy): void {
   if (st.isDirectory()) throw refuse(`is a directory: ${shown}`);
-  if (!st.isFile()) throw refuse(`refusing to open ${shown}: it is ${kindOf(st)}, not a regular file`);
+  if (!st.isFile())
+    throw refuse(`refusing to open ${shown}: it is ${kindOf(st)}, not a regular file`);
   if (st.nlink > 1 && !policy.allowHardLinks) {
     throw refuse(
       `refusing to open ${shown}: it has ${st.nlink} hard links (another name may lie outside the ` +
@@ -66,22 +68,29 @@ async function descriptorPath(fd: number): Promise<string | undefined> {
  * Contract: rejects with a ToolError, before any byte is read, for a directory, FIFO, socket,
  * device, a file with other hard links (unless allowed), or a file that is not where it was checked.
  */
-export async function openForRead(real: string, shown: string, policy: OpenPolicy): Promise<OpenedFile> {
+export async function openForRead(
+  real: string,
+  shown: string,
+  policy: OpenPolicy,
+): Promise<OpenedFile> {
   const before = await fs.lstat(real);
   checkRegular(before, shown, policy);
   let handle: FileHandle;
   try {
     handle = await fs.open(real, O_RDONLY | O_NOFOLLOW | O_NONBLOCK);
   } catch (err) {
-    if ((err as NodeJS.ErrnoException).code === 'ELOOP') throw refuse(`${shown} changed while it was opened`);
+    if ((err as NodeJS.ErrnoException).code === 'ELOOP')
+      throw refuse(`${shown} changed while it was opened`);
     throw err;
   }
   try {
     const st = await handle.stat();
     checkRegular(st, shown, policy);
     const actual = (await descriptorPath(handle.fd)) ?? (await fs.realpath(real));
-    if (!sameInode(st, before) || !policy.allowed(actual)) throw refuse(`${shown} changed while it was opened`);
-    if (!PROC_FD && !sameInode(st, await fs.stat(actual))) throw refuse(`${shown} changed while it was opened`);
+    if (!sameInode(st, before) || !policy.allowed(actual))
+      throw refuse(`${shown} changed while it was opened`);
+    if (!PROC_FD && !sameInode(st, await fs.stat(actual)))
+      throw refuse(`${shown} changed while it was opened`);
     return { handle, stat: st };
   } catch (err) {
     await handle.close();
@@ -97,10 +106,13 @@ interface CheckedDir {
 
 /** Opens folder `dir` (a real path) and checks that the descriptor is that very folder. */
 async function openDir(dir: string, shown: string): Promise<CheckedDir> {
-  const handle = await fs.open(dir, O_RDONLY | O_DIRECTORY | O_NOFOLLOW).catch((err: NodeJS.ErrnoException) => {
-    if (err.code === 'ELOOP' || err.code === 'ENOTDIR') throw refuse(`${shown} changed while it was opened`);
-    throw err;
-  });
+  const handle = await fs
+    .open(dir, O_RDONLY | O_DIRECTORY | O_NOFOLLOW)
+    .catch((err: NodeJS.ErrnoException) => {
+      if (err.code === 'ELOOP' || err.code === 'ENOTDIR')
+        throw refuse(`${shown} changed while it was opened`);
+      throw err;
+    });
   try {
     const actual = (await descriptorPath(handle.fd)) ?? (await fs.realpath(dir));
     const st = await handle.stat();
@@ -145,7 +157,11 @@ async function ensureDir(dir: string, shown: string): Promise<void> {
  * (ToolError) when the target is a directory or not a regular file, or a folder changed mid-call;
  * no temp file is left behind on failure.
  */
-export async function writeChecked(real: string, data: string | Uint8Array, shown: string): Promise<{ existed: boolean }> {
+export async function writeChecked(
+  real: string,
+  data: string | Uint8Array,
+  shown: string,
+): Promise<{ existed: boolean }> {
   const dir = path.dirname(real);
   await ensureDir(dir, shown);
   const parent = await openDir(dir, shown);
@@ -154,7 +170,8 @@ export async function writeChecked(real: string, data: string | Uint8Array, show
   try {
     const st = await fs.lstat(parent.child(name)).catch(() => undefined);
     if (st?.isDirectory()) throw refuse(`is a directory: ${shown}`);
-    if (st && !st.isFile()) throw refuse(`refusing to write ${shown}: it is ${kindOf(st)}, not a regular file`);
+    if (st && !st.isFile())
+      throw refuse(`refusing to write ${shown}: it is ${kindOf(st)}, not a regular file`);
     const mode = st ? st.mode & 0o7777 : undefined;
     const fh = await fs.open(tmp, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW, mode ?? 0o666);
     try {

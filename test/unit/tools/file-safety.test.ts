@@ -74,7 +74,11 @@ describe('non-regular files and hard links', () => {
     execFileSync('mkfifo', [path.join(t.root, 'pipe')]);
     const started = Date.now();
     const read = await run(createReadFileTool(), { path: 'pipe' }, t.ctx);
-    const edit = await run(createEditFileTool(), { path: 'pipe', old_text: 'a', new_text: 'b' }, t.ctx);
+    const edit = await run(
+      createEditFileTool(),
+      { path: 'pipe', old_text: 'a', new_text: 'b' },
+      t.ctx,
+    );
     expect(read).toEqual({ ok: false, text: expect.stringContaining('named pipe (FIFO)') });
     expect(edit).toEqual({ ok: false, text: expect.stringContaining('named pipe (FIFO)') });
     expect(Date.now() - started).toBeLessThan(2_000);
@@ -86,18 +90,27 @@ describe('non-regular files and hard links', () => {
     const read = await run(createReadFileTool(), { path: 'linked.txt' }, t.ctx);
     expect(read.ok).toBe(false);
     expect(read.text).toContain('hard links');
-    const edit = await run(createEditFileTool(), { path: 'linked.txt', old_text: 'OUTSIDE', new_text: 'x' }, t.ctx);
+    const edit = await run(
+      createEditFileTool(),
+      { path: 'linked.txt', old_text: 'OUTSIDE', new_text: 'x' },
+      t.ctx,
+    );
     expect(edit.text).toContain('hard links');
     expect(await fs.readFile(path.join(t.outside, 'secret.txt'), 'utf8')).toBe('OUTSIDE-CANARY');
 
     const allowing = await createWorkspace(t.root, { allowHardLinks: true });
-    const allowed = await run(createReadFileTool(), { path: 'linked.txt' }, { ...t.ctx, workspace: allowing });
+    const allowed = await run(
+      createReadFileTool(),
+      { path: 'linked.txt' },
+      { ...t.ctx, workspace: allowing },
+    );
     expect(allowed.text).toContain('OUTSIDE-CANARY');
   });
 });
 
 describe('protected paths on the real path', () => {
-  const write = (p: string) => alwaysAskReason(createWriteFileTool(), { path: p, content: 'x' }, t.root);
+  const write = (p: string) =>
+    alwaysAskReason(createWriteFileTool(), { path: p, content: 'x' }, t.root);
 
   it('a `cfg -> .claude` symlink does not hide Claude Code settings', async () => {
     await fs.mkdir(path.join(t.root, '.claude'));
@@ -140,7 +153,11 @@ describe('grep with a pattern ripgrep cannot take', () => {
     const ticker = setInterval(() => ticks++, 20);
     const started = Date.now();
     // Look-around makes rg refuse the pattern; nested quantifiers make it catastrophic in JavaScript.
-    const r = await run(createGrepTool({ deadlineMs: 1_000 }), { pattern: '(?=(a|aa)*)(a|aa)*b' }, t.ctx);
+    const r = await run(
+      createGrepTool({ deadlineMs: 1_000 }),
+      { pattern: '(?=(a|aa)*)(a|aa)*b' },
+      t.ctx,
+    );
     clearInterval(ticker);
     const elapsed = Date.now() - started;
     expect(r.ok).toBe(false);

@@ -7,7 +7,11 @@ import { readdir, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { TrustItem, TrustStatus } from '../../../shared/ipc/contract.ts';
 import { realDir } from '../../fs/real-dir.ts';
-import { loadAgentProfile, defaultSystemPrompt, PROFILE_RELATIVE_PATH } from '../../agents/profile.ts';
+import {
+  loadAgentProfile,
+  defaultSystemPrompt,
+  PROFILE_RELATIVE_PATH,
+} from '../../agents/profile.ts';
 import {
   realPathOf,
   type TrustStore,
@@ -60,11 +64,18 @@ async function profileItems(workspace: string): Promise<TrustItem[]> {
   const items: TrustItem[] = [];
   if (profile.system_prompt !== defaultSystemPrompt(workspace)) {
     const lines = profile.system_prompt.split('\n');
-    const more = lines.length > PROMPT_LINES ? `\n… (${lines.length - PROMPT_LINES} more lines)` : '';
-    items.push({ kind: 'system_prompt', path, detail: lines.slice(0, PROMPT_LINES).join('\n') + more });
+    const more =
+      lines.length > PROMPT_LINES ? `\n… (${lines.length - PROMPT_LINES} more lines)` : '';
+    items.push({
+      kind: 'system_prompt',
+      path,
+      detail: lines.slice(0, PROMPT_LINES).join('\n') + more,
+    });
   }
-  if (profile.memory.paths.length > 0) items.push({ kind: 'memory_paths', path, detail: profile.memory.paths.join('\n') });
-  if (profile.skills.paths.length > 0) items.push({ kind: 'skills_paths', path, detail: profile.skills.paths.join('\n') });
+  if (profile.memory.paths.length > 0)
+    items.push({ kind: 'memory_paths', path, detail: profile.memory.paths.join('\n') });
+  if (profile.skills.paths.length > 0)
+    items.push({ kind: 'skills_paths', path, detail: profile.skills.paths.join('\n') });
   return items;
 }
 
