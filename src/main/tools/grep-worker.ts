@@ -17,6 +17,7 @@ export interface WorkerSearch {
   flags: string;
   maxCount: number;
   maxFileBytes: number;
+  skipHardLinked: boolean;
   signal: AbortSignal;
   /** The whole search is ended (workers terminated) after this long. */
   deadlineMs: number;
@@ -77,6 +78,7 @@ export async function searchInWorkers(req: WorkerSearch): Promise<WorkerResult> 
             flags: req.flags,
             maxCount: req.maxCount,
             maxFileBytes: req.maxFileBytes,
+            skipHardLinked: req.skipHardLinked,
             sniff: BINARY_SNIFF_BYTES,
             maxText: MAX_MATCH_TEXT,
           },
@@ -104,7 +106,7 @@ export async function searchInWorkers(req: WorkerSearch): Promise<WorkerResult> 
 const WORKER_SOURCE = `
 const { parentPort, workerData } = require('node:worker_threads');
 const fs = require('node:fs');
-const { files, indices, pattern, flags, maxCount, maxFileBytes, sniff, maxText } = workerData;
+const { files, indices, pattern, flags, maxCount, maxFileBytes, skipHardLinked, sniff, maxText } = workerData;
 const scan = new RegExp(pattern, flags + 'gm');
 const lineRe = new RegExp(pattern, flags);
 const WHOLE = 1024 * 1024;
@@ -138,10 +140,11 @@ function searchText(text, firstLine, found, index, limit) {
   return lineNo + countNewlines(text, counted, text.length);
 }
 function searchFile(file, index, limit = maxCount + 1) {
-  const fd = fs.openSync(file, 'r');
+  const fd = fs.openSync(file, fs.constants.O_RDONLY | fs.constants.O_NOFOLLOW | fs.constants.O_NONBLOCK);
   try {
-    const size = fs.fstatSync(fd).size;
-    if (size === 0 || size > maxFileBytes) return;
+    const st = fs.fstatSync(fd);
+    const size = st.size;
+    if (size === 0 || size > maxFileBytes || !st.isFile() || (skipHardLinked && st.nlink > 1)) return;
     const found = { n: 0 };
     if (size <= WHOLE) {
       const buf = Buffer.allocUnsafe(size);

@@ -68,6 +68,9 @@ export function createGrepTool(opts: GrepToolOptions = {}): Tool {
       const st = await fs.stat(target).catch(() => {
         throw new ToolError(`no such file or directory: ${ctx.workspace.display(target)}`);
       });
+      if (!st.isFile() && !st.isDirectory()) {
+        throw new ToolError(`not a regular file or folder: ${ctx.workspace.display(target)}`);
+      }
       // A binary file named directly: rg would print a "binary file matches" notice; both engines skip it.
       if (st.isFile() && looksBinary(await readHead(target)))
         return JSON.stringify({ matches: [], truncated: false });
@@ -78,6 +81,7 @@ export function createGrepTool(opts: GrepToolOptions = {}): Tool {
         caseInsensitive: a.case_insensitive ?? false,
         glob: a.glob,
         maxResults: a.max_results ?? DEFAULT_GREP_RESULTS,
+        skipHardLinked: !ctx.workspace.allowHardLinks,
         signal: ctx.signal,
         display: (abs) => ctx.workspace.display(abs),
       };

@@ -30,6 +30,7 @@ export async function createWorkspace(root: string, opts: WorkspaceOptions = {})
 
   return {
     root: realRoot,
+    allowHardLinks: opts.allowHardLinks === true,
     async resolve(requested: string, mode: 'read' | 'write' = 'write'): Promise<string> {
       const abs = toAbsolute(realRoot, requested);
       const real = await resolveReal(abs);

@@ -4,6 +4,8 @@ import type { OpenedFile } from './safe-fs.ts';
 export interface Workspace {
   /** Real path of the workspace root. */
   readonly root: string;
+  /** Files with other hard links may be opened (settings `allow_hard_links`). */
+  readonly allowHardLinks: boolean;
   /**
    * Resolves a model-given path (relative to the root, or absolute) to an absolute path inside the
    * workspace, following symlinks of every existing part. Read-only roots (skill folders) are allowed

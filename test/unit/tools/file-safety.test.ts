@@ -108,6 +108,23 @@ describe('non-regular files and hard links', () => {
   });
 });
 
+describe('grep and hostile files', () => {
+  it('shows no line of a hard link to an outside file and refuses a FIFO named directly, with both engines', async () => {
+    await writeTree(t.outside, { 'secret.txt': 'OUTSIDE-CANARY' });
+    await writeTree(t.root, { 'a.txt': 'CANARY inside' });
+    linkSync(path.join(t.outside, 'secret.txt'), path.join(t.root, 'linked.txt'));
+    execFileSync('mkfifo', [path.join(t.root, 'pipe')]);
+    for (const tool of [createGrepTool(), createGrepTool({ useRipgrep: false })]) {
+      const all = await run(tool, { pattern: 'CANARY' }, t.ctx);
+      expect(JSON.parse(all.text).matches).toEqual([
+        { file: 'a.txt', line: 1, text: 'CANARY inside' },
+      ]);
+      const pipe = await run(tool, { pattern: 'x', path: 'pipe' }, t.ctx);
+      expect(pipe).toEqual({ ok: false, text: 'not a regular file or folder: pipe' });
+    }
+  });
+});
+
 describe('protected paths on the real path', () => {
   const write = (p: string) =>
     alwaysAskReason(createWriteFileTool(), { path: p, content: 'x' }, t.root);
