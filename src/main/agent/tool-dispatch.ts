@@ -76,7 +76,7 @@ async function executeWithRetries(
   let snoozes = 0;
   for (;;) {
     try {
-      const { content, status } = toolOutput(await tool.execute(args, ctx));
+      const { content, status } = toolOutput(await untilAborted(tool.execute(args, ctx), ctx.signal));
       return { tool_call_id: call.id, name: call.name, output: content, status };
     } catch (err) {
       if (isAbortError(err) || ctx.signal.aborted) throw isAbortError(err) ? err : abortError(ctx.signal);
@@ -97,4 +97,14 @@ async function executeWithRetries(
       attempt++;
     }
   }
+}
+
+/** The tool's promise, or an abort error as soon as the run is cancelled: a call that never returns still ends. */
+function untilAborted<T>(work: Promise<T>, signal: AbortSignal): Promise<T> {
+  if (signal.aborted) return Promise.reject(abortError(signal));
+  return new Promise<T>((resolve, reject) => {
+    const onAbort = () => reject(abortError(signal));
+    signal.addEventListener('abort', onAbort, { once: true });
+    work.then(resolve, reject).finally(() => signal.removeEventListener('abort', onAbort));
+  });
 }

@@ -88,11 +88,15 @@ export function defaultAgentProfile(workspace: string): AgentProfile {
 
 /**
  * Reads `<workspace>/.workbench/agent.yaml` into a profile.
- * Contract: never rejects; a missing file gives the defaults and no diagnostic; unreadable or
+ * Contract: with `trusted: false` the system prompt, `memory.paths` and `skills.paths` are ignored
+ * (see `dropUntrusted`); never rejects; a missing file gives the defaults and no diagnostic; unreadable or
  * malformed YAML gives the defaults and one diagnostic; a field of the wrong type is dropped (its
  * default used) with a diagnostic, the other fields still apply.
  */
-export async function loadAgentProfile(workspace: string): Promise<LoadAgentProfileResult> {
+export async function loadAgentProfile(
+  workspace: string,
+  opts: { trusted?: boolean } = {},
+): Promise<LoadAgentProfileResult> {
   const file = join(workspace, PROFILE_RELATIVE_PATH);
   const defaults = defaultAgentProfile(workspace);
   let text: string;
@@ -102,7 +106,33 @@ export async function loadAgentProfile(workspace: string): Promise<LoadAgentProf
     if ((err as NodeJS.ErrnoException).code === 'ENOENT') return { profile: defaults, diagnostics: [] };
     return { profile: defaults, diagnostics: [`${file}: cannot read: ${(err as Error).message}`] };
   }
-  return parseAgentProfile(text, file, workspace);
+  const loaded = parseAgentProfile(text, file, workspace);
+  return opts.trusted === false ? dropUntrusted(loaded, workspace) : loaded;
+}
+
+/** The agent.yaml fields an untrusted workspace may not set: they steer what reaches the model. */
+export const UNTRUSTED_PROFILE_FIELDS = ['system_prompt', 'memory.paths', 'skills.paths'] as const;
+
+/**
+ * The profile with the fields an untrusted workspace may not set put back to their defaults, one
+ * diagnostic per field that was set. Contract: pure; other fields are kept.
+ */
+export function dropUntrusted(loaded: LoadAgentProfileResult, workspace: string): LoadAgentProfileResult {
+  const { profile } = loaded;
+  const defaults = defaultAgentProfile(workspace);
+  const ignored = [
+    profile.system_prompt !== defaults.system_prompt && 'system_prompt',
+    profile.memory.paths.length > 0 && 'memory.paths',
+    profile.skills.paths.length > 0 && 'skills.paths',
+  ].filter((f): f is string => typeof f === 'string');
+  const file = profile.source ?? PROFILE_RELATIVE_PATH;
+  return {
+    profile: { ...profile, system_prompt: defaults.system_prompt, memory: { paths: [] }, skills: { paths: [] } },
+    diagnostics: [
+      ...loaded.diagnostics,
+      ...ignored.map((f) => `${file}: ${f} ignored: the workspace is not trusted (run \`workbench trust DIR\`)`),
+    ],
+  };
 }
 
 /** Parses agent.yaml text (see `loadAgentProfile`); `file` is used in diagnostics only. */

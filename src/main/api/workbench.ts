@@ -104,9 +104,9 @@ export async function createWorkbench(opts: WorkbenchOptions): Promise<Workbench
         : defaultWorkspace;
     const state = db.threads.loadOrCreate(args.threadId, workspaceRoot);
     const settings = settingsStore.get();
-    const { profile, diagnostics } = await loadAgentProfile(workspaceRoot);
-    const workspace = await createWorkspace(workspaceRoot);
     const trusted = Boolean(args.trust) || trust.isTrusted(workspaceRoot);
+    const { profile, diagnostics } = await loadAgentProfile(workspaceRoot, { trusted });
+    const workspace = await createWorkspace(workspaceRoot, { allowHardLinks: settings.allow_hard_links });
     const model = args.model ?? opts.model ?? profile.model ?? settings.provider.model;
     const pipeline = await buildPipeline({
       workspace: workspaceRoot,

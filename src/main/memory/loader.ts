@@ -5,6 +5,7 @@
  */
 import { open, stat } from 'node:fs/promises';
 import { isAbsolute, join, resolve } from 'node:path';
+import { checkSource } from '../agents/source-policy.ts';
 
 export type MemoryScope = 'user' | 'workspace' | 'extra';
 
@@ -15,6 +16,8 @@ export interface MemorySource {
   exists: boolean;
   bytes: number;
   truncated: boolean;
+  /** Why the file was not read although it exists (it resolves outside the allowed folders). */
+  refused?: string;
 }
 
 export interface LoadedMemory {
@@ -56,7 +59,9 @@ export type MemoryCache = Map<string, CacheEntry>;
 
 /**
  * Reads every memory source, in order user → workspace → extra.
- * Contract: never rejects for missing or unreadable files (they are `exists: false`); each file is
+ * Contract: a workspace or extra source whose real path is outside the workspace and the user's
+ * config folders is never read (`refused` says why); never rejects for missing or unreadable files
+ * (they are `exists: false`); each file is
  * capped at 64 KiB with a note; with `cache`, unchanged files are not re-read.
  */
 export async function loadMemory(opts: LoadMemoryOptions, cache: MemoryCache = new Map()): Promise<LoadedMemory> {
@@ -74,7 +79,13 @@ export async function loadMemory(opts: LoadMemoryOptions, cache: MemoryCache = n
   for (const c of candidates) {
     if (seen.has(c.path)) continue; // memory.paths naming the workspace AGENTS.md again
     seen.add(c.path);
-    const entry = await readCached(c.path, cache);
+    // The user's own file may link anywhere; what the workspace names must stay in allowed folders.
+    const check = c.scope === 'user' ? undefined : await checkSource(c.path, opts.workspace, opts.home);
+    if (check && !check.ok && check.reason !== 'missing') {
+      sources.push({ path: c.path, scope: c.scope, exists: true, bytes: 0, truncated: false, refused: check.reason });
+      continue;
+    }
+    const entry = await readCached(check?.ok ? check.real : c.path, cache);
     sources.push({ path: c.path, scope: c.scope, exists: entry !== undefined, bytes: entry?.bytes ?? 0, truncated: entry?.truncated ?? false });
     if (entry && entry.text.trim()) texts.push(entry.text.trim());
   }

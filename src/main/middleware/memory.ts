@@ -29,7 +29,12 @@ export function createMemoryHook(opts: MemoryHookOptions): Hook {
     source: 'builtin',
     description: memoryInfo.description,
     async beforeAgent(ctx) {
-      await load(ctx.workspace.root);
+      const memory = await load(ctx.workspace.root);
+      for (const s of memory.sources) {
+        if (!s.refused) continue;
+        ctx.trace?.recordEvent('memory_source_refused', { path: s.path, message: s.refused });
+        ctx.emit({ event: 'error', data: { message: `memory ${s.refused}`, code: 'diagnostic' } });
+      }
     },
     async modifyRequest(ctx, req) {
       return { ...req, system: [...req.system, renderMemoryBlock(await load(ctx.workspace.root))] };

@@ -7,6 +7,7 @@ import { open, readdir, realpath } from 'node:fs/promises';
 import { isAbsolute, join, resolve } from 'node:path';
 import { homedir } from 'node:os';
 import { LineCounter, parseDocument } from 'yaml';
+import { checkSource } from '../agents/source-policy.ts';
 
 export type SkillSource = 'workspace' | 'user' | 'claude' | 'extra';
 
@@ -60,7 +61,9 @@ export function skillRoots(opts: Pick<LoadSkillsOptions, 'home' | 'workspace' | 
 
 /**
  * Discovers every `*\/SKILL.md` under the skill roots.
- * Contract: never rejects; missing roots are skipped silently; missing name or description, no
+ * Contract: never rejects; missing roots are skipped silently; a workspace-named folder or SKILL.md
+ * resolving outside the workspace and the user's config folders is never read (error diagnostic);
+ * missing name or description, no
  * frontmatter or bad YAML → error diagnostic, skill not listed; name ≠ folder, a name outside the
  * Agent Skills pattern, an overlong description or a shadowed duplicate → warning.
  */
@@ -74,7 +77,23 @@ export async function loadSkills(opts: LoadSkillsOptions): Promise<LoadSkillsRes
     const realRoot = await realpath(root.dir).catch(() => undefined);
     if (!realRoot || seenRoots.has(realRoot)) continue;
     seenRoots.add(realRoot);
+    // The user's own folder may link anywhere; folders the workspace names must stay in allowed places.
+    const allowed = async (p: string): Promise<string | undefined> => {
+      if (root.source === 'user') return undefined;
+      const check = await checkSource(p, opts.workspace, opts.home);
+      return check.ok || check.reason === 'missing' ? undefined : check.reason;
+    };
+    const rootRefused = await allowed(realRoot);
+    if (rootRefused) {
+      diagnostics.push({ path: root.dir, severity: 'error', message: `skill folder ${rootRefused}` });
+      continue;
+    }
     for (const folder of await subfolders(realRoot)) {
+      const refused = (await allowed(join(realRoot, folder))) ?? (await allowed(join(realRoot, folder, 'SKILL.md')));
+      if (refused) {
+        diagnostics.push({ path: join(realRoot, folder), severity: 'error', message: `skill ${refused}` });
+        continue;
+      }
       const file = join(realRoot, folder, 'SKILL.md');
       const head = await readHead(file);
       if (head === undefined) continue; // a folder without SKILL.md is not a skill

@@ -28,6 +28,7 @@ export const settingsSchema = z.looseObject({
   recent_workspaces: z.array(z.string()),
   disabled_skills: z.array(z.string()),
   sandbox: z.looseObject({ mode: z.enum(['auto', 'required', 'off']), network: z.boolean() }),
+  allow_hard_links: z.boolean(),
 });
 
 /** Keys that look like a secret's field name (`api_key`, `apiKey`, `openai-api-key`, `x-api-key`). */

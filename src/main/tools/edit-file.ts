@@ -1,9 +1,7 @@
 /** The `edit_file` tool: exact-text replacement of the first occurrence, byte-preserving elsewhere. */
-import { promises as fs } from 'node:fs';
 import { z } from 'zod';
 import { ToolError, defineTool, type Tool } from './types.ts';
 import { MAX_FILE_BYTES, describeFsError, looksBinary } from './file-io.ts';
-import { writeFileAtomic } from '../fs/atomic-write.ts';
 import type { FileChangeListener } from './write-file.ts';
 
 const params = z.object({
@@ -61,11 +59,14 @@ export function createEditFileTool(opts: { onFileChange?: FileChangeListener } =
       const shown = ctx.workspace.display(file);
       let data: Buffer;
       try {
-        const st = await fs.stat(file);
-        if (st.isDirectory()) throw new ToolError(`is a directory: ${shown}`);
-        if (st.size > MAX_FILE_BYTES)
-          throw new ToolError(`file too large to edit (${st.size} bytes)`);
-        data = await fs.readFile(file);
+        const { handle, stat } = await ctx.workspace.openRead(file);
+        try {
+          if (stat.size > MAX_FILE_BYTES)
+            throw new ToolError(`file too large to edit (${stat.size} bytes)`);
+          data = await handle.readFile();
+        } finally {
+          await handle.close();
+        }
       } catch (err) {
         if (err instanceof ToolError) throw err;
         throw new ToolError(describeFsError(err, shown));
@@ -80,8 +81,9 @@ export function createEditFileTool(opts: { onFileChange?: FileChangeListener } =
         data.subarray(at + needle.length),
       ]);
       try {
-        await writeFileAtomic(file, updated);
+        await ctx.workspace.write(file, updated);
       } catch (err) {
+        if (err instanceof ToolError) throw err;
         throw new ToolError(describeFsError(err, shown));
       }
       const others = countFrom(data, needle, at + needle.length);

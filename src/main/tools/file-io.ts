@@ -1,5 +1,6 @@
 /** Small file helpers shared by the fs tools: size limits, binary sniffing, fs errors in words. */
 import { promises as fs } from 'node:fs';
+import type { FileHandle } from 'node:fs/promises';
 import { errorMessage } from '../errors.ts';
 
 /** Bytes looked at to decide whether a file is binary (the same rule as git and ripgrep: a NUL byte). */
@@ -12,15 +13,15 @@ export function looksBinary(head: Uint8Array): boolean {
   return head.subarray(0, BINARY_SNIFF_BYTES).includes(0);
 }
 
-/** Reads up to the first 8 KB of a file. */
-export async function readHead(file: string): Promise<Buffer> {
-  const fh = await fs.open(file, 'r');
+/** Reads up to the first 8 KB of a file (a path, or a handle that stays open). */
+export async function readHead(file: string | FileHandle): Promise<Buffer> {
+  const fh = typeof file === 'string' ? await fs.open(file, 'r') : file;
   try {
     const buf = Buffer.alloc(BINARY_SNIFF_BYTES);
     const { bytesRead } = await fh.read(buf, 0, buf.length, 0);
     return buf.subarray(0, bytesRead);
   } finally {
-    await fh.close();
+    if (typeof file === 'string') await fh.close();
   }
 }
 

@@ -3,7 +3,7 @@
  * search start), skips `.git`, symlinks, binaries and huge files, reads files with bounded concurrency
  * and tests a whole file (or 1 MB chunk) with one regex scan before looking at single lines.
  */
-import { promises as fs } from 'node:fs';
+import { constants, promises as fs } from 'node:fs';
 import path from 'node:path';
 import { globToRegExp } from './glob-pattern.ts';
 import { MatchCollector, matchText, type GrepOutput, type GrepRequest } from './grep-results.ts';
@@ -17,30 +17,28 @@ export const MAX_GREP_FILE_BYTES = 50 * 1024 * 1024;
 const WHOLE_READ_BYTES = 1024 * 1024;
 const CHUNK_BYTES = 1024 * 1024;
 const CONCURRENCY = 32;
-/** Below this many files the main-thread async search is cheaper than starting workers. */
-const WORKER_THRESHOLD = 256;
+/** How long a JS search may run before its workers are terminated. */
+export const GREP_DEADLINE_MS = 10_000;
 
 /**
- * Searches with the JS engine: worker threads for big file sets (`workers: false` forbids them,
- * `true` forces them even for few files). Contract: same output shape and order as the ripgrep engine.
+ * Searches with the JS engine, in worker threads with a deadline: the main thread never runs a user
+ * regex (one catastrophic pattern would freeze every run and `serve`). `workers: false` is for tests
+ * only: it searches on the main thread to compare the worker source with `searchText`.
+ * Contract: same output shape and order as the ripgrep engine.
  */
-export async function jsSearch(req: GrepRequest, opts: { workers?: boolean } = {}): Promise<GrepOutput> {
+export async function jsSearch(req: GrepRequest, opts: { workers?: boolean; deadlineMs?: number } = {}): Promise<GrepOutput> {
   const flags = req.caseInsensitive ? 'i' : '';
   const scan = new RegExp(req.pattern, flags + 'gm');
   const lineRe = new RegExp(req.pattern, flags);
   const collector = new MatchCollector(req.maxResults);
   const files = await listFiles(req);
-  if ((files.length >= WORKER_THRESHOLD && opts.workers !== false) || (opts.workers === true && files.length > 0)) {
-    try {
-      const found = await searchInWorkers({ files, pattern: req.pattern, flags, maxCount: req.maxResults, maxFileBytes: MAX_GREP_FILE_BYTES, signal: req.signal });
-      for (const [i, line, text] of found.matches) collector.add({ file: req.display(files[i]!), line, text });
-      if (found.more) collector.markTruncated();
-      return collector.result();
-    } catch (err) {
-      req.signal.throwIfAborted();
-      if (opts.workers === true) throw err;
-      // Workers unavailable in this host: search on the main thread instead.
-    }
+  if (files.length === 0) return collector.result();
+  if (opts.workers !== false) {
+    const deadlineMs = opts.deadlineMs ?? GREP_DEADLINE_MS;
+    const found = await searchInWorkers({ files, pattern: req.pattern, flags, maxCount: req.maxResults, maxFileBytes: MAX_GREP_FILE_BYTES, skipHardLinked: req.skipHardLinked, signal: req.signal, deadlineMs });
+    for (const [i, line, text] of found.matches) collector.add({ file: req.display(files[i]!), line, text });
+    if (found.more) collector.markTruncated();
+    return collector.result();
   }
   let next = 0;
   const worker = async (): Promise<void> => {
@@ -48,7 +46,7 @@ export async function jsSearch(req: GrepRequest, opts: { workers?: boolean } = {
       req.signal.throwIfAborted();
       const file = files[next++]!;
       const matches: Array<{ line: number; text: string }> = [];
-      await searchFile(file, scan, lineRe, req.maxResults + 1, matches).catch(() => undefined);
+      await searchFile(file, scan, lineRe, req.maxResults + 1, matches, req.skipHardLinked).catch(() => undefined);
       if (matches.length === 0) continue;
       const shown = req.display(file);
       for (const m of matches) collector.add({ file: shown, line: m.line, text: m.text });
@@ -86,11 +84,12 @@ export function globFilter(req: GrepRequest): (abs: string) => boolean {
     (abs.startsWith(req.target + path.sep) && re.test(abs.slice(req.target.length + 1).split(path.sep).join('/')));
 }
 
-async function searchFile(file: string, scan: RegExp, lineRe: RegExp, maxCount: number, out: Array<{ line: number; text: string }>): Promise<void> {
-  const fh = await fs.open(file, 'r');
+async function searchFile(file: string, scan: RegExp, lineRe: RegExp, maxCount: number, out: Array<{ line: number; text: string }>, skipHardLinked: boolean): Promise<void> {
+  const fh = await fs.open(file, constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK);
   try {
-    const { size } = await fh.stat();
-    if (size === 0 || size > MAX_GREP_FILE_BYTES) return;
+    const st = await fh.stat();
+    const size = st.size;
+    if (size === 0 || size > MAX_GREP_FILE_BYTES || !st.isFile() || (skipHardLinked && st.nlink > 1)) return;
     if (size <= WHOLE_READ_BYTES) {
       const buf = await fh.readFile();
       if (buf.includes(0)) return; // binary: skipped like ripgrep does

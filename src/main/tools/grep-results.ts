@@ -27,6 +27,8 @@ export interface GrepRequest {
   /** File filter glob: without `/` it matches the file name, with `/` the path below `target`. */
   readonly glob?: string;
   readonly maxResults: number;
+  /** Skip files with other hard links (their content may belong to a file outside the workspace). */
+  readonly skipHardLinked: boolean;
   readonly signal: AbortSignal;
   readonly display: (abs: string) => string;
 }

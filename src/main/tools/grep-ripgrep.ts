@@ -1,6 +1,6 @@
 /** grep through `rg` (NUL-separated text output, cheaper to parse than --json): spawned without a shell in its own process group, killed on abort. */
 import { spawn } from 'node:child_process';
-import { accessSync, constants } from 'node:fs';
+import { accessSync, constants, lstatSync } from 'node:fs';
 import path from 'node:path';
 import { MatchCollector, matchText, type GrepOutput, type GrepRequest } from './grep-results.ts';
 import { MAX_GREP_FILE_BYTES, globFilter } from './grep-js.ts';
@@ -23,6 +23,15 @@ export function findRipgrep(): string | null {
     }
   }
   return cachedRg;
+}
+
+/** True when the file has other names (one may lie outside the workspace): its lines are dropped. */
+function hardLinked(abs: string): boolean {
+  try {
+    return lstatSync(abs).nlink > 1;
+  } catch {
+    return true;
+  }
 }
 
 /** Thrown when ripgrep cannot handle the request (e.g. a regex only JavaScript understands). */
@@ -83,7 +92,7 @@ export async function ripgrepSearch(rg: string, req: GrepRequest): Promise<GrepO
     if (lastPath === undefined || nul !== lastPath.length || line.compare(lastPath, 0, nul, 0, nul) !== 0) {
       lastPath = Buffer.from(line.subarray(0, nul));
       const abs = path.resolve(req.root, lastPath.toString('utf8'));
-      lastFile = keep(abs) ? req.display(abs) : null;
+      lastFile = keep(abs) && !(req.skipHardLinked && hardLinked(abs)) ? req.display(abs) : null;
     }
     if (lastFile === null) return;
     const lineNo = Number(line.toString('latin1', nul + 1, colon));

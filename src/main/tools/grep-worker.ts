@@ -8,6 +8,7 @@ import os from 'node:os';
 import { Worker } from 'node:worker_threads';
 import { BINARY_SNIFF_BYTES } from './file-io.ts';
 import { MAX_MATCH_TEXT } from './grep-results.ts';
+import { ToolError } from './types.ts';
 
 /** A search handed to the worker threads (`files` sorted). */
 export interface WorkerSearch {
@@ -16,7 +17,10 @@ export interface WorkerSearch {
   flags: string;
   maxCount: number;
   maxFileBytes: number;
+  skipHardLinked: boolean;
   signal: AbortSignal;
+  /** The whole search is ended (workers terminated) after this long. */
+  deadlineMs: number;
 }
 
 /** [file index, line, text] */
@@ -38,7 +42,9 @@ function workerCount(): number {
  * Searches `files` over worker threads and returns at most `maxCount` matches per worker: each worker
  * walks its share in path order and stops once it holds `maxCount` matches, since later files cannot
  * be among the first `maxCount` overall.
- * Contract: `files` must be sorted; rejects on abort (workers are terminated) or worker failure.
+ * Contract: `files` must be sorted; rejects on abort (workers are terminated), with a ToolError when
+ * the deadline passes (workers terminated: a catastrophic regex never blocks the main thread), or on
+ * worker failure.
  */
 export async function searchInWorkers(req: WorkerSearch): Promise<WorkerResult> {
   const n = Math.min(workerCount(), req.files.length);
@@ -47,8 +53,21 @@ export async function searchInWorkers(req: WorkerSearch): Promise<WorkerResult> 
   const workers: Worker[] = [];
   const onAbort = () => workers.forEach((w) => void w.terminate());
   req.signal.addEventListener('abort', onAbort, { once: true });
+  let timer: NodeJS.Timeout | undefined;
+  const deadline = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => {
+      onAbort();
+      const secs = Math.round(req.deadlineMs / 100) / 10;
+      reject(
+        new ToolError(
+          `grep stopped after ${secs} s: the pattern is too slow on these files (look-around or ` +
+            'backreferences on long lines); simplify it or narrow path or glob',
+        ),
+      );
+    }, req.deadlineMs);
+  });
   try {
-    const parts = await Promise.all(
+    const all = Promise.all(
       shares.map((indices) => {
         const worker = new Worker(WORKER_SOURCE, {
           eval: true,
@@ -59,6 +78,7 @@ export async function searchInWorkers(req: WorkerSearch): Promise<WorkerResult> 
             flags: req.flags,
             maxCount: req.maxCount,
             maxFileBytes: req.maxFileBytes,
+            skipHardLinked: req.skipHardLinked,
             sniff: BINARY_SNIFF_BYTES,
             maxText: MAX_MATCH_TEXT,
           },
@@ -71,9 +91,12 @@ export async function searchInWorkers(req: WorkerSearch): Promise<WorkerResult> 
         });
       }),
     );
+    all.catch(() => undefined); // a terminated worker's rejection after the deadline is not news
+    const parts = await Promise.race([all, deadline]);
     req.signal.throwIfAborted();
     return { matches: parts.flatMap((p) => p.matches), more: parts.some((p) => p.more) };
   } finally {
+    clearTimeout(timer);
     req.signal.removeEventListener('abort', onAbort);
     workers.forEach((w) => void w.terminate());
   }
@@ -83,7 +106,7 @@ export async function searchInWorkers(req: WorkerSearch): Promise<WorkerResult> 
 const WORKER_SOURCE = `
 const { parentPort, workerData } = require('node:worker_threads');
 const fs = require('node:fs');
-const { files, indices, pattern, flags, maxCount, maxFileBytes, sniff, maxText } = workerData;
+const { files, indices, pattern, flags, maxCount, maxFileBytes, skipHardLinked, sniff, maxText } = workerData;
 const scan = new RegExp(pattern, flags + 'gm');
 const lineRe = new RegExp(pattern, flags);
 const WHOLE = 1024 * 1024;
@@ -117,10 +140,11 @@ function searchText(text, firstLine, found, index, limit) {
   return lineNo + countNewlines(text, counted, text.length);
 }
 function searchFile(file, index, limit = maxCount + 1) {
-  const fd = fs.openSync(file, 'r');
+  const fd = fs.openSync(file, fs.constants.O_RDONLY | fs.constants.O_NOFOLLOW | fs.constants.O_NONBLOCK);
   try {
-    const size = fs.fstatSync(fd).size;
-    if (size === 0 || size > maxFileBytes) return;
+    const st = fs.fstatSync(fd);
+    const size = st.size;
+    if (size === 0 || size > maxFileBytes || !st.isFile() || (skipHardLinked && st.nlink > 1)) return;
     const found = { n: 0 };
     if (size <= WHOLE) {
       const buf = Buffer.allocUnsafe(size);

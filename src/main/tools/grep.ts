@@ -37,8 +37,10 @@ export interface GrepToolOptions {
   useRipgrep?: boolean;
   /** Path of the rg binary (default: looked up on PATH). */
   ripgrepPath?: string;
-  /** JS engine only: false keeps the search on the main thread, true forces worker threads (tests). */
+  /** JS engine only, tests only: false searches on the main thread (default: worker threads). */
   workers?: boolean;
+  /** JS engine: the search ends with an error after this long (default 10 s). */
+  deadlineMs?: number;
 }
 
 /**
@@ -81,6 +83,9 @@ export function createGrepTool(opts: GrepToolOptions = {}): Tool {
       const st = await fs.stat(target).catch(() => {
         throw new ToolError(`no such file or directory: ${ctx.workspace.display(target)}`);
       });
+      if (!st.isFile() && !st.isDirectory()) {
+        throw new ToolError(`not a regular file or folder: ${ctx.workspace.display(target)}`);
+      }
       // A binary file named directly: rg would print a "binary file matches" notice; both engines skip it.
       if (st.isFile() && looksBinary(await readHead(target)))
         return JSON.stringify({ matches: [], truncated: false });
@@ -91,6 +96,7 @@ export function createGrepTool(opts: GrepToolOptions = {}): Tool {
         caseInsensitive: a.case_insensitive ?? false,
         glob: a.glob,
         maxResults: a.max_results ?? DEFAULT_GREP_RESULTS,
+        skipHardLinked: !ctx.workspace.allowHardLinks,
         signal: ctx.signal,
         display: (abs) => ctx.workspace.display(abs),
       };
@@ -114,7 +120,7 @@ async function search(req: GrepRequest, opts: GrepToolOptions): Promise<GrepOutp
     }
   }
   try {
-    return await jsSearch(req, { workers: opts.workers });
+    return await jsSearch(req, { workers: opts.workers, deadlineMs: opts.deadlineMs });
   } catch (err) {
     if ((err as NodeJS.ErrnoException).code === 'ENOENT')
       throw new ToolError(`no such file or directory: ${req.display(req.target)}`);

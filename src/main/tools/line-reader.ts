@@ -1,5 +1,5 @@
 /** Streams a page of lines from a file without ever holding a whole file or a whole huge line. */
-import { createReadStream } from 'node:fs';
+import type { FileHandle } from 'node:fs/promises';
 
 /** A page of lines read from a file. */
 export interface LinePage {
@@ -25,11 +25,14 @@ export interface LinePageOptions {
   signal?: AbortSignal;
 }
 
-/** Reads lines `offset .. offset+limit-1` of a UTF-8 file (invalid bytes become U+FFFD). */
-export async function readLinePage(file: string, opts: LinePageOptions): Promise<LinePage> {
+/**
+ * Reads lines `offset .. offset+limit-1` of an open UTF-8 file (invalid bytes become U+FFFD).
+ * Contract: reads from the start of the file; leaves the handle open for the caller to close.
+ */
+export async function readLinePage(file: FileHandle, opts: LinePageOptions): Promise<LinePage> {
   const page: LinePage = { lines: [], first: opts.offset, cut: new Set(), more: false, linesSeen: 0 };
   const decoder = new TextDecoder('utf-8');
-  const stream = createReadStream(file, { highWaterMark: 64 * 1024, signal: opts.signal });
+  const stream = file.createReadStream({ start: 0, highWaterMark: 64 * 1024, signal: opts.signal, autoClose: false });
   let current = '';
   let currentCut = false;
   let lineNo = 1;

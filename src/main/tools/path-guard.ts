@@ -8,16 +8,29 @@ import { promises as fs, realpathSync } from 'node:fs';
 import path from 'node:path';
 import { PathOutsideWorkspaceError, type Workspace } from './workspace.ts';
 import { ToolError } from './types.ts';
+import { openForRead, writeChecked } from './safe-fs.ts';
 
 const MAX_SYMLINK_HOPS = 40;
 
+/** Options of the guard. */
+export interface WorkspaceOptions {
+  /** Let tools open files that have other hard links (settings `allow_hard_links`). */
+  allowHardLinks?: boolean;
+}
+
 /** Creates the guard for a workspace folder. Contract: rejects if `root` does not exist. */
-export async function createWorkspace(root: string): Promise<Workspace> {
+export async function createWorkspace(root: string, opts: WorkspaceOptions = {}): Promise<Workspace> {
   const realRoot = await fs.realpath(path.resolve(root));
   const readRoots: string[] = [];
+  const readable = (real: string) => isInside(real, realRoot) || readRoots.some((r) => isInside(real, r));
+  const display = (absolutePath: string): string => {
+    if (!isInside(absolutePath, realRoot)) return absolutePath;
+    return path.relative(realRoot, absolutePath) || '.';
+  };
 
   return {
     root: realRoot,
+    allowHardLinks: opts.allowHardLinks === true,
     async resolve(requested: string, mode: 'read' | 'write' = 'write'): Promise<string> {
       const abs = toAbsolute(realRoot, requested);
       const real = await resolveReal(abs);
@@ -25,10 +38,7 @@ export async function createWorkspace(root: string): Promise<Workspace> {
       if (mode === 'read' && readRoots.some((r) => isInside(real, r))) return real;
       throw new PathOutsideWorkspaceError(requested);
     },
-    display(absolutePath: string): string {
-      if (!isInside(absolutePath, realRoot)) return absolutePath;
-      return path.relative(realRoot, absolutePath) || '.';
-    },
+    display,
     addReadRoot(dir: string): void {
       let real: string;
       try {
@@ -37,6 +47,13 @@ export async function createWorkspace(root: string): Promise<Workspace> {
         real = path.resolve(dir);
       }
       if (!readRoots.includes(real)) readRoots.push(real);
+    },
+    openRead: (real) =>
+      openForRead(real, display(real), { allowed: readable, allowHardLinks: opts.allowHardLinks === true }),
+    async write(real, data) {
+      if (!isInside(real, realRoot)) throw new PathOutsideWorkspaceError(real);
+      if (real === realRoot) throw new ToolError(`is a directory: ${display(real)}`);
+      return writeChecked(real, data, display(real));
     },
   };
 }

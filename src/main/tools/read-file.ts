@@ -1,9 +1,9 @@
 /** The `read_file` tool: numbered lines of a text file, paged, never dumping binaries or huge files. */
-import { promises as fs } from 'node:fs';
 import { z } from 'zod';
 import { ToolError, defineTool, type Tool } from './types.ts';
 import { MAX_FILE_BYTES, describeFsError, looksBinary, readHead } from './file-io.ts';
 import { readLinePage } from './line-reader.ts';
+import type { OpenedFile } from './safe-fs.ts';
 
 /** Lines read when the model gives no limit. */
 const DEFAULT_READ_LINES = 2000;
@@ -53,44 +53,64 @@ export function createReadFileTool(opts: { maxLines?: number } = {}): Tool {
     async execute({ path: requested, offset, limit }, ctx) {
       const file = await ctx.workspace.resolve(requested, 'read');
       const shown = ctx.workspace.display(file);
-      let size: number;
+      let opened: OpenedFile;
       try {
-        const st = await fs.stat(file);
-        if (st.isDirectory()) throw new ToolError(`is a directory: ${shown} (use ls)`);
-        size = st.size;
-        if (looksBinary(await readHead(file))) return `binary file (${size} bytes), not shown`;
+        opened = await ctx.workspace.openRead(file);
       } catch (err) {
-        if (err instanceof ToolError) throw err;
+        if (err instanceof ToolError) {
+          throw err.message.startsWith('is a directory')
+            ? new ToolError(`${err.message} (use ls)`)
+            : err;
+        }
         throw new ToolError(describeFsError(err, shown));
       }
-      if (size > MAX_FILE_BYTES && offset === undefined && limit === undefined) {
-        throw new ToolError(
-          `file is too large to read whole (${size} bytes); read a part with offset and limit`,
-        );
+      try {
+        return await readOpened(opened, { offset, limit, defaultLimit, signal: ctx.signal }, shown);
+      } finally {
+        await opened.handle.close();
       }
-      if (size === 0) return '(empty file)';
-      const start = offset ?? 1;
-      const page = await readLinePage(file, {
-        offset: start,
-        limit: limit ?? defaultLimit,
-        maxLineChars: MAX_LINE_CHARS,
-        maxPageChars: MAX_PAGE_CHARS,
-        signal: ctx.signal,
-      });
-      if (page.lines.length === 0) {
-        return `offset ${start} is past the end of the file (${page.linesSeen} lines)`;
-      }
-      const body = page.lines
-        .map((line, i) => {
-          const text = page.cut.has(i)
-            ? `${line}… [line cut at ${MAX_LINE_CHARS} characters]`
-            : line;
-          return `${String(start + i).padStart(6)}\t${text}`;
-        })
-        .join('\n');
-      if (!page.more) return body;
-      const next = start + page.lines.length;
-      return `${body}\n\n(more lines remain; continue with offset=${next})`;
     },
   });
+}
+
+interface Page {
+  offset?: number;
+  limit?: number;
+  defaultLimit: number;
+  signal: AbortSignal;
+}
+
+async function readOpened({ handle, stat }: OpenedFile, p: Page, shown: string): Promise<string> {
+  const size = stat.size;
+  try {
+    if (looksBinary(await readHead(handle))) return `binary file (${size} bytes), not shown`;
+  } catch (err) {
+    throw new ToolError(describeFsError(err, shown));
+  }
+  if (size > MAX_FILE_BYTES && p.offset === undefined && p.limit === undefined) {
+    throw new ToolError(
+      `file is too large to read whole (${size} bytes); read a part with offset and limit`,
+    );
+  }
+  if (size === 0) return '(empty file)';
+  const start = p.offset ?? 1;
+  const page = await readLinePage(handle, {
+    offset: start,
+    limit: p.limit ?? p.defaultLimit,
+    maxLineChars: MAX_LINE_CHARS,
+    maxPageChars: MAX_PAGE_CHARS,
+    signal: p.signal,
+  });
+  if (page.lines.length === 0) {
+    return `offset ${start} is past the end of the file (${page.linesSeen} lines)`;
+  }
+  const body = page.lines
+    .map((line, i) => {
+      const text = page.cut.has(i) ? `${line}… [line cut at ${MAX_LINE_CHARS} characters]` : line;
+      return `${String(start + i).padStart(6)}	${text}`;
+    })
+    .join('\n');
+  if (!page.more) return body;
+  const next = start + page.lines.length;
+  return `${body}\n\n(more lines remain; continue with offset=${next})`;
 }

@@ -9,6 +9,7 @@ import { callEffects } from './call-policy.ts';
 import { commandPolicy } from './command-policy.ts';
 import { protectedPathReason } from './protected-paths.ts';
 import type { Tool } from './types.ts';
+import { realTargetSync } from './real-target.ts';
 
 /** How the call's command will run (the sandbox decides which command rules still apply). */
 export interface RiskOptions {
@@ -41,12 +42,21 @@ export function alwaysAskReason(
     if (reasons.length) return reasons.join('; ');
   }
   for (const path of effects.writes ?? []) {
-    const rel = workspaceRelative(path, workspaceRoot);
-    if (rel === undefined) continue; // the path guard refuses it anyway
-    const reason = protectedPathReason(rel);
+    const reason = protectedWriteReason(path, workspaceRoot);
     if (reason) return reason;
   }
   return undefined;
+}
+
+/**
+ * Why writing `path` needs a person, decided on the real path the tool will open (a `cfg -> .claude`
+ * link, `/proc/self/root/…`); the protected-path match ignores case, as a case-insensitive file system does.
+ */
+function protectedWriteReason(path: string, workspaceRoot: string): string | undefined {
+  if (!path) return undefined;
+  const real = workspaceRelative(realTargetSync(path, workspaceRoot), workspaceRoot);
+  if (real === undefined) return undefined; // the path guard refuses it anyway
+  return protectedPathReason(real);
 }
 
 function workspaceRelative(path: string, root: string): string | undefined {

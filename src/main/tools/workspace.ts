@@ -1,8 +1,11 @@
 /** The workspace port: a real root folder and the guard every model-given path goes through. */
+import type { OpenedFile } from './safe-fs.ts';
 
 export interface Workspace {
   /** Real path of the workspace root. */
   readonly root: string;
+  /** Files with other hard links may be opened (settings `allow_hard_links`). */
+  readonly allowHardLinks: boolean;
   /**
    * Resolves a model-given path (relative to the root, or absolute) to an absolute path inside the
    * workspace, following symlinks of every existing part. Read-only roots (skill folders) are allowed
@@ -14,6 +17,18 @@ export interface Workspace {
   display(absolutePath: string): string;
   /** Allows reads (never writes) under an extra folder, e.g. a skill's folder outside the workspace. */
   addReadRoot(dir: string): void;
+  /**
+   * Opens a path `resolve` returned for reading.
+   * Contract: refuses (ToolError) directories, FIFOs, sockets, devices, files with other hard links
+   * (unless settings allow them) and a file swapped mid-call; never blocks on a FIFO.
+   */
+  openRead(real: string): Promise<OpenedFile>;
+  /**
+   * Writes a path `resolve(…, 'write')` returned, atomically, creating missing folders.
+   * Contract: every folder and the final rename are checked to be the real path that was resolved,
+   * so a folder swapped for a symlink mid-call fails the write instead of redirecting it.
+   */
+  write(real: string, data: string | Uint8Array): Promise<{ existed: boolean }>;
 }
 
 export class PathOutsideWorkspaceError extends Error {

@@ -1,11 +1,8 @@
 /** The `write_file` tool: creates or replaces a file, creating missing parent folders. */
-import { promises as fs } from 'node:fs';
-import path from 'node:path';
 import { z } from 'zod';
 import { ToolError, defineTool, type Tool } from './types.ts';
 import type { FileChange } from '../../shared/types/index.ts';
 import { MAX_FILE_BYTES, describeFsError } from './file-io.ts';
-import { writeFileAtomic } from '../fs/atomic-write.ts';
 
 const params = z.object({
   path: z.string().describe('File to write, relative to the workspace root'),
@@ -49,11 +46,7 @@ export function createWriteFileTool(opts: { onFileChange?: FileChangeListener } 
       if (file === ctx.workspace.root) throw new ToolError(`is a directory: ${shown}`);
       let existed: boolean;
       try {
-        await fs.mkdir(path.dirname(file), { recursive: true });
-        const st = await fs.stat(file).catch(() => undefined);
-        if (st?.isDirectory()) throw new ToolError(`is a directory: ${shown}`);
-        existed = st !== undefined;
-        await writeFileAtomic(file, content);
+        ({ existed } = await ctx.workspace.write(file, content));
       } catch (err) {
         if (err instanceof ToolError) throw err;
         throw new ToolError(describeFsError(err, shown));

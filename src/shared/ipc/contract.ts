@@ -72,8 +72,18 @@ export interface ProbeResultView {
 }
 
 export interface TrustItem {
-  kind: 'agents_md' | 'hooks' | 'claude_settings' | 'workbench_settings' | 'skills';
+  kind:
+    | 'agents_md'
+    | 'hooks'
+    | 'claude_settings'
+    | 'workbench_settings'
+    | 'skills'
+    | 'system_prompt'
+    | 'memory_paths'
+    | 'skills_paths';
   path: string;
+  /** What the item says (agent.yaml's system prompt's first lines, the paths it names); used only with trust. */
+  detail?: string;
 }
 
 export interface TrustStatus {
@@ -116,6 +126,8 @@ export interface MemorySourceView {
   exists: boolean;
   bytes: number;
   truncated: boolean;
+  /** Why an existing file was not read (it resolves outside the allowed folders). */
+  refused?: string;
 }
 
 /** The "effective context": the exact system message of the last model request, and the memory now. */

@@ -37,6 +37,8 @@ export interface WorkbenchSettings {
   recent_workspaces: string[];
   disabled_skills: string[];
   sandbox: SandboxSettings;
+  /** Let file tools open a file that has other hard links (which may lie outside the workspace). */
+  allow_hard_links: boolean;
 }
 
 export const DEFAULT_SETTINGS: WorkbenchSettings = {
@@ -51,4 +53,5 @@ export const DEFAULT_SETTINGS: WorkbenchSettings = {
   recent_workspaces: [],
   disabled_skills: [],
   sandbox: { mode: 'auto', network: false },
+  allow_hard_links: false,
 };

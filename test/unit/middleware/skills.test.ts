@@ -1,4 +1,4 @@
-import { mkdtempSync, mkdirSync, rmSync, writeFileSync, realpathSync } from 'node:fs';
+import { cpSync, mkdtempSync, mkdirSync, rmSync, symlinkSync, writeFileSync, realpathSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -50,15 +50,18 @@ function ctxFor(ws: string) {
 
 describe('skills loader: odd frontmatter fixtures', () => {
   it('lists good skills and turns every broken one into a diagnostic', async () => {
-    const { skills, diagnostics } = await loadSkills({ home, workspace, extraPaths: [FIXTURES] });
+    // Extra skill folders must lie in the workspace (or the user's config folders).
+    const fixtures = join(workspace, 'fixtures');
+    cpSync(FIXTURES, fixtures, { recursive: true });
+    const { skills, diagnostics } = await loadSkills({ home, workspace, extraPaths: ['fixtures'] });
     const byName = Object.fromEntries(skills.map((s) => [s.name, s]));
     expect(Object.keys(byName).sort()).toEqual(['extra-keys', 'folded-description', 'other-name', 'quoted-description']);
     expect(byName['folded-description'].description).toBe('Analyze CSV files and generate charts.');
     expect(byName['quoted-description'].description).toBe('Review code: bugs, "style" issues and tests');
     expect(byName['extra-keys'].frontmatter).toMatchObject({ license: 'MIT', 'allowed-tools': 'read_file grep', metadata: { author: 'someone', version: '1.0' } });
-    expect(byName['other-name']).toMatchObject({ source: 'extra', enabled: true, dir: join(FIXTURES, 'name-mismatch'), path: join(FIXTURES, 'name-mismatch', 'SKILL.md') });
+    expect(byName['other-name']).toMatchObject({ source: 'extra', enabled: true, dir: join(fixtures, 'name-mismatch'), path: join(fixtures, 'name-mismatch', 'SKILL.md') });
 
-    const diag = (folder: string) => diagnostics.filter((d) => d.path === join(FIXTURES, folder, 'SKILL.md'));
+    const diag = (folder: string) => diagnostics.filter((d) => d.path === join(fixtures, folder, 'SKILL.md'));
     expect(diag('name-mismatch')).toEqual([expect.objectContaining({ severity: 'warning', message: expect.stringContaining('differs from its folder') })]);
     expect(diag('missing-name')).toEqual([expect.objectContaining({ severity: 'error', message: expect.stringContaining('missing name') })]);
     expect(diag('missing-description')).toEqual([expect.objectContaining({ severity: 'error', message: expect.stringContaining('missing description') })]);
@@ -100,14 +103,14 @@ describe('skills loader: sources and precedence', () => {
 
 describe('SkillsHook', () => {
   it('adds read roots in beforeAgent and the catalog as a system block', async () => {
-    const outside = join(tmp, 'outside');
+    const team = join(workspace, 'team-skills');
     skill(join(home, 'skills'), 'csv', 'name: csv\ndescription: >\n  Analyze CSV\n  files');
-    skill(join(outside), 'lint', 'name: lint\ndescription: "Lint: everything"');
+    skill(team, 'lint', 'name: lint\ndescription: "Lint: everything"');
     skill(join(home, 'skills'), 'off', 'name: off\ndescription: disabled one');
-    const hook = createSkillsHook({ home, extraPaths: [outside], disabled: ['off'] });
+    const hook = createSkillsHook({ home, extraPaths: ['team-skills'], disabled: ['off'] });
     const { ctx, readRoots } = ctxFor(workspace);
     await hook.beforeAgent!(ctx, ctx.state);
-    expect(readRoots).toEqual([join(home, 'skills', 'csv'), join(outside, 'lint')]);
+    expect(readRoots).toEqual([join(home, 'skills', 'csv'), join(team, 'lint')]);
 
     const input = requestOf([{ role: 'user', content: 'hi' }], ['You are helpful.']);
     const frozen = structuredClone(input);
@@ -118,8 +121,21 @@ describe('SkillsHook', () => {
       'You are helpful.',
       `${SKILLS_HEADER}\n` +
         `[csv] Analyze CSV files → Read ${join(home, 'skills', 'csv', 'SKILL.md')} for full instructions\n` +
-        `[lint] Lint: everything → Read ${join(outside, 'lint', 'SKILL.md')} for full instructions`,
+        `[lint] Lint: everything → Read ${join(team, 'lint', 'SKILL.md')} for full instructions`,
     ]);
+  });
+
+  it('opens no folder outside the workspace to read_file: an outside skills path or skill link is refused', async () => {
+    const outside = join(tmp, 'outside');
+    skill(outside, 'lint', 'name: lint\ndescription: outside');
+    skill(join(tmp, 'elsewhere'), 'linked', 'name: linked\ndescription: outside too');
+    mkdirSync(join(workspace, '.workbench', 'skills'), { recursive: true });
+    symlinkSync(join(tmp, 'elsewhere', 'linked'), join(workspace, '.workbench', 'skills', 'linked'));
+    const hook = createSkillsHook({ home, extraPaths: [outside] });
+    const { ctx, readRoots, events } = ctxFor(workspace);
+    await hook.beforeAgent!(ctx, ctx.state);
+    expect(readRoots).toEqual([]);
+    expect(events.filter((e) => e === 'skill_diagnostic')).toHaveLength(2);
   });
 
   it('adds a system block when there are skills, and passes the request through without', async () => {

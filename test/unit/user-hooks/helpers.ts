@@ -51,6 +51,7 @@ export function installFixture(dir: string, fixture: string, name = fixture.spli
 export function fakeWorkspace(root: string): Workspace {
   return {
     root,
+    allowHardLinks: false,
     async resolve(p: string) {
       const abs = isAbsolute(p) ? resolve(p) : resolve(root, p);
       const rel = relative(root, abs);
@@ -59,6 +60,8 @@ export function fakeWorkspace(root: string): Workspace {
     },
     display: (p) => relative(root, p) || '.',
     addReadRoot() {},
+    openRead: () => Promise.reject(new Error('not used by hook tests')),
+    write: () => Promise.reject(new Error('not used by hook tests')),
   };
 }
 

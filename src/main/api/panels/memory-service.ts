@@ -74,7 +74,10 @@ export function createMemoryService(deps: PanelDeps): MemoryService {
       };
     },
     async effective(a) {
-      const { profile } = await loadAgentProfile(a.workspace);
+      // The same sources a run uses: an untrusted workspace's memory.paths are ignored.
+      const { profile } = await loadAgentProfile(a.workspace, {
+        trusted: deps.trust.isTrusted(a.workspace),
+      });
       const memory = await loadMemory({
         home: deps.home,
         workspace: a.workspace,

@@ -59,7 +59,8 @@ const toView = (s: Skill): SkillView => ({
 /** Creates the skills service. */
 export function createSkillsService(deps: PanelDeps): SkillsService {
   const rootsOf = async (workspace: string) => {
-    const { profile } = await loadAgentProfile(workspace);
+    // The same sources a run uses: an untrusted workspace's skills.paths are ignored.
+    const { profile } = await loadAgentProfile(workspace, { trusted: deps.trust.isTrusted(workspace) });
     return { home: deps.home, workspace, extraPaths: profile.skills.paths };
   };
   const list = async (workspace: string): Promise<SkillListing> => {

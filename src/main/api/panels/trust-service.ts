@@ -1,11 +1,17 @@
 /**
  * Workspace trust for the faces: whether a folder is trusted, what it brings that the trust prompt
- * must show (hooks, settings hooks, AGENTS.md, skills), and granting or revoking trust.
+ * must show (hooks, settings hooks, AGENTS.md, skills, agent.yaml's system prompt and paths), and
+ * granting or revoking trust.
  */
 import { readdir, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { TrustItem, TrustStatus } from '../../../shared/ipc/contract.ts';
 import { realDir } from '../../fs/real-dir.ts';
+import {
+  loadAgentProfile,
+  defaultSystemPrompt,
+  PROFILE_RELATIVE_PATH,
+} from '../../agents/profile.ts';
 import {
   realPathOf,
   type TrustStore,
@@ -45,6 +51,31 @@ async function inspectWorkspace(workspace: string): Promise<TrustItem[]> {
     }
     items.push({ kind, path });
   }
+  return [...items, ...(await profileItems(workspace))];
+}
+
+/** Lines of agent.yaml's system prompt shown in the prompt. */
+const PROMPT_LINES = 5;
+
+/** The agent.yaml fields that take effect only with trust: the system prompt and the paths it names. */
+async function profileItems(workspace: string): Promise<TrustItem[]> {
+  const { profile } = await loadAgentProfile(workspace, { trusted: true });
+  const path = join(workspace, PROFILE_RELATIVE_PATH);
+  const items: TrustItem[] = [];
+  if (profile.system_prompt !== defaultSystemPrompt(workspace)) {
+    const lines = profile.system_prompt.split('\n');
+    const more =
+      lines.length > PROMPT_LINES ? `\n… (${lines.length - PROMPT_LINES} more lines)` : '';
+    items.push({
+      kind: 'system_prompt',
+      path,
+      detail: lines.slice(0, PROMPT_LINES).join('\n') + more,
+    });
+  }
+  if (profile.memory.paths.length > 0)
+    items.push({ kind: 'memory_paths', path, detail: profile.memory.paths.join('\n') });
+  if (profile.skills.paths.length > 0)
+    items.push({ kind: 'skills_paths', path, detail: profile.skills.paths.join('\n') });
   return items;
 }
 

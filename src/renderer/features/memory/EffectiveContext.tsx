@@ -24,7 +24,9 @@ export function EffectiveContext() {
         {ctx.memory.sources.map((s) => (
           <li key={s.path} className={s.exists ? '' : 'muted'}>
             <span className="badge">{s.scope}</span> <span className="mono">{s.path}</span>
-            {s.exists
+            {s.refused
+              ? ` · ${s.refused}`
+              : s.exists
               ? ` · ${s.bytes.toLocaleString()} bytes${s.truncated ? ' (truncated)' : ''}`
               : ' · missing'}
           </li>

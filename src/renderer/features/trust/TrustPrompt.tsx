@@ -10,6 +10,9 @@ const KIND: Record<TrustItem['kind'], string> = {
   claude_settings: 'Claude Code settings hooks (run on your machine)',
   workbench_settings: 'Workbench settings hooks (run on your machine)',
   skills: 'Skills (offered to the model)',
+  system_prompt: 'A system prompt in agent.yaml (used only if you trust it)',
+  memory_paths: 'Extra memory files named in agent.yaml (read only if you trust it)',
+  skills_paths: 'Extra skill folders named in agent.yaml (read only if you trust it)',
 };
 
 /** Shown the first time a folder bringing hooks, skills or AGENTS.md is opened. */
@@ -34,12 +37,13 @@ export function TrustPrompt() {
         <p>It brings:</p>
         <ul>
           {prompt.items.map((i) => (
-            <li key={i.path}>
+            <li key={`${i.kind}:${i.path}`}>
               {KIND[i.kind]} — <code>{i.path}</code>
+              {i.detail && <pre className="mono">{i.detail}</pre>}
             </li>
           ))}
         </ul>
-        <p className="hint">Hooks from this folder run only if you trust it. AGENTS.md and skills only add text to prompts and load either way.</p>
+        <p className="hint">Hooks from this folder run only if you trust it. AGENTS.md and skills inside the folder only add text to prompts and load either way; agent.yaml&apos;s system prompt and paths apply only with trust.</p>
         {note && <p className="warning">{note}</p>}
         <div className="inline">
           <button type="button" className="primary" onClick={() => void answer(true)}>
