@@ -32,6 +32,18 @@ export async function sandbox(): Promise<{ home: string; workspace: string }> {
   return { home, workspace };
 }
 
+/**
+ * Turns the command sandbox off in `home`'s settings, for tests of what holds without it (the
+ * sandbox has its own tests, and its PID namespace would hide what these tests look for).
+ */
+export async function withoutSandbox(home: string): Promise<void> {
+  const { writeFile } = await import('node:fs/promises');
+  await writeFile(
+    join(home, 'settings.json'),
+    JSON.stringify({ sandbox: { mode: 'off', network: false } }),
+  );
+}
+
 export function cliEnv(env: CliEnv): NodeJS.ProcessEnv {
   return {
     PATH: process.env.PATH,
@@ -45,7 +57,11 @@ export function cliEnv(env: CliEnv): NodeJS.ProcessEnv {
 }
 
 export function spawnCli(args: string[], env: CliEnv): ChildProcess {
-  return spawn(process.execPath, [BIN, ...args], { cwd: env.workspace, env: cliEnv(env), stdio: ['ignore', 'pipe', 'pipe'] });
+  return spawn(process.execPath, [BIN, ...args], {
+    cwd: env.workspace,
+    env: cliEnv(env),
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
 }
 
 export function runCli(args: string[], env: CliEnv, timeoutMs = 30_000): Promise<CliResult> {
@@ -61,7 +77,9 @@ export function collect(child: ChildProcess, timeoutMs = 30_000): Promise<CliRes
   return new Promise((resolvePromise, reject) => {
     const timer = setTimeout(() => {
       child.kill('SIGKILL');
-      reject(new Error(`CLI timed out after ${timeoutMs} ms\nstdout: ${stdout}\nstderr: ${stderr}`));
+      reject(
+        new Error(`CLI timed out after ${timeoutMs} ms\nstdout: ${stdout}\nstderr: ${stderr}`),
+      );
     }, timeoutMs);
     child.on('close', (code, signal) => {
       clearTimeout(timer);

@@ -7,7 +7,7 @@ import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { startFakeOpenAi, type FakeOpenAi } from '../helpers/fake-openai-server.ts';
-import { collect, runCli, sandbox, spawnCli } from '../helpers/run-cli.ts';
+import { collect, runCli, sandbox, spawnCli, withoutSandbox } from '../helpers/run-cli.ts';
 
 let fake: FakeOpenAi | undefined;
 const sleepers: number[] = [];
@@ -29,6 +29,7 @@ function alive(pid: number): boolean {
 
 async function startLongCommand() {
   const { home, workspace } = await sandbox();
+  await withoutSandbox(home);
   const pidFile = join(workspace, 'pids');
   const command = `setsid sleep 300 >/dev/null 2>&1 & echo $! > ${pidFile}.tmp; sleep 301 & echo $! >> ${pidFile}.tmp; mv ${pidFile}.tmp ${pidFile}; wait`;
   fake = await startFakeOpenAi({

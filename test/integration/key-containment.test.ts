@@ -7,7 +7,7 @@ import { chmod, mkdir, readdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { startFakeOpenAi, type FakeOpenAi } from '../helpers/fake-openai-server.ts';
-import { events, runCli, sandbox } from '../helpers/run-cli.ts';
+import { events, runCli, sandbox, withoutSandbox } from '../helpers/run-cli.ts';
 
 const CANARY = 'sk-CANARY-containment-4b1d9e';
 
@@ -29,9 +29,20 @@ async function filesUnder(dir: string): Promise<string[]> {
 
 const GRANDPARENT = `$(awk '{print $4}' /proc/$PPID/stat)`;
 
+const PEEK = `#!/bin/sh
+want=$1; pid=$$
+while [ "$pid" -gt 1 ]; do
+  pid=$(awk '{print $4}' /proc/$pid/stat)
+  case "$(tr '\\0' ' ' < /proc/$pid/cmdline)" in
+    *node*) want=$((want - 1)); if [ "$want" -eq 0 ]; then tr '\\0' '\\n' < /proc/$pid/environ; exit 0; fi ;;
+  esac
+done
+`;
+
 describe.runIf(process.platform === 'linux')('the API key under a hostile model', () => {
   it('is in no environment a command can read as its parent, and redacted from every output', async () => {
     const { home, workspace } = await sandbox();
+    await withoutSandbox(home);
     const spyOut = join(home, '..', 'spy');
     await mkdir(spyOut);
     await mkdir(join(home, 'hooks'));
@@ -43,18 +54,20 @@ describe.runIf(process.platform === 'linux')('the API key under a hostile model'
     );
     await chmod(spy, 0o755);
     await writeFile(join(workspace, 'secret.txt'), `token: ${CANARY}\n`);
+    // A workspace script (a plain command the policy lets run) prints the environment of the Nth Node
+    // process above it: 1 is the workbench CLI that started the command, 2 the launcher above that.
+    await writeFile(join(workspace, 'peek.sh'), PEEK);
+    await chmod(join(workspace, 'peek.sh'), 0o755);
     fake = await startFakeOpenAi({
       apiKey: CANARY,
       script: [
         {
           toolCalls: [
-            {
-              name: 'execute',
-              args: { command: "tr '\\0' '\\n' < /proc/$PPID/environ; echo ---; env" },
-            },
-            { name: 'execute', args: { command: `tr '\\0' '\\n' < /proc/${GRANDPARENT}/environ` } },
+            { name: 'execute', args: { command: './peek.sh 1; echo ---; env' } },
+            { name: 'execute', args: { command: './peek.sh 2' } },
             { name: 'execute', args: { command: 'cat secret.txt' } },
             { name: 'read_file', args: { path: 'secret.txt' } },
+            { name: 'execute', args: { command: "tr '\\0' '\\n' < /proc/$PPID/environ" } },
           ],
         },
         { text: 'done' },
@@ -75,8 +88,8 @@ describe.runIf(process.platform === 'linux')('the API key under a hostile model'
           e.event === 'on_tool_end' && e.data.tool_call_id === id ? [e.data.output] : [],
         )[0],
     );
-    expect(outputs).toHaveLength(4);
-    const [parent, grandparent, cat, read] = outputs;
+    expect(outputs).toHaveLength(5);
+    const [parent, grandparent, cat, read, direct] = outputs;
     // The CLI's own environment (the command's parent) was printed, without any key variable in it.
     expect(parent).toContain('WORKBENCH_MODEL=fake-model');
     expect(parent).not.toContain('OPENAI_API_KEY');
@@ -84,6 +97,10 @@ describe.runIf(process.platform === 'linux')('the API key under a hostile model'
     expect(grandparent).toContain('OPENAI_API_KEY=[REDACTED]');
     expect(cat).toContain('token: [REDACTED]');
     expect(read).toContain('token: [REDACTED]');
+    // Read straight from /proc, the same thing never even runs under --auto without a sandbox.
+    const directEnd = all.find((e) => e.event === 'on_tool_end' && e.data.tool_call_id === ids[4]);
+    expect(directEnd?.event === 'on_tool_end' && directEnd.data.status).toBe('denied');
+    expect(direct).toBe('');
     // What the model was sent next carries the redacted output only.
     const sent = fake
       .chatRequests()[1]

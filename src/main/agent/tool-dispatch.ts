@@ -76,10 +76,13 @@ async function executeWithRetries(
   let snoozes = 0;
   for (;;) {
     try {
-      const { content, status } = toolOutput(await untilAborted(tool.execute(args, ctx), ctx.signal));
+      const { content, status } = toolOutput(
+        await untilAborted(tool.execute(args, ctx), ctx.signal),
+      );
       return { tool_call_id: call.id, name: call.name, output: content, status };
     } catch (err) {
-      if (isAbortError(err) || ctx.signal.aborted) throw isAbortError(err) ? err : abortError(ctx.signal);
+      if (isAbortError(err) || ctx.signal.aborted)
+        throw isAbortError(err) ? err : abortError(ctx.signal);
       const message = errorMessage(err);
       const kind = err instanceof ToolError ? err.kind : 'error';
       opts.trace
@@ -101,10 +104,16 @@ async function executeWithRetries(
 
 /** The tool's promise, or an abort error as soon as the run is cancelled: a call that never returns still ends. */
 function untilAborted<T>(work: Promise<T>, signal: AbortSignal): Promise<T> {
+  // The call may still settle after the run gave up on it; that late outcome is nobody's to handle.
+  work.catch(() => undefined);
   if (signal.aborted) return Promise.reject(abortError(signal));
   return new Promise<T>((resolve, reject) => {
     const onAbort = () => reject(abortError(signal));
     signal.addEventListener('abort', onAbort, { once: true });
-    work.then(resolve, reject).finally(() => signal.removeEventListener('abort', onAbort));
+    const settle = () => signal.removeEventListener('abort', onAbort);
+    work.then(
+      (value) => (settle(), resolve(value)),
+      (err: unknown) => (settle(), reject(err)),
+    );
   });
 }
