@@ -75,7 +75,7 @@ test('"Test" runs a hook and shows its output, exit code and how it was read', a
   await hooks.open();
   const row = hooks.row(`executable:user:${HOOK}`);
   await row.getByTestId('hook-test-open').click();
-  await expect(hooks.test.getByTestId('hook-test-payload')).toHaveValue(/"tool_name": "execute"/);
+  await expect(hooks.test.getByTestId('hook-test-payload')).toHaveValue(/"tool_name": "bash"/);
   await hooks.test.getByTestId('hook-test-run').click();
   await expect(hooks.test.getByTestId('hook-test-read-as')).toHaveText('none');
   await expect(hooks.test.getByTestId('hook-test-exit')).toContainText('0');
