@@ -35,7 +35,19 @@ export interface HookProcess {
 }
 
 /** Interpreters whose first operand is the hook's script (`python3 ~/.claude/hooks/x.py`). */
-const INTERPRETERS = new Set(['sh', 'bash', 'dash', 'zsh', 'python', 'python3', 'node', 'ruby', 'perl', 'deno', 'bun']);
+const INTERPRETERS = new Set([
+  'sh',
+  'bash',
+  'dash',
+  'zsh',
+  'python',
+  'python3',
+  'node',
+  'ruby',
+  'perl',
+  'deno',
+  'bun',
+]);
 
 /**
  * The script a shell-form hook command runs: its program, or the first operand of an interpreter,
@@ -49,10 +61,14 @@ export function hookScripts(proc: HookProcess, home: string, workspace: string):
       .replace(/^~(?=\/|$)/, home)
       .replace(/\$\{?HOME\}?/g, home)
       .replace(/\$\{?(CLAUDE|WORKBENCH)_PROJECT_DIR\}?/g, workspace);
-  const words = proc.shell ? proc.command.trim().split(/\s+/).map(expand) : [proc.command, ...(proc.args ?? [])];
+  const words = proc.shell
+    ? proc.command.trim().split(/\s+/).map(expand)
+    : [proc.command, ...(proc.args ?? [])];
   const [program, ...rest] = words;
   if (!program) return [];
-  const operand = INTERPRETERS.has(path.basename(program)) ? rest.find((w) => !w.startsWith('-')) : undefined;
+  const operand = INTERPRETERS.has(path.basename(program))
+    ? rest.find((w) => !w.startsWith('-'))
+    : undefined;
   return [program, ...(operand ? [operand] : [])]
     .filter((w) => path.isAbsolute(w) || w.startsWith('.'))
     .map((w) => path.resolve(proc.cwd, w));
@@ -68,13 +84,18 @@ export async function wrapHookProcess(
   proc: HookProcess,
 ): Promise<WrappedCommand | { refused: string }> {
   const availability = await (opts.detect ?? detectSandbox)();
-  const sandbox = commandSandbox({ mode: 'required', network: opts.settings.network }, availability);
+  const sandbox = commandSandbox(
+    { mode: 'required', network: opts.settings.network },
+    availability,
+  );
   if (sandbox.kind !== 'sandboxed') {
     const why = availability.available ? sandbox.kind : availability.reason;
     return { refused: `the hook asked for the sandbox, which is unavailable: ${why}` };
   }
   const home = opts.home ?? os.homedir();
-  const inner = proc.shell ? proc.command : [proc.command, ...(proc.args ?? [])].map(shellQuote).join(' ');
+  const inner = proc.shell
+    ? proc.command
+    : [proc.command, ...(proc.args ?? [])].map(shellQuote).join(' ');
   return wrapCommand(
     sandbox,
     {
