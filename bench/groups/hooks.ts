@@ -73,6 +73,7 @@ await runGroup('hooks', async (ctx) => {
     sink: { onStart: (s) => spans.write(s), onEnd: (s) => spans.write(s) },
   });
   const target = { threadId, runId: 'run_bench', trace, emit: () => {}, hookRuns: db.hookRuns };
+  const box = { settings: DEFAULT_SETTINGS.sandbox, workbenchHome: home };
 
   // Executable hooks.
   const execPayload = {
@@ -107,7 +108,7 @@ await runGroup('hooks', async (ctx) => {
   const [execFull, bare2] = await samplePair(
     runs,
     warmup,
-    () => invokeExecutableHook(target, ref, script, workspace, execPayload, () => 'none'),
+    () => invokeExecutableHook(target, ref, script, workspace, execPayload, () => 'none', box),
     bareExec,
   );
   figures.bare_executable = figure('bare child_process.spawn of the script', 'ms', [...bare1, ...bare2]);
@@ -172,13 +173,13 @@ await runGroup('hooks', async (ctx) => {
   const [claudeRunner, bare4] = await samplePair(
     runs,
     warmup,
-    () => runHookProcess(claudeSpec(handler, workspace, claudeStdin)),
+    () => runHookProcess(claudeSpec(handler, workspace, claudeStdin, box)),
     bareClaude,
   );
   const [claudeFull, bare3] = await samplePair(
     runs,
     warmup,
-    () => invokeClaudeHandler(target, handler, DEFAULT_SETTINGS, workspace, claudeInput),
+    () => invokeClaudeHandler(target, handler, DEFAULT_SETTINGS, workspace, claudeInput, home),
     bareClaude,
   );
   figures.bare_claude = figure('bare spawn of /bin/sh -c script', 'ms', [...bare4, ...bare3]);

@@ -5,6 +5,7 @@ const hookOverride = z.looseObject({
   enabled: z.boolean().optional(),
   fail_mode: z.enum(['open', 'closed']).optional(),
   timeout_ms: z.number().int().positive().optional(),
+  sandbox: z.boolean().optional(),
 });
 
 /** Validates a full (already merged) WorkbenchSettings. */

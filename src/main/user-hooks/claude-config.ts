@@ -36,6 +36,8 @@ export interface ClaudeHandler {
   duplicate?: boolean;
   /** The `env` block of the handler's settings file, set for the hook process as in Claude Code. */
   env?: Record<string, string>;
+  /** Runs in the command sandbox: the handler's `"sandbox": true` (a workbench extension) or its override. */
+  sandbox?: boolean;
 }
 
 /** The string values of a settings file's `env` block (other values are skipped, as Claude Code does). */
@@ -142,6 +144,8 @@ export async function loadClaudeHooks(opts: { workspace: string; home: string; t
               else entry.timeoutMs = Math.round(h.timeout * 1000);
             }
           }
+          if (isRecord(h) && h.sandbox !== undefined && typeof h.sandbox !== 'boolean') problem ??= '"sandbox" must be true or false';
+          if ((override.sandbox ?? (isRecord(h) && h.sandbox === true)) === true) entry.sandbox = true;
           if (override.timeout_ms) entry.timeoutMs = override.timeout_ms;
           if (problem) {
             entry.problem = problem;

@@ -13,7 +13,7 @@ import { claudeToolName, fromClaudeInput, matcherMatches, permissionMode, toClau
 import { buildHookEnv } from '../env/child-env.ts';
 import { refuseRewrittenInput } from './input-guard.ts';
 import { runAndRecord, targetOf, type RecordTarget } from './record.ts';
-import type { HookProcessSpec } from './runner.ts';
+import { hookSandbox, type HookProcessSpec, type HookSandboxContext } from './runner.ts';
 import { writeTranscript } from './transcript.ts';
 import { toDialectResponse } from './tool-dialect.ts';
 import { createEnvFile, readEnvFile, removeEnvFile } from './env-file.ts';
@@ -51,19 +51,23 @@ export interface ClaudeOutcome {
 }
 
 export function claudeRef(h: ClaudeHandler, settings: WorkbenchSettings): UserHookRef {
-  return { id: h.id, name: h.name, event: h.event, failMode: settings.hook_overrides[h.id]?.fail_mode ?? 'open', timeoutMs: h.timeoutMs };
+  // A hook that asked for containment blocks what it guards when it cannot run in it.
+  const failMode = settings.hook_overrides[h.id]?.fail_mode ?? (h.sandbox ? 'closed' : 'open');
+  return { id: h.id, name: h.name, event: h.event, failMode, timeoutMs: h.timeoutMs, ...(h.sandbox ? { sandbox: true } : {}) };
 }
 
 /**
  * The process spec of a handler: shell form via /bin/sh -c, exec form (`args`) without a shell. Its
- * environment is the user's (minus secrets), its settings file's `env` block, then `extra`.
+ * environment is the user's (minus secrets), its settings file's `env` block, then `extra`; a handler
+ * that opted in runs in the sandbox of `sandbox`.
  */
-export function claudeSpec(h: ClaudeHandler, workspace: string, stdin: string, extra: Record<string, string> = {}): HookProcessSpec {
+export function claudeSpec(h: ClaudeHandler, workspace: string, stdin: string, sandbox: HookSandboxContext, extra: Record<string, string> = {}): HookProcessSpec {
   const env = buildHookEnv(workspace, { claude: true, extra: { ...h.env, ...extra } });
   const expand = (s: string) => s.replaceAll('${CLAUDE_PROJECT_DIR}', workspace).replaceAll('${WORKBENCH_PROJECT_DIR}', workspace);
   // Shell form: the shell expands $CLAUDE_PROJECT_DIR from the env, so a folder name is never parsed as code.
-  if (!h.args) return { command: h.command, shell: true, cwd: workspace, env, stdin, timeoutMs: h.timeoutMs };
-  return { command: expand(h.command), args: h.args.map(expand), cwd: workspace, env, stdin, timeoutMs: h.timeoutMs };
+  const boxed = hookSandbox(h.sandbox, sandbox, workspace, []);
+  if (!h.args) return { command: h.command, shell: true, cwd: workspace, env, stdin, timeoutMs: h.timeoutMs, ...boxed };
+  return { command: expand(h.command), args: h.args.map(expand), cwd: workspace, env, stdin, timeoutMs: h.timeoutMs, ...boxed };
 }
 
 /** Runs one handler with `input` on stdin and reads its verdict. Contract: never rejects. */
@@ -73,11 +77,13 @@ export async function invokeClaudeHandler(
   settings: WorkbenchSettings,
   workspace: string,
   input: object,
+  workbenchHome: string,
   extraEnv: Record<string, string> = {},
 ): Promise<ClaudeOutcome> {
   const stdin = JSON.stringify(input);
   let verdict: ClaudeVerdict = {};
-  await runAndRecord(target, claudeRef(h, settings), stdin, claudeSpec(h, workspace, stdin, extraEnv), (res) => {
+  const spec = claudeSpec(h, workspace, stdin, { settings: settings.sandbox, workbenchHome }, extraEnv);
+  await runAndRecord(target, claudeRef(h, settings), stdin, spec, (res) => {
     const r = readClaudeResult(h.event, res);
     verdict = r.verdict;
     return r.reading;
@@ -96,7 +102,7 @@ interface Aggregate {
 /** deny > ask > allow, in config order within each level; failures count as deny when fail-closed. */
 function aggregate(outcomes: ClaudeOutcome[], settings: WorkbenchSettings, blocking: boolean): Aggregate {
   const agg: Aggregate = { context: [] };
-  const failClosed = (o: ClaudeOutcome) => blocking && o.verdict.failed !== undefined && settings.hook_overrides[o.handler.id]?.fail_mode === 'closed';
+  const failClosed = (o: ClaudeOutcome) => blocking && o.verdict.failed !== undefined && claudeRef(o.handler, settings).failMode === 'closed';
   const deny = outcomes.find((o) => o.verdict.halt !== undefined || o.verdict.block !== undefined || failClosed(o));
   if (deny) {
     const reason = deny.verdict.halt ?? deny.verdict.block ?? `hook failed (fail-closed): ${deny.verdict.failed}`;
@@ -141,7 +147,7 @@ export function createClaudeHooks(opts: ClaudeHooksOptions, source: HookSource):
     };
     // SessionEnd runs after a cancel too, so it must not be cancelled by the run's signal.
     const target = atEnd ? { ...targetOf(ctx, opts.hookRuns), signal: undefined } : targetOf(ctx, opts.hookRuns);
-    return mapLimited(matching, MAX_PARALLEL, (h) => invokeClaudeHandler(target, h, opts.settings, ctx.workspace.root, input, how.env));
+    return mapLimited(matching, MAX_PARALLEL, (h) => invokeClaudeHandler(target, h, opts.settings, ctx.workspace.root, input, opts.home, how.env));
   }
 
   const blocked = (ctx: RunContext, call: ToolCall, by: string, reason: string): ToolResult => {

@@ -13,7 +13,7 @@ import { buildHookEnv } from '../env/child-env.ts';
 import { refuseRewrittenInput } from './input-guard.ts';
 import { parseHookJson } from './json-output.ts';
 import { processFailure, runAndRecord, targetOf } from './record.ts';
-import type { HookProcessResult } from './runner.ts';
+import { hookSandbox, type HookProcessResult, type HookSandboxContext } from './runner.ts';
 import { isRunnableFile, type ExecutableHookEntry } from './executable-discovery.ts';
 import { basePayload, executableDecision, type ExecutableEvent } from './executable-events.ts';
 import {
@@ -38,7 +38,9 @@ export interface ExecutableHooksOptions {
 /** The ref (timeout, fail mode) of an entry under the settings' overrides. */
 export function executableRef(e: ExecutableHookEntry, settings: WorkbenchSettings): UserHookRef {
   const o = settings.hook_overrides[e.id] ?? {};
-  return { id: e.id, name: e.name, event: e.event ?? 'unknown', failMode: o.fail_mode ?? 'open', timeoutMs: o.timeout_ms ?? EXECUTABLE_HOOK_TIMEOUT_MS };
+  // A hook that asked for containment blocks what it guards when it cannot run in it.
+  const failMode = o.fail_mode ?? (o.sandbox ? 'closed' : 'open');
+  return { id: e.id, name: e.name, event: e.event ?? 'unknown', failMode, timeoutMs: o.timeout_ms ?? EXECUTABLE_HOOK_TIMEOUT_MS, ...(o.sandbox ? { sandbox: true } : {}) };
 }
 
 export interface ExecutableInvocation {
@@ -58,10 +60,11 @@ export async function invokeExecutableHook(
   cwd: string,
   payload: object,
   check: (o: Record<string, unknown>) => string,
+  sandbox: HookSandboxContext,
 ): Promise<ExecutableInvocation> {
   const stdin = JSON.stringify(payload);
   let value: Record<string, unknown> | undefined;
-  const spec = { command: path, args: ['run'], cwd, env: buildHookEnv(cwd), stdin, timeoutMs: ref.timeoutMs };
+  const spec = { command: path, args: ['run'], cwd, env: buildHookEnv(cwd), stdin, timeoutMs: ref.timeoutMs, ...hookSandbox(ref.sandbox, sandbox, cwd, [path]) };
   const { reading } = await runAndRecord(target, ref, stdin, spec, (res) => {
     const r = readExecutableResult(res, check);
     value = r.value;
@@ -127,6 +130,7 @@ export function createExecutableHooks(opts: ExecutableHooksOptions, source: Hook
       ctx.workspace.root,
       { ...basePayload(event, ctx.threadId, ctx.workspace.root), ...fields },
       (o) => executableDecision(event, o),
+      { settings: ctx.settings.sandbox, workbenchHome: ctx.home },
     );
 
   return {

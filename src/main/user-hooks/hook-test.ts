@@ -9,6 +9,7 @@ import { claudeRef, claudeSpec } from './claude-hooks.ts';
 import type { ClaudeHandler } from './claude-config.ts';
 import { buildHookEnv } from '../env/child-env.ts';
 import { runAndRecord } from './record.ts';
+import { hookSandbox } from './runner.ts';
 import { isClaudeEvent, sampleClaudeInput } from './claude-events.ts';
 import type { ExecutableHookEntry } from './executable-discovery.ts';
 import { readExecutableResult, executableRef } from './executable-hooks.ts';
@@ -46,10 +47,13 @@ export async function runHookTest(
     payload: string;
     workspace: string;
     settings: WorkbenchSettings;
+    /** $WORKBENCH_HOME, hidden from a hook that runs sandboxed. */
+    home: string;
     hookRuns?: HookRunStore;
   },
 ): Promise<HookTestResult> {
   const stdin = JSON.stringify(JSON.parse(o.payload));
+  const sandbox = { settings: o.settings.sandbox, workbenchHome: o.home };
   const recorded =
     t.dialect === 'executable'
       ? await runAndRecord(
@@ -63,6 +67,7 @@ export async function runHookTest(
             env: buildHookEnv(o.workspace),
             stdin,
             timeoutMs: executableRef(t.entry, o.settings).timeoutMs,
+            ...hookSandbox(executableRef(t.entry, o.settings).sandbox, sandbox, o.workspace, [t.entry.path]),
           },
           (res) =>
             readExecutableResult(res, (v) => {
@@ -74,7 +79,7 @@ export async function runHookTest(
           { hookRuns: o.hookRuns },
           { ...claudeRef(t.handler, o.settings), event: o.event },
           stdin,
-          claudeSpec(t.handler, o.workspace, stdin),
+          claudeSpec(t.handler, o.workspace, stdin, sandbox),
           (res) => readClaudeResult(o.event, res).reading,
         );
   const { result: r, reading } = recorded;

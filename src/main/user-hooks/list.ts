@@ -4,6 +4,7 @@ import type { MiddlewareInfo } from '../pipeline/hook.ts';
 import { loadClaudeHooks, type ClaudeHandler } from './claude-config.ts';
 import { discoverExecutableHooks, type ExecutableHookEntry } from './executable-discovery.ts';
 import { executableRef } from './executable-hooks.ts';
+import { claudeRef } from './claude-hooks.ts';
 
 /** Where the user hooks sit in the pipeline, as the hooks panel lists it (one entry for both formats). */
 export const userHooksInfo: MiddlewareInfo = {
@@ -33,6 +34,7 @@ export function executableInfo(e: ExecutableHookEntry, settings: WorkbenchSettin
     path: e.path,
     timeout_ms: ref.timeoutMs,
     fail_mode: ref.failMode,
+    ...(ref.sandbox ? { sandboxed: true } : {}),
     ...(problem ? { problem } : {}),
   };
 }
@@ -51,7 +53,8 @@ export function claudeInfo(h: ClaudeHandler, settings: WorkbenchSettings): HookI
     path: h.file,
     command: h.args ? [h.command, ...h.args].join(' ') : h.command,
     timeout_ms: h.timeoutMs,
-    fail_mode: settings.hook_overrides[h.id]?.fail_mode ?? 'open',
+    fail_mode: claudeRef(h, settings).failMode,
+    ...(h.sandbox ? { sandboxed: true } : {}),
     ...(problem ? { problem } : {}),
   };
 }

@@ -4,11 +4,14 @@
  * output, a drain window after exit (a grandchild holding the pipe does not hold us), EPIPE-safe stdin.
  * What a hook leaves running outside its group (`setsid`, `nohup … & disown`) is tracked by a marker
  * in its environment and ends at the latest with `endHookLeftovers()` (the workbench's close).
+ * A hook that opted in runs inside the command sandbox (docs/hooks.md#sandboxing-a-hook), or not at all.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { HOOK_KILL_GRACE_MS } from '../../shared/constants.ts';
+import type { SandboxSettings } from '../../shared/types/index.ts';
 import { redactSecrets } from '../secrets/redaction.ts';
 import { killMarked, newProcessMarker, withMarker } from '../tools/process-tracking.ts';
+import { wrapHookProcess, type HookSandboxOptions } from '../tools/sandbox/index.ts';
 
 /**
  * Markers of hook runs that have ended; their leftovers may still run. Process-wide because a hook's
@@ -48,6 +51,8 @@ export interface HookProcessSpec {
   graceMs?: number;
   /** The run's cancel: kills the hook's group at once. */
   signal?: AbortSignal;
+  /** Run inside the command sandbox; set only for a hook that opted in. */
+  sandbox?: HookSandboxOptions;
 }
 
 export interface HookProcessResult {
@@ -63,6 +68,22 @@ export interface HookProcessResult {
   durationMs: number;
   /** Could not start (ENOENT, EACCES…) or similar runner-level failure. */
   error?: string;
+}
+
+/** Where a sandboxed hook runs: the sandbox settings (for `network`) and $WORKBENCH_HOME (hidden). */
+export interface HookSandboxContext {
+  settings: SandboxSettings;
+  workbenchHome: string;
+}
+
+/** The `sandbox` part of a hook's spec: present only when the hook opted in. */
+export function hookSandbox(
+  optedIn: boolean | undefined,
+  ctx: HookSandboxContext,
+  workspace: string,
+  scripts: string[],
+): Pick<HookProcessSpec, 'sandbox'> {
+  return optedIn ? { sandbox: { ...ctx, workspace, scripts } } : {};
 }
 
 class CappedBuffer {
@@ -110,10 +131,31 @@ function describeSpawnError(err: NodeJS.ErrnoException, command: string): string
 }
 
 /**
- * Runs the process to its end or its deadline.
- * Contract: never rejects; resolves at the latest at timeoutMs + graceMs + a small reaping slack.
+ * Runs the process to its end or its deadline, inside the sandbox when `spec.sandbox` is set.
+ * Contract: never rejects; resolves at the latest at timeoutMs + graceMs + a small reaping slack
+ * (plus the sandbox's setup); a sandboxed hook on a machine without a sandbox does not start and
+ * its result carries the reason in `error`.
  */
-export function runHookProcess(spec: HookProcessSpec): Promise<HookProcessResult> {
+export async function runHookProcess(spec: HookProcessSpec): Promise<HookProcessResult> {
+  if (!spec.sandbox) return runProcess(spec);
+  const { sandbox, ...plain } = spec;
+  const wrapped = await wrapHookProcess(sandbox, spec).catch((e: Error) => ({ refused: e.message }));
+  if ('refused' in wrapped) return notStarted(`not run: ${wrapped.refused}`);
+  try {
+    const env = { ...spec.env, ...wrapped.env };
+    return await runProcess({ ...plain, command: wrapped.command, args: undefined, shell: true, env });
+  } finally {
+    await wrapped.cleanup();
+  }
+}
+
+/** The result of a hook that never started. */
+function notStarted(error: string): HookProcessResult {
+  const none = { stdout: '', stderr: '', stdoutTruncated: false, stderrTruncated: false };
+  return { exitCode: null, signal: null, timedOut: false, ...none, stdoutBytes: 0, stderrBytes: 0, durationMs: 0, error };
+}
+
+function runProcess(spec: HookProcessSpec): Promise<HookProcessResult> {
   const started = performance.now();
   const grace = spec.graceMs ?? HOOK_KILL_GRACE_MS;
   const out = new CappedBuffer(STDOUT_CAP_BYTES);

@@ -8,6 +8,8 @@ export interface UserHookRef {
   event: string;
   failMode: FailMode;
   timeoutMs: number;
+  /** Runs in the command sandbox (it opted in); fail-closed unless its override says otherwise. */
+  sandbox?: boolean;
 }
 
 /** How a hook run was read: the decision stored and traced. */

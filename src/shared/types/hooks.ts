@@ -18,6 +18,8 @@ export interface HookInfo {
   command?: string;
   timeout_ms?: number;
   fail_mode?: FailMode;
+  /** The user hook runs in the command sandbox (it opted in). */
+  sandboxed?: boolean;
   problem?: string;
 }
 

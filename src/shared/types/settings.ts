@@ -11,6 +11,8 @@ export interface HookOverride {
   enabled?: boolean;
   fail_mode?: 'open' | 'closed';
   timeout_ms?: number;
+  /** Run this hook in the command sandbox (docs/hooks.md#sandboxing-a-hook). */
+  sandbox?: boolean;
 }
 
 /**

@@ -178,6 +178,7 @@ export function createHooksService(deps: PanelDeps): HooksService {
         payload,
         workspace: a.workspace,
         settings: deps.settings.get(),
+        home: deps.home,
         hookRuns: deps.hookRuns,
       });
     },

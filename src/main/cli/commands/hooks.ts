@@ -16,7 +16,7 @@ function formatInfo(i: HookInfo): string {
   const what = [i.events.join(',') || '?', i.matcher ? `[${i.matcher}]` : '']
     .filter(Boolean)
     .join(' ');
-  const where = i.path ?? i.command ?? '';
+  const where = `${i.path ?? i.command ?? ''}${i.sandboxed ? ' (sandboxed)' : ''}`;
   return `${state.padEnd(10)}${i.source.padEnd(16)}${i.name.padEnd(28)} ${what.padEnd(30)} ${where}${i.problem ? `\n        ! ${i.problem}` : ''}${i.dialect !== 'builtin' ? `\n        id: ${i.id}` : ''}`;
 }
 

@@ -10,4 +10,10 @@ export {
 } from './policy.ts';
 export { bwrapArgs } from './bwrap-args.ts';
 export { seatbeltProfile } from './seatbelt-profile.ts';
+export {
+  wrapHookProcess,
+  hookScripts,
+  type HookSandboxOptions,
+  type HookProcess,
+} from './hook-sandbox.ts';
 export { grantNetwork, takeNetworkGrant } from './network-grants.ts';

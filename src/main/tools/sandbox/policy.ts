@@ -37,6 +37,11 @@ export interface SandboxPolicyInput {
   /** $WORKBENCH_HOME: database, settings and keys; hidden whole. */
   workbenchHome: string;
   network: boolean;
+  /**
+   * Files the command must read even where they lie in a hidden folder: a sandboxed hook's own
+   * script under `$WORKBENCH_HOME/hooks`. Never a credential of `HOME_SECRETS`.
+   */
+  readable?: string[];
 }
 
 /** The policy with every path absolute and resolved against the file system. */
@@ -56,6 +61,8 @@ export interface SandboxPolicy {
   hiddenDirs: string[];
   /** Existing secret files, covered by an empty read-only file. */
   hiddenFiles: string[];
+  /** Existing regular files (real paths) bound read-only over the hidden folders. */
+  readable: string[];
 }
 
 /** Links followed per path before giving up (as the kernel's ELOOP limit). */
@@ -108,6 +115,15 @@ export async function resolveSandboxPolicy(input: SandboxPolicyInput): Promise<S
     if (st?.isDirectory()) hiddenDirs.add(real);
     else if (st) hiddenFiles.add(real);
   }
+  const secretRoots = await Promise.all(
+    HOME_SECRETS.map(async (rel) => (await resolveExisting(path.join(input.home, rel))).real),
+  );
+  const readable = new Set<string>();
+  for (const p of input.readable ?? []) {
+    const real = await fs.realpath(p).catch(() => undefined);
+    if (real === undefined || secretRoots.some((s) => inside(real, s))) continue;
+    if ((await fs.stat(real).catch(() => undefined))?.isFile()) readable.add(real);
+  }
   // Inside a read-only bound folder nothing can be created, and a mount point cannot be made.
   const covered = (p: string): boolean => [...readOnly].some((r) => r !== p && inside(p, r));
   return {
@@ -118,5 +134,6 @@ export async function resolveSandboxPolicy(input: SandboxPolicyInput): Promise<S
     placeholders: [...placeholders].filter((p) => !covered(p)),
     hiddenDirs: [...hiddenDirs],
     hiddenFiles: [...hiddenFiles],
+    readable: [...readable],
   };
 }

@@ -32,6 +32,8 @@ export function seatbeltProfile(policy: SandboxPolicy, tmpDir: string): string {
     '(allow ipc-posix-shm)',
     '(allow file-read*)',
     ...(hidden.length > 0 ? [`(deny file-read* ${hidden.join(' ')})`] : []),
+    // The last matching rule wins: a hook's own script stays readable inside a hidden folder.
+    ...policy.readable.map((p) => `(allow file-read* (literal ${quote(p)}))`),
     '(allow file-write*',
     `  (require-all (subpath ${quote(policy.workspace)}) ${notProtected.join(' ')})`,
     `  (subpath ${quote(tmpDir)})`,

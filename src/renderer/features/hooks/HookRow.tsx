@@ -79,6 +79,7 @@ export function HookRow({
         <div className="meta small">
           <span className="badge">{hook.source}</span>
           <span className="badge">{hook.dialect}</span>
+          {hook.sandboxed && <span className="badge" data-testid="hook-sandboxed">sandboxed</span>}
           <span className="mono">
             {hook.events.join(', ') ||
               (hook.trusted ? 'event unknown' : 'event unknown until trusted')}

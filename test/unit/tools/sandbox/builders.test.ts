@@ -15,6 +15,7 @@ const policy: SandboxPolicy = {
   placeholders: ['/ws/.mcp.json'],
   hiddenDirs: ['/home/u/.ssh'],
   hiddenFiles: ['/home/u/.netrc'],
+  readable: [],
 };
 
 /** The position of `--flag a b` in args, or -1. */
