@@ -120,14 +120,28 @@ export interface MemoryDocument {
 /** A save refused because the file changed on disk since `baseVersion`: `document` is theirs. */
 export type SaveResult<T> = { status: 'saved'; document: T } | { status: 'conflict'; document: T };
 
-export interface MemorySourceView {
+/** A file a memory file imports with `@path`, and what it imports in turn. */
+export interface MemoryImportView {
+  /** The reference as written after the `@`. */
+  ref: string;
   path: string;
-  scope: 'user' | 'workspace' | 'extra';
   exists: boolean;
   bytes: number;
   truncated: boolean;
-  /** Why an existing file was not read (it resolves outside the allowed folders). */
+  /** Why it was not read: outside the allowed folders, a cycle, too deep, already loaded. */
   refused?: string;
+  imports?: MemoryImportView[];
+}
+
+export interface MemorySourceView {
+  path: string;
+  scope: 'user' | 'workspace' | 'local' | 'extra' | 'subfolder';
+  exists: boolean;
+  bytes: number;
+  truncated: boolean;
+  /** Why an existing file was not read (it resolves outside the allowed folders, already loaded). */
+  refused?: string;
+  imports?: MemoryImportView[];
 }
 
 /** The "effective context": the exact system message of the last model request, and the memory now. */
