@@ -1,7 +1,7 @@
 import { mkdtempSync, mkdirSync, rmSync, writeFileSync, realpathSync, utimesSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { RunContext } from '../../../src/main/pipeline/hook.ts';
 import type { Workspace } from '../../../src/main/tools/workspace.ts';
 import { createMemoryHook } from '../../../src/main/middleware/memory.ts';
@@ -21,8 +21,13 @@ beforeEach(() => {
   workspace = join(tmp, 'ws');
   mkdirSync(home);
   mkdirSync(workspace);
+  // ~/.claude/CLAUDE.md is a memory source: the machine's own must not leak into these tests.
+  vi.stubEnv('HOME', join(tmp, 'user'));
 });
-afterEach(() => rmSync(tmp, { recursive: true, force: true }));
+afterEach(() => {
+  vi.unstubAllEnvs();
+  rmSync(tmp, { recursive: true, force: true });
+});
 
 function ctxFor(messages: Message[] = [], llm?: LlmClient): RunContext {
   const state: AgentState = { thread_id: 't1', messages, todos: [], files: {} };
@@ -60,14 +65,15 @@ describe('loadMemory', () => {
     expect(m.editPath).toBe(join(workspace, 'AGENTS.md'));
   });
 
-  it('falls back to CLAUDE.md only when AGENTS.md is absent, and names it as the file to edit', async () => {
+  it('edits CLAUDE.md when AGENTS.md is absent; with both, both count and AGENTS.md is edited', async () => {
     writeFileSync(join(workspace, 'CLAUDE.md'), 'claude memory');
     let m = await loadMemory({ home, workspace });
     expect(m.text).toBe('claude memory');
     expect(m.editPath).toBe(join(workspace, 'CLAUDE.md'));
     writeFileSync(join(workspace, 'AGENTS.md'), 'agents memory');
     m = await loadMemory({ home, workspace });
-    expect(m.text).toBe('agents memory');
+    expect(m.text).toBe(['agents memory', 'claude memory'].join(MEMORY_SEPARATOR));
+    expect(m.editPath).toBe(join(workspace, 'AGENTS.md'));
   });
 
   it('caps each file at 64 KiB with a note', async () => {
