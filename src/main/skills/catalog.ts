@@ -15,8 +15,8 @@ export function catalogLine(skill: Pick<Skill, 'name' | 'description' | 'path'>)
   return `[${skill.name}] ${description} → Read ${skill.path} for full instructions`;
 }
 
-/** The catalog block, or '' when no skill is enabled. */
+/** The catalog block, or '' when no enabled skill is model-invocable (`disable-model-invocation` keeps a skill out). */
 export function renderCatalog(skills: readonly Skill[]): string {
-  const enabled = skills.filter((s) => s.enabled);
+  const enabled = skills.filter((s) => s.enabled && s.modelInvocable);
   return enabled.length ? `${SKILLS_HEADER}\n${enabled.map(catalogLine).join('\n')}` : '';
 }

@@ -155,7 +155,7 @@ export interface EffectiveContext {
   memory: { text: string; tokens: number; sources: MemorySourceView[] };
 }
 
-export type SkillSourceView = 'workspace' | 'user' | 'claude' | 'extra';
+export type SkillSourceView = 'workspace' | 'user' | 'claude' | 'claude-user' | 'plugin' | 'extra';
 
 export interface SkillView {
   name: string;
@@ -165,6 +165,10 @@ export interface SkillView {
   dir: string;
   source: SkillSourceView;
   enabled: boolean;
+  /** False for `disable-model-invocation: true`: not in the model's catalog, only the user invokes it. */
+  modelInvocable: boolean;
+  /** The frontmatter's `allowed-tools`, shown as not enforced yet. */
+  allowedTools?: string[];
   /** The line the model sees in the catalog. */
   catalogLine: string;
 }
