@@ -36,7 +36,9 @@ it('loads a subfolder AGENTS.md and CLAUDE.md into the requests after a tool tou
     { text: 'done' },
   ]);
   wb = await createWorkbench({ home: join(base, 'home'), workspace: ws, llm, interactive: false });
-  await (await wb.chat.send({ text: 'look at the api', approvalMode: 'auto' })).finished;
+  await (
+    await wb.chat.send({ text: 'look at the api', approvalMode: 'auto' })
+  ).finished;
   llm.assertComplete();
   const [first, second] = llm.calls.map((c) => c.request.system.join('\n'));
   expect(first).toContain('ROOT-MEMORY');

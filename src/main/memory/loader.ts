@@ -99,7 +99,10 @@ interface Candidate {
  * rejects for missing or unreadable files (they are `exists: false`); each file is capped at 64 KiB
  * with a note; with `cache`, unchanged files are not re-read.
  */
-export async function loadMemory(opts: LoadMemoryOptions, cache: MemoryCache = new Map()): Promise<LoadedMemory> {
+export async function loadMemory(
+  opts: LoadMemoryOptions,
+  cache: MemoryCache = new Map(),
+): Promise<LoadedMemory> {
   const userHome = homedir();
   const candidates: Candidate[] = [];
   candidates.push({ scope: 'user', path: await pickFile(opts.home) });
@@ -107,14 +110,23 @@ export async function loadMemory(opts: LoadMemoryOptions, cache: MemoryCache = n
   const workspaceFile = await pickFile(opts.workspace);
   candidates.push({ scope: 'workspace', path: workspaceFile });
   candidates.push({ scope: 'workspace', path: join(opts.workspace, 'CLAUDE.md'), optional: true });
-  candidates.push({ scope: 'workspace', path: join(opts.workspace, '.claude', 'CLAUDE.md'), optional: true });
-  candidates.push({ scope: 'local', path: join(opts.workspace, 'CLAUDE.local.md'), optional: true });
+  candidates.push({
+    scope: 'workspace',
+    path: join(opts.workspace, '.claude', 'CLAUDE.md'),
+    optional: true,
+  });
+  candidates.push({
+    scope: 'local',
+    path: join(opts.workspace, 'CLAUDE.local.md'),
+    optional: true,
+  });
   for (const p of opts.extraPaths ?? []) {
     const abs = isAbsolute(p) ? p : resolve(opts.workspace, p);
     candidates.push({ scope: 'extra', path: (await isDirectory(abs)) ? await pickFile(abs) : abs });
   }
   for (const dir of opts.folders ?? []) {
-    for (const name of ['AGENTS.md', 'CLAUDE.md']) candidates.push({ scope: 'subfolder', path: join(dir, name), optional: true });
+    for (const name of ['AGENTS.md', 'CLAUDE.md'])
+      candidates.push({ scope: 'subfolder', path: join(dir, name), optional: true });
   }
   const listed = new Set<string>();
   /** Real paths already in the text: a file reached twice (directly and through an import) counts once. */
@@ -126,15 +138,29 @@ export async function loadMemory(opts: LoadMemoryOptions, cache: MemoryCache = n
     if (listed.has(c.path)) continue; // memory.paths naming the workspace AGENTS.md again
     listed.add(c.path);
     // The user's own file may link anywhere; what the workspace names must stay in allowed folders.
-    const check = c.scope === 'user' ? undefined : await checkSource(c.path, opts.workspace, opts.home);
+    const check =
+      c.scope === 'user' ? undefined : await checkSource(c.path, opts.workspace, opts.home);
     if (check && !check.ok && check.reason !== 'missing') {
-      sources.push({ path: c.path, scope: c.scope, exists: true, bytes: 0, truncated: false, refused: check.reason });
+      sources.push({
+        path: c.path,
+        scope: c.scope,
+        exists: true,
+        bytes: 0,
+        truncated: false,
+        refused: check.reason,
+      });
       continue;
     }
     const real = check?.ok ? check.real : c.path;
     const entry = await readCached(real, cache);
     if (!entry && c.optional) continue;
-    const source: MemorySource = { path: c.path, scope: c.scope, exists: entry !== undefined, bytes: entry?.bytes ?? 0, truncated: entry?.truncated ?? false };
+    const source: MemorySource = {
+      path: c.path,
+      scope: c.scope,
+      exists: entry !== undefined,
+      bytes: entry?.bytes ?? 0,
+      truncated: entry?.truncated ?? false,
+    };
     sources.push(source);
     if (!entry) continue;
     if (loaded.has(real)) {
@@ -143,7 +169,13 @@ export async function loadMemory(opts: LoadMemoryOptions, cache: MemoryCache = n
     }
     loaded.add(real);
     if (entry.text.trim() && !onlyImports(entry.text)) texts.push(entry.text.trim());
-    const imports = await readImports(entry.text, real, [real], { opts, cache, loaded, budget, texts });
+    const imports = await readImports(entry.text, real, [real], {
+      opts,
+      cache,
+      loaded,
+      budget,
+      texts,
+    });
     if (imports.length) source.imports = imports;
   }
   return { sources, text: texts.join(MEMORY_SEPARATOR), editPath: workspaceFile };
@@ -158,7 +190,12 @@ interface ImportWalk {
 }
 
 /** Follows the imports of one file depth-first, appending each imported file's text after its importer's. */
-async function readImports(text: string, importer: string, chain: string[], walk: ImportWalk): Promise<MemoryImport[]> {
+async function readImports(
+  text: string,
+  importer: string,
+  chain: string[],
+  walk: ImportWalk,
+): Promise<MemoryImport[]> {
   const out: MemoryImport[] = [];
   for (const ref of importRefs(text)) {
     const path = resolveRef(ref, importer);
@@ -245,7 +282,11 @@ async function readCached(path: string, cache: MemoryCache): Promise<CacheEntry 
   return entry;
 }
 
-async function readCapped(path: string, key: string, racy: boolean): Promise<CacheEntry | undefined> {
+async function readCapped(
+  path: string,
+  key: string,
+  racy: boolean,
+): Promise<CacheEntry | undefined> {
   let handle;
   try {
     handle = await open(path, 'r');
@@ -255,7 +296,8 @@ async function readCapped(path: string, key: string, racy: boolean): Promise<Cac
     const truncated = size > MEMORY_FILE_CAP;
     // A cut may split a UTF-8 sequence; drop the replacement characters it leaves.
     let text = buf.subarray(0, bytesRead).toString('utf8');
-    if (truncated) text = `${text.replace(/\uFFFD+$/, '')}\n\n[memory file truncated: ${path} is ${size} bytes; only the first ${MEMORY_FILE_CAP} are shown]`;
+    if (truncated)
+      text = `${text.replace(/\uFFFD+$/, '')}\n\n[memory file truncated: ${path} is ${size} bytes; only the first ${MEMORY_FILE_CAP} are shown]`;
     return { key, racy, text, bytes: size, truncated };
   } catch {
     return undefined;

@@ -7,7 +7,12 @@
 import { stat } from 'node:fs/promises';
 import { dirname, isAbsolute, relative, resolve, sep } from 'node:path';
 import type { Hook, MiddlewareInfo } from '../pipeline/hook.ts';
-import { loadMemory, renderMemoryBlock, type MemoryCache, type MemoryImport } from '../memory/loader.ts';
+import {
+  loadMemory,
+  renderMemoryBlock,
+  type MemoryCache,
+  type MemoryImport,
+} from '../memory/loader.ts';
 import { callEffects } from '../tools/call-policy.ts';
 
 export interface MemoryHookOptions {
@@ -36,7 +41,12 @@ export function createMemoryHook(opts: MemoryHookOptions): Hook {
   const folders = new Map<string, Set<string>>();
   const load = (workspace: string, runId: string) =>
     loadMemory(
-      { home: opts.home, workspace, extraPaths: opts.extraPaths, folders: [...(folders.get(runId) ?? [])] },
+      {
+        home: opts.home,
+        workspace,
+        extraPaths: opts.extraPaths,
+        folders: [...(folders.get(runId) ?? [])],
+      },
       cache,
     );
   return {
@@ -53,7 +63,10 @@ export function createMemoryHook(opts: MemoryHookOptions): Hook {
       }
     },
     async modifyRequest(ctx, req) {
-      return { ...req, system: [...req.system, renderMemoryBlock(await load(ctx.workspace.root, ctx.runId))] };
+      return {
+        ...req,
+        system: [...req.system, renderMemoryBlock(await load(ctx.workspace.root, ctx.runId))],
+      };
     },
     async wrapToolCall(ctx, call, next) {
       const result = await next(call);
@@ -80,14 +93,24 @@ async function foldersOf(root: string, path: string): Promise<string[]> {
   const abs = resolve(root, path);
   const rel = relative(root, abs);
   if (!rel || rel === '..' || rel.startsWith(`..${sep}`) || isAbsolute(rel)) return [];
-  const isDir = await stat(abs).then((s) => s.isDirectory(), () => false);
+  const isDir = await stat(abs).then(
+    (s) => s.isDirectory(),
+    () => false,
+  );
   const out: string[] = [];
-  for (let dir = isDir ? abs : dirname(abs); dir !== root && dir.startsWith(root + sep); dir = dirname(dir)) out.unshift(dir);
+  for (
+    let dir = isDir ? abs : dirname(abs);
+    dir !== root && dir.startsWith(root + sep);
+    dir = dirname(dir)
+  )
+    out.unshift(dir);
   return out;
 }
 
 /** Sources and imports (at any depth) the source policy refused. */
-function refusedFiles(nodes: ReadonlyArray<{ path: string; refused?: string; imports?: MemoryImport[] }>): Array<{ path: string; refused: string }> {
+function refusedFiles(
+  nodes: ReadonlyArray<{ path: string; refused?: string; imports?: MemoryImport[] }>,
+): Array<{ path: string; refused: string }> {
   return nodes.flatMap((n) => [
     ...(n.refused?.startsWith('refused:') ? [{ path: n.path, refused: n.refused }] : []),
     ...refusedFiles(n.imports ?? []),

@@ -7,8 +7,7 @@
 import { LineCounter, parseDocument } from 'yaml';
 
 export type FrontmatterRead =
-  | { ok: true; data: Record<string, unknown>; lenient?: string }
-  | { ok: false; message: string };
+  { ok: true; data: Record<string, unknown>; lenient?: string } | { ok: false; message: string };
 
 /**
  * Parses the YAML between the `---` lines.
@@ -20,7 +19,8 @@ export function readFrontmatter(yamlText: string): FrontmatterRead {
   const doc = parseDocument(yamlText, { lineCounter: lines, prettyErrors: false });
   if (doc.errors.length === 0) {
     const data: unknown = doc.toJS();
-    if (data !== null && typeof data === 'object' && !Array.isArray(data)) return { ok: true, data: data as Record<string, unknown> };
+    if (data !== null && typeof data === 'object' && !Array.isArray(data))
+      return { ok: true, data: data as Record<string, unknown> };
     return { ok: false, message: 'frontmatter must be a mapping with name and description' };
   }
   const e = doc.errors[0];
@@ -46,7 +46,8 @@ function readLines(text: string): Record<string, unknown> | undefined {
     if (!last || !/^\s/.test(line)) return undefined;
     const item = /^\s+-\s+(.*)$/.exec(line);
     const prev = data[last];
-    if (item && (prev === '' || Array.isArray(prev))) data[last] = [...(Array.isArray(prev) ? prev : []), unquote(item[1].trim())];
+    if (item && (prev === '' || Array.isArray(prev)))
+      data[last] = [...(Array.isArray(prev) ? prev : []), unquote(item[1].trim())];
     else if (typeof prev === 'string') data[last] = `${prev} ${line.trim()}`.trim();
   }
   return last ? data : undefined;

@@ -54,13 +54,18 @@ const MAX_DESCRIPTION = 1024;
 const NAME_PATTERN = /^[a-z0-9]+(-[a-z0-9]+)*$/;
 
 /** The skill roots in precedence order (first wins on duplicate names). */
-export function skillRoots(opts: Pick<LoadSkillsOptions, 'home' | 'workspace' | 'extraPaths'>): Array<{ dir: string; source: SkillSource }> {
+export function skillRoots(
+  opts: Pick<LoadSkillsOptions, 'home' | 'workspace' | 'extraPaths'>,
+): Array<{ dir: string; source: SkillSource }> {
   return [
     { dir: join(opts.workspace, '.workbench', 'skills'), source: 'workspace' },
     { dir: join(opts.home, 'skills'), source: 'user' },
     { dir: join(opts.workspace, '.claude', 'skills'), source: 'claude' },
     { dir: join(homedir(), '.claude', 'skills'), source: 'claude-user' },
-    ...(opts.extraPaths ?? []).map((p) => ({ dir: expand(p, opts.workspace), source: 'extra' as const })),
+    ...(opts.extraPaths ?? []).map((p) => ({
+      dir: expand(p, opts.workspace),
+      source: 'extra' as const,
+    })),
   ];
 }
 
@@ -79,7 +84,10 @@ export async function loadSkills(opts: LoadSkillsOptions): Promise<LoadSkillsRes
   const diagnostics: SkillDiagnostic[] = [];
   const byName = new Map<string, Skill>();
   const seenRoots = new Set<string>();
-  const plugins = (await pluginSkillRoots()).map((p) => ({ dir: p.dir, source: 'plugin' as const }));
+  const plugins = (await pluginSkillRoots()).map((p) => ({
+    dir: p.dir,
+    source: 'plugin' as const,
+  }));
   for (const root of [...skillRoots(opts), ...plugins]) {
     const realRoot = await realpath(root.dir).catch(() => undefined);
     if (!realRoot || seenRoots.has(realRoot)) continue;
@@ -92,13 +100,23 @@ export async function loadSkills(opts: LoadSkillsOptions): Promise<LoadSkillsRes
     };
     const rootRefused = await allowed(realRoot);
     if (rootRefused) {
-      diagnostics.push({ path: root.dir, severity: 'error', message: `skill folder ${rootRefused}` });
+      diagnostics.push({
+        path: root.dir,
+        severity: 'error',
+        message: `skill folder ${rootRefused}`,
+      });
       continue;
     }
     for (const folder of await subfolders(realRoot)) {
-      const refused = (await allowed(join(realRoot, folder))) ?? (await allowed(join(realRoot, folder, 'SKILL.md')));
+      const refused =
+        (await allowed(join(realRoot, folder))) ??
+        (await allowed(join(realRoot, folder, 'SKILL.md')));
       if (refused) {
-        diagnostics.push({ path: join(realRoot, folder), severity: 'error', message: `skill ${refused}` });
+        diagnostics.push({
+          path: join(realRoot, folder),
+          severity: 'error',
+          message: `skill ${refused}`,
+        });
         continue;
       }
       const file = join(realRoot, folder, 'SKILL.md');
@@ -120,7 +138,11 @@ export async function loadSkills(opts: LoadSkillsOptions): Promise<LoadSkillsRes
       };
       const first = byName.get(skill.name);
       if (first) {
-        diagnostics.push({ path, severity: 'warning', message: `skill "${skill.name}" is shadowed by ${first.path} (the first source wins)` });
+        diagnostics.push({
+          path,
+          severity: 'warning',
+          message: `skill "${skill.name}" is shadowed by ${first.path} (the first source wins)`,
+        });
         continue;
       }
       byName.set(skill.name, skill);
@@ -138,11 +160,19 @@ export function parseSkillFile(
   text: string,
   path: string,
   folder: string,
-): { skill?: { name: string; description: string; frontmatter: Record<string, unknown> }; diagnostics: SkillDiagnostic[] } {
-  const error = (message: string) => ({ diagnostics: [{ path, severity: 'error' as const, message }] });
+): {
+  skill?: { name: string; description: string; frontmatter: Record<string, unknown> };
+  diagnostics: SkillDiagnostic[];
+} {
+  const error = (message: string) => ({
+    diagnostics: [{ path, severity: 'error' as const, message }],
+  });
   const body = text.replace(/^\uFEFF/, '');
   const open = /^---[ \t]*\r?\n/.exec(body);
-  if (!open) return error('no YAML frontmatter: SKILL.md must start with a "---" line, then name and description, then "---"');
+  if (!open)
+    return error(
+      'no YAML frontmatter: SKILL.md must start with a "---" line, then name and description, then "---"',
+    );
   const close = /^---[ \t]*$/m;
   const rest = body.slice(open[0].length);
   const end = close.exec(rest);
@@ -151,17 +181,29 @@ export function parseSkillFile(
   if (!read.ok) return error(read.message);
   const frontmatter = read.data;
   const name = typeof frontmatter.name === 'string' ? frontmatter.name.trim() : '';
-  const description = typeof frontmatter.description === 'string' ? frontmatter.description.replace(/\s+/g, ' ').trim() : '';
+  const description =
+    typeof frontmatter.description === 'string'
+      ? frontmatter.description.replace(/\s+/g, ' ').trim()
+      : '';
   const missing = [!name && 'name', !description && 'description'].filter(Boolean);
-  if (missing.length) return error(`frontmatter is missing ${missing.join(' and ')} (both are required strings)`);
+  if (missing.length)
+    return error(`frontmatter is missing ${missing.join(' and ')} (both are required strings)`);
   const diagnostics: SkillDiagnostic[] = [];
   const warn = (message: string) => diagnostics.push({ path, severity: 'warning', message });
-  if (read.lenient) warn(`frontmatter is not valid YAML (${read.lenient}); read line by line as Claude Code does — quote the value to silence this`);
+  if (read.lenient)
+    warn(
+      `frontmatter is not valid YAML (${read.lenient}); read line by line as Claude Code does — quote the value to silence this`,
+    );
   const allowedTools = frontmatter['allowed-tools'];
-  if (allowedTools !== undefined && allowedTools !== '') warn(`allowed-tools is not enforced yet: the skill runs with every tool the agent has`);
+  if (allowedTools !== undefined && allowedTools !== '')
+    warn(`allowed-tools is not enforced yet: the skill runs with every tool the agent has`);
   if (name !== folder) warn(`name "${name}" differs from its folder "${folder}"`);
-  if (!NAME_PATTERN.test(name) || name.length > 64) warn(`name "${name}" should be lowercase letters, digits and single hyphens, at most 64 characters`);
-  if (description.length > MAX_DESCRIPTION) warn(`description is ${description.length} characters; keep it under ${MAX_DESCRIPTION}`);
+  if (!NAME_PATTERN.test(name) || name.length > 64)
+    warn(
+      `name "${name}" should be lowercase letters, digits and single hyphens, at most 64 characters`,
+    );
+  if (description.length > MAX_DESCRIPTION)
+    warn(`description is ${description.length} characters; keep it under ${MAX_DESCRIPTION}`);
   return { skill: { name, description, frontmatter }, diagnostics };
 }
 
@@ -197,4 +239,3 @@ function expand(p: string, workspace: string): string {
   if (p === '~' || p.startsWith('~/')) return join(homedir(), p.slice(1));
   return isAbsolute(p) ? p : resolve(workspace, p);
 }
-

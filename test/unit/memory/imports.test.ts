@@ -2,7 +2,11 @@ import { mkdirSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from 'nod
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { loadMemory, MEMORY_SEPARATOR, type MemoryImport } from '../../../src/main/memory/loader.ts';
+import {
+  loadMemory,
+  MEMORY_SEPARATOR,
+  type MemoryImport,
+} from '../../../src/main/memory/loader.ts';
 import { importRefs } from '../../../src/main/memory/imports.ts';
 
 let tmp: string;
@@ -38,7 +42,12 @@ describe('@path imports', () => {
     write(join(user, '.claude', 'mine.md'), 'my personal rules');
     const m = await load();
     expect(m.text).toBe(
-      ['root notes\nSee @docs/style.md and @~/.claude/mine.md.', 'style guide @parts/naming.md', 'camelCase names', 'my personal rules'].join(MEMORY_SEPARATOR),
+      [
+        'root notes\nSee @docs/style.md and @~/.claude/mine.md.',
+        'style guide @parts/naming.md',
+        'camelCase names',
+        'my personal rules',
+      ].join(MEMORY_SEPARATOR),
     );
     expect(tree(m.sources.find((s) => s.scope === 'workspace')?.imports)).toEqual([
       ['docs/style.md', 'read', [['parts/naming.md', 'read']]],
@@ -63,16 +72,34 @@ describe('@path imports', () => {
     write(join(workspace, 'a.md'), 'file a @b.md');
     write(join(workspace, 'b.md'), 'file b @a.md @AGENTS.md');
     const m = await load();
-    expect(m.text).toBe(['root @a.md', 'file a @b.md', 'file b @a.md @AGENTS.md'].join(MEMORY_SEPARATOR));
+    expect(m.text).toBe(
+      ['root @a.md', 'file a @b.md', 'file b @a.md @AGENTS.md'].join(MEMORY_SEPARATOR),
+    );
     expect(tree(m.sources[1].imports)).toEqual([
-      ['a.md', 'read', [['b.md', 'read', [['a.md', expect.stringMatching(/cycle/)], ['AGENTS.md', expect.stringMatching(/cycle/)]]]]],
+      [
+        'a.md',
+        'read',
+        [
+          [
+            'b.md',
+            'read',
+            [
+              ['a.md', expect.stringMatching(/cycle/)],
+              ['AGENTS.md', expect.stringMatching(/cycle/)],
+            ],
+          ],
+        ],
+      ],
     ]);
   });
 
   it('never reads an import outside the workspace and the user config folders', async () => {
     write(join(tmp, 'outside', 'secret.md'), 'SECRET-CANARY');
     write(join(user, 'notes.md'), 'HOME-CANARY');
-    write(join(workspace, 'AGENTS.md'), `@../outside/secret.md @${join(tmp, 'outside', 'secret.md')} @~/notes.md`);
+    write(
+      join(workspace, 'AGENTS.md'),
+      `@../outside/secret.md @${join(tmp, 'outside', 'secret.md')} @~/notes.md`,
+    );
     const m = await load();
     expect(m.text).not.toMatch(/CANARY/);
     const imports = m.sources[1].imports ?? [];
@@ -86,7 +113,10 @@ describe('@path imports', () => {
     const m = await load();
     expect(m.text).not.toContain('X-CONTENT');
     expect(m.sources[1].imports).toBeUndefined();
-    expect(importRefs('a @one.md `@two.md` b\n~~~\n@three.md\n~~~\n@four.md')).toEqual(['one.md', 'four.md']);
+    expect(importRefs('a @one.md `@two.md` b\n~~~\n@three.md\n~~~\n@four.md')).toEqual([
+      'one.md',
+      'four.md',
+    ]);
   });
 });
 
@@ -96,7 +126,11 @@ describe('Claude Code memory locations', () => {
     write(join(workspace, 'CLAUDE.md'), '@AGENTS.md\n');
     const m = await load();
     expect(m.text).toBe('shared rules');
-    expect(m.sources.filter((s) => s.scope === 'workspace').map((s) => [s.path.slice(tmp.length), s.refused])).toEqual([
+    expect(
+      m.sources
+        .filter((s) => s.scope === 'workspace')
+        .map((s) => [s.path.slice(tmp.length), s.refused]),
+    ).toEqual([
       ['/ws/AGENTS.md', undefined],
       ['/ws/CLAUDE.md', undefined],
     ]);
@@ -117,14 +151,28 @@ describe('Claude Code memory locations', () => {
     write(join(workspace, '.claude', 'CLAUDE.md'), 'dot claude');
     write(join(workspace, 'CLAUDE.local.md'), 'local prefs');
     const m = await load();
-    expect(m.text).toBe(['workbench user', 'claude user', 'project', 'dot claude', 'local prefs'].join(MEMORY_SEPARATOR));
-    expect(m.sources.map((s) => s.scope)).toEqual(['user', 'user', 'workspace', 'workspace', 'local']);
+    expect(m.text).toBe(
+      ['workbench user', 'claude user', 'project', 'dot claude', 'local prefs'].join(
+        MEMORY_SEPARATOR,
+      ),
+    );
+    expect(m.sources.map((s) => s.scope)).toEqual([
+      'user',
+      'user',
+      'workspace',
+      'workspace',
+      'local',
+    ]);
   });
 
   it('reads AGENTS.md and CLAUDE.md of the folders it is given', async () => {
     write(join(workspace, 'pkg', 'CLAUDE.md'), 'pkg rules');
     write(join(workspace, 'pkg', 'sub', 'AGENTS.md'), 'sub rules');
-    const m = await loadMemory({ home, workspace, folders: [join(workspace, 'pkg'), join(workspace, 'pkg', 'sub'), join(workspace, 'empty')] });
+    const m = await loadMemory({
+      home,
+      workspace,
+      folders: [join(workspace, 'pkg'), join(workspace, 'pkg', 'sub'), join(workspace, 'empty')],
+    });
     expect(m.text).toBe(['pkg rules', 'sub rules'].join(MEMORY_SEPARATOR));
     expect(m.sources.filter((s) => s.scope === 'subfolder')).toHaveLength(2);
   });

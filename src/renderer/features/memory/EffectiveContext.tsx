@@ -3,7 +3,12 @@ import type { MemoryImportView } from '../../../shared/ipc/contract.ts';
 import { useWorkbenchStore } from '../../stores/store.ts';
 
 /** What one memory file contributed: its size, or why it was not read. */
-function fileNote(f: { exists: boolean; bytes: number; truncated: boolean; refused?: string }): string {
+function fileNote(f: {
+  exists: boolean;
+  bytes: number;
+  truncated: boolean;
+  refused?: string;
+}): string {
   if (f.refused) return ` · ${f.refused}`;
   if (!f.exists) return ' · missing';
   return ` · ${f.bytes.toLocaleString()} bytes${f.truncated ? ' (truncated)' : ''}`;
