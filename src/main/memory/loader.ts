@@ -1,13 +1,31 @@
 /**
- * The AGENTS.md memory loader shared by the memory middleware and the memory panel: the user's
- * `$WORKBENCH_HOME/AGENTS.md`, the workspace's `AGENTS.md` and any `memory.paths` of agent.yaml.
- * Files are re-checked (stat) on every load and re-read only when they changed.
+ * The memory loader shared by the memory middleware and the memory panel (docs/memory.md): the user's
+ * `$WORKBENCH_HOME/AGENTS.md` and `~/.claude/CLAUDE.md`, the workspace's `AGENTS.md`, `CLAUDE.md`,
+ * `.claude/CLAUDE.md` and `CLAUDE.local.md`, any `memory.paths` of agent.yaml, the memory of subfolders
+ * the agent touched, and the files all of these `@import`. Files are re-checked (stat) on every load
+ * and re-read only when they changed.
  */
 import { open, stat } from 'node:fs/promises';
+import { homedir } from 'node:os';
 import { isAbsolute, join, resolve } from 'node:path';
 import { checkSource } from '../agents/source-policy.ts';
+import { importRefs, onlyImports, resolveRef } from './imports.ts';
 
-export type MemoryScope = 'user' | 'workspace' | 'extra';
+export type MemoryScope = 'user' | 'workspace' | 'local' | 'extra' | 'subfolder';
+
+/** A file reached through an `@path` import, with the files it imports in turn. */
+export interface MemoryImport {
+  /** The reference as written (`@docs/style.md` → `docs/style.md`). */
+  ref: string;
+  /** The file it resolves to. */
+  path: string;
+  exists: boolean;
+  bytes: number;
+  truncated: boolean;
+  /** Why the file was not read: outside the allowed folders, a cycle, too deep, already loaded. */
+  refused?: string;
+  imports?: MemoryImport[];
+}
 
 export interface MemorySource {
   /** The file read (or looked for, when missing). */
@@ -18,6 +36,8 @@ export interface MemorySource {
   truncated: boolean;
   /** Why the file was not read although it exists (it resolves outside the allowed folders). */
   refused?: string;
+  /** The files it imports (`@path`), as a tree. */
+  imports?: MemoryImport[];
 }
 
 export interface LoadedMemory {
@@ -33,6 +53,8 @@ export interface LoadMemoryOptions {
   workspace: string;
   /** agent.yaml `memory.paths`: files, or folders holding AGENTS.md / CLAUDE.md; relative to the workspace. */
   extraPaths?: readonly string[];
+  /** Workspace subfolders the agent touched: their AGENTS.md / CLAUDE.md are read too. */
+  folders?: readonly string[];
 }
 
 /**
@@ -44,6 +66,10 @@ const RACY_MS = 2_000;
 /** Per-file cap: memory loads without trust, so a huge file must not flood every request. */
 export const MEMORY_FILE_CAP = 64 * 1024;
 export const MEMORY_SEPARATOR = '\n\n---\n\n';
+/** Import hops followed from a memory file, as Claude Code does. */
+export const MAX_IMPORT_DEPTH = 5;
+/** Imported files read per load: a fan-out of imports must not flood every request. */
+const MAX_IMPORTS = 64;
 
 interface CacheEntry {
   key: string;
@@ -57,39 +83,159 @@ interface CacheEntry {
 /** A reader that re-reads a file only when its stat signature changed. */
 export type MemoryCache = Map<string, CacheEntry>;
 
+interface Candidate {
+  scope: MemoryScope;
+  path: string;
+  /** Listed only when it exists (optional Claude Code locations, subfolders). */
+  optional?: boolean;
+}
+
 /**
- * Reads every memory source, in order user → workspace → extra.
- * Contract: a workspace or extra source whose real path is outside the workspace and the user's
- * config folders is never read (`refused` says why); never rejects for missing or unreadable files
- * (they are `exists: false`); each file is
- * capped at 64 KiB with a note; with `cache`, unchanged files are not re-read.
+ * Reads every memory source, in order user → workspace → local → extra → subfolder, each followed by
+ * its imports.
+ * Contract: a source or import whose real path is outside the workspace and the user's config folders
+ * is never read (`refused` says why; the user's own top-level files are exempt); imports follow at most
+ * 5 hops, a cycle or a file already loaded is cut, imports in code spans and blocks are ignored; never
+ * rejects for missing or unreadable files (they are `exists: false`); each file is capped at 64 KiB
+ * with a note; with `cache`, unchanged files are not re-read.
  */
-export async function loadMemory(opts: LoadMemoryOptions, cache: MemoryCache = new Map()): Promise<LoadedMemory> {
-  const candidates: Array<{ scope: MemoryScope; path: string }> = [];
+export async function loadMemory(
+  opts: LoadMemoryOptions,
+  cache: MemoryCache = new Map(),
+): Promise<LoadedMemory> {
+  const userHome = homedir();
+  const candidates: Candidate[] = [];
   candidates.push({ scope: 'user', path: await pickFile(opts.home) });
+  candidates.push({ scope: 'user', path: join(userHome, '.claude', 'CLAUDE.md'), optional: true });
   const workspaceFile = await pickFile(opts.workspace);
   candidates.push({ scope: 'workspace', path: workspaceFile });
+  candidates.push({ scope: 'workspace', path: join(opts.workspace, 'CLAUDE.md'), optional: true });
+  candidates.push({
+    scope: 'workspace',
+    path: join(opts.workspace, '.claude', 'CLAUDE.md'),
+    optional: true,
+  });
+  candidates.push({
+    scope: 'local',
+    path: join(opts.workspace, 'CLAUDE.local.md'),
+    optional: true,
+  });
   for (const p of opts.extraPaths ?? []) {
     const abs = isAbsolute(p) ? p : resolve(opts.workspace, p);
     candidates.push({ scope: 'extra', path: (await isDirectory(abs)) ? await pickFile(abs) : abs });
   }
-  const seen = new Set<string>();
+  for (const dir of opts.folders ?? []) {
+    for (const name of ['AGENTS.md', 'CLAUDE.md'])
+      candidates.push({ scope: 'subfolder', path: join(dir, name), optional: true });
+  }
+  const listed = new Set<string>();
+  /** Real paths already in the text: a file reached twice (directly and through an import) counts once. */
+  const loaded = new Set<string>();
+  const budget = { imports: MAX_IMPORTS };
   const sources: MemorySource[] = [];
   const texts: string[] = [];
   for (const c of candidates) {
-    if (seen.has(c.path)) continue; // memory.paths naming the workspace AGENTS.md again
-    seen.add(c.path);
+    if (listed.has(c.path)) continue; // memory.paths naming the workspace AGENTS.md again
+    listed.add(c.path);
     // The user's own file may link anywhere; what the workspace names must stay in allowed folders.
-    const check = c.scope === 'user' ? undefined : await checkSource(c.path, opts.workspace, opts.home);
+    const check =
+      c.scope === 'user' ? undefined : await checkSource(c.path, opts.workspace, opts.home);
     if (check && !check.ok && check.reason !== 'missing') {
-      sources.push({ path: c.path, scope: c.scope, exists: true, bytes: 0, truncated: false, refused: check.reason });
+      sources.push({
+        path: c.path,
+        scope: c.scope,
+        exists: true,
+        bytes: 0,
+        truncated: false,
+        refused: check.reason,
+      });
       continue;
     }
-    const entry = await readCached(check?.ok ? check.real : c.path, cache);
-    sources.push({ path: c.path, scope: c.scope, exists: entry !== undefined, bytes: entry?.bytes ?? 0, truncated: entry?.truncated ?? false });
-    if (entry && entry.text.trim()) texts.push(entry.text.trim());
+    const real = check?.ok ? check.real : c.path;
+    const entry = await readCached(real, cache);
+    if (!entry && c.optional) continue;
+    const source: MemorySource = {
+      path: c.path,
+      scope: c.scope,
+      exists: entry !== undefined,
+      bytes: entry?.bytes ?? 0,
+      truncated: entry?.truncated ?? false,
+    };
+    sources.push(source);
+    if (!entry) continue;
+    if (loaded.has(real)) {
+      source.refused = 'already loaded (imported by another memory file)';
+      continue;
+    }
+    loaded.add(real);
+    if (entry.text.trim() && !onlyImports(entry.text)) texts.push(entry.text.trim());
+    const imports = await readImports(entry.text, real, [real], {
+      opts,
+      cache,
+      loaded,
+      budget,
+      texts,
+    });
+    if (imports.length) source.imports = imports;
   }
   return { sources, text: texts.join(MEMORY_SEPARATOR), editPath: workspaceFile };
+}
+
+interface ImportWalk {
+  opts: LoadMemoryOptions;
+  cache: MemoryCache;
+  loaded: Set<string>;
+  budget: { imports: number };
+  texts: string[];
+}
+
+/** Follows the imports of one file depth-first, appending each imported file's text after its importer's. */
+async function readImports(
+  text: string,
+  importer: string,
+  chain: string[],
+  walk: ImportWalk,
+): Promise<MemoryImport[]> {
+  const out: MemoryImport[] = [];
+  for (const ref of importRefs(text)) {
+    const path = resolveRef(ref, importer);
+    const check = await checkSource(path, walk.opts.workspace, walk.opts.home);
+    if (!check.ok && check.reason === 'missing') continue; // a mention (`@alice`), not an import
+    const node: MemoryImport = { ref, path, exists: true, bytes: 0, truncated: false };
+    out.push(node);
+    if (!check.ok) {
+      node.refused = check.reason;
+      continue;
+    }
+    if (chain.includes(check.real)) {
+      node.refused = 'import cycle: the file is already being imported';
+      continue;
+    }
+    if (chain.length > MAX_IMPORT_DEPTH) {
+      node.refused = `not read: imports go at most ${MAX_IMPORT_DEPTH} hops deep`;
+      continue;
+    }
+    if (walk.loaded.has(check.real)) {
+      node.refused = 'already loaded';
+      continue;
+    }
+    if (walk.budget.imports <= 0) {
+      node.refused = `not read: at most ${MAX_IMPORTS} imported files per load`;
+      continue;
+    }
+    walk.budget.imports -= 1;
+    const entry = await readCached(check.real, walk.cache);
+    if (!entry) {
+      node.exists = false;
+      continue;
+    }
+    Object.assign(node, { bytes: entry.bytes, truncated: entry.truncated });
+    walk.loaded.add(check.real);
+    if (entry.text.trim() && !onlyImports(entry.text)) walk.texts.push(entry.text.trim());
+    const nested = await readImports(entry.text, check.real, [...chain, check.real], walk);
+    if (nested.length) node.imports = nested;
+  }
+  return out;
 }
 
 /** The block appended to the system message (docs/memory.md shows it), naming the real file to edit. */
@@ -136,7 +282,11 @@ async function readCached(path: string, cache: MemoryCache): Promise<CacheEntry 
   return entry;
 }
 
-async function readCapped(path: string, key: string, racy: boolean): Promise<CacheEntry | undefined> {
+async function readCapped(
+  path: string,
+  key: string,
+  racy: boolean,
+): Promise<CacheEntry | undefined> {
   let handle;
   try {
     handle = await open(path, 'r');
@@ -146,7 +296,8 @@ async function readCapped(path: string, key: string, racy: boolean): Promise<Cac
     const truncated = size > MEMORY_FILE_CAP;
     // A cut may split a UTF-8 sequence; drop the replacement characters it leaves.
     let text = buf.subarray(0, bytesRead).toString('utf8');
-    if (truncated) text = `${text.replace(/\uFFFD+$/, '')}\n\n[memory file truncated: ${path} is ${size} bytes; only the first ${MEMORY_FILE_CAP} are shown]`;
+    if (truncated)
+      text = `${text.replace(/\uFFFD+$/, '')}\n\n[memory file truncated: ${path} is ${size} bytes; only the first ${MEMORY_FILE_CAP} are shown]`;
     return { key, racy, text, bytes: size, truncated };
   } catch {
     return undefined;

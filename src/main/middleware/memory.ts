@@ -1,10 +1,19 @@
 /**
- * The memory middleware: AGENTS.md memory (docs/memory.md) added as a system block of every model
- * request. The loader re-reads a file only when it changed, so an `edit_file` on AGENTS.md
- * shows in the very next request.
+ * The memory middleware: AGENTS.md / CLAUDE.md memory (docs/memory.md) added as a system block of every
+ * model request. The loader re-reads a file only when it changed, so an `edit_file` on AGENTS.md
+ * shows in the very next request. Like Claude Code, the memory of a workspace subfolder joins once
+ * the agent reads or writes a file there.
  */
+import { stat } from 'node:fs/promises';
+import { dirname, isAbsolute, relative, resolve, sep } from 'node:path';
 import type { Hook, MiddlewareInfo } from '../pipeline/hook.ts';
-import { loadMemory, renderMemoryBlock, type MemoryCache } from '../memory/loader.ts';
+import {
+  loadMemory,
+  renderMemoryBlock,
+  type MemoryCache,
+  type MemoryImport,
+} from '../memory/loader.ts';
+import { callEffects } from '../tools/call-policy.ts';
 
 export interface MemoryHookOptions {
   home: string;
@@ -13,32 +22,97 @@ export interface MemoryHookOptions {
 
 export const memoryInfo: MiddlewareInfo = {
   name: 'memory',
-  description: 'Adds AGENTS.md memory to the system prompt',
-  phases: ['before_agent', 'modify_request'],
+  description: 'Adds AGENTS.md / CLAUDE.md memory to the system prompt',
+  phases: ['before_agent', 'modify_request', 'wrap_tool_call', 'after_agent'],
 };
 
+/** Subfolders whose memory a run follows: each one adds up to two files to every request. */
+export const MAX_MEMORY_FOLDERS = 32;
+
 /**
- * The memory hook: loads AGENTS.md memory before the run and injects it into every request.
- * Contract: the next request after an AGENTS.md edit carries the new text; never mutates its input.
+ * The memory hook: loads memory before the run and injects it into every request.
+ * Contract: the next request after an AGENTS.md edit carries the new text; after a tool call read or
+ * wrote a path in a workspace subfolder, later requests carry that folder's (and its parents')
+ * AGENTS.md / CLAUDE.md, at most 32 folders per run; never mutates its input.
  */
 export function createMemoryHook(opts: MemoryHookOptions): Hook {
   const cache: MemoryCache = new Map();
-  const load = (workspace: string) => loadMemory({ home: opts.home, workspace, extraPaths: opts.extraPaths }, cache);
+  // Keyed by run: one hook instance could serve overlapping runs.
+  const folders = new Map<string, Set<string>>();
+  const load = (workspace: string, runId: string) =>
+    loadMemory(
+      {
+        home: opts.home,
+        workspace,
+        extraPaths: opts.extraPaths,
+        folders: [...(folders.get(runId) ?? [])],
+      },
+      cache,
+    );
   return {
     name: memoryInfo.name,
     source: 'builtin',
     description: memoryInfo.description,
     async beforeAgent(ctx) {
-      const memory = await load(ctx.workspace.root);
-      for (const s of memory.sources) {
-        if (!s.refused) continue;
+      folders.set(ctx.runId, new Set());
+      const memory = await load(ctx.workspace.root, ctx.runId);
+      // Files refused by the source policy are reported; cut cycles and repeats are only shown in the panel.
+      for (const s of refusedFiles(memory.sources)) {
         ctx.trace?.recordEvent('memory_source_refused', { path: s.path, message: s.refused });
         ctx.emit({ event: 'error', data: { message: `memory ${s.refused}`, code: 'diagnostic' } });
       }
     },
     async modifyRequest(ctx, req) {
-      return { ...req, system: [...req.system, renderMemoryBlock(await load(ctx.workspace.root))] };
+      return {
+        ...req,
+        system: [...req.system, renderMemoryBlock(await load(ctx.workspace.root, ctx.runId))],
+      };
+    },
+    async wrapToolCall(ctx, call, next) {
+      const result = await next(call);
+      const seen = folders.get(ctx.runId);
+      const tool = ctx.tools.get(call.name);
+      const effects = tool && seen ? callEffects(tool, call.args) : undefined;
+      if (!effects || !seen) return result;
+      for (const p of [...(effects.reads ?? []), ...(effects.writes ?? [])]) {
+        for (const dir of await foldersOf(ctx.workspace.root, p)) {
+          if (seen.size >= MAX_MEMORY_FOLDERS) return result;
+          seen.add(dir);
+        }
+      }
+      return result;
+    },
+    async afterAgent(ctx) {
+      folders.delete(ctx.runId);
     },
   };
 }
 
+/** The workspace subfolders from the root down to `path`'s folder (the path itself when a folder). */
+async function foldersOf(root: string, path: string): Promise<string[]> {
+  const abs = resolve(root, path);
+  const rel = relative(root, abs);
+  if (!rel || rel === '..' || rel.startsWith(`..${sep}`) || isAbsolute(rel)) return [];
+  const isDir = await stat(abs).then(
+    (s) => s.isDirectory(),
+    () => false,
+  );
+  const out: string[] = [];
+  for (
+    let dir = isDir ? abs : dirname(abs);
+    dir !== root && dir.startsWith(root + sep);
+    dir = dirname(dir)
+  )
+    out.unshift(dir);
+  return out;
+}
+
+/** Sources and imports (at any depth) the source policy refused. */
+function refusedFiles(
+  nodes: ReadonlyArray<{ path: string; refused?: string; imports?: MemoryImport[] }>,
+): Array<{ path: string; refused: string }> {
+  return nodes.flatMap((n) => [
+    ...(n.refused?.startsWith('refused:') ? [{ path: n.path, refused: n.refused }] : []),
+    ...refusedFiles(n.imports ?? []),
+  ]);
+}

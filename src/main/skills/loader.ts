@@ -6,10 +6,12 @@
 import { open, readdir, realpath } from 'node:fs/promises';
 import { isAbsolute, join, resolve } from 'node:path';
 import { homedir } from 'node:os';
-import { LineCounter, parseDocument } from 'yaml';
 import { checkSource } from '../agents/source-policy.ts';
+import { readFrontmatter } from './frontmatter.ts';
+import { pluginSkillRoots } from './plugin-roots.ts';
 
-export type SkillSource = 'workspace' | 'user' | 'claude' | 'extra';
+/** `claude`: the workspace's `.claude/skills`; `claude-user`: `~/.claude/skills`; `plugin`: enabled Claude Code plugins. */
+export type SkillSource = 'workspace' | 'user' | 'claude' | 'claude-user' | 'plugin' | 'extra';
 
 export interface Skill {
   name: string;
@@ -20,6 +22,8 @@ export interface Skill {
   dir: string;
   source: SkillSource;
   enabled: boolean;
+  /** False for `disable-model-invocation: true`: left out of the model's catalog, the user can still ask for it. */
+  modelInvocable: boolean;
   /** Every frontmatter key, `allowed-tools`, `license`, `metadata` … included. */
   frontmatter: Record<string, unknown>;
 }
@@ -50,12 +54,18 @@ const MAX_DESCRIPTION = 1024;
 const NAME_PATTERN = /^[a-z0-9]+(-[a-z0-9]+)*$/;
 
 /** The skill roots in precedence order (first wins on duplicate names). */
-export function skillRoots(opts: Pick<LoadSkillsOptions, 'home' | 'workspace' | 'extraPaths'>): Array<{ dir: string; source: SkillSource }> {
+export function skillRoots(
+  opts: Pick<LoadSkillsOptions, 'home' | 'workspace' | 'extraPaths'>,
+): Array<{ dir: string; source: SkillSource }> {
   return [
     { dir: join(opts.workspace, '.workbench', 'skills'), source: 'workspace' },
     { dir: join(opts.home, 'skills'), source: 'user' },
     { dir: join(opts.workspace, '.claude', 'skills'), source: 'claude' },
-    ...(opts.extraPaths ?? []).map((p) => ({ dir: expand(p, opts.workspace), source: 'extra' as const })),
+    { dir: join(homedir(), '.claude', 'skills'), source: 'claude-user' },
+    ...(opts.extraPaths ?? []).map((p) => ({
+      dir: expand(p, opts.workspace),
+      source: 'extra' as const,
+    })),
   ];
 }
 
@@ -64,7 +74,8 @@ export function skillRoots(opts: Pick<LoadSkillsOptions, 'home' | 'workspace' | 
  * Contract: never rejects; missing roots are skipped silently; a workspace-named folder or SKILL.md
  * resolving outside the workspace and the user's config folders is never read (error diagnostic);
  * missing name or description, no
- * frontmatter or bad YAML → error diagnostic, skill not listed; name ≠ folder, a name outside the
+ * frontmatter, or frontmatter neither YAML nor `key: value` lines → error diagnostic, skill not listed;
+ * frontmatter read line by line, `allowed-tools` (not enforced), name ≠ folder, a name outside the
  * Agent Skills pattern, an overlong description or a shadowed duplicate → warning.
  */
 export async function loadSkills(opts: LoadSkillsOptions): Promise<LoadSkillsResult> {
@@ -73,25 +84,39 @@ export async function loadSkills(opts: LoadSkillsOptions): Promise<LoadSkillsRes
   const diagnostics: SkillDiagnostic[] = [];
   const byName = new Map<string, Skill>();
   const seenRoots = new Set<string>();
-  for (const root of skillRoots(opts)) {
+  const plugins = (await pluginSkillRoots()).map((p) => ({
+    dir: p.dir,
+    source: 'plugin' as const,
+  }));
+  for (const root of [...skillRoots(opts), ...plugins]) {
     const realRoot = await realpath(root.dir).catch(() => undefined);
     if (!realRoot || seenRoots.has(realRoot)) continue;
     seenRoots.add(realRoot);
     // The user's own folder may link anywhere; folders the workspace names must stay in allowed places.
     const allowed = async (p: string): Promise<string | undefined> => {
-      if (root.source === 'user') return undefined;
+      if (root.source === 'user' || root.source === 'claude-user') return undefined;
       const check = await checkSource(p, opts.workspace, opts.home);
       return check.ok || check.reason === 'missing' ? undefined : check.reason;
     };
     const rootRefused = await allowed(realRoot);
     if (rootRefused) {
-      diagnostics.push({ path: root.dir, severity: 'error', message: `skill folder ${rootRefused}` });
+      diagnostics.push({
+        path: root.dir,
+        severity: 'error',
+        message: `skill folder ${rootRefused}`,
+      });
       continue;
     }
     for (const folder of await subfolders(realRoot)) {
-      const refused = (await allowed(join(realRoot, folder))) ?? (await allowed(join(realRoot, folder, 'SKILL.md')));
+      const refused =
+        (await allowed(join(realRoot, folder))) ??
+        (await allowed(join(realRoot, folder, 'SKILL.md')));
       if (refused) {
-        diagnostics.push({ path: join(realRoot, folder), severity: 'error', message: `skill ${refused}` });
+        diagnostics.push({
+          path: join(realRoot, folder),
+          severity: 'error',
+          message: `skill ${refused}`,
+        });
         continue;
       }
       const file = join(realRoot, folder, 'SKILL.md');
@@ -102,10 +127,22 @@ export async function loadSkills(opts: LoadSkillsOptions): Promise<LoadSkillsRes
       const parsed = parseSkillFile(head, path, folder);
       diagnostics.push(...parsed.diagnostics);
       if (!parsed.skill) continue;
-      const skill: Skill = { ...parsed.skill, path, dir, source: root.source, enabled: !disabled.has(parsed.skill.name) };
+      const noModel = parsed.skill.frontmatter['disable-model-invocation'];
+      const skill: Skill = {
+        ...parsed.skill,
+        path,
+        dir,
+        source: root.source,
+        enabled: !disabled.has(parsed.skill.name),
+        modelInvocable: noModel !== true && noModel !== 'true',
+      };
       const first = byName.get(skill.name);
       if (first) {
-        diagnostics.push({ path, severity: 'warning', message: `skill "${skill.name}" is shadowed by ${first.path} (the first source wins)` });
+        diagnostics.push({
+          path,
+          severity: 'warning',
+          message: `skill "${skill.name}" is shadowed by ${first.path} (the first source wins)`,
+        });
         continue;
       }
       byName.set(skill.name, skill);
@@ -123,35 +160,50 @@ export function parseSkillFile(
   text: string,
   path: string,
   folder: string,
-): { skill?: { name: string; description: string; frontmatter: Record<string, unknown> }; diagnostics: SkillDiagnostic[] } {
-  const error = (message: string) => ({ diagnostics: [{ path, severity: 'error' as const, message }] });
+): {
+  skill?: { name: string; description: string; frontmatter: Record<string, unknown> };
+  diagnostics: SkillDiagnostic[];
+} {
+  const error = (message: string) => ({
+    diagnostics: [{ path, severity: 'error' as const, message }],
+  });
   const body = text.replace(/^\uFEFF/, '');
   const open = /^---[ \t]*\r?\n/.exec(body);
-  if (!open) return error('no YAML frontmatter: SKILL.md must start with a "---" line, then name and description, then "---"');
+  if (!open)
+    return error(
+      'no YAML frontmatter: SKILL.md must start with a "---" line, then name and description, then "---"',
+    );
   const close = /^---[ \t]*$/m;
   const rest = body.slice(open[0].length);
   const end = close.exec(rest);
   if (!end) return error('frontmatter is not closed by a "---" line');
-  const yamlText = rest.slice(0, end.index);
-  const lines = new LineCounter();
-  const doc = parseDocument(yamlText, { lineCounter: lines, prettyErrors: false });
-  if (doc.errors.length > 0) {
-    const e = doc.errors[0];
-    // +1: the opening "---" line comes before the YAML.
-    return error(`invalid YAML in frontmatter (line ${lines.linePos(e.pos[0]).line + 1}): ${e.message.split('\n')[0]}`);
-  }
-  const data: unknown = doc.toJS();
-  if (data === null || typeof data !== 'object' || Array.isArray(data)) return error('frontmatter must be a mapping with name and description');
-  const frontmatter = data as Record<string, unknown>;
+  const read = readFrontmatter(rest.slice(0, end.index));
+  if (!read.ok) return error(read.message);
+  const frontmatter = read.data;
   const name = typeof frontmatter.name === 'string' ? frontmatter.name.trim() : '';
-  const description = typeof frontmatter.description === 'string' ? frontmatter.description.replace(/\s+/g, ' ').trim() : '';
+  const description =
+    typeof frontmatter.description === 'string'
+      ? frontmatter.description.replace(/\s+/g, ' ').trim()
+      : '';
   const missing = [!name && 'name', !description && 'description'].filter(Boolean);
-  if (missing.length) return error(`frontmatter is missing ${missing.join(' and ')} (both are required strings)`);
+  if (missing.length)
+    return error(`frontmatter is missing ${missing.join(' and ')} (both are required strings)`);
   const diagnostics: SkillDiagnostic[] = [];
   const warn = (message: string) => diagnostics.push({ path, severity: 'warning', message });
+  if (read.lenient)
+    warn(
+      `frontmatter is not valid YAML (${read.lenient}); read line by line as Claude Code does — quote the value to silence this`,
+    );
+  const allowedTools = frontmatter['allowed-tools'];
+  if (allowedTools !== undefined && allowedTools !== '')
+    warn(`allowed-tools is not enforced yet: the skill runs with every tool the agent has`);
   if (name !== folder) warn(`name "${name}" differs from its folder "${folder}"`);
-  if (!NAME_PATTERN.test(name) || name.length > 64) warn(`name "${name}" should be lowercase letters, digits and single hyphens, at most 64 characters`);
-  if (description.length > MAX_DESCRIPTION) warn(`description is ${description.length} characters; keep it under ${MAX_DESCRIPTION}`);
+  if (!NAME_PATTERN.test(name) || name.length > 64)
+    warn(
+      `name "${name}" should be lowercase letters, digits and single hyphens, at most 64 characters`,
+    );
+  if (description.length > MAX_DESCRIPTION)
+    warn(`description is ${description.length} characters; keep it under ${MAX_DESCRIPTION}`);
   return { skill: { name, description, frontmatter }, diagnostics };
 }
 
@@ -187,4 +239,3 @@ function expand(p: string, workspace: string): string {
   if (p === '~' || p.startsWith('~/')) return join(homedir(), p.slice(1));
   return isAbsolute(p) ? p : resolve(workspace, p);
 }
-

@@ -120,14 +120,28 @@ export interface MemoryDocument {
 /** A save refused because the file changed on disk since `baseVersion`: `document` is theirs. */
 export type SaveResult<T> = { status: 'saved'; document: T } | { status: 'conflict'; document: T };
 
-export interface MemorySourceView {
+/** A file a memory file imports with `@path`, and what it imports in turn. */
+export interface MemoryImportView {
+  /** The reference as written after the `@`. */
+  ref: string;
   path: string;
-  scope: 'user' | 'workspace' | 'extra';
   exists: boolean;
   bytes: number;
   truncated: boolean;
-  /** Why an existing file was not read (it resolves outside the allowed folders). */
+  /** Why it was not read: outside the allowed folders, a cycle, too deep, already loaded. */
   refused?: string;
+  imports?: MemoryImportView[];
+}
+
+export interface MemorySourceView {
+  path: string;
+  scope: 'user' | 'workspace' | 'local' | 'extra' | 'subfolder';
+  exists: boolean;
+  bytes: number;
+  truncated: boolean;
+  /** Why an existing file was not read (it resolves outside the allowed folders, already loaded). */
+  refused?: string;
+  imports?: MemoryImportView[];
 }
 
 /** The "effective context": the exact system message of the last model request, and the memory now. */
@@ -141,7 +155,7 @@ export interface EffectiveContext {
   memory: { text: string; tokens: number; sources: MemorySourceView[] };
 }
 
-export type SkillSourceView = 'workspace' | 'user' | 'claude' | 'extra';
+export type SkillSourceView = 'workspace' | 'user' | 'claude' | 'claude-user' | 'plugin' | 'extra';
 
 export interface SkillView {
   name: string;
@@ -151,6 +165,10 @@ export interface SkillView {
   dir: string;
   source: SkillSourceView;
   enabled: boolean;
+  /** False for `disable-model-invocation: true`: not in the model's catalog, only the user invokes it. */
+  modelInvocable: boolean;
+  /** The frontmatter's `allowed-tools`, shown as not enforced yet. */
+  allowedTools?: string[];
   /** The line the model sees in the catalog. */
   catalogLine: string;
 }

@@ -1,7 +1,7 @@
 import { mkdtempSync, mkdirSync, rmSync, writeFileSync, realpathSync, utimesSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { RunContext } from '../../../src/main/pipeline/hook.ts';
 import type { Workspace } from '../../../src/main/tools/workspace.ts';
 import { createMemoryHook } from '../../../src/main/middleware/memory.ts';
@@ -21,8 +21,13 @@ beforeEach(() => {
   workspace = join(tmp, 'ws');
   mkdirSync(home);
   mkdirSync(workspace);
+  // ~/.claude/CLAUDE.md is a memory source: the machine's own must not leak into these tests.
+  vi.stubEnv('HOME', join(tmp, 'user'));
 });
-afterEach(() => rmSync(tmp, { recursive: true, force: true }));
+afterEach(() => {
+  vi.unstubAllEnvs();
+  rmSync(tmp, { recursive: true, force: true });
+});
 
 function ctxFor(messages: Message[] = [], llm?: LlmClient): RunContext {
   const state: AgentState = { thread_id: 't1', messages, todos: [], files: {} };
@@ -39,7 +44,8 @@ function ctxFor(messages: Message[] = [], llm?: LlmClient): RunContext {
   } as unknown as RunContext;
 }
 
-const memoryOf = (req: ModelRequest) => /<agent_memory>\n([\s\S]*)\n<\/agent_memory>/.exec(req.system.join('\n\n'))?.[1];
+const memoryOf = (req: ModelRequest) =>
+  /<agent_memory>\n([\s\S]*)\n<\/agent_memory>/.exec(req.system.join('\n\n'))?.[1];
 
 describe('loadMemory', () => {
   it('reads user, workspace and extra sources in order, joined by the separator', async () => {
@@ -48,8 +54,14 @@ describe('loadMemory', () => {
     mkdirSync(join(workspace, 'pkg'));
     writeFileSync(join(workspace, 'pkg', 'CLAUDE.md'), 'pkg claude notes');
     writeFileSync(join(workspace, 'docs.md'), 'extra file');
-    const m = await loadMemory({ home, workspace, extraPaths: ['pkg', 'docs.md', 'missing.md', 'AGENTS.md'] });
-    expect(m.text).toBe(['user prefs', 'workspace notes', 'pkg claude notes', 'extra file'].join(MEMORY_SEPARATOR));
+    const m = await loadMemory({
+      home,
+      workspace,
+      extraPaths: ['pkg', 'docs.md', 'missing.md', 'AGENTS.md'],
+    });
+    expect(m.text).toBe(
+      ['user prefs', 'workspace notes', 'pkg claude notes', 'extra file'].join(MEMORY_SEPARATOR),
+    );
     expect(m.sources.map((s) => [s.scope, s.path.slice(tmp.length), s.exists])).toEqual([
       ['user', '/home/AGENTS.md', true],
       ['workspace', '/ws/AGENTS.md', true],
@@ -60,14 +72,15 @@ describe('loadMemory', () => {
     expect(m.editPath).toBe(join(workspace, 'AGENTS.md'));
   });
 
-  it('falls back to CLAUDE.md only when AGENTS.md is absent, and names it as the file to edit', async () => {
+  it('edits CLAUDE.md when AGENTS.md is absent; with both, both count and AGENTS.md is edited', async () => {
     writeFileSync(join(workspace, 'CLAUDE.md'), 'claude memory');
     let m = await loadMemory({ home, workspace });
     expect(m.text).toBe('claude memory');
     expect(m.editPath).toBe(join(workspace, 'CLAUDE.md'));
     writeFileSync(join(workspace, 'AGENTS.md'), 'agents memory');
     m = await loadMemory({ home, workspace });
-    expect(m.text).toBe('agents memory');
+    expect(m.text).toBe(['agents memory', 'claude memory'].join(MEMORY_SEPARATOR));
+    expect(m.editPath).toBe(join(workspace, 'AGENTS.md'));
   });
 
   it('caps each file at 64 KiB with a note', async () => {
@@ -75,7 +88,9 @@ describe('loadMemory', () => {
     const m = await loadMemory({ home, workspace });
     const ws = m.sources[1];
     expect(ws).toMatchObject({ truncated: true, bytes: 2 * MEMORY_FILE_CAP });
-    expect(m.text).toContain(`[memory file truncated: ${join(workspace, 'AGENTS.md')} is ${2 * MEMORY_FILE_CAP} bytes`);
+    expect(m.text).toContain(
+      `[memory file truncated: ${join(workspace, 'AGENTS.md')} is ${2 * MEMORY_FILE_CAP} bytes`,
+    );
     expect(m.text).not.toContain('\uFFFD');
     expect(m.text.length).toBeLessThan(MEMORY_FILE_CAP / 2 + 200);
   });
@@ -119,7 +134,10 @@ describe('MemoryHook', () => {
   });
 
   it('says so when there is no memory yet', async () => {
-    const out = await createMemoryHook({ home }).modifyRequest!(ctxFor(), requestOf([{ role: 'user', content: 'hi' }]));
+    const out = await createMemoryHook({ home }).modifyRequest!(
+      ctxFor(),
+      requestOf([{ role: 'user', content: 'hi' }]),
+    );
     expect(memoryOf(out)).toBe('(no memory yet)');
   });
 
@@ -129,27 +147,42 @@ describe('MemoryHook', () => {
     const hook = createMemoryHook({ home });
     const ctx = ctxFor();
     await hook.beforeAgent!(ctx, ctx.state);
-    expect(memoryOf(await hook.modifyRequest!(ctx, requestOf([{ role: 'user', content: 'a' }])))).toBe('version one');
+    expect(
+      memoryOf(await hook.modifyRequest!(ctx, requestOf([{ role: 'user', content: 'a' }]))),
+    ).toBe('version one');
     // Same size and a forced identical mtime: the inode change time still tells them apart.
     writeFileSync(file, 'version two');
     const t = new Date('2026-01-01T00:00:00Z');
     utimesSync(file, t, t);
-    expect(memoryOf(await hook.modifyRequest!(ctx, requestOf([{ role: 'user', content: 'a' }])))).toBe('version two');
+    expect(
+      memoryOf(await hook.modifyRequest!(ctx, requestOf([{ role: 'user', content: 'a' }]))),
+    ).toBe('version two');
     writeFileSync(file, 'a longer third version');
-    expect(memoryOf(await hook.modifyRequest!(ctx, requestOf([{ role: 'user', content: 'a' }])))).toBe('a longer third version');
+    expect(
+      memoryOf(await hook.modifyRequest!(ctx, requestOf([{ role: 'user', content: 'a' }]))),
+    ).toBe('a longer third version');
     rmSync(file);
-    expect(memoryOf(await hook.modifyRequest!(ctx, requestOf([{ role: 'user', content: 'a' }])))).toBe('(no memory yet)');
+    expect(
+      memoryOf(await hook.modifyRequest!(ctx, requestOf([{ role: 'user', content: 'a' }]))),
+    ).toBe('(no memory yet)');
   });
 
   it('survives a summarization: the compacted request still carries <agent_memory>', async () => {
     writeFileSync(join(workspace, 'AGENTS.md'), 'remember: tabs not spaces');
     const thread: Message[] = [];
-    for (let i = 0; i < 20; i++) thread.push({ role: 'user', content: `question ${i} ${'x'.repeat(400)}` }, { role: 'assistant', content: `answer ${i}` });
+    for (let i = 0; i < 20; i++)
+      thread.push(
+        { role: 'user', content: `question ${i} ${'x'.repeat(400)}` },
+        { role: 'assistant', content: `answer ${i}` },
+      );
     const summary: LlmResponse = { content: 'they asked twenty questions', tool_calls: [] };
     const llm: LlmClient = { chat: async () => summary };
     const ctx = ctxFor(thread, llm);
     const memory = createMemoryHook({ home });
-    const summarization = createSummarizationHook({ contextWindow: 2_000, compaction: { strategy: 'summarization' } });
+    const summarization = createSummarizationHook({
+      contextWindow: 2_000,
+      compaction: { strategy: 'summarization' },
+    });
     const request = await memory.modifyRequest!(ctx, requestOf(thread.slice()));
     let sent = request;
     await summarization.wrapModelCall!(ctx, request, async (req) => {
@@ -158,6 +191,8 @@ describe('MemoryHook', () => {
     });
     expect(sent.messages.length).toBeLessThan(request.messages.length);
     expect(memoryOf(sent)).toBe('remember: tabs not spaces');
-    expect(sent.messages[0].content).toBe('[Summary of earlier conversation]\nthey asked twenty questions');
+    expect(sent.messages[0].content).toBe(
+      '[Summary of earlier conversation]\nthey asked twenty questions',
+    );
   });
 });

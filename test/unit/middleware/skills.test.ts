@@ -1,7 +1,15 @@
-import { cpSync, mkdtempSync, mkdirSync, rmSync, symlinkSync, writeFileSync, realpathSync } from 'node:fs';
+import {
+  cpSync,
+  mkdtempSync,
+  mkdirSync,
+  rmSync,
+  symlinkSync,
+  writeFileSync,
+  realpathSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { RunContext } from '../../../src/main/pipeline/hook.ts';
 import type { Workspace } from '../../../src/main/tools/workspace.ts';
 import { createSkillsHook } from '../../../src/main/middleware/skills.ts';
@@ -22,8 +30,13 @@ beforeEach(() => {
   workspace = join(tmp, 'ws');
   mkdirSync(home);
   mkdirSync(workspace);
+  // ~/.claude/skills and plugin skills are sources: the machine's own must not leak into these tests.
+  vi.stubEnv('HOME', join(tmp, 'user'));
 });
-afterEach(() => rmSync(tmp, { recursive: true, force: true }));
+afterEach(() => {
+  vi.unstubAllEnvs();
+  rmSync(tmp, { recursive: true, force: true });
+});
 
 function skill(root: string, folder: string, frontmatter: string): string {
   mkdirSync(join(root, folder), { recursive: true });
@@ -55,41 +68,121 @@ describe('skills loader: odd frontmatter fixtures', () => {
     cpSync(FIXTURES, fixtures, { recursive: true });
     const { skills, diagnostics } = await loadSkills({ home, workspace, extraPaths: ['fixtures'] });
     const byName = Object.fromEntries(skills.map((s) => [s.name, s]));
-    expect(Object.keys(byName).sort()).toEqual(['extra-keys', 'folded-description', 'other-name', 'quoted-description']);
+    expect(Object.keys(byName).sort()).toEqual([
+      'bad-yaml',
+      'extra-keys',
+      'folded-description',
+      'other-name',
+      'quoted-description',
+    ]);
+    expect(byName['bad-yaml'].description).toBe('[unclosed');
     expect(byName['folded-description'].description).toBe('Analyze CSV files and generate charts.');
-    expect(byName['quoted-description'].description).toBe('Review code: bugs, "style" issues and tests');
-    expect(byName['extra-keys'].frontmatter).toMatchObject({ license: 'MIT', 'allowed-tools': 'read_file grep', metadata: { author: 'someone', version: '1.0' } });
-    expect(byName['other-name']).toMatchObject({ source: 'extra', enabled: true, dir: join(fixtures, 'name-mismatch'), path: join(fixtures, 'name-mismatch', 'SKILL.md') });
+    expect(byName['quoted-description'].description).toBe(
+      'Review code: bugs, "style" issues and tests',
+    );
+    expect(byName['extra-keys'].frontmatter).toMatchObject({
+      license: 'MIT',
+      'allowed-tools': 'read_file grep',
+      metadata: { author: 'someone', version: '1.0' },
+    });
+    expect(byName['other-name']).toMatchObject({
+      source: 'extra',
+      enabled: true,
+      dir: join(fixtures, 'name-mismatch'),
+      path: join(fixtures, 'name-mismatch', 'SKILL.md'),
+    });
 
-    const diag = (folder: string) => diagnostics.filter((d) => d.path === join(fixtures, folder, 'SKILL.md'));
-    expect(diag('name-mismatch')).toEqual([expect.objectContaining({ severity: 'warning', message: expect.stringContaining('differs from its folder') })]);
-    expect(diag('missing-name')).toEqual([expect.objectContaining({ severity: 'error', message: expect.stringContaining('missing name') })]);
-    expect(diag('missing-description')).toEqual([expect.objectContaining({ severity: 'error', message: expect.stringContaining('missing description') })]);
-    expect(diag('no-frontmatter')).toEqual([expect.objectContaining({ severity: 'error', message: expect.stringContaining('no YAML frontmatter') })]);
-    expect(diag('bad-yaml')).toEqual([expect.objectContaining({ severity: 'error', message: expect.stringMatching(/invalid YAML in frontmatter \(line \d+\)/) })]);
-    expect(diag('unclosed-frontmatter')).toEqual([expect.objectContaining({ severity: 'error', message: expect.stringContaining('not closed') })]);
+    const diag = (folder: string) =>
+      diagnostics.filter((d) => d.path === join(fixtures, folder, 'SKILL.md'));
+    expect(diag('name-mismatch')).toEqual([
+      expect.objectContaining({
+        severity: 'warning',
+        message: expect.stringContaining('differs from its folder'),
+      }),
+    ]);
+    expect(diag('missing-name')).toEqual([
+      expect.objectContaining({
+        severity: 'error',
+        message: expect.stringContaining('missing name'),
+      }),
+    ]);
+    expect(diag('missing-description')).toEqual([
+      expect.objectContaining({
+        severity: 'error',
+        message: expect.stringContaining('missing description'),
+      }),
+    ]);
+    expect(diag('no-frontmatter')).toEqual([
+      expect.objectContaining({
+        severity: 'error',
+        message: expect.stringContaining('no YAML frontmatter'),
+      }),
+    ]);
+    expect(diag('bad-yaml')).toEqual([
+      expect.objectContaining({
+        severity: 'warning',
+        message: expect.stringMatching(/not valid YAML \(line \d+: .*\); read line by line/),
+      }),
+    ]);
+    expect(diag('unclosed-frontmatter')).toEqual([
+      expect.objectContaining({
+        severity: 'error',
+        message: expect.stringContaining('not closed'),
+      }),
+    ]);
     expect(diag('folded-description')).toEqual([]);
-    expect(diag('extra-keys')).toEqual([]);
+    expect(diag('extra-keys')).toEqual([
+      expect.objectContaining({
+        severity: 'warning',
+        message: expect.stringContaining('allowed-tools is not enforced yet'),
+      }),
+    ]);
   });
 
   it('handles CRLF and a BOM, and warns about names outside the Agent Skills pattern', () => {
-    const ok = parseSkillFile('\uFEFF---\r\nname: My_Skill\r\ndescription: d\r\n---\r\nbody', '/x/SKILL.md', 'My_Skill');
+    const ok = parseSkillFile(
+      '\uFEFF---\r\nname: My_Skill\r\ndescription: d\r\n---\r\nbody',
+      '/x/SKILL.md',
+      'My_Skill',
+    );
     expect(ok.skill).toMatchObject({ name: 'My_Skill', description: 'd' });
-    expect(ok.diagnostics).toEqual([expect.objectContaining({ severity: 'warning', message: expect.stringContaining('lowercase') })]);
-    expect(parseSkillFile('---\n- a\n- b\n---\n', '/x/SKILL.md', 'x').diagnostics[0].severity).toBe('error');
-    expect(parseSkillFile('---\nname: 3\ndescription: d\n---\n', '/x/SKILL.md', 'x').skill).toBeUndefined();
+    expect(ok.diagnostics).toEqual([
+      expect.objectContaining({
+        severity: 'warning',
+        message: expect.stringContaining('lowercase'),
+      }),
+    ]);
+    expect(parseSkillFile('---\n- a\n- b\n---\n', '/x/SKILL.md', 'x').diagnostics[0].severity).toBe(
+      'error',
+    );
+    expect(
+      parseSkillFile('---\nname: 3\ndescription: d\n---\n', '/x/SKILL.md', 'x').skill,
+    ).toBeUndefined();
   });
 });
 
 describe('skills loader: sources and precedence', () => {
   it('reads workspace, user, .claude and extra roots in that order; the first duplicate wins', async () => {
-    const ws = skill(join(workspace, '.workbench', 'skills'), 'deploy', 'name: deploy\ndescription: from workspace');
+    const ws = skill(
+      join(workspace, '.workbench', 'skills'),
+      'deploy',
+      'name: deploy\ndescription: from workspace',
+    );
     const user = skill(join(home, 'skills'), 'deploy', 'name: deploy\ndescription: from user');
     skill(join(home, 'skills'), 'notes', 'name: notes\ndescription: user notes');
-    skill(join(workspace, '.claude', 'skills'), 'review', 'name: review\ndescription: claude review');
+    skill(
+      join(workspace, '.claude', 'skills'),
+      'review',
+      'name: review\ndescription: claude review',
+    );
     skill(join(workspace, 'more'), 'extra-one', 'name: extra-one\ndescription: extra');
     mkdirSync(join(workspace, 'more', 'not-a-skill'));
-    const { skills, diagnostics } = await loadSkills({ home, workspace, extraPaths: ['more', 'missing-dir'], disabled: ['notes'] });
+    const { skills, diagnostics } = await loadSkills({
+      home,
+      workspace,
+      extraPaths: ['more', 'missing-dir'],
+      disabled: ['notes'],
+    });
     expect(skills.map((s) => [s.name, s.source, s.enabled])).toEqual([
       ['deploy', 'workspace', true],
       ['notes', 'user', false],
@@ -97,7 +190,9 @@ describe('skills loader: sources and precedence', () => {
       ['extra-one', 'extra', true],
     ]);
     expect(skills[0].path).toBe(ws);
-    expect(diagnostics).toEqual([{ path: user, severity: 'warning', message: expect.stringContaining(`shadowed by ${ws}`) }]);
+    expect(diagnostics).toEqual([
+      { path: user, severity: 'warning', message: expect.stringContaining(`shadowed by ${ws}`) },
+    ]);
   });
 });
 
@@ -130,7 +225,10 @@ describe('SkillsHook', () => {
     skill(outside, 'lint', 'name: lint\ndescription: outside');
     skill(join(tmp, 'elsewhere'), 'linked', 'name: linked\ndescription: outside too');
     mkdirSync(join(workspace, '.workbench', 'skills'), { recursive: true });
-    symlinkSync(join(tmp, 'elsewhere', 'linked'), join(workspace, '.workbench', 'skills', 'linked'));
+    symlinkSync(
+      join(tmp, 'elsewhere', 'linked'),
+      join(workspace, '.workbench', 'skills', 'linked'),
+    );
     const hook = createSkillsHook({ home, extraPaths: [outside] });
     const { ctx, readRoots, events } = ctxFor(workspace);
     await hook.beforeAgent!(ctx, ctx.state);
@@ -153,7 +251,11 @@ describe('SkillsHook', () => {
     const out = await hook.modifyRequest!(ctx, req);
     expect(out.messages).toEqual([{ role: 'user', content: 'hi' }]);
     expect(out.system).toHaveLength(1);
-    expect(out.system[0].endsWith(catalogLine({ name: 'a', description: 'A', path: join(home, 'skills', 'a', 'SKILL.md') }))).toBe(true);
+    expect(
+      out.system[0].endsWith(
+        catalogLine({ name: 'a', description: 'A', path: join(home, 'skills', 'a', 'SKILL.md') }),
+      ),
+    ).toBe(true);
   });
 });
 
@@ -162,7 +264,12 @@ describe('workbench skills list', () => {
     skill(join(workspace, '.workbench', 'skills'), 'deploy', 'name: deploy\ndescription: Ship it');
     skill(join(workspace, '.workbench', 'skills'), 'bad', 'name: bad');
     let out = '';
-    const io = { stdout: (t: string) => void (out += t), stderr: () => {}, env: { WORKBENCH_HOME: home }, cwd: workspace };
+    const io = {
+      stdout: (t: string) => void (out += t),
+      stderr: () => {},
+      env: { WORKBENCH_HOME: home },
+      cwd: workspace,
+    };
     expect(await skillsCommand(['list'], io)).toBe(0);
     expect(out).toContain('deploy  [workspace]');
     expect(out).toContain('error: ');

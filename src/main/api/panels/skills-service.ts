@@ -46,21 +46,35 @@ export interface SkillsService {
   setEnabled(args: { workspace: string; name: string; enabled: boolean }): Promise<SkillView>;
 }
 
-const toView = (s: Skill): SkillView => ({
-  name: s.name,
-  description: s.description,
-  path: s.path,
-  dir: s.dir,
-  source: s.source,
-  enabled: s.enabled,
-  catalogLine: catalogLine(s),
-});
+const toView = (s: Skill): SkillView => {
+  const tools = allowedTools(s.frontmatter['allowed-tools']);
+  return {
+    name: s.name,
+    description: s.description,
+    path: s.path,
+    dir: s.dir,
+    source: s.source,
+    enabled: s.enabled,
+    modelInvocable: s.modelInvocable,
+    ...(tools ? { allowedTools: tools } : {}),
+    catalogLine: catalogLine(s),
+  };
+};
+
+/** `allowed-tools` as a list: a YAML list, or one string of names separated by commas or spaces (`Bash(git add:*) Read`). */
+export function allowedTools(v: unknown): string[] | undefined {
+  const text = Array.isArray(v) ? v.map(String).join(',') : typeof v === 'string' ? v : '';
+  const tools = text.match(/[^\s,()]+(?:\([^)]*\))?/g) ?? [];
+  return tools.length ? tools : undefined;
+}
 
 /** Creates the skills service. */
 export function createSkillsService(deps: PanelDeps): SkillsService {
   const rootsOf = async (workspace: string) => {
     // The same sources a run uses: an untrusted workspace's skills.paths are ignored.
-    const { profile } = await loadAgentProfile(workspace, { trusted: deps.trust.isTrusted(workspace) });
+    const { profile } = await loadAgentProfile(workspace, {
+      trusted: deps.trust.isTrusted(workspace),
+    });
     return { home: deps.home, workspace, extraPaths: profile.skills.paths };
   };
   const list = async (workspace: string): Promise<SkillListing> => {

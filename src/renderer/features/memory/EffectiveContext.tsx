@@ -1,5 +1,34 @@
 import { useEffect } from 'react';
+import type { MemoryImportView } from '../../../shared/ipc/contract.ts';
 import { useWorkbenchStore } from '../../stores/store.ts';
+
+/** What one memory file contributed: its size, or why it was not read. */
+function fileNote(f: {
+  exists: boolean;
+  bytes: number;
+  truncated: boolean;
+  refused?: string;
+}): string {
+  if (f.refused) return ` · ${f.refused}`;
+  if (!f.exists) return ' · missing';
+  return ` · ${f.bytes.toLocaleString()} bytes${f.truncated ? ' (truncated)' : ''}`;
+}
+
+/** The files a memory file imports with `@path`, nested as they import each other. */
+function ImportTree({ imports }: { imports?: MemoryImportView[] }) {
+  if (!imports?.length) return null;
+  return (
+    <ul className="source-list import-tree" data-testid="memory-imports">
+      {imports.map((i) => (
+        <li key={i.path} className={i.exists && !i.refused ? '' : 'muted'} title={i.path}>
+          <span className="mono">@{i.ref}</span>
+          {fileNote(i)}
+          <ImportTree imports={i.imports} />
+        </li>
+      ))}
+    </ul>
+  );
+}
 
 /** The exact system message of the last model request (memory + skills catalog + system prompt). */
 export function EffectiveContext() {
@@ -24,11 +53,8 @@ export function EffectiveContext() {
         {ctx.memory.sources.map((s) => (
           <li key={s.path} className={s.exists ? '' : 'muted'}>
             <span className="badge">{s.scope}</span> <span className="mono">{s.path}</span>
-            {s.refused
-              ? ` · ${s.refused}`
-              : s.exists
-              ? ` · ${s.bytes.toLocaleString()} bytes${s.truncated ? ' (truncated)' : ''}`
-              : ' · missing'}
+            {fileNote(s)}
+            <ImportTree imports={s.imports} />
           </li>
         ))}
       </ul>

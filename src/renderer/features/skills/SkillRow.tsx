@@ -36,6 +36,24 @@ export function SkillRow({ skill, selected }: { skill: SkillView; selected: bool
           {skill.name}
         </button>
         <span className="badge">{skill.source}</span>
+        {skill.modelInvocable ? null : (
+          <span
+            className="badge"
+            title="disable-model-invocation: not in the model's catalog; ask for it by name"
+            data-testid="skill-user-only"
+          >
+            user-invocable only
+          </span>
+        )}
+        {skill.allowedTools ? (
+          <span
+            className="badge"
+            title={`allowed-tools: ${skill.allowedTools.join(', ')} — not enforced yet: the skill runs with every tool the agent has`}
+            data-testid="skill-allowed-tools"
+          >
+            allowed-tools not enforced
+          </span>
+        ) : null}
         <span className="spacer" />
         {confirming ? (
           <span className="inline">

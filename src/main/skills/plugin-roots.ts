@@ -1,0 +1,45 @@
+/**
+ * The skill folders of Claude Code plugins the user enabled (docs/skills.md): a plugin is enabled in
+ * `~/.claude/settings.json` `enabledPlugins` (`"name@marketplace": true`) and installed where
+ * `~/.claude/plugins/installed_plugins.json` says (`installPath`); its skills are `<installPath>/skills`.
+ */
+import { readFile } from 'node:fs/promises';
+import { homedir } from 'node:os';
+import { join } from 'node:path';
+
+/**
+ * The `skills` folders of enabled, installed plugins.
+ * Contract: never rejects; missing or unreadable files give no folders.
+ */
+export async function pluginSkillRoots(): Promise<Array<{ plugin: string; dir: string }>> {
+  const claude = join(homedir(), '.claude');
+  const settings = await readJson(join(claude, 'settings.json'));
+  const installed = await readJson(join(claude, 'plugins', 'installed_plugins.json'));
+  const enabled = record(record(settings).enabledPlugins);
+  // Version 1 maps a plugin to one install, version 2 to a list of installs (one per scope).
+  const plugins = record(record(installed).plugins);
+  const out: Array<{ plugin: string; dir: string }> = [];
+  for (const [plugin, on] of Object.entries(enabled)) {
+    if (on !== true) continue;
+    const entry = plugins[plugin];
+    for (const install of Array.isArray(entry) ? entry : [entry]) {
+      const path = record(install).installPath;
+      if (typeof path === 'string' && path) out.push({ plugin, dir: join(path, 'skills') });
+    }
+  }
+  return out;
+}
+
+async function readJson(path: string): Promise<unknown> {
+  try {
+    return JSON.parse(await readFile(path, 'utf8'));
+  } catch {
+    return undefined;
+  }
+}
+
+function record(v: unknown): Record<string, unknown> {
+  return v !== null && typeof v === 'object' && !Array.isArray(v)
+    ? (v as Record<string, unknown>)
+    : {};
+}
