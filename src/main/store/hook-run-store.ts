@@ -130,10 +130,16 @@ export function createHookRunStore(db: DatabaseSync, tx?: TransactionRunner): Ho
     health(hookIds, n) {
       const out = new Map<string, HookHealth>();
       for (const id of new Set(hookIds)) {
-        const rows = q.lastOf.all(id, n) as unknown as Array<{ timed_out: number; error: string | null }>;
+        const rows = q.lastOf.all(id, n) as unknown as Array<{
+          timed_out: number;
+          error: string | null;
+        }>;
         if (rows.length === 0) continue;
         const failed = rows.find((r) => r.error !== null);
-        out.set(id, { last: rows.map(outcomeOf), ...(failed ? { last_error: failed.error! } : {}) });
+        out.set(id, {
+          last: rows.map(outcomeOf),
+          ...(failed ? { last_error: failed.error! } : {}),
+        });
       }
       return out;
     },

@@ -4,7 +4,13 @@
  * says what it would have done to each call. Its answers are only read, never applied; replay runs
  * are not recorded in hook_runs, so they never count toward a hook's health.
  */
-import type { HookReplayRow, Message, ToolCall, ToolResult, WorkbenchSettings } from '../../shared/types/index.ts';
+import type {
+  HookReplayRow,
+  Message,
+  ToolCall,
+  ToolResult,
+  WorkbenchSettings,
+} from '../../shared/types/index.ts';
 import type { ThreadStore } from '../store/types.ts';
 import { createFilesystemTools } from '../tools/index.ts';
 import { WorkbenchError } from '../errors.ts';
@@ -17,11 +23,22 @@ import { readAfterToolResult, readBlockResult, toStructured } from './executable
 import { runAndRecord } from './record.ts';
 import { buildHookEnv } from '../env/child-env.ts';
 import type { TestTarget } from './hook-test.ts';
-import { dialectToolName, toDialectInput, toDialectResponse, type ToolLookup } from './tool-dialect.ts';
+import {
+  dialectToolName,
+  toDialectInput,
+  toDialectResponse,
+  type ToolLookup,
+} from './tool-dialect.ts';
 import { writeTranscript } from './transcript.ts';
 
 /** Tool-call events a replay can run; other events have no recorded call to replay. */
-export const REPLAY_EVENTS = ['before_tool_call', 'after_tool_call', 'PreToolUse', 'PostToolUse', 'PostToolUseFailure'];
+export const REPLAY_EVENTS = [
+  'before_tool_call',
+  'after_tool_call',
+  'PreToolUse',
+  'PostToolUse',
+  'PostToolUseFailure',
+];
 /** Most calls one replay runs the hook on (the newest are kept). */
 export const REPLAY_MAX_CALLS = 200;
 
@@ -42,16 +59,26 @@ function resultOf(m: Message, call: ToolCall): ToolResult {
 }
 
 /** Every tool call of the threads' stored messages, in thread order, with its result. */
-export function recordedCalls(threads: Pick<ThreadStore, 'get'>, threadIds: readonly string[]): RecordedCall[] {
+export function recordedCalls(
+  threads: Pick<ThreadStore, 'get'>,
+  threadIds: readonly string[],
+): RecordedCall[] {
   const out: RecordedCall[] = [];
   for (const threadId of threadIds) {
     const messages = threads.get(threadId)?.messages ?? [];
-    const results = new Map(messages.filter((m) => m.role === 'tool' && m.tool_call_id).map((m) => [m.tool_call_id!, m]));
+    const results = new Map(
+      messages.filter((m) => m.role === 'tool' && m.tool_call_id).map((m) => [m.tool_call_id!, m]),
+    );
     messages.forEach((m, i) => {
       if (m.role !== 'assistant' || m.interrupted) return;
       for (const call of m.tool_calls ?? []) {
         const stored = results.get(call.id);
-        out.push({ threadId, call, result: stored ? resultOf(stored, call) : undefined, before: messages.slice(0, i + 1) });
+        out.push({
+          threadId,
+          call,
+          result: stored ? resultOf(stored, call) : undefined,
+          before: messages.slice(0, i + 1),
+        });
       }
     });
   }
@@ -65,9 +92,12 @@ function claudeVerdict(v: ClaudeVerdict): Verdict {
   const stop = v.halt ?? v.block;
   if (stop !== undefined) return { verdict: 'block', reason: stop };
   // With nobody to ask, a live run denies (docs/hooks.md): it would have blocked unless the user agreed.
-  if (v.ask !== undefined) return { verdict: 'block', reason: `asks for confirmation${v.ask ? `: ${v.ask}` : ''}` };
-  if (v.updatedInput) return { verdict: 'rewrite', reason: `input → ${JSON.stringify(v.updatedInput)}` };
-  if (v.updatedToolOutput !== undefined) return { verdict: 'rewrite', reason: 'replaces the output' };
+  if (v.ask !== undefined)
+    return { verdict: 'block', reason: `asks for confirmation${v.ask ? `: ${v.ask}` : ''}` };
+  if (v.updatedInput)
+    return { verdict: 'rewrite', reason: `input → ${JSON.stringify(v.updatedInput)}` };
+  if (v.updatedToolOutput !== undefined)
+    return { verdict: 'rewrite', reason: 'replaces the output' };
   return { verdict: 'allow' };
 }
 
@@ -89,14 +119,25 @@ export interface ReplayOptions {
  */
 export async function replayHook(t: TestTarget, o: ReplayOptions): Promise<HookReplayRow[]> {
   if (!REPLAY_EVENTS.includes(o.event))
-    throw new WorkbenchError('invalid_args', `replay runs tool-call hooks (${REPLAY_EVENTS.join(', ')}), not ${o.event}`);
+    throw new WorkbenchError(
+      'invalid_args',
+      `replay runs tool-call hooks (${REPLAY_EVENTS.join(', ')}), not ${o.event}`,
+    );
   const tools = o.tools ?? new Map(createFilesystemTools().map((tool) => [tool.name, tool]));
   const rows: HookReplayRow[] = [];
   for (const rec of o.calls.slice(-REPLAY_MAX_CALLS)) {
     o.signal?.throwIfAborted();
     const { call } = rec;
-    const row = { thread_id: rec.threadId, tool_call_id: call.id, tool: call.name, args: call.args };
-    const v = t.dialect === 'executable' ? await runExecutable(t, rec, tools, o) : await runClaude(t, rec, tools, o);
+    const row = {
+      thread_id: rec.threadId,
+      tool_call_id: call.id,
+      tool: call.name,
+      args: call.args,
+    };
+    const v =
+      t.dialect === 'executable'
+        ? await runExecutable(t, rec, tools, o)
+        : await runClaude(t, rec, tools, o);
     if (v) rows.push({ ...row, ...v });
   }
   return rows;
@@ -114,24 +155,44 @@ async function runExecutable(
   if (event === 'after_tool_call' && !rec.result) return undefined;
   const toolName = dialectToolName(tools, 'kodelet', call.name);
   const input = toDialectInput(tools, 'kodelet', call.name, call.args, o.workspace);
-  const fields: Record<string, unknown> = { tool_name: toolName, tool_input: input, tool_user_id: call.id };
+  const fields: Record<string, unknown> = {
+    tool_name: toolName,
+    tool_input: input,
+    tool_user_id: call.id,
+  };
   if (event === 'after_tool_call') {
     const result = rec.result!;
     const metadata = toDialectResponse(tools, 'kodelet', call.name, call.args, result, o.workspace);
-    Object.assign(fields, { tool_output: toStructured(result, toolName, metadata), blocked: result.status === 'blocked' });
+    Object.assign(fields, {
+      tool_output: toStructured(result, toolName, metadata),
+      blocked: result.status === 'blocked',
+    });
   }
-  const stdin = JSON.stringify({ ...basePayload(event, rec.threadId, o.workspace), ...fields, dry_run: true });
+  const stdin = JSON.stringify({
+    ...basePayload(event, rec.threadId, o.workspace),
+    ...fields,
+    dry_run: true,
+  });
   const ref = { ...executableRef(t.entry, o.settings), event };
   let verdict: Verdict = { verdict: 'allow' };
-  const spec = { command: t.entry.path, args: ['run'], cwd: o.workspace, env: buildHookEnv(o.workspace), stdin, timeoutMs: ref.timeoutMs };
+  const spec = {
+    command: t.entry.path,
+    args: ['run'],
+    cwd: o.workspace,
+    env: buildHookEnv(o.workspace),
+    stdin,
+    timeoutMs: ref.timeoutMs,
+  };
   await runAndRecord({ signal: o.signal }, ref, stdin, spec, (res) => {
     const r = readExecutableResult(res, (value) => executableDecision(event, value));
     if (r.reading.error) verdict = { verdict: 'error', reason: r.reading.error };
     else if (r.value && event === 'before_tool_call') {
       const b = readBlockResult(r.value);
       if (b.blocked) verdict = { verdict: 'block', reason: b.reason || 'blocked' };
-      else if (b.input) verdict = { verdict: 'rewrite', reason: `input → ${JSON.stringify(b.input)}` };
-    } else if (r.value && readAfterToolResult(r.value).output) verdict = { verdict: 'rewrite', reason: 'replaces the output' };
+      else if (b.input)
+        verdict = { verdict: 'rewrite', reason: `input → ${JSON.stringify(b.input)}` };
+    } else if (r.value && readAfterToolResult(r.value).output)
+      verdict = { verdict: 'rewrite', reason: 'replaces the output' };
     return r.reading;
   });
   return verdict;
@@ -147,8 +208,17 @@ async function runClaude(
   const toolName = claudeToolName(tools, call.name);
   if (!matcherMatches(t.handler.matcher, toolName)) return undefined;
   // PostToolUse sees calls that ended fine, PostToolUseFailure the others (as a live run fires them).
-  if (o.event !== 'PreToolUse' && (!result || (o.event === 'PostToolUse') === Boolean(result.error))) return undefined;
-  const transcriptSource = { home: o.home, threadId: `replay-${rec.threadId}`, cwd: o.workspace, tools };
+  if (
+    o.event !== 'PreToolUse' &&
+    (!result || (o.event === 'PostToolUse') === Boolean(result.error))
+  )
+    return undefined;
+  const transcriptSource = {
+    home: o.home,
+    threadId: `replay-${rec.threadId}`,
+    cwd: o.workspace,
+    tools,
+  };
   const input: Record<string, unknown> = {
     session_id: rec.threadId,
     transcript_path: writeTranscript(transcriptSource, rec.before),
@@ -158,16 +228,35 @@ async function runClaude(
     tool_name: toolName,
     tool_input: toClaudeInput(tools, call.name, call.args, o.workspace),
     tool_use_id: call.id,
-    ...(o.event === 'PostToolUse' ? { tool_response: toDialectResponse(tools, 'claude', call.name, call.args, result!, o.workspace) } : {}),
-    ...(o.event === 'PostToolUseFailure' ? { error: result!.error, is_interrupt: result!.status === 'cancelled' } : {}),
+    ...(o.event === 'PostToolUse'
+      ? {
+          tool_response: toDialectResponse(
+            tools,
+            'claude',
+            call.name,
+            call.args,
+            result!,
+            o.workspace,
+          ),
+        }
+      : {}),
+    ...(o.event === 'PostToolUseFailure'
+      ? { error: result!.error, is_interrupt: result!.status === 'cancelled' }
+      : {}),
     dry_run: true,
   };
   const stdin = JSON.stringify(input);
   let verdict: Verdict = { verdict: 'allow' };
-  await runAndRecord({ signal: o.signal }, { ...claudeRef(t.handler, o.settings), event: o.event }, stdin, claudeSpec(t.handler, o.workspace, stdin), (res) => {
-    const r = readClaudeResult(o.event, res);
-    verdict = claudeVerdict(r.verdict);
-    return r.reading;
-  });
+  await runAndRecord(
+    { signal: o.signal },
+    { ...claudeRef(t.handler, o.settings), event: o.event },
+    stdin,
+    claudeSpec(t.handler, o.workspace, stdin),
+    (res) => {
+      const r = readClaudeResult(o.event, res);
+      verdict = claudeVerdict(r.verdict);
+      return r.reading;
+    },
+  );
   return verdict;
 }

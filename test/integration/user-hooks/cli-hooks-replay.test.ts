@@ -14,17 +14,25 @@ afterEach(async () => {
 function userHook(home: string, name: string, event: string, body: string): void {
   const dir = join(home, 'hooks');
   mkdirSync(dir, { recursive: true });
-  writeFileSync(join(dir, name), `#!/bin/sh\nif [ "$1" = hook ]; then echo ${event}; exit 0; fi\n${body}\n`);
+  writeFileSync(
+    join(dir, name),
+    `#!/bin/sh\nif [ "$1" = hook ]; then echo ${event}; exit 0; fi\n${body}\n`,
+  );
   chmodSync(join(dir, name), 0o755);
 }
 
 describe('workbench hooks replay', () => {
-  it('shows which recorded calls a new guard would have blocked, and list shows each hook\'s health', async () => {
+  it("shows which recorded calls a new guard would have blocked, and list shows each hook's health", async () => {
     const env = await sandbox();
     mkdirSync(join(env.workspace, 'build'));
     fake = await startFakeOpenAi({
       script: [
-        { toolCalls: [{ name: 'execute', args: { command: 'rm -rf build' } }, { name: 'execute', args: { command: 'ls' } }] },
+        {
+          toolCalls: [
+            { name: 'execute', args: { command: 'rm -rf build' } },
+            { name: 'execute', args: { command: 'ls' } },
+          ],
+        },
         { text: 'cleaned' },
       ],
     });
@@ -40,7 +48,9 @@ describe('workbench hooks replay', () => {
     );
     const r = await runCli(['hooks', 'replay', 'no-rm', '--last', '1'], env);
     expect(r.code).toBe(0);
-    expect(r.stdout).toContain('dry run of no-rm (executable:user:no-rm) over 2 recorded calls; nothing was applied');
+    expect(r.stdout).toContain(
+      'dry run of no-rm (executable:user:no-rm) over 2 recorded calls; nothing was applied',
+    );
     expect(r.stdout).toMatch(/^block .*execute +\{"command":"rm -rf build"\}.*no rm -rf$/m);
     expect(r.stdout).toMatch(/^allow .*execute +\{"command":"ls"\}/m);
     expect(r.stdout).toContain('would block 1, change 0, allow 1; failed on 0');
@@ -51,6 +61,8 @@ describe('workbench hooks replay', () => {
     // The replayed guard never ran live: no health.
     expect(list.stdout).toMatch(/no-rm .* - /);
 
-    expect((await runCli(['hooks', 'replay', 'no-rm', '--thread', 'x', '--last', '2'], env)).code).toBe(2);
+    expect(
+      (await runCli(['hooks', 'replay', 'no-rm', '--thread', 'x', '--last', '2'], env)).code,
+    ).toBe(2);
   });
 });

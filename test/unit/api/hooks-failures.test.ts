@@ -22,7 +22,10 @@ function userHook(name: string, event: string, body: string): string {
   return path;
 }
 
-const lsTurns = () => [{ toolCalls: [{ name: 'execute', args: { command: 'ls' } }] }, { text: 'done' }];
+const lsTurns = () => [
+  { toolCalls: [{ name: 'execute', args: { command: 'ls' } }] },
+  { text: 'done' },
+];
 
 /** Runs one chat turn (auto approval) and returns its events. */
 async function runOnce(text = 'go'): Promise<StreamEvent[]> {
@@ -96,7 +99,9 @@ describe('a failing hook is never silent', () => {
       expect.objectContaining({ hook: 'garbled', ok: false, failed: 'closed' }),
     );
     const [warning] = warnings(events);
-    expect(warning).toMatch(/^Hook garbled \(before_tool_call\) failed: .+ — failed closed — the call was blocked\.$/);
+    expect(warning).toMatch(
+      /^Hook garbled \(before_tool_call\) failed: .+ — failed closed — the call was blocked\.$/,
+    );
     expect(events.some((e) => e.event === 'on_tool_end' && e.data.status === 'blocked')).toBe(true);
     // Health keeps the newest first.
     await runOnce('again');
@@ -145,22 +150,39 @@ case "$p" in *'"tool_name":"bash"'*'rm -rf'*) echo '{"blocked":true,"reason":"no
       ['execute', 'ls', 'allow', undefined],
     ]);
     expect(rows[0]!.thread_id).toBe(run.threadId);
-    const payloads = readFileSync(seen, 'utf8').trim().split('\n').map((l) => JSON.parse(l) as Record<string, unknown>);
+    const payloads = readFileSync(seen, 'utf8')
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l) as Record<string, unknown>);
     expect(payloads).toHaveLength(2);
     for (const p of payloads) {
-      expect(p).toMatchObject({ event: 'before_tool_call', dry_run: true, tool_name: 'bash', conv_id: run.threadId });
+      expect(p).toMatchObject({
+        event: 'before_tool_call',
+        dry_run: true,
+        tool_name: 'bash',
+        conv_id: run.threadId,
+      });
     }
     // Not recorded, so no health and no runs.
     expect((await info('executable:user:no-rm')).health).toBeUndefined();
     expect(sb.wb.hooks.runs({ hookId: 'executable:user:no-rm' })).toEqual([]);
     // --last 1 finds the same thread.
-    const last = await sb.wb.hooks.replay({ workspace: sb.ws, id: 'executable:user:no-rm', last: 1 });
+    const last = await sb.wb.hooks.replay({
+      workspace: sb.ws,
+      id: 'executable:user:no-rm',
+      last: 1,
+    });
     expect(last.map((r) => r.verdict)).toEqual(['block', 'allow']);
   });
 
   it('replays a Claude PreToolUse handler with its matcher; a non-tool event is refused', async () => {
     sb = await panelSandbox([
-      { toolCalls: [{ name: 'execute', args: { command: 'rm -rf build' } }, { name: 'ls', args: { path: '.' } }] },
+      {
+        toolCalls: [
+          { name: 'execute', args: { command: 'rm -rf build' } },
+          { name: 'ls', args: { path: '.' } },
+        ],
+      },
       { text: 'done' },
     ]);
     const run = await sb.wb.chat.send({ text: 'go', approvalMode: 'auto' });
@@ -168,11 +190,21 @@ case "$p" in *'"tool_name":"bash"'*'rm -rf'*) echo '{"blocked":true,"reason":"no
     const deny = `grep -q '"dry_run":true' && echo '{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"deny","permissionDecisionReason":"dry run seen"}}'`;
     writeFileSync(
       join(sb.home, 'settings.json'),
-      JSON.stringify({ hooks: { PreToolUse: [{ matcher: 'Bash', hooks: [{ type: 'command', command: deny }] }] } }),
+      JSON.stringify({
+        hooks: { PreToolUse: [{ matcher: 'Bash', hooks: [{ type: 'command', command: deny }] }] },
+      }),
     );
-    const guard = (await sb.wb.hooks.list({ workspace: sb.ws })).hooks.find((h) => h.dialect === 'claude')!;
-    const rows = await sb.wb.hooks.replay({ workspace: sb.ws, id: guard.id, threadId: run.threadId });
-    expect(rows.map((r) => [r.tool, r.verdict, r.reason])).toEqual([['execute', 'block', 'dry run seen']]);
+    const guard = (await sb.wb.hooks.list({ workspace: sb.ws })).hooks.find(
+      (h) => h.dialect === 'claude',
+    )!;
+    const rows = await sb.wb.hooks.replay({
+      workspace: sb.ws,
+      id: guard.id,
+      threadId: run.threadId,
+    });
+    expect(rows.map((r) => [r.tool, r.verdict, r.reason])).toEqual([
+      ['execute', 'block', 'dry run seen'],
+    ]);
     await expect(
       sb.wb.hooks.replay({ workspace: sb.ws, id: guard.id, threadId: run.threadId, event: 'Stop' }),
     ).rejects.toMatchObject({ code: 'invalid_args' });

@@ -19,7 +19,12 @@ import { CLAUDE_EVENTS, EXECUTABLE_EVENTS } from '../../user-hooks/index.ts';
 import { HOOK_TEMPLATES, hookTemplate, type HookTemplateId } from '../../user-hooks/templates.ts';
 import { writeFileAtomic } from '../../fs/atomic-write.ts';
 import { ALWAYS_ON_HOOKS, builtinHookInfos } from '../build-pipeline.ts';
-import { defaultEvent, runHookTest, samplePayload, type TestTarget } from '../../user-hooks/hook-test.ts';
+import {
+  defaultEvent,
+  runHookTest,
+  samplePayload,
+  type TestTarget,
+} from '../../user-hooks/hook-test.ts';
 import { recordedCalls, replayHook } from '../../user-hooks/replay.ts';
 import { WorkbenchError, errorMessage } from '../../errors.ts';
 import type { PanelDeps } from './panel-deps.ts';
@@ -71,7 +76,8 @@ export interface HooksService {
 
 /** Creates the hooks service. */
 export function createHooksService(deps: PanelDeps): HooksService {
-  const trusted = (workspace: string, trust?: boolean) => Boolean(trust) || deps.trust.isTrusted(workspace);
+  const trusted = (workspace: string, trust?: boolean) =>
+    Boolean(trust) || deps.trust.isTrusted(workspace);
   const all = async (workspace: string, trust?: boolean): Promise<HookInfo[]> => {
     const settings = deps.settings.get();
     const user = await listUserHooks({
@@ -106,9 +112,9 @@ export function createHooksService(deps: PanelDeps): HooksService {
   const target = async (workspace: string, id: string, trust?: boolean): Promise<TestTarget> => {
     const settings = deps.settings.get();
     const isTrusted = trusted(workspace, trust);
-    const executable = (await discoverExecutableHooks({ workspace, home: deps.home, trusted: isTrusted })).find(
-      (e) => e.id === id,
-    );
+    const executable = (
+      await discoverExecutableHooks({ workspace, home: deps.home, trusted: isTrusted })
+    ).find((e) => e.id === id);
     const claude = executable
       ? undefined
       : (
@@ -127,11 +133,14 @@ export function createHooksService(deps: PanelDeps): HooksService {
         'forbidden',
         `${id} comes from an untrusted workspace; trust the workspace first`,
       );
-    return executable ? { dialect: 'executable', entry: executable } : { dialect: 'claude', handler: claude! };
+    return executable
+      ? { dialect: 'executable', entry: executable }
+      : { dialect: 'claude', handler: claude! };
   };
   const eventOf = (t: TestTarget, event?: string): string => {
     const ev = event ?? defaultEvent(t);
-    if (!ev) throw new WorkbenchError('invalid_args', 'this hook did not tell its event; choose one');
+    if (!ev)
+      throw new WorkbenchError('invalid_args', 'this hook did not tell its event; choose one');
     return ev;
   };
 

@@ -25,7 +25,9 @@ function formatInfo(i: HookInfo): string {
     .filter(Boolean)
     .join(' ');
   const where = i.path ?? i.command ?? '';
-  const lastError = i.health?.last_error ? `\n        last error: ${i.health.last_error.slice(0, 160)}` : '';
+  const lastError = i.health?.last_error
+    ? `\n        last error: ${i.health.last_error.slice(0, 160)}`
+    : '';
   return `${state.padEnd(10)}${i.source.padEnd(16)}${i.name.padEnd(28)} ${what.padEnd(30)} ${health.padEnd(26)}${where}${i.problem ? `\n        ! ${i.problem}` : ''}${i.dialect !== 'builtin' ? `\n        id: ${i.id}${i.fail_mode === 'closed' ? '  (fail-closed)' : ''}` : ''}${lastError}`;
 }
 
@@ -93,12 +95,20 @@ async function hooksTest(wb: Workbench, o: TestOptions, io: CliIo): Promise<numb
 }
 
 /** The user hook named `name` (or with that id), or undefined after saying so on stderr. */
-async function findUserHook(wb: Workbench, name: string, workspace: string, trust: boolean, io: CliIo): Promise<HookInfo | undefined> {
+async function findUserHook(
+  wb: Workbench,
+  name: string,
+  workspace: string,
+  trust: boolean,
+  io: CliIo,
+): Promise<HookInfo | undefined> {
   const { hooks } = await wb.hooks.list({ workspace, trust });
   const target = hooks.find((h) => h.dialect !== 'builtin' && (h.name === name || h.id === name));
   if (!target) io.stderr(`workbench hooks: no hook named "${name}" (see workbench hooks list)\n`);
   else if (!target.trusted)
-    io.stderr(`workbench hooks: ${name} comes from an untrusted workspace; run "workbench trust ${workspace}" (or add --trust)\n`);
+    io.stderr(
+      `workbench hooks: ${name} comes from an untrusted workspace; run "workbench trust ${workspace}" (or add --trust)\n`,
+    );
   return target?.trusted ? target : undefined;
 }
 
@@ -128,9 +138,13 @@ async function hooksReplay(wb: Workbench, o: ReplayOptions, io: CliIo): Promise<
     return 0;
   }
   const count = (v: HookReplayRow['verdict']) => rows.filter((r) => r.verdict === v).length;
-  io.stdout(`dry run of ${target.name} (${target.id}) over ${rows.length} recorded call${rows.length === 1 ? '' : 's'}; nothing was applied\n`);
+  io.stdout(
+    `dry run of ${target.name} (${target.id}) over ${rows.length} recorded call${rows.length === 1 ? '' : 's'}; nothing was applied\n`,
+  );
   if (rows.length) io.stdout(`${rows.map(formatReplayRow).join('\n')}\n`);
-  io.stdout(`would block ${count('block')}, change ${count('rewrite')}, allow ${count('allow')}; failed on ${count('error')}\n`);
+  io.stdout(
+    `would block ${count('block')}, change ${count('rewrite')}, allow ${count('allow')}; failed on ${count('error')}\n`,
+  );
   return 0;
 }
 
@@ -170,7 +184,15 @@ export const hooksCommand: CliCommand = async (argv, io) => {
     if (sub === 'replay')
       return hooksReplay(
         wb,
-        { name: name!, event: values.event, threadId: values.thread, last, workspace, trust, json: Boolean(values.json) },
+        {
+          name: name!,
+          event: values.event,
+          threadId: values.thread,
+          last,
+          workspace,
+          trust,
+          json: Boolean(values.json),
+        },
         io,
       );
     if (sub === 'test')

@@ -27,7 +27,11 @@ export function HookReplayPane() {
           </thead>
           <tbody>
             {replay.rows.map((r) => (
-              <tr key={`${r.thread_id}/${r.tool_call_id}`} data-testid="hook-replay-row" data-verdict={r.verdict}>
+              <tr
+                key={`${r.thread_id}/${r.tool_call_id}`}
+                data-testid="hook-replay-row"
+                data-verdict={r.verdict}
+              >
                 <td className={r.verdict === 'allow' ? '' : 'warn-text'}>{r.verdict}</td>
                 <td className="mono">{r.tool}</td>
                 <td className="mono">{JSON.stringify(r.args).slice(0, 120)}</td>

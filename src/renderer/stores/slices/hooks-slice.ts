@@ -51,7 +51,8 @@ export interface HooksSlice {
 
 /** Creates the hooks slice. */
 export const createHooksSlice: StateCreator<WorkbenchState, [], [], HooksSlice> = (set, get) => {
-  const fail = (what: string) => (err: unknown) => set({ hooksError: `${what}: ${errorMessage(err)}` });
+  const fail = (what: string) => (err: unknown) =>
+    set({ hooksError: `${what}: ${errorMessage(err)}` });
   const guarded = async (what: string, fn: () => Promise<void>) => {
     try {
       await fn();
@@ -158,7 +159,9 @@ export const createHooksSlice: StateCreator<WorkbenchState, [], [], HooksSlice> 
       set({ hookReplay: { id, running: true, rows: null, error: null } });
       try {
         const rows = await call('hooks.replay', { id });
-        set((s) => (s.hookReplay?.id === id ? { hookReplay: { ...s.hookReplay, running: false, rows } } : {}));
+        set((s) =>
+          s.hookReplay?.id === id ? { hookReplay: { ...s.hookReplay, running: false, rows } } : {},
+        );
       } catch (err) {
         set((s) =>
           s.hookReplay?.id === id
