@@ -240,6 +240,7 @@ export function createHandlers(deps: HandlerDeps): InvokeHandlers {
     'hooks.runs': (a) => wb.hooks.runs(a),
     'hooks.sample': (a) => wb.hooks.sample({ ...a, workspace: current }),
     'hooks.test': (a) => wb.hooks.test({ ...a, workspace: current }),
+    'hooks.replay': (a) => wb.hooks.replay({ ...a, workspace: current }),
     'hooks.create': (a) => wb.hooks.create({ ...a, workspace: current }),
   };
 }

@@ -192,6 +192,7 @@ export async function createWorkbench(opts: WorkbenchOptions): Promise<Workbench
     },
     trust,
     hookRuns: db.hookRuns,
+    threads: db.threads,
     lastRequest: (threadId) => lastRequests.get(threadId),
   };
 

@@ -29,7 +29,7 @@ commands:
                                                          export a thread's trace
   trace import FILE [--thread ID]                        import an OTLP JSON trace
   trace show THREAD_ID [--json]                          print a thread's span tree
-  hooks list|runs|test ...                               inspect and try user hooks
+  hooks list|runs|test|replay ...                        inspect and try user hooks
   trust DIR                                              trust a workspace's hooks
   skills list [--workspace DIR] [--json]                 list skills and their problems
   serve [--host H] [--port N] [--workspace DIR]          serve the app to a browser

@@ -17,12 +17,13 @@ export function reportHookFailure(
   hook: string,
   phaseName: string,
   err: unknown,
+  failed: 'open' | 'closed' = 'open',
 ): void {
   const message = errorMessage(err);
   ctx.trace?.recordEvent('hook_error', { hook, phase: phaseName, message: message.slice(0, 500) });
   ctx.emit({
     event: 'on_hook_end',
-    data: { hook, event: phaseName, ok: false, reason: message, duration_ms: 0 },
+    data: { hook, event: phaseName, ok: false, reason: message, duration_ms: 0, failed },
   });
 }
 
@@ -83,9 +84,10 @@ async function isolate<A, R>(
     return await run(next);
   } catch (err) {
     if (innerFailed || isAbortError(err)) throw err;
-    reportHookFailure(ctx, hook.name, name, err);
+    const closes = !innerCalled && blocked && hook.failMode === 'closed' && phase(name).failClosedBlocks;
+    reportHookFailure(ctx, hook.name, name, err, closes ? 'closed' : 'open');
     if (innerCalled) throw err;
-    if (blocked && hook.failMode === 'closed' && phase(name).failClosedBlocks) {
+    if (closes) {
       return blocked(
         hook,
         arg,

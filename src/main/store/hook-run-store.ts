@@ -1,7 +1,7 @@
 /** HookRunStore over the hook_runs table, with stored output capped. */
 import type { DatabaseSync } from 'node:sqlite';
 import type { TransactionRunner } from './transaction.ts';
-import type { HookRunRecord } from '../../shared/types/index.ts';
+import type { HookHealth, HookOutcome, HookRunRecord } from '../../shared/types/index.ts';
 import type { HookRunStore } from './types.ts';
 
 /** Max characters kept of a hook run's payload, stdout and stderr each. */
@@ -11,6 +11,15 @@ export const HOOK_OUTPUT_CAP = 64 * 1024;
 export function capOutput(text: string): string {
   if (text.length <= HOOK_OUTPUT_CAP) return text;
   return `${text.slice(0, HOOK_OUTPUT_CAP)}\n…[truncated ${text.length - HOOK_OUTPUT_CAP} chars]`;
+}
+
+/** How many of a hook's last runs its health shows. */
+export const HOOK_HEALTH_RUNS = 5;
+
+/** How a stored run ended, for health: a timeout, any other failure, or fine. */
+function outcomeOf(row: { timed_out: number; error: string | null }): HookOutcome {
+  if (row.timed_out === 1) return 'timeout';
+  return row.error === null ? 'ok' : 'error';
 }
 
 interface HookRunRow {
@@ -75,6 +84,11 @@ export function createHookRunStore(db: DatabaseSync, tx?: TransactionRunner): Ho
       `SELECT * FROM hook_runs WHERE ($hook IS NULL OR hook_id = $hook) AND ($thread IS NULL OR thread_id = $thread)
        ORDER BY started_at DESC, id DESC LIMIT $limit`,
     ),
+    // A cancelled run says nothing about the hook (the user stopped the run).
+    lastOf: db.prepare(
+      `SELECT timed_out, error FROM hook_runs WHERE hook_id = ? AND (error IS NULL OR error != 'cancelled')
+       ORDER BY started_at DESC, id DESC LIMIT ?`,
+    ),
   };
   return {
     insert(run) {
@@ -112,6 +126,22 @@ export function createHookRunStore(db: DatabaseSync, tx?: TransactionRunner): Ho
         limit: opts.limit ?? 100,
       });
       return (rows as unknown as HookRunRow[]).map(fromRow);
+    },
+    health(hookIds, n) {
+      const out = new Map<string, HookHealth>();
+      for (const id of new Set(hookIds)) {
+        const rows = q.lastOf.all(id, n) as unknown as Array<{
+          timed_out: number;
+          error: string | null;
+        }>;
+        if (rows.length === 0) continue;
+        const failed = rows.find((r) => r.error !== null);
+        out.set(id, {
+          last: rows.map(outcomeOf),
+          ...(failed ? { last_error: failed.error! } : {}),
+        });
+      }
+      return out;
     },
   };
 }

@@ -1,6 +1,7 @@
 /** Storage ports over `workbench.db`. node:sqlite is synchronous, so these are too. */
 import type {
   AgentState,
+  HookHealth,
   HookRunRecord,
   Message,
   SpanRecord,
@@ -52,6 +53,8 @@ export interface HookRunStore {
   insert(run: Omit<HookRunRecord, 'id'>): number;
   get(id: number): HookRunRecord | undefined;
   recent(opts?: { limit?: number; hookId?: string; threadId?: string }): HookRunRecord[];
+  /** The outcomes of each hook's last `n` runs, newest first (cancelled runs left out); hooks never run are absent. */
+  health(hookIds: readonly string[], n: number): Map<string, HookHealth>;
 }
 
 export interface Database {

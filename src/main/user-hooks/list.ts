@@ -5,6 +5,8 @@ import { loadClaudeHooks, type ClaudeHandler } from './claude-config.ts';
 import { discoverExecutableHooks, type ExecutableHookEntry } from './executable-discovery.ts';
 import { executableRef } from './executable-hooks.ts';
 import { claudeRef } from './claude-hooks.ts';
+import type { HookRunStore } from '../store/types.ts';
+import { HOOK_HEALTH_RUNS } from '../store/hook-run-store.ts';
 
 /** Where the user hooks sit in the pipeline, as the hooks panel lists it (one entry for both formats). */
 export const userHooksInfo: MiddlewareInfo = {
@@ -18,6 +20,8 @@ export interface ListUserHooksOptions {
   home: string;
   settings: WorkbenchSettings;
   trusted: boolean;
+  /** Where each hook's health is read from; without it no hook has one. */
+  hookRuns?: HookRunStore;
 }
 
 export function executableInfo(e: ExecutableHookEntry, settings: WorkbenchSettings): HookInfo {
@@ -62,7 +66,17 @@ export function claudeInfo(h: ClaudeHandler, settings: WorkbenchSettings): HookI
 /** Lists the user hooks. Contract: never runs a disabled hook or any hook of an untrusted workspace. */
 export async function listUserHooks(opts: ListUserHooksOptions): Promise<HookInfo[]> {
   const [executable, claude] = await Promise.all([discoverExecutableHooks(opts), loadClaudeHooks(opts)]);
-  return [...executable.map((e) => executableInfo(e, opts.settings)), ...claude.handlers.map((h) => claudeInfo(h, opts.settings))];
+  const infos = [...executable.map((e) => executableInfo(e, opts.settings)), ...claude.handlers.map((h) => claudeInfo(h, opts.settings))];
+  return opts.hookRuns ? withHealth(infos, opts.hookRuns) : infos;
+}
+
+/** The hooks with the outcomes of their last runs attached (a hook never run has no health). */
+export function withHealth(infos: HookInfo[], hookRuns: HookRunStore): HookInfo[] {
+  const health = hookRuns.health(
+    infos.map((i) => i.id),
+    HOOK_HEALTH_RUNS,
+  );
+  return infos.map((i) => (health.has(i.id) ? { ...i, health: health.get(i.id)! } : i));
 }
 
 /** Every hook in pipeline order: built-ins with the user hooks in place of the `user-hooks` entry. */

@@ -26,6 +26,17 @@ export interface RecordedRun {
   recordId?: number;
 }
 
+/**
+ * Events whose hooks guard something (a tool call, a prompt, a compaction): only there does a
+ * fail-closed hook's failure block; everywhere else a failure lets the run go on.
+ */
+const GUARD_EVENTS = new Set(['before_tool_call', 'user_message_send', 'PreToolUse', 'UserPromptSubmit', 'PreCompact']);
+
+/** Which way a failure of `hook` went. Contract: 'closed' only for a fail-closed guard. */
+export function failedWay(hook: Pick<UserHookRef, 'event' | 'failMode'>): 'open' | 'closed' {
+  return hook.failMode === 'closed' && GUARD_EVENTS.has(hook.event) ? 'closed' : 'open';
+}
+
 /** The failure a process result is, before its output is even looked at; undefined if none. */
 export function processFailure(res: HookProcessResult): string | undefined {
   if (res.error) return res.error;
@@ -115,6 +126,7 @@ export async function runAndRecord(
       duration_ms: result.durationMs,
       ok: !reading.error,
       run_id: recordId,
+      ...(reading.error ? { failed: failedWay(hook), timed_out: result.timedOut } : {}),
     },
   });
   return { result, reading, recordId };

@@ -144,6 +144,17 @@ function applyToThread(t: ThreadChat, env: AgentEventEnvelope): ThreadChat {
         return setTool(t, d.tool_call_id, { status: 'blocked', reason: d.reason });
       return addNotice(t, { kind: 'blocked', text: d.reason, by: d.by });
     }
+    case 'on_hook_end': {
+      const d = e.data;
+      // A hook stopped with a cancelled run did not fail; the cancel has its own notice.
+      if (d.ok || d.reason === 'cancelled') return t;
+      return addNotice(t, {
+        kind: 'hook_failed',
+        text: d.reason ?? 'failed',
+        by: d.hook,
+        hookFailure: { event: d.event, timedOut: Boolean(d.timed_out), failed: d.failed ?? 'open' },
+      });
+    }
     case 'on_todos':
       return { ...t, todos: e.data.todos };
     case 'error': {

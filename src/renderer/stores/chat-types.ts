@@ -32,14 +32,16 @@ export interface ApprovalView {
   preview: string;
 }
 
-/** A line shown between messages: a hook block, an error, a cancel. */
+/** A line shown between messages: a hook block, a hook failure, an error, a cancel. */
 export interface Notice {
   id: string;
   /** Shown after message `afterIndex` (-1 = before any). */
   afterIndex: number;
-  kind: 'blocked' | 'error' | 'cancelled' | 'warning';
+  kind: 'blocked' | 'error' | 'cancelled' | 'warning' | 'hook_failed';
   text: string;
   by?: string;
+  /** kind 'hook_failed': the hook's event, how it failed and which way (open: went ahead; closed: blocked). */
+  hookFailure?: { event: string; timedOut: boolean; failed: 'open' | 'closed' };
 }
 
 export interface ThreadChat {

@@ -48,6 +48,7 @@ export const INVOKE_CHANNELS = [
   'hooks.runs',
   'hooks.sample',
   'hooks.test',
+  'hooks.replay',
   'hooks.create',
 ] as const;
 

@@ -8,6 +8,7 @@ import type {
   AgentState,
   ApprovalDecision,
   HookInfo,
+  HookReplayRow,
   HookRunRecord,
   SpanRecord,
   StreamEvent,
@@ -272,6 +273,7 @@ export interface InvokeResults {
   'hooks.runs': HookRunRecord[];
   'hooks.sample': { event: string; payload: string };
   'hooks.test': HookTestResult;
+  'hooks.replay': HookReplayRow[];
   'hooks.create': HookInfo;
 }
 

@@ -77,6 +77,12 @@ export const ARG_SCHEMAS = {
   'hooks.runs': z.strictObject({ hookId: z.string().max(1000).optional(), limit: z.number().int().min(1).max(5000).optional() }),
   'hooks.sample': z.strictObject({ id: HookId, event: z.string().min(1).max(100).optional() }),
   'hooks.test': z.strictObject({ id: HookId, event: z.string().min(1).max(100).optional(), payload: z.string().max(1_000_000).optional() }),
+  'hooks.replay': z.strictObject({
+    id: HookId,
+    event: z.string().min(1).max(100).optional(),
+    threadId: Id.optional(),
+    last: z.number().int().min(1).max(100).optional(),
+  }),
   'hooks.create': z.strictObject({
     scope: Scope,
     name: z.string().regex(/^[A-Za-z0-9][A-Za-z0-9._-]{0,99}$/, 'letters, digits, dot, dash and underscore'),

@@ -58,6 +58,9 @@ export interface StreamEventData {
     ok: boolean;
     /** The hook_runs row, not the agent run. */
     run_id?: number;
+    /** On a failure: whether it let the run go on ('open') or blocked what it guards ('closed'). */
+    failed?: 'open' | 'closed';
+    timed_out?: boolean;
   };
   on_todos: { todos: Todo[] };
   on_span_start: { span: SpanRecord };

@@ -21,6 +21,28 @@ export interface HookInfo {
   /** The user hook runs in the command sandbox (it opted in). */
   sandboxed?: boolean;
   problem?: string;
+  /** How its last runs ended (user hooks only; replays never count). */
+  health?: HookHealth;
+}
+
+/** How one run of a hook ended: read fine, failed (error, unreadable output, could not start), timed out. */
+export type HookOutcome = 'ok' | 'error' | 'timeout';
+
+export interface HookHealth {
+  /** Newest first, at most HOOK_HEALTH_RUNS. */
+  last: HookOutcome[];
+  /** The error of the newest failed run among `last`. */
+  last_error?: string;
+}
+
+/** What a hook would have done to one recorded tool call (`hooks.replay`; its answer is never applied). */
+export interface HookReplayRow {
+  thread_id: string;
+  tool_call_id: string;
+  tool: string;
+  args: Record<string, unknown>;
+  verdict: 'allow' | 'block' | 'rewrite' | 'error';
+  reason?: string;
 }
 
 /** One stored execution of a user hook (`hook_runs`). */

@@ -76,6 +76,7 @@ export function memoryHookRuns(): HookRunStore & { rows: HookRunRecord[] } {
     },
     get: (id) => rows.find((r) => r.id === id),
     recent: (o) => [...rows].reverse().slice(0, o?.limit ?? 100),
+    health: () => new Map(),
   };
 }
 

@@ -2,12 +2,12 @@
  * The hooks panel's service: every hook in pipeline order with its state, on/off per hook (an
  * executable by its `.disable` name, the rest through settings.hook_overrides), fail mode and timeout,
  * "disable all user hooks", recent runs, "Test" with a sample or edited payload, and new hooks from
- * templates (chmod 755).
+ * templates (chmod 755), each hook's health (its last runs) and replay against recorded tool calls.
  */
 import { chmod, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { HookListing, HookTestResult } from '../../../shared/ipc/contract.ts';
-import type { HookInfo, HookRunRecord } from '../../../shared/types/index.ts';
+import type { HookInfo, HookReplayRow, HookRunRecord } from '../../../shared/types/index.ts';
 import {
   discoverExecutableHooks,
   listUserHooks,
@@ -19,7 +19,13 @@ import { CLAUDE_EVENTS, EXECUTABLE_EVENTS } from '../../user-hooks/index.ts';
 import { HOOK_TEMPLATES, hookTemplate, type HookTemplateId } from '../../user-hooks/templates.ts';
 import { writeFileAtomic } from '../../fs/atomic-write.ts';
 import { ALWAYS_ON_HOOKS, builtinHookInfos } from '../build-pipeline.ts';
-import { defaultEvent, runHookTest, samplePayload, type TestTarget } from '../../user-hooks/hook-test.ts';
+import {
+  defaultEvent,
+  runHookTest,
+  samplePayload,
+  type TestTarget,
+} from '../../user-hooks/hook-test.ts';
+import { recordedCalls, replayHook } from '../../user-hooks/replay.ts';
 import { WorkbenchError, errorMessage } from '../../errors.ts';
 import type { PanelDeps } from './panel-deps.ts';
 
@@ -48,6 +54,18 @@ export interface HooksService {
     payload?: string;
     trust?: boolean;
   }): Promise<HookTestResult>;
+  /**
+   * Runs the hook on the recorded tool calls of one thread, or of the workspace's `last` threads
+   * (default 5), as a dry run. Contract: nothing it answers is applied and nothing is recorded.
+   */
+  replay(args: {
+    workspace: string;
+    id: string;
+    event?: string;
+    threadId?: string;
+    last?: number;
+    trust?: boolean;
+  }): Promise<HookReplayRow[]>;
   create(args: {
     workspace: string;
     scope: 'user' | 'workspace';
@@ -58,7 +76,8 @@ export interface HooksService {
 
 /** Creates the hooks service. */
 export function createHooksService(deps: PanelDeps): HooksService {
-  const trusted = (workspace: string, trust?: boolean) => Boolean(trust) || deps.trust.isTrusted(workspace);
+  const trusted = (workspace: string, trust?: boolean) =>
+    Boolean(trust) || deps.trust.isTrusted(workspace);
   const all = async (workspace: string, trust?: boolean): Promise<HookInfo[]> => {
     const settings = deps.settings.get();
     const user = await listUserHooks({
@@ -66,6 +85,7 @@ export function createHooksService(deps: PanelDeps): HooksService {
       home: deps.home,
       settings,
       trusted: trusted(workspace, trust),
+      hookRuns: deps.hookRuns,
     });
     return pipelineOrder(builtinHookInfos(settings), user);
   };
@@ -92,9 +112,9 @@ export function createHooksService(deps: PanelDeps): HooksService {
   const target = async (workspace: string, id: string, trust?: boolean): Promise<TestTarget> => {
     const settings = deps.settings.get();
     const isTrusted = trusted(workspace, trust);
-    const executable = (await discoverExecutableHooks({ workspace, home: deps.home, trusted: isTrusted })).find(
-      (e) => e.id === id,
-    );
+    const executable = (
+      await discoverExecutableHooks({ workspace, home: deps.home, trusted: isTrusted })
+    ).find((e) => e.id === id);
     const claude = executable
       ? undefined
       : (
@@ -113,11 +133,14 @@ export function createHooksService(deps: PanelDeps): HooksService {
         'forbidden',
         `${id} comes from an untrusted workspace; trust the workspace first`,
       );
-    return executable ? { dialect: 'executable', entry: executable } : { dialect: 'claude', handler: claude! };
+    return executable
+      ? { dialect: 'executable', entry: executable }
+      : { dialect: 'claude', handler: claude! };
   };
   const eventOf = (t: TestTarget, event?: string): string => {
     const ev = event ?? defaultEvent(t);
-    if (!ev) throw new WorkbenchError('invalid_args', 'this hook did not tell its event; choose one');
+    if (!ev)
+      throw new WorkbenchError('invalid_args', 'this hook did not tell its event; choose one');
     return ev;
   };
 
@@ -180,6 +203,26 @@ export function createHooksService(deps: PanelDeps): HooksService {
         settings: deps.settings.get(),
         home: deps.home,
         hookRuns: deps.hookRuns,
+      });
+    },
+    async replay(a) {
+      const t = await target(a.workspace, a.id, a.trust);
+      const threads = deps.threads;
+      if (!threads) throw new WorkbenchError('invalid_args', 'no thread store to replay from');
+      if (a.threadId && !threads.get(a.threadId))
+        throw new WorkbenchError('not_found', `no thread ${a.threadId}`);
+      const ids = a.threadId
+        ? [a.threadId]
+        : threads
+            .list({ workspace: a.workspace, limit: a.last ?? 5 })
+            .map((s) => s.thread_id)
+            .reverse();
+      return replayHook(t, {
+        calls: recordedCalls(threads, ids),
+        event: eventOf(t, a.event),
+        workspace: a.workspace,
+        home: deps.home,
+        settings: deps.settings.get(),
       });
     },
     async create(a) {

@@ -1,6 +1,6 @@
 /** What the memory, skills and hooks panel services need from the workbench (injected, so tests can use temp dirs). */
 import type { WorkbenchSettings } from '../../../shared/types/index.ts';
-import type { HookRunStore } from '../../store/types.ts';
+import type { HookRunStore, ThreadStore } from '../../store/types.ts';
 import type { TrustStore } from '../../user-hooks/index.ts';
 import type { LastRequest } from '../types.ts';
 
@@ -13,5 +13,7 @@ export interface PanelDeps {
   };
   trust: TrustStore;
   hookRuns?: HookRunStore;
+  /** Where `hooks.replay` reads recorded tool calls from. */
+  threads?: Pick<ThreadStore, 'get' | 'list'>;
   lastRequest?: (threadId: string) => LastRequest | undefined;
 }

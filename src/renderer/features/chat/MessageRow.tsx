@@ -3,6 +3,7 @@ import type { Usage } from '../../../shared/types/index.ts';
 import type { ToolRun } from '../../stores/chat-types.ts';
 import { Markdown } from './Markdown.tsx';
 import { ToolGroup } from './ToolCard.tsx';
+import { HookWarningRow } from './HookWarningRow.tsx';
 import type { Row } from './rows.ts';
 
 function UsageLine({ usage }: { usage?: Usage }) {
@@ -40,6 +41,7 @@ export const MessageRow = memo(function MessageRow({ row, tools, awaiting }: { r
         </div>
       );
     case 'notice':
+      if (row.notice.kind === 'hook_failed') return <HookWarningRow notice={row.notice} />;
       return (
         <div className={`notice notice-${row.notice.kind}`} role={row.notice.kind === 'error' ? 'alert' : undefined} data-testid={`notice-${row.notice.kind}`}>
           {row.notice.kind === 'blocked' ? `Blocked${row.notice.by ? ` by ${row.notice.by}` : ''}: ${row.notice.text}` : row.notice.text}

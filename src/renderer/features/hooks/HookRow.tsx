@@ -3,8 +3,10 @@ import type { HookInfo } from '../../../shared/types/index.ts';
 import { useWorkbenchStore } from '../../stores/store.ts';
 import { hookState } from './hook-state.ts';
 import { HookTestPane } from './HookTestPane.tsx';
+import { HookHealthDots } from './HookHealthDots.tsx';
+import { HookReplayPane } from './HookReplayPane.tsx';
 
-/** One hook of the pipeline: state, switch, details, fail mode and timeout, Test. */
+/** One hook of the pipeline: state, health, switch, details, fail mode and timeout, Test, Replay. */
 export function HookRow({
   hook,
   index,
@@ -18,6 +20,8 @@ export function HookRow({
   const update = useWorkbenchStore((s) => s.updateHook);
   const openTest = useWorkbenchStore((s) => s.openHookTest);
   const testing = useWorkbenchStore((s) => s.hookTest?.id === hook.id);
+  const replay = useWorkbenchStore((s) => s.replayHook);
+  const replaying = useWorkbenchStore((s) => s.hookReplay?.id === hook.id);
   const [open, setOpen] = useState(false);
   const [timeout, setTimeoutMs] = useState(String(hook.timeout_ms ?? ''));
   const state = hookState(hook, allOff);
@@ -58,6 +62,7 @@ export function HookRow({
           {state}
         </span>
         {hook.dialect === 'builtin' && <span className="badge">built-in</span>}
+        <HookHealthDots health={hook.health} />
         <span className="spacer" />
         {user && (
           <button
@@ -68,6 +73,18 @@ export function HookRow({
             data-testid="hook-test-open"
           >
             Test
+          </button>
+        )}
+        {user && (
+          <button
+            type="button"
+            className="icon-button"
+            onClick={() => void replay(replaying ? null : hook.id)}
+            disabled={!hook.trusted}
+            title="Run this hook on the recorded tool calls of recent threads (dry run)"
+            data-testid="hook-replay-open"
+          >
+            Replay
           </button>
         )}
       </div>
@@ -145,6 +162,7 @@ export function HookRow({
         </div>
       )}
       {testing && <HookTestPane dialect={hook.dialect} />}
+      {replaying && <HookReplayPane />}
     </li>
   );
 }

@@ -1,7 +1,7 @@
 /** Hooks panel state: the pipeline listing, recent runs, the hook being tested, actions. */
 import type { StateCreator } from 'zustand';
 import type { HookListing, HookTemplateId, HookTestResult } from '../../../shared/ipc/contract.ts';
-import type { HookRunRecord } from '../../../shared/types/index.ts';
+import type { HookReplayRow, HookRunRecord } from '../../../shared/types/index.ts';
 import { call } from '../../ipc/client.ts';
 import type { WorkbenchState } from '../state.ts';
 import { errorMessage } from '../../../shared/error-message.ts';
@@ -15,10 +15,19 @@ export interface HookTestState {
   error: string | null;
 }
 
+/** A replay of one hook over the workspace's recent threads (the rows say what it would have done). */
+export interface HookReplayState {
+  id: string;
+  running: boolean;
+  rows: HookReplayRow[] | null;
+  error: string | null;
+}
+
 export interface HooksSlice {
   hookListing: HookListing | null;
   hookRuns: HookRunRecord[];
   hookTest: HookTestState | null;
+  hookReplay: HookReplayState | null;
   hooksError: string | null;
   loadHooks(): Promise<void>;
   loadHookRuns(): Promise<void>;
@@ -32,6 +41,8 @@ export interface HooksSlice {
   openHookTest(id: string | null, event?: string): Promise<void>;
   setHookTestPayload(payload: string): void;
   runHookTest(): Promise<void>;
+  /** Replays a hook over the recent threads (or closes the replay with null). */
+  replayHook(id: string | null): Promise<void>;
   createHook(scope: 'user' | 'workspace', name: string, template: HookTemplateId): Promise<boolean>;
   trustWorkspace(): Promise<void>;
   /** Shows a run's span in the Trace tab (its thread opened, the span selected). */
@@ -40,7 +51,8 @@ export interface HooksSlice {
 
 /** Creates the hooks slice. */
 export const createHooksSlice: StateCreator<WorkbenchState, [], [], HooksSlice> = (set, get) => {
-  const fail = (what: string) => (err: unknown) => set({ hooksError: `${what}: ${errorMessage(err)}` });
+  const fail = (what: string) => (err: unknown) =>
+    set({ hooksError: `${what}: ${errorMessage(err)}` });
   const guarded = async (what: string, fn: () => Promise<void>) => {
     try {
       await fn();
@@ -53,6 +65,7 @@ export const createHooksSlice: StateCreator<WorkbenchState, [], [], HooksSlice> 
     hookListing: null,
     hookRuns: [],
     hookTest: null,
+    hookReplay: null,
     hooksError: null,
     loadHooks: () =>
       guarded('Could not list hooks', async () =>
@@ -137,6 +150,22 @@ export const createHooksSlice: StateCreator<WorkbenchState, [], [], HooksSlice> 
         set((s) =>
           s.hookTest?.id === t.id
             ? { hookTest: { ...s.hookTest, running: false, error: errorMessage(err) } }
+            : {},
+        );
+      }
+    },
+    async replayHook(id) {
+      if (!id) return set({ hookReplay: null });
+      set({ hookReplay: { id, running: true, rows: null, error: null } });
+      try {
+        const rows = await call('hooks.replay', { id });
+        set((s) =>
+          s.hookReplay?.id === id ? { hookReplay: { ...s.hookReplay, running: false, rows } } : {},
+        );
+      } catch (err) {
+        set((s) =>
+          s.hookReplay?.id === id
+            ? { hookReplay: { ...s.hookReplay, running: false, error: errorMessage(err) } }
             : {},
         );
       }
