@@ -57,12 +57,15 @@ export function claudeRef(h: ClaudeHandler, settings: WorkbenchSettings): UserHo
 
 /**
  * The process spec of a handler: shell form via /bin/sh -c, exec form (`args`) without a shell. Its
- * environment is the user's (minus secrets), its settings file's `env` block, then `extra`.
+ * environment is the user's (minus secrets), its settings file's `env` block, then `extra`; a plugin's
+ * handler also gets `CLAUDE_PLUGIN_ROOT`.
  */
 export function claudeSpec(h: ClaudeHandler, workspace: string, stdin: string, extra: Record<string, string> = {}): HookProcessSpec {
-  const env = buildHookEnv(workspace, { claude: true, extra: { ...h.env, ...extra } });
-  const expand = (s: string) => s.replaceAll('${CLAUDE_PROJECT_DIR}', workspace).replaceAll('${WORKBENCH_PROJECT_DIR}', workspace);
-  // Shell form: the shell expands $CLAUDE_PROJECT_DIR from the env, so a folder name is never parsed as code.
+  const plugin: Record<string, string> = h.pluginRoot ? { CLAUDE_PLUGIN_ROOT: h.pluginRoot } : {};
+  const env = buildHookEnv(workspace, { claude: true, extra: { ...h.env, ...plugin, ...extra } });
+  const expand = (s: string) =>
+    s.replaceAll('${CLAUDE_PROJECT_DIR}', workspace).replaceAll('${WORKBENCH_PROJECT_DIR}', workspace).replaceAll('${CLAUDE_PLUGIN_ROOT}', h.pluginRoot ?? '${CLAUDE_PLUGIN_ROOT}');
+  // Shell form: the shell expands $CLAUDE_PROJECT_DIR and $CLAUDE_PLUGIN_ROOT from the env, so a folder name is never parsed as code.
   if (!h.args) return { command: h.command, shell: true, cwd: workspace, env, stdin, timeoutMs: h.timeoutMs };
   return { command: expand(h.command), args: h.args.map(expand), cwd: workspace, env, stdin, timeoutMs: h.timeoutMs };
 }
