@@ -38,7 +38,9 @@ interface InstallEntry {
 /** The install folder of a plugin for this workspace: a project install of it first, else the user install. */
 function installPath(entries: unknown, workspace: string, pluginsDir: string): string | undefined {
   const list = (Array.isArray(entries) ? entries : [entries]).filter(isRecord) as InstallEntry[];
-  const forProject = list.find((e) => typeof e.projectPath === 'string' && resolve(e.projectPath) === resolve(workspace));
+  const forProject = list.find(
+    (e) => typeof e.projectPath === 'string' && resolve(e.projectPath) === resolve(workspace),
+  );
   const forUser = list.find((e) => e.scope === undefined || e.scope === 'user');
   const path = (forProject ?? forUser)?.installPath;
   if (typeof path !== 'string' || path === '') return undefined;
@@ -49,7 +51,11 @@ function installPath(entries: unknown, workspace: string, pluginsDir: string): s
  * The enabled, installed plugins. Contract: never throws; a missing or unreadable
  * installed_plugins.json means no plugins.
  */
-export function enabledPlugins(settings: SettingsData[], workspace: string, claudeDir: string): EnabledPlugin[] {
+export function enabledPlugins(
+  settings: SettingsData[],
+  workspace: string,
+  claudeDir: string,
+): EnabledPlugin[] {
   const decided = new Map<string, { on: boolean; precedence: number }>();
   const byUser = new Set<string>();
   for (const s of settings) {
@@ -58,7 +64,8 @@ export function enabledPlugins(settings: SettingsData[], workspace: string, clau
       if (typeof on !== 'boolean') continue;
       if (on && s.scope === 'user') byUser.add(id);
       const prev = decided.get(id);
-      if (!prev || s.precedence > prev.precedence) decided.set(id, { on, precedence: s.precedence });
+      if (!prev || s.precedence > prev.precedence)
+        decided.set(id, { on, precedence: s.precedence });
     }
   }
   if (![...decided.values()].some((d) => d.on)) return [];
