@@ -40,7 +40,15 @@ export async function refuseRewrittenInput(
  * naming the hook and the input that ran, and the result carries both for the tool card and the CLI.
  * Contract: the model's own args stay on its tool call; only the result records the rewrite.
  */
-export function markRewritten(result: ToolResult, by: string, args: Record<string, unknown>): ToolResult {
+export function markRewritten(
+  result: ToolResult,
+  by: string,
+  args: Record<string, unknown>,
+): ToolResult {
   const note = `(input changed by hook ${by}; ran with ${JSON.stringify(args)})`;
-  return { ...result, output: result.output ? `${note}\n${result.output}` : note, rewritten: { by, args } };
+  return {
+    ...result,
+    output: result.output ? `${note}\n${result.output}` : note,
+    rewritten: { by, args },
+  };
 }

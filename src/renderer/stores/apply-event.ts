@@ -120,7 +120,10 @@ function applyToThread(t: ThreadChat, env: AgentEventEnvelope): ThreadChat {
     }
     case 'on_hook_message': {
       const d = e.data;
-      const text = d.kind === 'stop' ? `Run stopped by hook ${d.hook}: ${d.message}` : `Hook ${d.hook}: ${d.message}`;
+      const text =
+        d.kind === 'stop'
+          ? `Run stopped by hook ${d.hook}: ${d.message}`
+          : `Hook ${d.hook}: ${d.message}`;
       return addNotice(t, { kind: 'warning', text, by: d.hook });
     }
     case 'on_approval_request': {

@@ -412,6 +412,9 @@ describe('tool outcome from data, live and after a reload', () => {
       ['warning', 'Hook lint.sh: lint is slow'],
       ['warning', 'Run stopped by hook freeze.sh: frozen'],
     ]);
-    expect(t.tools.c1).toMatchObject({ ranArgs: { command: 'echo two' }, rewrittenBy: 'dry-run.sh' });
+    expect(t.tools.c1).toMatchObject({
+      ranArgs: { command: 'echo two' },
+      rewrittenBy: 'dry-run.sh',
+    });
   });
 });
