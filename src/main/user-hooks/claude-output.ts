@@ -15,7 +15,7 @@ const MAX_TEXT = 10_000;
 export interface ClaudeVerdict {
   /** deny / decision "block": the reason. */
   block?: string;
-  /** `continue: false`: stop processing (blocks a prompt or tool call; ends the loop on Stop). */
+  /** `continue: false`: the run ends (the prompt or tool call does not go ahead); `stopReason` is shown to the user. */
   halt?: string;
   ask?: string;
   allow?: boolean;
