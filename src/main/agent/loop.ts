@@ -113,6 +113,11 @@ export async function runAgentLoop(input: AgentLoopInput): Promise<RunSummary> {
       const toolMessages = results.map(toToolMessage);
       input.append(toolMessages);
       ctx.emit({ event: 'on_tools_complete', data: { count: calls.length } });
+      // A hook that said `continue: false` ends the run once the turn's results are stored.
+      if (results.some((r) => r.halt)) {
+        summary.stop_reason = 'blocked';
+        return summary;
+      }
       // A mutate waits until the turn's tool results are in, so no result is left without its call.
       await applyOutcome(input, 'after_turn', turn, [assistant!, ...toolMessages]);
     }
@@ -194,7 +199,14 @@ async function runToolCalls(ctx: RunContext, calls: ToolCall[], callTool: (c: To
     ctx.emit({
       event: 'on_tool_end',
       name: call.name,
-      data: { output: result.output, error: result.error, status: result.status, tool_call_id: call.id, duration_ms: Math.round(performance.now() - started) },
+      data: {
+        output: result.output,
+        error: result.error,
+        status: result.status,
+        tool_call_id: call.id,
+        duration_ms: Math.round(performance.now() - started),
+        ...(result.rewritten ? { args: result.rewritten.args, rewritten_by: result.rewritten.by } : {}),
+      },
     });
     return result;
   }).then((results) => {

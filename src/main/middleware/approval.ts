@@ -35,6 +35,19 @@ interface Pending {
   request: ApprovalRequest;
 }
 
+/** Tool calls a hook allowed (Claude `permissionDecision: "allow"`), per run state. */
+const hookAllowed = new WeakMap<object, Set<string>>();
+
+/**
+ * Lets a call skip the approval prompt of the run's mode because a hook allowed it.
+ * Contract: a call that always needs a person (a risk the mode never covers) is still asked.
+ */
+export function allowByHook(state: object, callId: string): void {
+  let set = hookAllowed.get(state);
+  if (!set) hookAllowed.set(state, (set = new Set()));
+  set.add(callId);
+}
+
 /** Holds the approvals waiting for a user, across runs; one per workbench. */
 export class ApprovalBroker {
   private readonly pending = new Map<string, Pending>();
@@ -199,6 +212,7 @@ export function createApprovalHook(opts: ApprovalHookOptions): Hook {
       const tool = ctx.tools.get(call.name);
       const effects = tool && callEffects(tool, call.args);
       if (!tool || !effects) return next(call);
+      const allowedByHook = hookAllowed.get(ctx.state)?.delete(call.id) ?? false;
       const kind = effectKind(effects);
       const askKind = kind === 'execute' ? 'execute' : 'write';
       let sandbox: CommandSandbox | undefined;
@@ -240,6 +254,7 @@ export function createApprovalHook(opts: ApprovalHookOptions): Hook {
       }
       if (!needsApproval(opts.mode, kind, sandbox?.kind === 'sandboxed')) return next(call);
       if (
+        allowedByHook ||
         opts.broker.isAllowedForThread(ctx.threadId, call.name) ||
         opts.broker.consumePreApproval(call.id)
       )

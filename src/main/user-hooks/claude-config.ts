@@ -10,12 +10,15 @@ import type { WorkbenchSettings } from '../../shared/types/index.ts';
 import { isRecord } from './json-output.ts';
 import { errorMessage } from '../errors.ts';
 import { CLAUDE_EVENTS, isClaudeEvent } from './claude-events.ts';
+import { claudeConfigDir, enabledPlugins, type SettingsData } from './claude-plugins.ts';
 
 
 export interface ClaudeSettingsFile {
   path: string;
   /** Workspace files need trust; the user's own settings never do. */
   scope: 'workspace' | 'user';
+  /** Precedence for `enabledPlugins` (higher wins): local > project > user. */
+  precedence: number;
 }
 
 export interface ClaudeHandler {
@@ -38,6 +41,8 @@ export interface ClaudeHandler {
   env?: Record<string, string>;
   /** Runs in the command sandbox: the handler's `"sandbox": true` (a workbench extension) or its override. */
   sandbox?: boolean;
+  /** A plugin's handler: its install folder (`${CLAUDE_PLUGIN_ROOT}`, `CLAUDE_PLUGIN_ROOT`). */
+  pluginRoot?: string;
 }
 
 /** The string values of a settings file's `env` block (other values are skipped, as Claude Code does). */
@@ -47,21 +52,68 @@ function envBlock(data: Record<string, unknown>): Record<string, string> | undef
   return Object.keys(env).length ? env : undefined;
 }
 
-/** The settings files of the Claude dialect, in precedence order. */
-export function claudeSettingsFiles(workspace: string, home: string): ClaudeSettingsFile[] {
+/** The settings files of the Claude dialect; `claudeDir` is the user's Claude Code folder (`~/.claude`). */
+export function claudeSettingsFiles(workspace: string, home: string, claudeDir: string = claudeConfigDir()): ClaudeSettingsFile[] {
   return [
-    { path: join(workspace, '.claude', 'settings.json'), scope: 'workspace' },
-    { path: join(workspace, '.claude', 'settings.local.json'), scope: 'workspace' },
-    { path: join(workspace, '.workbench', 'settings.json'), scope: 'workspace' },
-    { path: join(home, 'settings.json'), scope: 'user' },
+    { path: join(workspace, '.claude', 'settings.json'), scope: 'workspace', precedence: 2 },
+    { path: join(workspace, '.claude', 'settings.local.json'), scope: 'workspace', precedence: 3 },
+    { path: join(workspace, '.workbench', 'settings.json'), scope: 'workspace', precedence: 2 },
+    { path: join(home, 'settings.json'), scope: 'user', precedence: 1 },
+    { path: join(claudeDir, 'settings.json'), scope: 'user', precedence: 1 },
   ];
 }
 
-/** A short display name: the program's file name, else the start of the command. */
-function displayName(command: string): string {
-  const first = command.trim().split(/\s+/)[0] ?? command;
-  const base = basename(first.replace(/^["']|["']$/g, ''));
-  return base || command.slice(0, 40);
+interface SourceFile {
+  path: string;
+  scope: 'workspace' | 'user';
+  text: string;
+  pluginRoot?: string;
+}
+
+/** Reads the settings files that exist, then the hooks files of the plugins they enable. */
+async function sourceFiles(workspace: string, home: string, claudeDir: string): Promise<SourceFile[]> {
+  const files: SourceFile[] = [];
+  const settings: SettingsData[] = [];
+  for (const file of claudeSettingsFiles(workspace, home, claudeDir)) {
+    const text = await readFile(file.path, 'utf8').catch(() => undefined);
+    if (text === undefined) continue;
+    files.push({ path: file.path, scope: file.scope, text });
+    try {
+      settings.push({ scope: file.scope, precedence: file.precedence, data: JSON.parse(text.replace(/^\uFEFF/, '')) });
+    } catch {
+      // Reported when the file's hooks are read below.
+    }
+  }
+  for (const plugin of enabledPlugins(settings, workspace, claudeDir)) {
+    const path = join(plugin.root, 'hooks', 'hooks.json');
+    const text = await readFile(path, 'utf8').catch(() => undefined);
+    if (text !== undefined) files.push({ path, scope: plugin.scope, text, pluginRoot: plugin.root });
+  }
+  return files;
+}
+
+/** Launchers whose first argument is the script that names the hook (`python3 guard.py`, `env X=1 bash x.sh`). */
+const LAUNCHERS = new Set(['env', 'sh', 'bash', 'zsh', 'dash', 'fish', 'python', 'python3', 'node', 'deno', 'bun', 'tsx', 'ts-node', 'ruby', 'perl', 'php', 'uv', 'uvx', 'run', 'npx', 'exec', 'nohup', 'command']);
+
+/**
+ * A short display name: the file name of the script the command runs, past launchers, their flags and
+ * `VAR=value` assignments; else the program's name, else the start of the command.
+ */
+export function displayName(command: string, args: readonly string[] = []): string {
+  const words = [...(command.trim().match(/"[^"]*"\S*|'[^']*'\S*|\S+/g) ?? []), ...args];
+  const clean = (w: string) => basename(w.replace(/["']/g, '').replace(/\/+$/, ''));
+  let fallback: string | undefined;
+  for (const word of words) {
+    if (/^[A-Za-z_][A-Za-z0-9_]*=/.test(word) || word.startsWith('-')) continue;
+    const name = clean(word);
+    if (!name) continue;
+    if (LAUNCHERS.has(name)) {
+      fallback ??= name;
+      continue;
+    }
+    return name;
+  }
+  return fallback ?? command.slice(0, 40);
 }
 
 export interface LoadedClaudeConfig {
@@ -74,19 +126,14 @@ export interface LoadedClaudeConfig {
  * Contract: never throws; a missing file is skipped, bad JSON or shape becomes a diagnostic and an
  * entry with `problem`.
  */
-export async function loadClaudeHooks(opts: { workspace: string; home: string; trusted: boolean; settings: WorkbenchSettings }): Promise<LoadedClaudeConfig> {
+export async function loadClaudeHooks(opts: { workspace: string; home: string; trusted: boolean; settings: WorkbenchSettings; claudeDir?: string }): Promise<LoadedClaudeConfig> {
   const handlers: ClaudeHandler[] = [];
   const diagnostics: string[] = [];
   const seen = new Set<string>();
-  for (const file of claudeSettingsFiles(opts.workspace, opts.home)) {
-    let text: string;
-    try {
-      text = await readFile(file.path, 'utf8');
-    } catch {
-      continue;
-    }
+  for (const file of await sourceFiles(opts.workspace, opts.home, opts.claudeDir ?? claudeConfigDir())) {
+    const text = file.text;
     const trusted = file.scope === 'user' || opts.trusted;
-    const base = { file: file.path, scope: file.scope, trusted, command: '', timeoutMs: CLAUDE_HOOK_TIMEOUT_MS, enabled: false };
+    const base = { file: file.path, scope: file.scope, trusted, command: '', timeoutMs: CLAUDE_HOOK_TIMEOUT_MS, enabled: false, ...(file.pluginRoot ? { pluginRoot: file.pluginRoot } : {}) };
     let data: unknown;
     try {
       data = JSON.parse(text.replace(/^\uFEFF/, ''));
@@ -133,7 +180,7 @@ export async function loadClaudeHooks(opts: { workspace: string; home: string; t
             if (typeof h.command !== 'string' || h.command.trim() === '') problem ??= 'handler needs a "command" string';
             else {
               entry.command = h.command;
-              entry.name = displayName(h.command);
+              entry.name = displayName(h.command, Array.isArray(h.args) ? h.args.filter((a): a is string => typeof a === 'string') : []);
             }
             if (h.args !== undefined) {
               if (!Array.isArray(h.args) || h.args.some((a) => typeof a !== 'string')) problem ??= '"args" must be an array of strings';
@@ -152,7 +199,8 @@ export async function loadClaudeHooks(opts: { workspace: string; home: string; t
             diagnostics.push(`${file.path}: ${event}[${g}].hooks[${i}]: ${problem}`);
           }
           const key = JSON.stringify([event, matcher ?? '', entry.command, entry.args ?? null]);
-          if (!problem && trusted) {
+          // Identical handlers of settings files run once; a plugin's copy stays separate, as in Claude Code.
+          if (!problem && trusted && !file.pluginRoot) {
             if (seen.has(key)) entry.duplicate = true;
             else seen.add(key);
           }

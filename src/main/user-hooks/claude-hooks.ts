@@ -11,7 +11,8 @@ import { readClaudeResult, type ClaudeVerdict } from './claude-output.ts';
 import type { ClaudeHandler } from './claude-config.ts';
 import { claudeToolName, fromClaudeInput, matcherMatches, permissionMode, toClaudeInput } from './claude-tools.ts';
 import { buildHookEnv } from '../env/child-env.ts';
-import { refuseRewrittenInput } from './input-guard.ts';
+import { markRewritten, refuseRewrittenInput } from './input-guard.ts';
+import { allowByHook } from '../middleware/approval.ts';
 import { runAndRecord, targetOf, type RecordTarget } from './record.ts';
 import { hookSandbox, type HookProcessSpec, type HookSandboxContext } from './runner.ts';
 import { writeTranscript } from './transcript.ts';
@@ -58,13 +59,15 @@ export function claudeRef(h: ClaudeHandler, settings: WorkbenchSettings): UserHo
 
 /**
  * The process spec of a handler: shell form via /bin/sh -c, exec form (`args`) without a shell. Its
- * environment is the user's (minus secrets), its settings file's `env` block, then `extra`; a handler
- * that opted in runs in the sandbox of `sandbox`.
+ * environment is the user's (minus secrets), its settings file's `env` block, then `extra`; a plugin's
+ * handler also gets `CLAUDE_PLUGIN_ROOT`; a handler that opted in runs in the sandbox of `sandbox`.
  */
 export function claudeSpec(h: ClaudeHandler, workspace: string, stdin: string, sandbox: HookSandboxContext, extra: Record<string, string> = {}): HookProcessSpec {
-  const env = buildHookEnv(workspace, { claude: true, extra: { ...h.env, ...extra } });
-  const expand = (s: string) => s.replaceAll('${CLAUDE_PROJECT_DIR}', workspace).replaceAll('${WORKBENCH_PROJECT_DIR}', workspace);
-  // Shell form: the shell expands $CLAUDE_PROJECT_DIR from the env, so a folder name is never parsed as code.
+  const plugin: Record<string, string> = h.pluginRoot ? { CLAUDE_PLUGIN_ROOT: h.pluginRoot } : {};
+  const env = buildHookEnv(workspace, { claude: true, extra: { ...h.env, ...plugin, ...extra } });
+  const expand = (s: string) =>
+    s.replaceAll('${CLAUDE_PROJECT_DIR}', workspace).replaceAll('${WORKBENCH_PROJECT_DIR}', workspace).replaceAll('${CLAUDE_PLUGIN_ROOT}', h.pluginRoot ?? '${CLAUDE_PLUGIN_ROOT}');
+  // Shell form: the shell expands $CLAUDE_PROJECT_DIR and $CLAUDE_PLUGIN_ROOT from the env, so a folder name is never parsed as code.
   const boxed = hookSandbox(h.sandbox, sandbox, workspace, []);
   if (!h.args) return { command: h.command, shell: true, cwd: workspace, env, stdin, timeoutMs: h.timeoutMs, ...boxed };
   return { command: expand(h.command), args: h.args.map(expand), cwd: workspace, env, stdin, timeoutMs: h.timeoutMs, ...boxed };
@@ -93,9 +96,13 @@ export async function invokeClaudeHandler(
 
 interface Aggregate {
   block?: { by: string; reason: string };
+  /** `continue: false`: the run ends (also set in `block`, which it implies for this call). */
+  halt?: { by: string; reason: string };
   ask?: { by: string; reason: string };
+  /** Some handler said allow and none denied or asked. */
+  allow?: boolean;
   context: string[];
-  updatedInput?: Record<string, unknown>;
+  updatedInput?: { by: string; input: Record<string, unknown> };
   updatedToolOutput?: string;
 }
 
@@ -110,10 +117,13 @@ function aggregate(outcomes: ClaudeOutcome[], settings: WorkbenchSettings, block
   } else {
     const ask = outcomes.find((o) => o.verdict.ask !== undefined);
     if (ask && blocking) agg.ask = { by: ask.handler.name, reason: ask.verdict.ask ? `${ASK_REASON}: ${ask.verdict.ask}` : ASK_REASON };
+    else agg.allow = outcomes.some((o) => o.verdict.allow);
   }
+  const halt = outcomes.find((o) => o.verdict.halt !== undefined);
+  if (halt) agg.halt = { by: halt.handler.name, reason: halt.verdict.halt as string };
   for (const o of outcomes) {
     if (o.verdict.additionalContext) agg.context.push(o.verdict.additionalContext);
-    if (o.verdict.updatedInput && !agg.updatedInput) agg.updatedInput = o.verdict.updatedInput;
+    if (o.verdict.updatedInput && !agg.updatedInput) agg.updatedInput = { by: o.handler.name, input: o.verdict.updatedInput };
     if (o.verdict.updatedToolOutput !== undefined) agg.updatedToolOutput = o.verdict.updatedToolOutput;
   }
   return agg;
@@ -147,8 +157,17 @@ export function createClaudeHooks(opts: ClaudeHooksOptions, source: HookSource):
     };
     // SessionEnd runs after a cancel too, so it must not be cancelled by the run's signal.
     const target = atEnd ? { ...targetOf(ctx, opts.hookRuns), signal: undefined } : targetOf(ctx, opts.hookRuns);
-    return mapLimited(matching, MAX_PARALLEL, (h) => invokeClaudeHandler(target, h, opts.settings, ctx.workspace.root, input, opts.home, how.env));
+    const outcomes = await mapLimited(matching, MAX_PARALLEL, (h) => invokeClaudeHandler(target, h, opts.settings, ctx.workspace.root, input, opts.home, how.env));
+    // `systemMessage` is for the user: a notice in the chat (and the reason of the hook run record).
+    for (const o of outcomes) {
+      if (o.verdict.systemMessage) ctx.emit({ event: 'on_hook_message', name: o.handler.name, data: { hook: o.handler.name, event, message: o.verdict.systemMessage, kind: 'message' } });
+    }
+    return outcomes;
   }
+
+  /** Shows the user why a hook ended the run (`stopReason`, for the user, not the model). */
+  const stopNotice = (ctx: RunContext, event: string, halt: { by: string; reason: string }) =>
+    ctx.emit({ event: 'on_hook_message', name: halt.by, data: { hook: halt.by, event, message: halt.reason, kind: 'stop' } });
 
   const blocked = (ctx: RunContext, call: ToolCall, by: string, reason: string): ToolResult => {
     ctx.emit({ event: 'on_blocked', name: call.name, data: { by, reason, target: 'tool_call', tool_call_id: call.id } });
@@ -189,14 +208,20 @@ export function createClaudeHooks(opts: ClaudeHooksOptions, source: HookSource):
         opts.settings,
         true,
       );
+      if (pre.halt) {
+        stopNotice(ctx, 'PreToolUse', pre.halt);
+        return { ...blocked(ctx, call, pre.halt.by, pre.halt.reason), halt: pre.halt };
+      }
       if (pre.block) return blocked(ctx, call, pre.block.by, pre.block.reason);
       if (pre.ask) {
         const answer = ctx.askUser ? await ctx.askUser(call, `${pre.ask.by}: ${pre.ask.reason}`) : 'deny';
         if (answer === 'deny') return blocked(ctx, call, pre.ask.by, ctx.askUser ? `${pre.ask.reason} (the user declined)` : pre.ask.reason);
       }
+      // "allow" skips the prompt the approval mode would show (a call that always needs a person is still asked).
+      if (pre.allow) allowByHook(ctx.state, call.id);
       let current = call;
       if (pre.updatedInput) {
-        const args = fromClaudeInput(ctx.tools, call.name, pre.updatedInput);
+        const args = fromClaudeInput(ctx.tools, call.name, pre.updatedInput.input);
         const refused = await refuseRewrittenInput(ctx, call.name, args);
         if (refused) return blocked(ctx, call, 'claude-hooks', refused);
         current = { ...call, args, raw_args: JSON.stringify(args) };
@@ -218,6 +243,11 @@ export function createClaudeHooks(opts: ClaudeHooksOptions, source: HookSource):
       // PostToolUse cannot undo the call; a "block" reason and extra context are fed back to the model.
       const feedback = [...(post.block ? [`[hook ${post.block.by}] ${post.block.reason}`] : []), ...pre.context, ...post.context];
       if (feedback.length) result = { ...result, output: `${result.output}\n\n<hook_feedback>\n${feedback.join('\n')}\n</hook_feedback>` };
+      if (pre.updatedInput) result = markRewritten(result, pre.updatedInput.by, current.args);
+      if (post.halt) {
+        stopNotice(ctx, event, post.halt);
+        result = { ...result, halt: post.halt };
+      }
       return result;
     },
 
@@ -225,10 +255,13 @@ export function createClaudeHooks(opts: ClaudeHooksOptions, source: HookSource):
       const inRow = stopBlocks.get(ctx.runId) ?? 0;
       const last = [...msgs].reverse().find((m) => m.role === 'assistant');
       const outcomes = await fire(ctx, 'Stop', undefined, { stop_hook_active: inRow > 0, last_assistant_message: last?.content ?? '' });
-      const reasons = outcomes.filter((o) => o.verdict.block !== undefined).map((o) => o.verdict.block as string);
+      // A block reason and extra context both keep the agent working (Stop `additionalContext` is
+      // feedback without an error).
+      const reasons = outcomes.flatMap((o) => [o.verdict.block, o.verdict.additionalContext]).filter((r): r is string => Boolean(r));
       // `continue: false` means "stop now", which beats any request to keep going.
-      const halted = outcomes.some((o) => o.verdict.halt !== undefined);
-      if (reasons.length === 0 || halted || inRow >= STOP_BLOCK_CAP) {
+      const halt = outcomes.find((o) => o.verdict.halt !== undefined);
+      if (halt) stopNotice(ctx, 'Stop', { by: halt.handler.name, reason: halt.verdict.halt as string });
+      if (reasons.length === 0 || halt || inRow >= STOP_BLOCK_CAP) {
         stopBlocks.delete(ctx.runId);
         return {};
       }

@@ -15,7 +15,7 @@ const MAX_TEXT = 10_000;
 export interface ClaudeVerdict {
   /** deny / decision "block": the reason. */
   block?: string;
-  /** `continue: false`: stop processing (blocks a prompt or tool call; ends the loop on Stop). */
+  /** `continue: false`: the run ends (the prompt or tool call does not go ahead); `stopReason` is shown to the user. */
   halt?: string;
   ask?: string;
   allow?: boolean;
@@ -40,8 +40,11 @@ function optStr(o: Record<string, unknown>, key: string): string | undefined {
 function fromJson(o: Record<string, unknown>, event: string): ClaudeVerdict {
   const v: ClaudeVerdict = {};
   if (o.continue !== undefined && typeof o.continue !== 'boolean') throw new Error('"continue" must be a boolean');
+  if (o.suppressOutput !== undefined && typeof o.suppressOutput !== 'boolean') throw new Error('"suppressOutput" must be a boolean');
   const stopReason = optStr(o, 'stopReason');
   v.systemMessage = optStr(o, 'systemMessage');
+  // The older top-level form; hookSpecificOutput.additionalContext wins when both are set.
+  v.additionalContext = optStr(o, 'additionalContext');
   const decision = o.decision;
   if (decision !== undefined && decision !== null && decision !== 'block' && decision !== 'approve') throw new Error('"decision" must be "block" or "approve"');
   const reason = optStr(o, 'reason');
@@ -60,7 +63,7 @@ function fromJson(o: Record<string, unknown>, event: string): ClaudeVerdict {
       if (!isRecord(hso.updatedInput)) throw new Error('"updatedInput" must be an object');
       v.updatedInput = hso.updatedInput;
     }
-    v.additionalContext = optStr(hso, 'additionalContext');
+    v.additionalContext = optStr(hso, 'additionalContext') ?? v.additionalContext;
     const uto = hso.updatedToolOutput;
     if (uto !== undefined && uto !== null) v.updatedToolOutput = typeof uto === 'string' ? uto : JSON.stringify(uto);
   }
@@ -85,7 +88,9 @@ export function readClaudeResult(event: string, res: HookProcessResult): { readi
   if (parsed?.kind === 'object') {
     try {
       const verdict = fromJson(parsed.value, event);
-      return { reading: { decision: decisionOf(verdict), reason: verdict.halt ?? verdict.block ?? verdict.ask, jsonValid: true }, verdict };
+      // The hook run record shows the message the user was shown when there is no decision reason.
+      const reason = verdict.halt ?? verdict.block ?? verdict.ask ?? verdict.systemMessage;
+      return { reading: { decision: decisionOf(verdict), reason, jsonValid: true }, verdict };
     } catch (err) {
       const error = `invalid hook output: ${errorMessage(err)}`;
       return { reading: { decision: 'error', error, jsonValid: false }, verdict: { failed: error } };

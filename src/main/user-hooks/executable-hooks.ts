@@ -10,7 +10,7 @@ import { resolveCompaction } from '../middleware/compaction.ts';
 import type { Hook, RunContext, StopOutcome, TurnInfo, TurnOutcome } from '../pipeline/hook.ts';
 import type { HookRunStore } from '../store/types.ts';
 import { buildHookEnv } from '../env/child-env.ts';
-import { refuseRewrittenInput } from './input-guard.ts';
+import { markRewritten, refuseRewrittenInput } from './input-guard.ts';
 import { parseHookJson } from './json-output.ts';
 import { processFailure, runAndRecord, targetOf } from './record.ts';
 import { hookSandbox, type HookProcessResult, type HookSandboxContext } from './runner.ts';
@@ -158,6 +158,7 @@ export function createExecutableHooks(opts: ExecutableHooksOptions, source: Hook
       const toolName = dialectToolName(ctx.tools, 'kodelet', call.name);
       const input = (c: ToolCall) => toDialectInput(ctx.tools, 'kodelet', c.name, c.args, ctx.workspace.root);
       let current = call;
+      let rewrittenBy: string | undefined;
       let blocked: ToolResult | undefined;
       await each(ctx, 'before_tool_call', async (e, ref) => {
         const fields = { tool_name: toolName, tool_input: input(current), tool_user_id: call.id };
@@ -169,7 +170,10 @@ export function createExecutableHooks(opts: ExecutableHooksOptions, source: Hook
           else if (r.input) {
             const args = fromDialectInput(ctx.tools, 'kodelet', call.name, r.input);
             reason = await refuseRewrittenInput(ctx, current.name, args);
-            if (!reason) current = { ...current, args, raw_args: JSON.stringify(args) };
+            if (!reason) {
+              current = { ...current, args, raw_args: JSON.stringify(args) };
+              rewrittenBy = e.name;
+            }
           }
         } else if (reading.error && ref.failMode === 'closed') {
           reason = `hook failed (fail-closed): ${reading.error}`;
@@ -195,7 +199,7 @@ export function createExecutableHooks(opts: ExecutableHooksOptions, source: Hook
         // A blocked call stays blocked whatever an after hook answers.
         if (output && !blocked) result = fromStructured(call, output, result);
       });
-      return result;
+      return rewrittenBy && !blocked ? markRewritten(result, rewrittenBy, current.args) : result;
     },
 
     async afterTurn(ctx, info: TurnInfo): Promise<TurnOutcome> {

@@ -2,6 +2,7 @@
  * Re-validation of a tool input a hook rewrote: the tool's own schema and the workspace path guard on
  * every path the call would read or write (from the tool's effects), exactly as for model input.
  */
+import type { ToolResult } from '../../shared/types/index.ts';
 import type { RunContext } from '../pipeline/hook.ts';
 import { errorMessage } from '../errors.ts';
 import { parseToolArgs } from '../tools/call-policy.ts';
@@ -32,4 +33,22 @@ export async function refuseRewrittenInput(
     }
   }
   return undefined;
+}
+
+/**
+ * Marks a result whose call ran with input a hook rewrote: the stored tool message starts with a note
+ * naming the hook and the input that ran, and the result carries both for the tool card and the CLI.
+ * Contract: the model's own args stay on its tool call; only the result records the rewrite.
+ */
+export function markRewritten(
+  result: ToolResult,
+  by: string,
+  args: Record<string, unknown>,
+): ToolResult {
+  const note = `(input changed by hook ${by}; ran with ${JSON.stringify(args)})`;
+  return {
+    ...result,
+    output: result.output ? `${note}\n${result.output}` : note,
+    rewritten: { by, args },
+  };
 }

@@ -115,7 +115,16 @@ function applyToThread(t: ThreadChat, env: AgentEventEnvelope): ThreadChat {
         output: d.output,
         error: d.error,
         durationMs: d.duration_ms,
+        ...(d.rewritten_by ? { ranArgs: d.args, rewrittenBy: d.rewritten_by } : {}),
       });
+    }
+    case 'on_hook_message': {
+      const d = e.data;
+      const text =
+        d.kind === 'stop'
+          ? `Run stopped by hook ${d.hook}: ${d.message}`
+          : `Hook ${d.hook}: ${d.message}`;
+      return addNotice(t, { kind: 'warning', text, by: d.hook });
     }
     case 'on_approval_request': {
       const d = e.data;

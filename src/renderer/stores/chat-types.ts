@@ -23,6 +23,9 @@ export interface ToolRun {
   output?: string;
   error?: string;
   reason?: string;
+  /** The args the call ran with when a hook rewrote the model's input, and that hook's name. */
+  ranArgs?: Record<string, unknown>;
+  rewrittenBy?: string;
 }
 
 export interface ApprovalView {

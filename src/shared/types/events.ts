@@ -32,6 +32,9 @@ export interface StreamEventData {
     status: ToolStatus;
     tool_call_id: string;
     duration_ms: number;
+    /** Set when a hook rewrote the input: the args the tool actually ran with, and that hook's name. */
+    args?: Record<string, unknown>;
+    rewritten_by?: string;
   };
   done: { stop_reason: RunStopReason; iterations: number };
   error: { message: string; code?: string };
@@ -62,6 +65,8 @@ export interface StreamEventData {
     failed?: 'open' | 'closed';
     timed_out?: boolean;
   };
+  /** A hook's message for the user (Claude `systemMessage`, or the `stopReason` of a hook that ended the run). */
+  on_hook_message: { hook: string; event: string; message: string; kind: 'message' | 'stop' };
   on_todos: { todos: Todo[] };
   on_span_start: { span: SpanRecord };
   on_span_end: { span: SpanRecord };

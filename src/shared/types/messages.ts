@@ -38,6 +38,10 @@ export interface ToolResult {
   error?: string;
   /** How the call ended: readers take the outcome from here, never from the error text. */
   status: ToolStatus;
+  /** The input a hook rewrote and the call ran with (the model's own args stay on its tool call). */
+  rewritten?: { by: string; args: Record<string, unknown> };
+  /** A hook asked to end the run after this call (Claude `continue: false`): the run stops here. */
+  halt?: { by: string; reason: string };
 }
 
 export type TodoStatus = 'pending' | 'in_progress' | 'done';

@@ -383,4 +383,38 @@ describe('tool outcome from data, live and after a reload', () => {
     });
     expect(TOOL_STATUS_LABEL.done).toBe('Done');
   });
+
+  it('a hook message is a notice, and a rewritten call keeps the args that ran and the hook', () => {
+    const d = run([
+      env({ event: 'on_message', data: { index: 0, message: { role: 'user', content: 'go' } } }),
+      env({
+        event: 'on_hook_message',
+        data: { hook: 'lint.sh', event: 'PreToolUse', message: 'lint is slow', kind: 'message' },
+      }),
+      env({
+        event: 'on_tool_end',
+        data: {
+          tool_call_id: 'c1',
+          output: 'two',
+          status: 'ok',
+          duration_ms: 2,
+          args: { command: 'echo two' },
+          rewritten_by: 'dry-run.sh',
+        },
+      }),
+      env({
+        event: 'on_hook_message',
+        data: { hook: 'freeze.sh', event: 'PreToolUse', message: 'frozen', kind: 'stop' },
+      }),
+    ]);
+    const t = d.threads[T]!;
+    expect(t.notices.map((n) => [n.kind, n.text])).toEqual([
+      ['warning', 'Hook lint.sh: lint is slow'],
+      ['warning', 'Run stopped by hook freeze.sh: frozen'],
+    ]);
+    expect(t.tools.c1).toMatchObject({
+      ranArgs: { command: 'echo two' },
+      rewrittenBy: 'dry-run.sh',
+    });
+  });
 });

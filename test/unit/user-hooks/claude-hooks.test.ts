@@ -182,7 +182,10 @@ describe('Claude Code dialect', () => {
     expect((await call('write_file', { path: 'a.txt', content: 'x' })).error).toMatch(/^blocked by hook claude-hooks: rewritten input refused: path outside workspace/);
     writeSettings(projectSettings(), { PreToolUse: [{ matcher: 'Write', hooks: [exec('rewrite', join(sb.ws, 'b.txt'))] }] });
     const again = await setup();
-    expect((await again.call('write_file', { path: 'a.txt', content: 'x' })).output).toBe(`write_file ran with ${JSON.stringify({ path: join(sb.ws, 'b.txt'), content: 'rewritten' })}`);
+    const ran = JSON.stringify({ path: join(sb.ws, 'b.txt'), content: 'rewritten' });
+    const res = await again.call('write_file', { path: 'a.txt', content: 'x' });
+    expect(res.output).toBe(`(input changed by hook zoo.sh; ran with ${ran})\nwrite_file ran with ${ran}`);
+    expect(res.rewritten?.by).toBe('zoo.sh');
   });
 
   it('UserPromptSubmit: exit 2 blocks the message, plain stdout adds context', async () => {

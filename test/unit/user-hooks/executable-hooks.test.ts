@@ -138,10 +138,12 @@ describe('executable hook semantics', () => {
     expect(res.error).toMatch(/^blocked by hook before_tool_call--rewrite-outside: rewritten input refused: path outside workspace/);
   });
 
-  it('a rewritten input inside the workspace is used', async () => {
+  it('a rewritten input inside the workspace is used, and the result names the hook and what ran', async () => {
     installZoo(sb.wsHooks, 'before_tool_call--rewrite-inside');
     const { call } = await setup();
-    expect((await call({ path: 'a.txt' }, 'read_file')).output).toBe('read_file ran with {"path":"inside.txt"}');
+    const res = await call({ path: 'a.txt' }, 'read_file');
+    expect(res.rewritten).toEqual({ by: 'before_tool_call--rewrite-inside', args: { path: 'inside.txt' } });
+    expect(res.output).toBe('(input changed by hook before_tool_call--rewrite-inside; ran with {"path":"inside.txt"})\nread_file ran with {"path":"inside.txt"}');
   });
 
   it('a rewritten input failing the tool schema is refused', async () => {

@@ -126,6 +126,7 @@ function textPrinter(io: CliIo) {
             ? `✗ ${event.name}: ${oneLine(d.error)}\n`
             : `✓ ${event.name} (${d.duration_ms} ms)\n`,
         );
+        if (d.rewritten_by) io.stderr(`  (input changed by hook ${d.rewritten_by}: ${oneLine(JSON.stringify(d.args))})\n`);
         break;
       }
       case 'on_todos': {
@@ -134,6 +135,9 @@ function textPrinter(io: CliIo) {
         io.stderr(`todos:\n${todos.map((t) => `  ${mark[t.status]} ${t.title}`).join('\n')}\n`);
         break;
       }
+      case 'on_hook_message':
+        io.stderr(`${event.data.kind === 'stop' ? '■ run stopped by hook' : '! hook'} ${event.data.hook}: ${oneLine(event.data.message)}\n`);
+        break;
       case 'on_blocked': {
         const d = event.data;
         if (d.target === 'tool_call') io.stderr(`⊘ blocked by ${d.by}: ${oneLine(d.reason)}\n`);

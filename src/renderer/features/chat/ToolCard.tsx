@@ -40,7 +40,9 @@ export const ToolCard = memo(function ToolCard({
   const elapsed = useElapsed(run);
   const [open, setOpen] = useState(false);
   const [editor, setEditor] = useState(false);
-  const headline = headlineOf(call);
+  // A hook may have rewritten the input: the card shows what actually ran.
+  const ran = run?.ranArgs ? { ...call, args: run.ranArgs } : call;
+  const headline = headlineOf(ran);
   const failed = FAILED_STATUSES.has(status);
   const output = run?.output ?? '';
   return (
@@ -58,6 +60,11 @@ export const ToolCard = memo(function ToolCard({
           <code className="tool-headline" title={headline}>
             {headline}
           </code>
+        )}
+        {run?.rewrittenBy && (
+          <span className="tool-rewritten muted" data-testid="tool-rewritten">
+            changed by {run.rewrittenBy}
+          </span>
         )}
         <span className="tool-status" data-testid="tool-status">
           {LABEL[status]}
@@ -87,7 +94,13 @@ export const ToolCard = memo(function ToolCard({
       {open && (
         <div className="tool-body">
           <div className="tool-section-label">Arguments</div>
-          <pre className="tool-args">{JSON.stringify(call.args, null, 2)}</pre>
+          <pre className="tool-args">{JSON.stringify(ran.args, null, 2)}</pre>
+          {run?.rewrittenBy && (
+            <>
+              <div className="tool-section-label">Arguments the model asked for</div>
+              <pre className="tool-args">{JSON.stringify(call.args, null, 2)}</pre>
+            </>
+          )}
           <div className="tool-section-label">
             Output
             {output.split('\n').length > 30 && (
