@@ -4,6 +4,7 @@
  * the user's own agent config folders. A cloned repository can commit `AGENTS.md -> ~/.ssh/id_rsa`;
  * the link survives the clone, so the check is on where the link lands (docs/memory.md).
  */
+import { lstatSync } from 'node:fs';
 import { realpath } from 'node:fs/promises';
 import { homedir } from 'node:os';
 import { join, sep } from 'node:path';
@@ -33,18 +34,32 @@ export async function checkSource(
   workspace: string,
   home: string,
 ): Promise<SourceCheck> {
+  // Most optional memory files do not exist: tell so without the cost of a thrown error.
+  if (!lstatSync(path, { throwIfNoEntry: false })) return { ok: false, reason: 'missing' };
   let real: string;
   try {
     real = await realpath(path);
   } catch {
     return { ok: false, reason: 'missing' };
   }
-  const roots = [workspace, ...userConfigDirs(home)];
-  const realRoots = await Promise.all(roots.map((r) => realpath(r).catch(() => r)));
+  const realRoots = await allowedRoots(workspace, home);
   if (realRoots.some((r) => inside(real, r))) return { ok: true, real };
   return {
     ok: false,
     real,
     reason: `refused: ${path} resolves to ${real}, outside the workspace and the user's config folders`,
   };
+}
+
+/** Real paths of the allowed folders, resolved once per workspace and home (checked on every request). */
+const rootsCache = new Map<string, Promise<string[]>>();
+function allowedRoots(workspace: string, home: string): Promise<string[]> {
+  const key = `${workspace}\0${home}`;
+  let roots = rootsCache.get(key);
+  if (!roots) {
+    const dirs = [workspace, ...userConfigDirs(home)];
+    roots = Promise.all(dirs.map((r) => realpath(r).catch(() => r)));
+    rootsCache.set(key, roots);
+  }
+  return roots;
 }

@@ -86,7 +86,7 @@ export async function createWorkbench(opts: WorkbenchOptions): Promise<Workbench
           `thread ${args.threadId} is running in another workbench process (pid ${holder.pid})`,
         );
       // The other process may have written to the thread since this one cached it.
-      db.threads.evict(args.threadId);
+      db.threads.evictIfStale(args.threadId);
     }
     try {
       return await startSend(args);

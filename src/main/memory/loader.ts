@@ -5,7 +5,8 @@
  * the agent touched, and the files all of these `@import`. Files are re-checked (stat) on every load
  * and re-read only when they changed.
  */
-import { open, stat } from 'node:fs/promises';
+import { statSync } from 'node:fs';
+import { open } from 'node:fs/promises';
 import { homedir } from 'node:os';
 import { isAbsolute, join, resolve } from 'node:path';
 import { checkSource } from '../agents/source-policy.ts';
@@ -262,17 +263,14 @@ async function pickFile(dir: string): Promise<string> {
 }
 
 async function readCached(path: string, cache: MemoryCache): Promise<CacheEntry | undefined> {
-  let key: string;
-  let changedAt: number;
-  try {
-    const s = await stat(path);
-    if (!s.isFile()) return undefined;
-    key = `${s.ino}:${s.size}:${s.mtimeMs}:${s.ctimeMs}`;
-    changedAt = Math.max(s.mtimeMs, s.ctimeMs);
-  } catch {
+  // Checked on every request, and most optional files are missing: no thrown error for those.
+  const s = statSync(path, { throwIfNoEntry: false });
+  if (!s?.isFile()) {
     cache.delete(path);
     return undefined;
   }
+  const key = `${s.ino}:${s.size}:${s.mtimeMs}:${s.ctimeMs}`;
+  const changedAt = Math.max(s.mtimeMs, s.ctimeMs);
   const hit = cache.get(path);
   if (hit?.key === key && !hit.racy) return hit;
   const racy = Date.now() - changedAt < RACY_MS;
@@ -307,17 +305,9 @@ async function readCapped(
 }
 
 async function isFile(p: string): Promise<boolean> {
-  try {
-    return (await stat(p)).isFile();
-  } catch {
-    return false;
-  }
+  return statSync(p, { throwIfNoEntry: false })?.isFile() ?? false;
 }
 
 async function isDirectory(p: string): Promise<boolean> {
-  try {
-    return (await stat(p)).isDirectory();
-  } catch {
-    return false;
-  }
+  return statSync(p, { throwIfNoEntry: false })?.isDirectory() ?? false;
 }

@@ -27,8 +27,12 @@ export interface SqliteThreadStore extends ThreadStore {
   sweep(): number;
   /** Number of threads currently held in memory. */
   readonly cacheSize: number;
-  /** Forgets the cached state of a thread, so the next read loads what other processes wrote. */
-  evict(threadId: string): void;
+  /**
+   * Forgets the cached state of a thread when another process wrote to it since it was cached (its
+   * stored message count differs), so the next read loads what that process wrote.
+   * Contract: an unchanged thread keeps its cache (no reload of its messages).
+   */
+  evictIfStale(threadId: string): void;
   /** Stops the sweep timer and empties the cache. */
   dispose(): void;
 }
@@ -249,7 +253,12 @@ export function createThreadStore(
     get cacheSize() {
       return cache.size;
     },
-    evict: (threadId) => cache.delete(threadId),
+    evictIfStale(threadId) {
+      const state = cache.get(threadId);
+      if (!state) return;
+      const row = q.head.get(threadId) as { message_count: number } | undefined;
+      if (row?.message_count !== state.messages.length) cache.delete(threadId);
+    },
     dispose() {
       clearInterval(timer);
       cache.clear();
