@@ -6,7 +6,7 @@
  * The home is reused between runs (the database exists, as for a returning user).
  */
 import { spawn } from 'node:child_process';
-import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { startFakeOpenAi } from '../../test/helpers/fake-openai-server.ts';
@@ -76,6 +76,7 @@ await runGroup('cli', async (ctx) => {
   const measure = async (extraEnv: NodeJS.ProcessEnv) => {
     const walls = await sample(ctx.quick ? 3 : 10, 1, () => runCli(false, extraEnv));
     const rss = await sample(ctx.quick ? 2 : 5, 0, async () => {
+      rmSync(rssFile, { force: true }); // the run's processes keep the largest peak they find there
       await runCli(true, extraEnv);
       return Number(readFileSync(rssFile, 'utf8')) / 1024;
     });
