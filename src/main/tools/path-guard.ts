@@ -9,8 +9,7 @@ import path from 'node:path';
 import { PathOutsideWorkspaceError, type Workspace } from './workspace.ts';
 import { ToolError } from './types.ts';
 import { openForRead, writeChecked } from './safe-fs.ts';
-
-const MAX_SYMLINK_HOPS = 40;
+import { SymlinkLoopError, walkRealPath } from './real-target.ts';
 
 /** Options of the guard. */
 export interface WorkspaceOptions {
@@ -85,37 +84,10 @@ async function resolveReal(abs: string): Promise<string> {
     if (code === 'ELOOP') throw new ToolError(`symlink loop in path: ${abs}`);
     if (code !== 'ENOENT' && code !== 'ENOTDIR') throw err;
   }
-  return walkComponents(abs, { hops: 0 });
-}
-
-async function walkComponents(abs: string, counter: { hops: number }): Promise<string> {
-  const parts = abs.split(path.sep).filter((p) => p !== '');
-  let real = path.parse(abs).root || path.sep;
-  for (let i = 0; i < parts.length; i++) {
-    const part = parts[i]!;
-    if (part === '.') continue;
-    if (part === '..') {
-      real = path.dirname(real);
-      continue;
-    }
-    const next = path.join(real, part);
-    let isLink: boolean;
-    try {
-      isLink = (await fs.lstat(next)).isSymbolicLink();
-    } catch (err) {
-      const code = (err as NodeJS.ErrnoException).code;
-      if (code !== 'ENOENT' && code !== 'ENOTDIR') throw err;
-      // Nothing exists from here on: the rest is created as written (path.join normalises `..`).
-      return path.join(next, ...parts.slice(i + 1));
-    }
-    if (!isLink) {
-      real = next;
-      continue;
-    }
-    if (++counter.hops > MAX_SYMLINK_HOPS) throw new ToolError(`symlink loop in path: ${abs}`);
-    const target = await fs.readlink(next);
-    // Resolve the link target component by component too (it may be dangling or chain further).
-    real = await walkComponents(path.isAbsolute(target) ? target : real + path.sep + target, counter);
+  try {
+    return walkRealPath(abs);
+  } catch (err) {
+    if (err instanceof SymlinkLoopError) throw new ToolError(err.message);
+    throw err;
   }
-  return real;
 }
