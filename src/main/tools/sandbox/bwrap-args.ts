@@ -16,23 +16,7 @@ export function bwrapArgs(
   cwd: string,
 ): string[] {
   const args = [
-    '--die-with-parent',
-    '--new-session',
-    '--unshare-pid',
-    '--unshare-ipc',
-    '--unshare-uts',
-    ...(policy.network ? [] : ['--unshare-net']),
-    '--cap-drop',
-    'ALL',
-    '--ro-bind',
-    '/',
-    '/',
-    '--dev',
-    '/dev',
-    '--proc',
-    '/proc',
-    '--tmpfs',
-    '/tmp',
+    ...bwrapIsolation(policy.network),
     '--bind',
     policy.workspace,
     policy.workspace,
@@ -44,4 +28,32 @@ export function bwrapArgs(
   for (const p of policy.readable) args.push('--ro-bind', p, p);
   args.push('--chdir', cwd, '--', shell, '-c', command);
   return args;
+}
+
+/**
+ * The isolation every sandboxed command gets before its workspace and policy mounts: no
+ * capabilities, its own PID, IPC and UTS namespaces and session, no network unless `network`, dies
+ * with the workbench, the root read-only with a fresh /dev, /proc and a private /tmp.
+ * Contract: the availability probe runs exactly this, so "available" means a command can really run.
+ */
+export function bwrapIsolation(network: boolean): string[] {
+  return [
+    '--die-with-parent',
+    '--new-session',
+    '--unshare-pid',
+    '--unshare-ipc',
+    '--unshare-uts',
+    ...(network ? [] : ['--unshare-net']),
+    '--cap-drop',
+    'ALL',
+    '--ro-bind',
+    '/',
+    '/',
+    '--dev',
+    '/dev',
+    '--proc',
+    '/proc',
+    '--tmpfs',
+    '/tmp',
+  ];
 }

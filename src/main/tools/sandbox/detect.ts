@@ -6,6 +6,7 @@
 import { execFile } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import path from 'node:path';
+import { bwrapIsolation } from './bwrap-args.ts';
 
 /** The OS sandbox a command would run in, or why there is none. */
 export type SandboxAvailability =
@@ -25,24 +26,7 @@ function which(name: string, pathVar = process.env.PATH ?? ''): string | undefin
 }
 
 function probeBwrap(program: string): Promise<SandboxAvailability> {
-  const args = [
-    '--die-with-parent',
-    '--unshare-pid',
-    '--unshare-net',
-    '--cap-drop',
-    'ALL',
-    '--ro-bind',
-    '/',
-    '/',
-    '--dev',
-    '/dev',
-    '--proc',
-    '/proc',
-    '--tmpfs',
-    '/tmp',
-    '--',
-    'true',
-  ];
+  const args = [...bwrapIsolation(false), '--', 'true'];
   return new Promise((resolve) => {
     execFile(program, args, { timeout: PROBE_TIMEOUT_MS }, (err, _stdout, stderr) => {
       if (!err) return resolve({ available: true, engine: 'bubblewrap', program });
