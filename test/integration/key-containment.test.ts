@@ -3,10 +3,11 @@
  * output that happens to contain it: the key is in no process environment a command can name as its
  * parent, and redacted wherever output goes — stdout, tool messages, database, transcripts, hooks.
  */
-import { chmod, mkdir, readdir, readFile, writeFile } from 'node:fs/promises';
+import { chmod, mkdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { startFakeOpenAi, type FakeOpenAi } from '../helpers/fake-openai-server.ts';
+import { filesUnder } from '../helpers/files-under.ts';
 import { events, runCli, sandbox, withoutSandbox } from '../helpers/run-cli.ts';
 
 const CANARY = 'sk-CANARY-containment-4b1d9e';
@@ -16,16 +17,6 @@ afterEach(async () => {
   await fake?.close();
   fake = undefined;
 });
-
-async function filesUnder(dir: string): Promise<string[]> {
-  const out: string[] = [];
-  for (const entry of await readdir(dir, { withFileTypes: true })) {
-    const p = join(dir, entry.name);
-    if (entry.isDirectory()) out.push(...(await filesUnder(p)));
-    else if (entry.isFile()) out.push(p);
-  }
-  return out;
-}
 
 const GRANDPARENT = `$(awk '{print $4}' /proc/$PPID/stat)`;
 

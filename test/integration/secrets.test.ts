@@ -3,10 +3,11 @@
  * a user hook and a trace export, the canary key is in no file the workbench wrote, no tool output,
  * no hook payload or hook environment.
  */
-import { chmod, mkdir, readdir, readFile, stat, writeFile } from 'node:fs/promises';
+import { chmod, mkdir, readFile, stat, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { startFakeOpenAi, type FakeOpenAi } from '../helpers/fake-openai-server.ts';
+import { filesUnder } from '../helpers/files-under.ts';
 import { runCli, sandbox } from '../helpers/run-cli.ts';
 
 const CANARY = 'sk-CANARY-7f3a9c1e5b';
@@ -16,16 +17,6 @@ afterEach(async () => {
   await fake?.close();
   fake = undefined;
 });
-
-async function filesUnder(dir: string): Promise<string[]> {
-  const out: string[] = [];
-  for (const entry of await readdir(dir, { withFileTypes: true })) {
-    const p = join(dir, entry.name);
-    if (entry.isDirectory()) out.push(...(await filesUnder(p)));
-    else if (entry.isFile()) out.push(p);
-  }
-  return out;
-}
 
 describe('secrets', () => {
   it('the API key appears in no file, tool output, hook payload or hook environment', async () => {
