@@ -2,7 +2,7 @@
  * Claude Code hooks' output channels, scopes and rewritten input, through a whole run
  * (createWorkbench + the scripted model, real hook processes written here as small shell scripts).
  */
-import { chmodSync, existsSync, mkdirSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createWorkbench } from '../../src/main/api/workbench.ts';
@@ -279,6 +279,35 @@ describe('Claude hook scopes', () => {
     const { llm } = await run([bash('touch z'), { text: 'done' }]);
     expect(toolResults(llm)[0]).toContain(`plugin guard at ${root}`);
     expect(existsSync(join(sb.ws, 'z'))).toBe(false);
+  });
+
+  it('a plugin keeps state in CLAUDE_PLUGIN_DATA, the folder Claude Code gives it, across runs', async () => {
+    const root = join(claudeDir, 'plugins', 'cache', 'market', 'counter', '1.0.0');
+    script(
+      'count.sh',
+      'n=$(cat "$CLAUDE_PLUGIN_DATA/count" 2>/dev/null || echo 0); echo $((n+1)) > "$CLAUDE_PLUGIN_DATA/count"',
+      join(root, 'scripts'),
+    );
+    writeJson(join(root, 'hooks', 'hooks.json'), {
+      hooks: {
+        PreToolUse: [
+          {
+            matcher: 'Bash',
+            hooks: [{ type: 'command', command: '${CLAUDE_PLUGIN_ROOT}/scripts/count.sh' }],
+          },
+        ],
+      },
+    });
+    writeJson(join(claudeDir, 'plugins', 'installed_plugins.json'), {
+      version: 2,
+      plugins: { 'counter@my.market': [{ scope: 'user', installPath: root, version: '1.0.0' }] },
+    });
+    writeJson(join(claudeDir, 'settings.json'), { enabledPlugins: { 'counter@my.market': true } });
+    await run([bash('true'), { text: 'done' }]);
+    await run([bash('true'), { text: 'done' }]);
+    expect(
+      readFileSync(join(claudeDir, 'plugins', 'data', 'counter-my-market', 'count'), 'utf8').trim(),
+    ).toBe('2');
   });
 
   it('a plugin the project switches off does not run', async () => {

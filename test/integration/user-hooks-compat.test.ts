@@ -196,6 +196,28 @@ describe('Kodelet hooks in .kodelet/hooks', () => {
     expect(turns[2].response).toBe('all done');
   });
 
+  it("a Kodelet plugin's hooks (~/.kodelet/plugins/<org@repo>/hooks) run, named org/repo/<hook>", async () => {
+    const pluginHooks = join(sb.home, '.kodelet', 'plugins', 'acme@guards', 'hooks');
+    mkdirSync(pluginHooks, { recursive: true });
+    installFixture(pluginHooks, 'compat/kodelet-no-rm-rf');
+    mkdirSync(join(sb.ws, 'build'));
+    const llm = await run([bash('rm -rf build'), { text: 'done' }]);
+    expect(existsSync(join(sb.ws, 'build'))).toBe(true);
+    expect(toolResults(llm)[0]).toContain('blocked by hook acme/guards/kodelet-no-rm-rf');
+  });
+
+  it("an untrusted workspace's Kodelet plugin hooks do not run", async () => {
+    const pluginHooks = join(sb.ws, '.kodelet', 'plugins', 'acme@audit', 'hooks');
+    mkdirSync(pluginHooks, { recursive: true });
+    installFixture(pluginHooks, 'compat/kodelet-call-journal');
+    const llm = createScriptedLlm([bash('echo hi'), { text: 'done' }]);
+    wb = await createWorkbench({ home: sb.home, workspace: sb.ws, llm, interactive: false });
+    await (
+      await wb.chat.send({ text: 'go', approvalMode: 'auto' })
+    ).finished;
+    expect(existsSync(join(sb.ws, 'tool-journal.jsonl'))).toBe(false);
+  });
+
   it('an untrusted workspace keeps its .kodelet hooks from running', async () => {
     const kodeletHooks = join(sb.ws, '.kodelet', 'hooks');
     mkdirSync(kodeletHooks, { recursive: true });

@@ -10,8 +10,12 @@ import { checkSource } from '../agents/source-policy.ts';
 import { readFrontmatter } from './frontmatter.ts';
 import { pluginSkillRoots } from './plugin-roots.ts';
 
-/** `claude`: the workspace's `.claude/skills`; `claude-user`: `~/.claude/skills`; `plugin`: enabled Claude Code plugins. */
-export type SkillSource = 'workspace' | 'user' | 'claude' | 'claude-user' | 'plugin' | 'extra';
+/**
+ * `claude`/`kodelet`: the workspace's `.claude/skills`/`.kodelet/skills`; `claude-user`/`kodelet-user`:
+ * the same under `~`; `plugin`: enabled Claude Code plugins and installed Kodelet plugins.
+ */
+export type SkillSource =
+  'workspace' | 'user' | 'claude' | 'claude-user' | 'kodelet' | 'kodelet-user' | 'plugin' | 'extra';
 
 export interface Skill {
   name: string;
@@ -62,6 +66,8 @@ export function skillRoots(
     { dir: join(opts.home, 'skills'), source: 'user' },
     { dir: join(opts.workspace, '.claude', 'skills'), source: 'claude' },
     { dir: join(homedir(), '.claude', 'skills'), source: 'claude-user' },
+    { dir: join(opts.workspace, '.kodelet', 'skills'), source: 'kodelet' },
+    { dir: join(homedir(), '.kodelet', 'skills'), source: 'kodelet-user' },
     ...(opts.extraPaths ?? []).map((p) => ({
       dir: expand(p, opts.workspace),
       source: 'extra' as const,
@@ -84,7 +90,7 @@ export async function loadSkills(opts: LoadSkillsOptions): Promise<LoadSkillsRes
   const diagnostics: SkillDiagnostic[] = [];
   const byName = new Map<string, Skill>();
   const seenRoots = new Set<string>();
-  const plugins = (await pluginSkillRoots()).map((p) => ({
+  const plugins = (await pluginSkillRoots(opts.workspace)).map((p) => ({
     dir: p.dir,
     source: 'plugin' as const,
   }));
@@ -94,7 +100,8 @@ export async function loadSkills(opts: LoadSkillsOptions): Promise<LoadSkillsRes
     seenRoots.add(realRoot);
     // The user's own folder may link anywhere; folders the workspace names must stay in allowed places.
     const allowed = async (p: string): Promise<string | undefined> => {
-      if (root.source === 'user' || root.source === 'claude-user') return undefined;
+      if (root.source === 'user' || root.source === 'claude-user' || root.source === 'kodelet-user')
+        return undefined;
       const check = await checkSource(p, opts.workspace, opts.home);
       return check.ok || check.reason === 'missing' ? undefined : check.reason;
     };

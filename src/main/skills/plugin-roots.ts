@@ -1,9 +1,11 @@
 /**
- * The skill folders of Claude Code plugins the user enabled (docs/skills.md): a plugin is enabled in
+ * The skill folders of plugins (docs/skills.md). Claude Code: a plugin is enabled in
  * `~/.claude/settings.json` `enabledPlugins` (`"name@marketplace": true`) and installed where
  * `~/.claude/plugins/installed_plugins.json` says (`installPath`); its skills are `<installPath>/skills`.
+ * Kodelet: every plugin installed as `<ws>/.kodelet/plugins/<org@repo>/` or under `~/.kodelet/plugins/`
+ * has its skills in `skills/` (the workspace's first, as Kodelet ranks them).
  */
-import { readFile } from 'node:fs/promises';
+import { readdir, readFile } from 'node:fs/promises';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
 
@@ -11,7 +13,33 @@ import { join } from 'node:path';
  * The `skills` folders of enabled, installed plugins.
  * Contract: never rejects; missing or unreadable files give no folders.
  */
-export async function pluginSkillRoots(): Promise<Array<{ plugin: string; dir: string }>> {
+export async function pluginSkillRoots(
+  workspace: string,
+): Promise<Array<{ plugin: string; dir: string }>> {
+  const kodelet = [
+    ...(await kodeletPluginSkillRoots(join(workspace, '.kodelet'))),
+    ...(await kodeletPluginSkillRoots(join(homedir(), '.kodelet'))),
+  ];
+  return [...(await claudePluginSkillRoots()), ...kodelet];
+}
+
+async function kodeletPluginSkillRoots(
+  kodeletDir: string,
+): Promise<Array<{ plugin: string; dir: string }>> {
+  const plugins = await readdir(join(kodeletDir, 'plugins'), { withFileTypes: true }).catch(
+    () => [],
+  );
+  return plugins
+    .filter((p) => p.isDirectory() && p.name.includes('@'))
+    .map((p) => p.name)
+    .sort()
+    .map((name) => ({
+      plugin: name.replace('@', '/'),
+      dir: join(kodeletDir, 'plugins', name, 'skills'),
+    }));
+}
+
+async function claudePluginSkillRoots(): Promise<Array<{ plugin: string; dir: string }>> {
   const claude = join(homedir(), '.claude');
   const settings = await readJson(join(claude, 'settings.json'));
   const installed = await readJson(join(claude, 'plugins', 'installed_plugins.json'));

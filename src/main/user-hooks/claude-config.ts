@@ -43,6 +43,8 @@ export interface ClaudeHandler {
   sandbox?: boolean;
   /** A plugin's handler: its install folder (`${CLAUDE_PLUGIN_ROOT}`, `CLAUDE_PLUGIN_ROOT`). */
   pluginRoot?: string;
+  /** A plugin's handler: its persistent data folder (`${CLAUDE_PLUGIN_DATA}`), created when it runs. */
+  pluginData?: string;
 }
 
 /** The string values of a settings file's `env` block (other values are skipped, as Claude Code does). */
@@ -68,6 +70,7 @@ interface SourceFile {
   scope: 'workspace' | 'user';
   text: string;
   pluginRoot?: string;
+  pluginData?: string;
 }
 
 /** Reads the settings files that exist, then the hooks files of the plugins they enable. */
@@ -87,9 +90,17 @@ async function sourceFiles(workspace: string, home: string, claudeDir: string): 
   for (const plugin of enabledPlugins(settings, workspace, claudeDir)) {
     const path = join(plugin.root, 'hooks', 'hooks.json');
     const text = await readFile(path, 'utf8').catch(() => undefined);
-    if (text !== undefined) files.push({ path, scope: plugin.scope, text, pluginRoot: plugin.root });
+    if (text !== undefined) files.push({ path, scope: plugin.scope, text, pluginRoot: plugin.root, pluginData: pluginDataDir(claudeDir, plugin.id) });
   }
   return files;
+}
+
+/**
+ * A plugin's data folder as Claude Code lays it out: `<claude dir>/plugins/data/<id>`, where every
+ * character of `name@marketplace` outside letters, digits, `_` and `-` becomes `-`; it survives updates.
+ */
+export function pluginDataDir(claudeDir: string, pluginId: string): string {
+  return join(claudeDir, 'plugins', 'data', pluginId.replace(/[^A-Za-z0-9_-]/g, '-'));
 }
 
 /** Launchers whose first argument is the script that names the hook (`python3 guard.py`, `env X=1 bash x.sh`). */
@@ -133,7 +144,7 @@ export async function loadClaudeHooks(opts: { workspace: string; home: string; t
   for (const file of await sourceFiles(opts.workspace, opts.home, opts.claudeDir ?? claudeConfigDir())) {
     const text = file.text;
     const trusted = file.scope === 'user' || opts.trusted;
-    const base = { file: file.path, scope: file.scope, trusted, command: '', timeoutMs: CLAUDE_HOOK_TIMEOUT_MS, enabled: false, ...(file.pluginRoot ? { pluginRoot: file.pluginRoot } : {}) };
+    const base = { file: file.path, scope: file.scope, trusted, command: '', timeoutMs: CLAUDE_HOOK_TIMEOUT_MS, enabled: false, ...(file.pluginRoot ? { pluginRoot: file.pluginRoot, pluginData: file.pluginData } : {}) };
     let data: unknown;
     try {
       data = JSON.parse(text.replace(/^\uFEFF/, ''));

@@ -4,6 +4,7 @@
  * `ask` on a tool call shows the user an approval prompt (RunContext.askUser); with nobody to ask
  * (the CLI) or for a user message it is a deny with the reason "hook asked for confirmation".
  */
+import { mkdir } from 'node:fs/promises';
 import type { HookSource, Message, ToolCall, ToolResult, WorkbenchSettings } from '../../shared/types/index.ts';
 import type { Hook, RunContext, StopOutcome, UserMessageOutcome } from '../pipeline/hook.ts';
 import type { HookRunStore } from '../store/types.ts';
@@ -60,15 +61,19 @@ export function claudeRef(h: ClaudeHandler, settings: WorkbenchSettings): UserHo
 /**
  * The process spec of a handler: shell form via /bin/sh -c, exec form (`args`) without a shell. Its
  * environment is the user's (minus secrets), its settings file's `env` block, then `extra`; a plugin's
- * handler also gets `CLAUDE_PLUGIN_ROOT`; a handler that opted in runs in the sandbox of `sandbox`.
+ * handler also gets `CLAUDE_PLUGIN_ROOT` and `CLAUDE_PLUGIN_DATA` (created on first run); a handler
+ * that opted in runs in the sandbox of `sandbox`, where a plugin's folders are read-only.
  */
 export function claudeSpec(h: ClaudeHandler, workspace: string, stdin: string, sandbox: HookSandboxContext, extra: Record<string, string> = {}): HookProcessSpec {
-  const plugin: Record<string, string> = h.pluginRoot ? { CLAUDE_PLUGIN_ROOT: h.pluginRoot } : {};
+  const plugin: Record<string, string> = {
+    ...(h.pluginRoot ? { CLAUDE_PLUGIN_ROOT: h.pluginRoot } : {}),
+    ...(h.pluginData ? { CLAUDE_PLUGIN_DATA: h.pluginData } : {}),
+  };
   const env = buildHookEnv(workspace, { claude: true, extra: { ...h.env, ...plugin, ...extra } });
   const expand = (s: string) =>
-    s.replaceAll('${CLAUDE_PROJECT_DIR}', workspace).replaceAll('${WORKBENCH_PROJECT_DIR}', workspace).replaceAll('${CLAUDE_PLUGIN_ROOT}', h.pluginRoot ?? '${CLAUDE_PLUGIN_ROOT}');
+    s.replaceAll('${CLAUDE_PROJECT_DIR}', workspace).replaceAll('${WORKBENCH_PROJECT_DIR}', workspace).replaceAll('${CLAUDE_PLUGIN_ROOT}', h.pluginRoot ?? '${CLAUDE_PLUGIN_ROOT}').replaceAll('${CLAUDE_PLUGIN_DATA}', h.pluginData ?? '${CLAUDE_PLUGIN_DATA}');
   // Shell form: the shell expands $CLAUDE_PROJECT_DIR and $CLAUDE_PLUGIN_ROOT from the env, so a folder name is never parsed as code.
-  const boxed = hookSandbox(h.sandbox, sandbox, workspace, []);
+  const boxed = hookSandbox(h.sandbox, sandbox, workspace, [h.pluginRoot, h.pluginData].filter((p) => p !== undefined));
   if (!h.args) return { command: h.command, shell: true, cwd: workspace, env, stdin, timeoutMs: h.timeoutMs, ...boxed };
   return { command: expand(h.command), args: h.args.map(expand), cwd: workspace, env, stdin, timeoutMs: h.timeoutMs, ...boxed };
 }
@@ -84,6 +89,7 @@ export async function invokeClaudeHandler(
   extraEnv: Record<string, string> = {},
 ): Promise<ClaudeOutcome> {
   const stdin = JSON.stringify(input);
+  if (h.pluginData) await mkdir(h.pluginData, { recursive: true }).catch(() => undefined);
   let verdict: ClaudeVerdict = {};
   const spec = claudeSpec(h, workspace, stdin, { settings: settings.sandbox, workbenchHome }, extraEnv);
   await runAndRecord(target, claudeRef(h, settings), stdin, spec, (res) => {

@@ -1,7 +1,9 @@
 /**
  * Discovery of executable hooks (docs/hooks.md): executables in, by precedence, `<ws>/.workbench/hooks/`,
- * `<ws>/.kodelet/hooks/`, `$WORKBENCH_HOME/hooks/` and `~/.kodelet/hooks/` (Kodelet's own folders, so
- * a Kodelet user's hooks work unchanged); `<hook> hook` names the event, cached per file identity.
+ * `<ws>/.kodelet/hooks/`, `<ws>/.kodelet/plugins/<org@repo>/hooks/`, `$WORKBENCH_HOME/hooks/`,
+ * `~/.kodelet/hooks/` and `~/.kodelet/plugins/<org@repo>/hooks/` (Kodelet's own folders, so a Kodelet
+ * user's hooks and plugins work unchanged; a plugin's hooks are named `org/repo/<name>` as in Kodelet);
+ * `<hook> hook` names the event, cached per file identity.
  * An untrusted workspace's executables are never run, not even to ask their type.
  */
 import { constants, accessSync, statSync, type Stats } from 'node:fs';
@@ -18,7 +20,7 @@ const TYPE_QUERY_TIMEOUT_MS = 10_000;
 export interface ExecutableHookEntry {
   /**
    * `executable:<scope>:<name>` (name without `.disable`); hooks of Kodelet's folders are
-   * `executable:<scope>:kodelet/<name>`.
+   * `executable:<scope>:kodelet/<name>`, of a Kodelet plugin `executable:<scope>:kodelet/org/repo/<name>`.
    */
   id: string;
   name: string;
@@ -49,15 +51,35 @@ interface HookDir {
   scope: 'workspace' | 'user';
   /** Prefix of the ids of its hooks ('' for the workbench's own folders). */
   idPrefix: string;
+  /** Prefix of its hooks' names: `org/repo/` for a Kodelet plugin's folder. */
+  namePrefix?: string;
 }
 
-/** The hook folders, highest precedence first. `userHome` is the user's home (`~`), for Kodelet's folder. */
-export const executableHookDirs = (workspace: string, home: string, userHome: string = homedir()): HookDir[] => [
-  { path: join(workspace, '.workbench', 'hooks'), scope: 'workspace', idPrefix: '' },
-  { path: join(workspace, '.kodelet', 'hooks'), scope: 'workspace', idPrefix: 'kodelet/' },
-  { path: join(home, 'hooks'), scope: 'user', idPrefix: '' },
-  { path: join(userHome, '.kodelet', 'hooks'), scope: 'user', idPrefix: 'kodelet/' },
-];
+/** The `hooks/` folders of the Kodelet plugins installed under `<kodelet>/plugins/<org@repo>/`. */
+async function kodeletPluginHookDirs(kodeletDir: string, scope: HookDir['scope']): Promise<HookDir[]> {
+  const plugins = await readdir(join(kodeletDir, 'plugins'), { withFileTypes: true }).catch(() => []);
+  return plugins
+    .filter((p) => p.isDirectory() && /^[^@/]+@[^@/]+$/.test(p.name))
+    .map((p) => p.name)
+    .sort()
+    .map((name) => ({ path: join(kodeletDir, 'plugins', name, 'hooks'), scope, idPrefix: 'kodelet/', namePrefix: `${name.replace('@', '/')}/` }));
+}
+
+/** The hook folders, highest precedence first. `userHome` is the user's home (`~`), for Kodelet's folders. */
+export async function executableHookDirs(workspace: string, home: string, userHome: string = homedir()): Promise<HookDir[]> {
+  const [workspacePlugins, userPlugins] = await Promise.all([
+    kodeletPluginHookDirs(join(workspace, '.kodelet'), 'workspace'),
+    kodeletPluginHookDirs(join(userHome, '.kodelet'), 'user'),
+  ]);
+  return [
+    { path: join(workspace, '.workbench', 'hooks'), scope: 'workspace', idPrefix: '' },
+    { path: join(workspace, '.kodelet', 'hooks'), scope: 'workspace', idPrefix: 'kodelet/' },
+    ...workspacePlugins,
+    { path: join(home, 'hooks'), scope: 'user', idPrefix: '' },
+    { path: join(userHome, '.kodelet', 'hooks'), scope: 'user', idPrefix: 'kodelet/' },
+    ...userPlugins,
+  ];
+}
 
 /** Whether `path` is (still) an executable regular file; used right before every invocation. */
 export function isRunnableFile(path: string): boolean {
@@ -80,7 +102,7 @@ async function queryType(path: string, cwd: string): Promise<{ event?: Executabl
   return { problem: `bad hook type "${answer.slice(0, 60)}" (expected one of ${EXECUTABLE_EVENTS.join(', ')})` };
 }
 
-async function scanDir({ path: dir, scope, idPrefix }: HookDir, cwd: string, mayRun: boolean): Promise<ExecutableHookEntry[]> {
+async function scanDir({ path: dir, scope, idPrefix, namePrefix = '' }: HookDir, cwd: string, mayRun: boolean): Promise<ExecutableHookEntry[]> {
   let names: string[];
   try {
     names = (await readdir(dir)).sort();
@@ -100,7 +122,7 @@ async function scanDir({ path: dir, scope, idPrefix }: HookDir, cwd: string, may
         }
         if (!st.isFile()) return undefined;
         const enabled = !file.endsWith(DISABLE_SUFFIX);
-        const name = enabled ? file : file.slice(0, -DISABLE_SUFFIX.length);
+        const name = namePrefix + (enabled ? file : file.slice(0, -DISABLE_SUFFIX.length));
         const entry: ExecutableHookEntry = { id: `executable:${scope}:${idPrefix}${name}`, name, path, scope, enabled, trusted: scope === 'user' || mayRun };
         if (!isRunnableFile(path)) {
           entry.problem = 'not executable (chmod +x it)';
@@ -128,7 +150,7 @@ async function scanDir({ path: dir, scope, idPrefix }: HookDir, cwd: string, may
  * Contract: runs `<hook> hook` only for enabled hooks of the user folders or of a trusted workspace.
  */
 export async function discoverExecutableHooks(opts: { workspace: string; home: string; trusted: boolean; userHome?: string }): Promise<ExecutableHookEntry[]> {
-  const dirs = executableHookDirs(opts.workspace, opts.home, opts.userHome);
+  const dirs = await executableHookDirs(opts.workspace, opts.home, opts.userHome);
   const lists = await Promise.all(dirs.map((d) => scanDir(d, opts.workspace, d.scope === 'user' || opts.trusted)));
   const active = new Set<string>();
   for (const list of lists) {

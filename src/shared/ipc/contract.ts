@@ -156,7 +156,7 @@ export interface EffectiveContext {
   memory: { text: string; tokens: number; sources: MemorySourceView[] };
 }
 
-export type SkillSourceView = 'workspace' | 'user' | 'claude' | 'claude-user' | 'plugin' | 'extra';
+export type SkillSourceView = 'workspace' | 'user' | 'claude' | 'claude-user' | 'kodelet' | 'kodelet-user' | 'plugin' | 'extra';
 
 export interface SkillView {
   name: string;

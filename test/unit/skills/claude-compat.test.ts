@@ -1,4 +1,4 @@
-import { mkdirSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, realpathSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
@@ -137,4 +137,41 @@ it('reads allowed-tools as a list or one string, keeping Bash(...) patterns whol
   expect(allowedTools('Bash(git add:*), Read Grep')).toEqual(['Bash(git add:*)', 'Read', 'Grep']);
   expect(allowedTools(['Read', 'Write'])).toEqual(['Read', 'Write']);
   expect(allowedTools(undefined)).toBeUndefined();
+});
+
+describe('Kodelet skill folders', () => {
+  it('discovers .kodelet/skills, ~/.kodelet/skills and installed Kodelet plugins, repo-local first', async () => {
+    skill(
+      join(workspace, '.kodelet', 'skills'),
+      'deploy',
+      'name: deploy\ndescription: Repo deploy steps',
+    );
+    skill(
+      join(user, '.kodelet', 'skills'),
+      'deploy',
+      'name: deploy\ndescription: My own deploy steps',
+    );
+    skill(join(user, '.kodelet', 'skills'), 'triage', 'name: triage\ndescription: Bug triage');
+    skill(
+      join(user, '.kodelet', 'plugins', 'acme@kit', 'skills'),
+      'lint-fix',
+      'name: lint-fix\ndescription: Fixes lint errors',
+    );
+    const { skills } = await loadSkills({ home, workspace });
+    expect(skills.map((s) => [s.name, s.source, s.description])).toEqual([
+      ['deploy', 'kodelet', 'Repo deploy steps'],
+      ['triage', 'kodelet-user', 'Bug triage'],
+      ['lint-fix', 'plugin', 'Fixes lint errors'],
+    ]);
+  });
+
+  it("refuses a workspace Kodelet plugin's skill that links outside the workspace", async () => {
+    const outside = join(tmp, 'outside');
+    skill(outside, 'secret', 'name: secret\ndescription: should not load');
+    mkdirSync(join(workspace, '.kodelet', 'plugins', 'evil@repo'), { recursive: true });
+    symlinkSync(outside, join(workspace, '.kodelet', 'plugins', 'evil@repo', 'skills'));
+    const { skills, diagnostics } = await loadSkills({ home, workspace });
+    expect(skills.map((s) => s.name)).not.toContain('secret');
+    expect(diagnostics.some((d) => d.severity === 'error')).toBe(true);
+  });
 });
