@@ -46,3 +46,25 @@ it('loads a subfolder AGENTS.md and CLAUDE.md into the requests after a tool tou
   expect(second).toContain('API-MEMORY');
   expect(second).not.toContain('WEB-MEMORY');
 });
+
+it("keeps a touched subfolder's memory for the thread's next runs and lists it in the memory panel", async () => {
+  const ws = join(base, 'ws');
+  mkdirSync(join(ws, 'packages', 'api'), { recursive: true });
+  writeFileSync(join(ws, 'packages', 'api', 'AGENTS.md'), 'API-MEMORY');
+  writeFileSync(join(ws, 'packages', 'api', 'main.go'), 'package main\n');
+  const llm = createScriptedLlm([
+    { toolCalls: [{ name: 'read_file', args: { path: 'packages/api/main.go' } }] },
+    { text: 'read it' },
+    { text: 'still here' },
+  ]);
+  wb = await createWorkbench({ home: join(base, 'home'), workspace: ws, llm, interactive: false });
+  const first = await wb.chat.send({ text: 'look at the api', approvalMode: 'auto' });
+  await first.finished;
+  await (await wb.chat.send({ threadId: first.threadId, text: 'and now?', approvalMode: 'auto' })).finished;
+  llm.assertComplete();
+  expect(llm.calls[2].request.system.join('\n')).toContain('API-MEMORY');
+  const effective = await wb.memory.effective({ workspace: ws, threadId: first.threadId });
+  expect(effective.memory.sources).toContainEqual(
+    expect.objectContaining({ scope: 'subfolder', path: join(ws, 'packages', 'api', 'AGENTS.md') }),
+  );
+});

@@ -14,7 +14,7 @@ import { createTodoListHook, todoListInfo } from '../middleware/todos.ts';
 import { createFilesystemHook, filesystemInfo } from '../middleware/filesystem.ts';
 import { createProfileHook, profileInfo } from '../middleware/profile.ts';
 import { createSkillsHook, skillsInfo } from '../middleware/skills.ts';
-import { createMemoryHook, memoryInfo } from '../middleware/memory.ts';
+import { createMemoryHook, memoryInfo, type ThreadMemoryFolders } from '../middleware/memory.ts';
 import { createSummarizationHook, summarizationInfo } from '../middleware/summarization.ts';
 import { createUserHooks, type UserHooks } from '../user-hooks/index.ts';
 import { userHooksInfo } from '../user-hooks/list.ts';
@@ -31,6 +31,8 @@ export interface PipelineOptions {
   broker: ApprovalBroker;
   db: Database;
   hookRuns: HookRunStore;
+  /** Subfolder memory each thread follows, kept across its runs (middleware/memory.ts). */
+  memoryFolders?: ThreadMemoryFolders;
 }
 
 interface Builtin {
@@ -66,7 +68,9 @@ const PIPELINE: readonly Builtin[] = [
   },
   {
     info: memoryInfo,
-    create: (o) => [createMemoryHook({ home: o.home, extraPaths: o.profile.memory.paths })],
+    create: (o) => [
+      createMemoryHook({ home: o.home, extraPaths: o.profile.memory.paths, threadFolders: o.memoryFolders }),
+    ],
   },
   {
     info: summarizationInfo,

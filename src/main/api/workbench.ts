@@ -23,6 +23,7 @@ import { endHookLeftovers } from '../user-hooks/runner.ts';
 import { registerSecret } from '../secrets/redaction.ts';
 import { exporterFromSettings } from '../tracing/index.ts';
 import { compactThreadNow } from '../middleware/summarization.ts';
+import type { ThreadMemoryFolders } from '../middleware/memory.ts';
 import { buildPipeline } from './build-pipeline.ts';
 import { newRunId, startRun } from '../agent/run.ts';
 import { SpanWriter } from '../tracing/span-writer.ts';
@@ -53,6 +54,7 @@ export async function createWorkbench(opts: WorkbenchOptions): Promise<Workbench
   registerSecret(apiKey);
   const clients = new Map<string, LlmClient>();
   const lastRequests = new Map<string, LastRequest>();
+  const memoryFolders: ThreadMemoryFolders = new Map();
 
   function llmFor(settings: WorkbenchSettings): LlmClient {
     if (opts.llm) return opts.llm;
@@ -120,6 +122,7 @@ export async function createWorkbench(opts: WorkbenchOptions): Promise<Workbench
       broker,
       db,
       hookRuns: db.hookRuns,
+      memoryFolders,
     });
     const controller = new AbortController();
     const runId = newRunId();
@@ -194,6 +197,7 @@ export async function createWorkbench(opts: WorkbenchOptions): Promise<Workbench
     hookRuns: db.hookRuns,
     threads: db.threads,
     lastRequest: (threadId) => lastRequests.get(threadId),
+    memoryFolders: (threadId) => [...(memoryFolders.get(threadId) ?? [])],
   };
 
   return {

@@ -2,7 +2,7 @@
  * The memory middleware: AGENTS.md / CLAUDE.md memory (docs/memory.md) added as a system block of every
  * model request. The loader re-reads a file only when it changed, so an `edit_file` on AGENTS.md
  * shows in the very next request. Like Claude Code, the memory of a workspace subfolder joins once
- * the agent reads or writes a file there.
+ * the agent reads or writes a file there, and stays for the rest of the thread.
  */
 import { stat } from 'node:fs/promises';
 import { dirname, isAbsolute, relative, resolve, sep } from 'node:path';
@@ -18,12 +18,20 @@ import { callEffects } from '../tools/call-policy.ts';
 export interface MemoryHookOptions {
   home: string;
   extraPaths?: readonly string[];
+  /**
+   * The subfolders whose memory a thread follows, kept by the workbench across the thread's runs (and
+   * shown by the memory panel); without it each run starts with none.
+   */
+  threadFolders?: ThreadMemoryFolders;
 }
+
+/** Subfolders whose memory each thread follows (thread id → folders, in the order they were touched). */
+export type ThreadMemoryFolders = Map<string, Set<string>>;
 
 export const memoryInfo: MiddlewareInfo = {
   name: 'memory',
   description: 'Adds AGENTS.md / CLAUDE.md memory to the system prompt',
-  phases: ['before_agent', 'modify_request', 'wrap_tool_call', 'after_agent'],
+  phases: ['before_agent', 'modify_request', 'wrap_tool_call'],
 };
 
 /** Subfolders whose memory a run follows: each one adds up to two files to every request. */
@@ -33,19 +41,18 @@ export const MAX_MEMORY_FOLDERS = 32;
  * The memory hook: loads memory before the run and injects it into every request.
  * Contract: the next request after an AGENTS.md edit carries the new text; after a tool call read or
  * wrote a path in a workspace subfolder, later requests carry that folder's (and its parents')
- * AGENTS.md / CLAUDE.md, at most 32 folders per run; never mutates its input.
+ * AGENTS.md / CLAUDE.md, at most 32 folders per thread; never mutates its input.
  */
 export function createMemoryHook(opts: MemoryHookOptions): Hook {
   const cache: MemoryCache = new Map();
-  // Keyed by run: one hook instance could serve overlapping runs.
-  const folders = new Map<string, Set<string>>();
-  const load = (workspace: string, runId: string) =>
+  const folders: ThreadMemoryFolders = opts.threadFolders ?? new Map();
+  const load = (workspace: string, threadId: string) =>
     loadMemory(
       {
         home: opts.home,
         workspace,
         extraPaths: opts.extraPaths,
-        folders: [...(folders.get(runId) ?? [])],
+        folders: [...(folders.get(threadId) ?? [])],
       },
       cache,
     );
@@ -54,8 +61,8 @@ export function createMemoryHook(opts: MemoryHookOptions): Hook {
     source: 'builtin',
     description: memoryInfo.description,
     async beforeAgent(ctx) {
-      folders.set(ctx.runId, new Set());
-      const memory = await load(ctx.workspace.root, ctx.runId);
+      if (!folders.has(ctx.threadId)) folders.set(ctx.threadId, new Set());
+      const memory = await load(ctx.workspace.root, ctx.threadId);
       // Files refused by the source policy are reported; cut cycles and repeats are only shown in the panel.
       for (const s of refusedFiles(memory.sources)) {
         ctx.trace?.recordEvent('memory_source_refused', { path: s.path, message: s.refused });
@@ -65,12 +72,12 @@ export function createMemoryHook(opts: MemoryHookOptions): Hook {
     async modifyRequest(ctx, req) {
       return {
         ...req,
-        system: [...req.system, renderMemoryBlock(await load(ctx.workspace.root, ctx.runId))],
+        system: [...req.system, renderMemoryBlock(await load(ctx.workspace.root, ctx.threadId))],
       };
     },
     async wrapToolCall(ctx, call, next) {
       const result = await next(call);
-      const seen = folders.get(ctx.runId);
+      const seen = folders.get(ctx.threadId);
       const tool = ctx.tools.get(call.name);
       const effects = tool && seen ? callEffects(tool, call.args) : undefined;
       if (!effects || !seen) return result;
@@ -81,9 +88,6 @@ export function createMemoryHook(opts: MemoryHookOptions): Hook {
         }
       }
       return result;
-    },
-    async afterAgent(ctx) {
-      folders.delete(ctx.runId);
     },
   };
 }

@@ -82,6 +82,7 @@ export function createMemoryService(deps: PanelDeps): MemoryService {
         home: deps.home,
         workspace: a.workspace,
         extraPaths: profile.memory.paths,
+        folders: a.threadId ? deps.memoryFolders?.(a.threadId) : undefined,
       });
       const last = a.threadId ? deps.lastRequest?.(a.threadId) : undefined;
       return {

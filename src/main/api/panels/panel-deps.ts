@@ -16,4 +16,6 @@ export interface PanelDeps {
   /** Where `hooks.replay` reads recorded tool calls from. */
   threads?: Pick<ThreadStore, 'get' | 'list'>;
   lastRequest?: (threadId: string) => LastRequest | undefined;
+  /** The workspace subfolders whose memory the thread follows (docs/memory.md, Subfolder memory). */
+  memoryFolders?: (threadId: string) => string[];
 }
