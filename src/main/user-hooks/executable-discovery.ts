@@ -11,7 +11,8 @@ import { readdir, rename, stat } from 'node:fs/promises';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
 import { buildHookEnv } from '../env/child-env.ts';
-import { runHookProcess } from './runner.ts';
+import type { WorkbenchSettings } from '../../shared/types/index.ts';
+import { hookSandbox, runHookProcess, type HookSandboxContext } from './runner.ts';
 import { EXECUTABLE_EVENTS, isExecutableEvent, type ExecutableEvent } from './executable-events.ts';
 
 export const DISABLE_SUFFIX = '.disable';
@@ -92,8 +93,21 @@ export function isRunnableFile(path: string): boolean {
   }
 }
 
-async function queryType(path: string, cwd: string): Promise<{ event?: ExecutableEvent; problem?: string }> {
-  const res = await runHookProcess({ command: path, args: ['hook'], cwd, env: buildHookEnv(cwd), timeoutMs: TYPE_QUERY_TIMEOUT_MS });
+/** How `<hook> hook` is asked: in the sandbox when the hook opted in (docs/hooks.md#sandboxing-a-hook). */
+interface QueryContext {
+  cwd: string;
+  sandbox?: HookSandboxContext;
+}
+
+async function queryType(path: string, q: QueryContext): Promise<{ event?: ExecutableEvent; problem?: string }> {
+  const res = await runHookProcess({
+    command: path,
+    args: ['hook'],
+    cwd: q.cwd,
+    env: buildHookEnv(q.cwd),
+    timeoutMs: TYPE_QUERY_TIMEOUT_MS,
+    ...(q.sandbox ? hookSandbox(true, q.sandbox, q.cwd, [path]) : {}),
+  });
   if (res.error) return { problem: res.error };
   if (res.timedOut) return { problem: '`hook` query timed out' };
   if (res.exitCode !== 0) return { problem: `\`hook\` query exited with ${res.exitCode ?? res.signal}` };
@@ -102,7 +116,8 @@ async function queryType(path: string, cwd: string): Promise<{ event?: Executabl
   return { problem: `bad hook type "${answer.slice(0, 60)}" (expected one of ${EXECUTABLE_EVENTS.join(', ')})` };
 }
 
-async function scanDir({ path: dir, scope, idPrefix, namePrefix = '' }: HookDir, cwd: string, mayRun: boolean): Promise<ExecutableHookEntry[]> {
+async function scanDir({ path: dir, scope, idPrefix, namePrefix = '' }: HookDir, opts: DiscoverOptions, mayRun: boolean): Promise<ExecutableHookEntry[]> {
+  const cwd = opts.workspace;
   let names: string[];
   try {
     names = (await readdir(dir)).sort();
@@ -136,7 +151,8 @@ async function scanDir({ path: dir, scope, idPrefix, namePrefix = '' }: HookDir,
         }
         // A disabled or untrusted hook is never executed, not even for its type.
         if (!enabled || !entry.trusted) return entry;
-        const answer = await queryType(path, cwd);
+        const boxed = opts.settings?.hook_overrides[entry.id]?.sandbox;
+        const answer = await queryType(path, { cwd, ...(boxed ? { sandbox: { settings: opts.settings!.sandbox, workbenchHome: opts.home } } : {}) });
         typeCache.set(identity(st), { key: version(st), ...answer });
         return { ...entry, ...answer };
       }),
@@ -144,14 +160,23 @@ async function scanDir({ path: dir, scope, idPrefix, namePrefix = '' }: HookDir,
   return entries.filter((e): e is ExecutableHookEntry => e !== undefined);
 }
 
+export interface DiscoverOptions {
+  workspace: string;
+  home: string;
+  trusted: boolean;
+  userHome?: string;
+  /** For the hooks' overrides: a hook switched into the sandbox is asked its type there too. */
+  settings?: WorkbenchSettings;
+}
+
 /**
  * Lists every executable hook file of the folders, by precedence, each folder by name; a hook is
  * shadowed by a runnable hook of the same name in an earlier folder.
  * Contract: runs `<hook> hook` only for enabled hooks of the user folders or of a trusted workspace.
  */
-export async function discoverExecutableHooks(opts: { workspace: string; home: string; trusted: boolean; userHome?: string }): Promise<ExecutableHookEntry[]> {
+export async function discoverExecutableHooks(opts: DiscoverOptions): Promise<ExecutableHookEntry[]> {
   const dirs = await executableHookDirs(opts.workspace, opts.home, opts.userHome);
-  const lists = await Promise.all(dirs.map((d) => scanDir(d, opts.workspace, d.scope === 'user' || opts.trusted)));
+  const lists = await Promise.all(dirs.map((d) => scanDir(d, opts, d.scope === 'user' || opts.trusted)));
   const active = new Set<string>();
   for (const list of lists) {
     for (const e of list) if (active.has(e.name)) e.shadowed = true;

@@ -10,6 +10,8 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { detectSandbox } from '../../../src/main/tools/sandbox/index.ts';
 import { hookSandbox, runHookProcess } from '../../../src/main/user-hooks/runner.ts';
 import { claudeSpec } from '../../../src/main/user-hooks/claude-hooks.ts';
+import { discoverExecutableHooks } from '../../../src/main/user-hooks/executable-discovery.ts';
+import { DEFAULT_SETTINGS } from '../../../src/shared/types/index.ts';
 import type { ClaudeHandler } from '../../../src/main/user-hooks/claude-config.ts';
 import { tempWorkspace, type TempWorkspace } from '../../unit/tools/helpers.ts';
 
@@ -80,6 +82,28 @@ describe.skipIf(!bwrapUsable)(title, () => {
     expect(r.stdout).toContain('wrote-home');
     expect(r.stdout).toContain(CANARY);
     expect(await fs.readFile(path.join(home, 'audit.log'), 'utf8')).toBe('hello\n');
+  });
+
+  it('an opted-in executable hook is asked its type (`hook`) in the sandbox too', async () => {
+    const typed = path.join(workbenchHome, 'hooks', 'typed');
+    await fs.writeFile(
+      typed,
+      `#!/bin/sh\n[ "$1" = hook ] && { touch "${home}/asked.log" 2>/dev/null; echo before_tool_call; }\n`,
+      { mode: 0o755 },
+    );
+    const boxed = {
+      ...DEFAULT_SETTINGS,
+      sandbox: settings,
+      hook_overrides: { 'executable:user:typed': { sandbox: true } },
+    };
+    const entries = await discoverExecutableHooks({
+      workspace: t.root,
+      home: workbenchHome,
+      trusted: true,
+      settings: boxed,
+    });
+    expect(entries.find((e) => e.name === 'typed')).toMatchObject({ event: 'before_tool_call' });
+    await expect(fs.access(path.join(home, 'asked.log'))).rejects.toThrow();
   });
 
   it('a Claude handler with "sandbox": true runs its shell command in the sandbox', async () => {

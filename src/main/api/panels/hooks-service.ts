@@ -113,7 +113,7 @@ export function createHooksService(deps: PanelDeps): HooksService {
     const settings = deps.settings.get();
     const isTrusted = trusted(workspace, trust);
     const executable = (
-      await discoverExecutableHooks({ workspace, home: deps.home, trusted: isTrusted })
+      await discoverExecutableHooks({ workspace, home: deps.home, trusted: isTrusted, settings })
     ).find((e) => e.id === id);
     const claude = executable
       ? undefined
