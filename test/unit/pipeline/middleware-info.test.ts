@@ -64,7 +64,7 @@ describe('self-describing middleware', () => {
     ]);
     expect(infos.find((i) => i.name === 'memory')).toMatchObject({
       command: memoryInfo.description,
-      events: ['before_agent', 'modify_request', 'wrap_tool_call', 'after_agent'],
+      events: ['before_agent', 'modify_request', 'wrap_tool_call'],
     });
   });
 });
