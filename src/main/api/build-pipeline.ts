@@ -1,5 +1,5 @@
 /**
- * Builds the ordered hook list of one run: tracing (outermost) → todolist → user hooks → approval →
+ * Builds the ordered hook list of one run: tracing (outermost) → todolist → subagents → user hooks → approval →
  * filesystem → profile → skills → memory → summarization (innermost around the model). Each built-in
  * describes itself next to its factory; this file only orders them. A built-in switched off in
  * settings is left out.
@@ -11,6 +11,7 @@ import type { Database, HookRunStore } from '../store/types.ts';
 import { approvalInfo, createApprovalHook, type ApprovalBroker } from '../middleware/approval.ts';
 import { createTracingHook, tracingInfo } from '../middleware/tracing.ts';
 import { createTodoListHook, todoListInfo } from '../middleware/todos.ts';
+import { createSubagentsHook, subagentsInfo } from '../middleware/subagents.ts';
 import { createFilesystemHook, filesystemInfo } from '../middleware/filesystem.ts';
 import { createProfileHook, profileInfo } from '../middleware/profile.ts';
 import { createSkillsHook, skillsInfo } from '../middleware/skills.ts';
@@ -31,6 +32,8 @@ export interface PipelineOptions {
   broker: ApprovalBroker;
   db: Database;
   hookRuns: HookRunStore;
+  /** The subagents the `task` tool offers (docs/agents.md). */
+  subagents?: ReadonlyArray<{ name: string; description: string }>;
 }
 
 interface Builtin {
@@ -44,6 +47,7 @@ interface Builtin {
 const PIPELINE: readonly Builtin[] = [
   { info: tracingInfo, create: () => [createTracingHook()] },
   { info: todoListInfo, create: () => [createTodoListHook()] },
+  { info: subagentsInfo, create: (o) => [createSubagentsHook(o.subagents ?? [])] },
   { info: userHooksInfo, create: (_o, user) => user.hooks },
   {
     info: approvalInfo,

@@ -31,6 +31,8 @@ export interface SendArgs {
   trust?: boolean;
   /** Turn user hooks off for this run (`--no-hooks`). */
   noHooks?: boolean;
+  /** The agent profile to run (`--agent`, the composer); kept as the thread's agent. Default: the thread's, else `main`. */
+  agent?: string;
 }
 
 export interface RunHandle {
@@ -80,7 +82,10 @@ export interface Workbench {
   readonly home: string;
   readonly workspace: string;
   threads: {
-    list(args?: { workspace?: string; search?: string }): ThreadSummary[];
+    /** Threads, newest first; subagents' child threads only with `includeChildren`. */
+    list(args?: { workspace?: string; search?: string; includeChildren?: boolean }): ThreadSummary[];
+    /** The child threads of the subagent runs a thread started (docs/agents.md). */
+    children(args: { threadId: string }): ThreadSummary[];
     get(args: { threadId: string }): AgentState | undefined;
     summary(args: { threadId: string }): ThreadSummary | undefined;
     create(args?: { workspace?: string; title?: string }): ThreadSummary;

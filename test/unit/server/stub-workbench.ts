@@ -39,6 +39,7 @@ export function createStubWorkbench(workspace = '/tmp', home = '/tmp/home'): Stu
     emit: (e) => listeners.forEach((l) => l(e)),
     threads: {
       list: () => [...threads.values()],
+      children: () => [],
       get: ({ threadId }) => (threads.has(threadId) ? { thread_id: threadId, messages: [], todos: [], files: {} } : undefined),
       summary: ({ threadId }) => threads.get(threadId),
       create: (a) => create(a?.title),
