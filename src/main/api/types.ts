@@ -15,6 +15,7 @@ import type { LlmClient } from '../llm/types.ts';
 import type { CompactThreadResult } from '../middleware/summarization.ts';
 import type { MemoryService } from './panels/memory-service.ts';
 import type { SkillsService } from './panels/skills-service.ts';
+import type { AgentsService } from './panels/agents-service.ts';
 import type { HooksService } from './panels/hooks-service.ts';
 import type { TraceService } from './panels/trace-service.ts';
 import type { TrustService } from './panels/trust-service.ts';
@@ -125,6 +126,8 @@ export interface Workbench {
   /** The memory, skills and hooks panels. */
   memory: MemoryService;
   skills: SkillsService;
+  /** The Agents panel and `workbench agents list` (docs/agents.md). */
+  agents: AgentsService;
   hooks: HooksService;
   /** Workspace trust (the trust prompt and `workbench trust`). */
   trust: TrustService;

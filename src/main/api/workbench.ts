@@ -32,6 +32,7 @@ import { SpanWriter } from '../tracing/span-writer.ts';
 import { createHooksService } from './panels/hooks-service.ts';
 import { createMemoryService } from './panels/memory-service.ts';
 import { createSkillsService } from './panels/skills-service.ts';
+import { createAgentsService } from './panels/agents-service.ts';
 import type { PanelDeps } from './panels/panel-deps.ts';
 import type { LastRequest, RunHandle, SendArgs, Workbench, WorkbenchOptions } from './types.ts';
 import { createTraceService } from './panels/trace-service.ts';
@@ -330,6 +331,7 @@ export async function createWorkbench(opts: WorkbenchOptions): Promise<Workbench
     },
     memory: createMemoryService(panelDeps),
     skills: createSkillsService(panelDeps),
+    agents: createAgentsService(panelDeps),
     hooks: createHooksService(panelDeps),
     trust: createTrustService(trust),
     trace: createTraceService({
