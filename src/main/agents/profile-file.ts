@@ -30,7 +30,13 @@ export interface ParsedProfileFile {
 }
 
 /** Frontmatter keys of Claude Code agents that have no meaning here; accepted without a warning. */
-const CLAUDE_ONLY_KEYS = new Set(['color', 'permissionMode', 'hooks', 'mcpServers', 'disallowedTools']);
+const CLAUDE_ONLY_KEYS = new Set([
+  'color',
+  'permissionMode',
+  'hooks',
+  'mcpServers',
+  'disallowedTools',
+]);
 /** Claude Code model aliases: they name Anthropic models, so such a profile uses the thread's model. */
 const INHERIT_MODELS = new Set(['inherit', 'sonnet', 'opus', 'haiku']);
 /** Profile names: what the model types as `subagent_type`. */
@@ -71,7 +77,8 @@ const stringList = (v: unknown): string[] | undefined => {
       .map((s) => s.trim())
       .filter(Boolean);
   }
-  if (Array.isArray(v) && v.every((x) => typeof x === 'string')) return v.map((s) => s.trim()).filter(Boolean);
+  if (Array.isArray(v) && v.every((x) => typeof x === 'string'))
+    return v.map((s) => s.trim()).filter(Boolean);
   return undefined;
 };
 
@@ -80,10 +87,18 @@ const stringList = (v: unknown): string[] | undefined => {
  * (`script`, `skills`, `memory`), `fallbackName` is used when the frontmatter has no name.
  * Contract: never throws; a bad field is dropped with a `file:line` diagnostic, the rest applies.
  */
-export function parseProfileFile(text: string, file: string, fallbackName: string): ParsedProfileFile {
+export function parseProfileFile(
+  text: string,
+  file: string,
+  fallbackName: string,
+): ParsedProfileFile {
   const parts = splitFrontmatter(text);
   if (!parts) {
-    return { diagnostics: [`${file}:1: expected YAML frontmatter between --- lines (name, description, tools, …)`] };
+    return {
+      diagnostics: [
+        `${file}:1: expected YAML frontmatter between --- lines (name, description, tools, …)`,
+      ],
+    };
   }
   const lines = new LineCounter();
   const doc = parseDocument(parts.yaml, { lineCounter: lines, prettyErrors: false });
@@ -97,15 +112,20 @@ export function parseProfileFile(text: string, file: string, fallbackName: strin
   const raw: unknown = doc.toJS();
   const values = (raw ?? {}) as Record<string, unknown>;
   if (raw !== null && raw !== undefined && !isMap(doc.contents)) {
-    return { diagnostics: [`${file}:2: the frontmatter must be a mapping (name: …, description: …)`] };
+    return {
+      diagnostics: [`${file}:2: the frontmatter must be a mapping (name: …, description: …)`],
+    };
   }
   const diagnostics: string[] = [];
   const lineOf = (key: string) => {
     if (!isMap(doc.contents)) return `${file}:1`;
-    const pair = doc.contents.items.find((p) => (p.key as { value?: unknown } | null)?.value === key);
+    const pair = doc.contents.items.find(
+      (p) => (p.key as { value?: unknown } | null)?.value === key,
+    );
     return at((pair?.key as { range?: [number, number, number] } | undefined)?.range?.[0]);
   };
-  const bad = (key: string, message: string) => diagnostics.push(`${lineOf(key)}: ${key}: ${message}; ignored`);
+  const bad = (key: string, message: string) =>
+    diagnostics.push(`${lineOf(key)}: ${key}: ${message}; ignored`);
   const base = dirname(file);
   const abs = (p: string) => (isAbsolute(p) ? p : resolve(base, p));
 
@@ -132,14 +152,18 @@ export function parseProfileFile(text: string, file: string, fallbackName: strin
         }
         fields.tools = list.map((t) => {
           const mapped = mapToolName(t);
-          if (!mapped) diagnostics.push(`${lineOf(key)}: tools: unknown tool "${t}" (no workbench tool has that name)`);
+          if (!mapped)
+            diagnostics.push(
+              `${lineOf(key)}: tools: unknown tool "${t}" (no workbench tool has that name)`,
+            );
           return mapped ?? t;
         });
         break;
       }
       case 'max_iterations':
       case 'maxTurns':
-        if (typeof value === 'number' && Number.isInteger(value) && value >= 1 && value <= 1000) fields.max_iterations = value;
+        if (typeof value === 'number' && Number.isInteger(value) && value >= 1 && value <= 1000)
+          fields.max_iterations = value;
         else bad(key, 'must be a whole number from 1 to 1000');
         break;
       case 'skills':
@@ -154,7 +178,8 @@ export function parseProfileFile(text: string, file: string, fallbackName: strin
         else bad(key, 'must be a path to a .ts file');
         break;
       default:
-        if (!CLAUDE_ONLY_KEYS.has(key)) diagnostics.push(`${lineOf(key)}: unknown field "${key}" ignored`);
+        if (!CLAUDE_ONLY_KEYS.has(key))
+          diagnostics.push(`${lineOf(key)}: unknown field "${key}" ignored`);
     }
   }
   const prompt = parts.body.trim();
@@ -163,7 +188,11 @@ export function parseProfileFile(text: string, file: string, fallbackName: strin
 }
 
 /** A subagent's profile: the main profile's context settings with the file's fields over them. */
-export function profileFromFields(fields: ProfileFields, main: AgentProfile, source: string): AgentProfile {
+export function profileFromFields(
+  fields: ProfileFields,
+  main: AgentProfile,
+  source: string,
+): AgentProfile {
   return {
     name: fields.name,
     system_prompt: fields.system_prompt ?? main.system_prompt,

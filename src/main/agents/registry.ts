@@ -47,7 +47,9 @@ export interface RegistryOptions {
 export const MAIN_AGENT = 'main';
 
 /** The folders profile files are read from, in precedence order. */
-export function profileDirs(o: Pick<RegistryOptions, 'workspace' | 'home' | 'claudeHome'>): { dir: string; source: ProfileSource }[] {
+export function profileDirs(
+  o: Pick<RegistryOptions, 'workspace' | 'home' | 'claudeHome'>,
+): { dir: string; source: ProfileSource }[] {
   const claudeHome = o.claudeHome ?? (process.env.CLAUDE_CONFIG_DIR || join(homedir(), '.claude'));
   return [
     { dir: join(o.workspace, '.workbench', 'agents'), source: 'workspace' },
@@ -57,27 +59,34 @@ export function profileDirs(o: Pick<RegistryOptions, 'workspace' | 'home' | 'cla
   ];
 }
 
-const inWorkspace = (s: ProfileSource) => s === 'workspace' || s === 'claude-project' || s === 'agent.yaml';
+const inWorkspace = (s: ProfileSource) =>
+  s === 'workspace' || s === 'claude-project' || s === 'agent.yaml';
 
 /**
  * Loads every profile. Contract: never rejects; a broken file is a `file:line` diagnostic and the
  * other profiles still load; `get` never returns an inert (untrusted workspace) profile.
  */
 export async function loadAgentRegistry(o: RegistryOptions): Promise<AgentRegistry> {
-  const { profile: main, diagnostics } = await loadAgentProfile(o.workspace, { trusted: o.trusted });
+  const { profile: main, diagnostics } = await loadAgentProfile(o.workspace, {
+    trusted: o.trusted,
+  });
   const found: AgentEntry[] = [];
   const add = (entry: Omit<AgentEntry, 'inert'>) => {
     if (entry.name === MAIN_AGENT) {
-      diagnostics.push(`${entry.path}: the name "main" is the agent of agent.yaml; this profile is ignored`);
+      diagnostics.push(
+        `${entry.path}: the name "main" is the agent of agent.yaml; this profile is ignored`,
+      );
       return;
     }
     found.push({ ...entry, inert: inWorkspace(entry.source) && !o.trusted });
   };
   const dirs = profileDirs(o);
   const [workspaceDirs, userDirs] = [dirs.slice(0, 2), dirs.slice(2)];
-  for (const d of workspaceDirs) for (const e of await readDir(d.dir, d.source, main, diagnostics)) add(e);
+  for (const d of workspaceDirs)
+    for (const e of await readDir(d.dir, d.source, main, diagnostics)) add(e);
   for (const e of await yamlSubagents(o.workspace, main, diagnostics)) add(e);
-  for (const d of userDirs) for (const e of await readDir(d.dir, d.source, main, diagnostics)) add(e);
+  for (const d of userDirs)
+    for (const e of await readDir(d.dir, d.source, main, diagnostics)) add(e);
 
   const mainPath = main.source ?? join(o.workspace, PROFILE_RELATIVE_PATH);
   const byName = new Map<string, AgentEntry>();
@@ -103,7 +112,12 @@ export async function loadAgentRegistry(o: RegistryOptions): Promise<AgentRegist
   };
 }
 
-async function readDir(dir: string, source: ProfileSource, main: AgentProfile, diagnostics: string[]): Promise<Omit<AgentEntry, 'inert'>[]> {
+async function readDir(
+  dir: string,
+  source: ProfileSource,
+  main: AgentProfile,
+  diagnostics: string[],
+): Promise<Omit<AgentEntry, 'inert'>[]> {
   let names: string[];
   try {
     names = (await readdir(dir)).filter((n) => n.endsWith('.md')).sort();
@@ -130,7 +144,11 @@ async function readDir(dir: string, source: ProfileSource, main: AgentProfile, d
 }
 
 /** agent.yaml `subagents:` entries: the same fields as a profile file, `system_prompt` for the body. */
-async function yamlSubagents(workspace: string, main: AgentProfile, diagnostics: string[]): Promise<Omit<AgentEntry, 'inert'>[]> {
+async function yamlSubagents(
+  workspace: string,
+  main: AgentProfile,
+  diagnostics: string[],
+): Promise<Omit<AgentEntry, 'inert'>[]> {
   const file = join(workspace, PROFILE_RELATIVE_PATH);
   let text: string;
   try {
@@ -146,18 +164,41 @@ async function yamlSubagents(workspace: string, main: AgentProfile, diagnostics:
   const out: Omit<AgentEntry, 'inert'>[] = [];
   node.items.forEach((item, i) => {
     const line = lines.linePos((item as { range?: [number] }).range?.[0] ?? 0).line;
-    const value = (item as { toJSON?: () => unknown }).toJSON?.() as Record<string, unknown> | undefined;
-    if (!value || typeof value !== 'object' || Array.isArray(value) || typeof value.name !== 'string' || !PROFILE_NAME.test(value.name)) {
-      diagnostics.push(`${file}:${line}: subagents[${i}]: needs a name (letters, digits, "-", "_", "."); ignored`);
+    const value = (item as { toJSON?: () => unknown }).toJSON?.() as
+      Record<string, unknown> | undefined;
+    if (
+      !value ||
+      typeof value !== 'object' ||
+      Array.isArray(value) ||
+      typeof value.name !== 'string' ||
+      !PROFILE_NAME.test(value.name)
+    ) {
+      diagnostics.push(
+        `${file}:${line}: subagents[${i}]: needs a name (letters, digits, "-", "_", "."); ignored`,
+      );
       return;
     }
     const { system_prompt: prompt, ...front } = value;
     // Reuses the profile-file parser so both formats accept exactly the same fields.
-    const parsed = parseProfileFile(`---\n${stringify(front)}---\n${typeof prompt === 'string' ? prompt : ''}`, file, value.name);
-    diagnostics.push(...parsed.diagnostics.map((d) => d.replace(/^[^:]+:\d+:/, `${file}:${line}: subagents[${i}]:`)));
+    const parsed = parseProfileFile(
+      `---\n${stringify(front)}---\n${typeof prompt === 'string' ? prompt : ''}`,
+      file,
+      value.name,
+    );
+    diagnostics.push(
+      ...parsed.diagnostics.map((d) =>
+        d.replace(/^[^:]+:\d+:/, `${file}:${line}: subagents[${i}]:`),
+      ),
+    );
     if (!parsed.fields) return;
     const profile = profileFromFields(parsed.fields, main, file);
-    out.push({ name: profile.name, description: profile.description ?? '', source: 'agent.yaml', path: file, profile });
+    out.push({
+      name: profile.name,
+      description: profile.description ?? '',
+      source: 'agent.yaml',
+      path: file,
+      profile,
+    });
   });
   return out;
 }

@@ -42,7 +42,10 @@ export function requireAgent(registry: AgentRegistry, name: string): AgentEntry 
   const entry = registry.get(name);
   if (entry) return entry;
   const inert = registry.agents.some((a) => a.name === name && a.inert);
-  const available = registry.agents.filter((a) => !a.inert).map((a) => a.name).join(', ');
+  const available = registry.agents
+    .filter((a) => !a.inert)
+    .map((a) => a.name)
+    .join(', ');
   throw new WorkbenchError(
     'not_found',
     inert
@@ -60,10 +63,22 @@ export function subagentResult(
   const last = [...(state?.messages ?? [])].reverse().find((m) => m.role === 'assistant');
   const content = last?.content ?? '';
   if (finished.stop_reason === 'cancelled') return { content, threadId, status: 'cancelled' };
-  if (finished.blocked) return { content, threadId, status: 'error', error: `blocked by hook ${finished.blocked.by}: ${finished.blocked.reason}` };
-  if (finished.error || finished.stop_reason === 'error') return { content, threadId, status: 'error', error: finished.error ?? 'the run failed' };
+  if (finished.blocked)
+    return {
+      content,
+      threadId,
+      status: 'error',
+      error: `blocked by hook ${finished.blocked.by}: ${finished.blocked.reason}`,
+    };
+  if (finished.error || finished.stop_reason === 'error')
+    return { content, threadId, status: 'error', error: finished.error ?? 'the run failed' };
   if (finished.stop_reason === 'max_iterations') {
-    return { content, threadId, status: 'error', error: 'the subagent used all its iterations before a final answer' };
+    return {
+      content,
+      threadId,
+      status: 'error',
+      error: 'the subagent used all its iterations before a final answer',
+    };
   }
   return { content, threadId, status: 'ok' };
 }

@@ -13,7 +13,9 @@ export const subagentsInfo: MiddlewareInfo = {
  * Contract: registers `task` only when the run can start subagents (`ctx.runSubagent`, absent at
  * the depth limit) and at least one subagent exists.
  */
-export function createSubagentsHook(agents: ReadonlyArray<{ name: string; description: string }>): Hook {
+export function createSubagentsHook(
+  agents: ReadonlyArray<{ name: string; description: string }>,
+): Hook {
   return {
     name: subagentsInfo.name,
     source: 'builtin',

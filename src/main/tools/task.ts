@@ -7,7 +7,10 @@ export interface TaskToolOptions {
   /** The subagents the model may call, with the line saying when to use each. */
   agents: ReadonlyArray<{ name: string; description: string }>;
   /** Runs the subagent on a child thread; `callId` links it to this call. */
-  run(args: { subagent_type: string; description: string }, callId: string): Promise<SubagentResult>;
+  run(
+    args: { subagent_type: string; description: string },
+    callId: string,
+  ): Promise<SubagentResult>;
 }
 
 /**
@@ -17,7 +20,9 @@ export interface TaskToolOptions {
  */
 export function createTaskTool(opts: TaskToolOptions): Tool {
   const names = opts.agents.map((a) => a.name);
-  const list = opts.agents.map((a) => `- ${a.name}: ${a.description || '(no description)'}`).join('\n');
+  const list = opts.agents
+    .map((a) => `- ${a.name}: ${a.description || '(no description)'}`)
+    .join('\n');
   return defineTool({
     name: 'task',
     description:
@@ -29,18 +34,31 @@ export function createTaskTool(opts: TaskToolOptions): Tool {
       description: z
         .string()
         .min(1)
-        .describe('The complete task for the subagent: what to do, what to return, everything it needs to know'),
+        .describe(
+          'The complete task for the subagent: what to do, what to return, everything it needs to know',
+        ),
     }),
     // The call itself changes nothing; each of the subagent's own calls passes approval.
     effects: () => ({}),
     preview: (args) => `task → ${args.subagent_type}: ${args.description}`,
     async execute(args, ctx) {
       if (!names.includes(args.subagent_type)) {
-        throw new ToolError(`unknown subagent "${args.subagent_type}". Available: ${names.join(', ')}`, 'discard');
+        throw new ToolError(
+          `unknown subagent "${args.subagent_type}". Available: ${names.join(', ')}`,
+          'discard',
+        );
       }
       const result = await opts.run(args, ctx.callId);
-      if (result.status === 'error') throw new ToolError(`subagent ${args.subagent_type} failed: ${result.error ?? 'unknown error'}`, 'discard');
-      if (result.status === 'cancelled') return { content: result.content || `subagent ${args.subagent_type} was stopped`, status: 'cancelled' };
+      if (result.status === 'error')
+        throw new ToolError(
+          `subagent ${args.subagent_type} failed: ${result.error ?? 'unknown error'}`,
+          'discard',
+        );
+      if (result.status === 'cancelled')
+        return {
+          content: result.content || `subagent ${args.subagent_type} was stopped`,
+          status: 'cancelled',
+        };
       return result.content;
     },
   });

@@ -19,19 +19,31 @@ async function profile(dir: string, name: string, text: string): Promise<void> {
 describe('workbench agents list', () => {
   it('lists main, user and (inert until trusted) workspace profiles, with file:line problems on stderr', async () => {
     const { home, workspace } = await sandbox();
-    await profile(join(home, 'agents'), 'poet', '---\ndescription: Writes poems\ntools: Read\n---\nYou write poems.\n');
-    await profile(join(workspace, '.claude', 'agents'), 'critic', '---\nname: critic\ndescription: Critiques\nmax_iterations: 0\n---\nCritique.\n');
+    await profile(
+      join(home, 'agents'),
+      'poet',
+      '---\ndescription: Writes poems\ntools: Read\n---\nYou write poems.\n',
+    );
+    await profile(
+      join(workspace, '.claude', 'agents'),
+      'critic',
+      '---\nname: critic\ndescription: Critiques\nmax_iterations: 0\n---\nCritique.\n',
+    );
     const env = { home, workspace };
     const listed = await runCli(['agents', 'list', '--json'], env);
     expect(listed.code).toBe(0);
-    const { agents } = JSON.parse(listed.stdout) as { agents: Array<{ name: string; source: string; inert: boolean; tools?: string[] }> };
+    const { agents } = JSON.parse(listed.stdout) as {
+      agents: Array<{ name: string; source: string; inert: boolean; tools?: string[] }>;
+    };
     expect(agents.map((a) => [a.name, a.source, a.inert])).toEqual([
       ['main', 'agent.yaml', false],
       ['critic', 'claude-project', true],
       ['poet', 'user', false],
     ]);
     expect(agents.find((a) => a.name === 'poet')!.tools).toEqual(['read_file']);
-    expect(listed.stderr).toContain(`${join(workspace, '.claude', 'agents', 'critic.md')}:4: max_iterations:`);
+    expect(listed.stderr).toContain(
+      `${join(workspace, '.claude', 'agents', 'critic.md')}:4: max_iterations:`,
+    );
 
     expect((await runCli(['trust', workspace], env)).code).toBe(0);
     const text = await runCli(['agents', 'list'], env);
@@ -43,18 +55,26 @@ describe('workbench agents list', () => {
 describe('workbench run --agent', () => {
   it("runs the named profile (its prompt reaches the model) and keeps it as the thread's agent", async () => {
     const { home, workspace } = await sandbox();
-    await profile(join(home, 'agents'), 'poet', '---\ndescription: Writes poems\n---\nYou are a poet who writes haiku.\n');
-    fake = await startFakeOpenAi({ script: [{ text: 'an old silent pond' }, { text: 'a frog jumps in' }] });
+    await profile(
+      join(home, 'agents'),
+      'poet',
+      '---\ndescription: Writes poems\n---\nYou are a poet who writes haiku.\n',
+    );
+    fake = await startFakeOpenAi({
+      script: [{ text: 'an old silent pond' }, { text: 'a frog jumps in' }],
+    });
     const env = { home, workspace, baseURL: fake.baseURL };
     const run = await runCli(['run', '--agent', 'poet', 'write a haiku'], env);
     expect(run.code).toBe(0);
     expect(run.stdout).toContain('an old silent pond');
-    const system = (fake.chatRequests()[0].messages[0] as { role: string; content: string });
+    const system = fake.chatRequests()[0].messages[0] as { role: string; content: string };
     expect(system.role).toBe('system');
     expect(system.content.startsWith('You are a poet who writes haiku.')).toBe(true);
 
     const threadId = /thread (\S+)/.exec(run.stderr)![1];
-    const shown = JSON.parse((await runCli(['threads', 'show', threadId, '--json'], env)).stdout) as { agent: string; children: unknown[] };
+    const shown = JSON.parse(
+      (await runCli(['threads', 'show', threadId, '--json'], env)).stdout,
+    ) as { agent: string; children: unknown[] };
     expect(shown).toMatchObject({ agent: 'poet', children: [] });
     // Continuing the thread keeps its agent without --agent.
     expect((await runCli(['run', '--thread', threadId, 'another'], env)).code).toBe(0);

@@ -24,7 +24,10 @@ beforeEach(() => {
   process.env.HOME = sb.home;
   process.env.CLAUDE_CONFIG_DIR = join(sb.home, '.claude');
   // Commands run without the sandbox so the test can see their processes.
-  writeFileSync(join(sb.home, 'settings.json'), JSON.stringify({ sandbox: { mode: 'off', network: false } }));
+  writeFileSync(
+    join(sb.home, 'settings.json'),
+    JSON.stringify({ sandbox: { mode: 'off', network: false } }),
+  );
 });
 afterEach(async () => {
   await wb?.close();
@@ -61,21 +64,40 @@ async function open(llm: ScriptedLlm): Promise<{ events: StreamEvent[] }> {
 
 describe('the task tool', () => {
   it('runs two subagents in parallel on child threads, nested under their task spans in one trace', async () => {
-    profile('researcher', 'description: Finds facts\ntools: Bash, Read', 'AGENT:researcher You research.');
+    profile(
+      'researcher',
+      'description: Finds facts\ntools: Bash, Read',
+      'AGENT:researcher You research.',
+    );
     profile('writer', 'description: Writes prose', 'AGENT:writer You write.');
     const llm = routed((req) => {
       const agent = agentOf(req);
       if (agent === 'main') {
-        if (lastIsTool(req)) return { text: `Both done: ${req.messages.filter((m) => m.role === 'tool').map((m) => m.content).join(' | ')}` };
+        if (lastIsTool(req))
+          return {
+            text: `Both done: ${req.messages
+              .filter((m) => m.role === 'tool')
+              .map((m) => m.content)
+              .join(' | ')}`,
+          };
         return {
           toolCalls: [
-            { id: 'call_r', name: 'task', args: { subagent_type: 'researcher', description: 'find the facts' } },
-            { id: 'call_w', name: 'task', args: { subagent_type: 'writer', description: 'write the intro' } },
+            {
+              id: 'call_r',
+              name: 'task',
+              args: { subagent_type: 'researcher', description: 'find the facts' },
+            },
+            {
+              id: 'call_w',
+              name: 'task',
+              args: { subagent_type: 'writer', description: 'write the intro' },
+            },
           ],
         };
       }
       // Each subagent runs a command that takes a while, so the two must overlap to finish in time.
-      if (!lastIsTool(req)) return { toolCalls: [{ name: 'execute', args: { command: 'sleep 0.4; echo slept' } }] };
+      if (!lastIsTool(req))
+        return { toolCalls: [{ name: 'execute', args: { command: 'sleep 0.4; echo slept' } }] };
       return { text: agent === 'researcher' ? 'facts: water is wet' : 'intro: hello reader' };
     });
     const { events } = await open(llm);
@@ -84,7 +106,9 @@ describe('the task tool', () => {
     expect(result.stop_reason).toBe('completed');
 
     const parent = wb!.threads.get({ threadId: handle.threadId })!;
-    expect(parent.messages.at(-1)!.content).toBe('Both done: facts: water is wet | intro: hello reader');
+    expect(parent.messages.at(-1)!.content).toBe(
+      'Both done: facts: water is wet | intro: hello reader',
+    );
     const children = wb!.threads.children({ threadId: handle.threadId });
     expect(children.map((c) => [c.agent, c.parent_tool_call_id]).sort()).toEqual([
       ['researcher', 'call_r'],
@@ -93,13 +117,19 @@ describe('the task tool', () => {
     // Child threads are stored, hidden from the default list, and hold their own conversation.
     expect(wb!.threads.list().map((t) => t.thread_id)).toEqual([handle.threadId]);
     expect(wb!.threads.list({ includeChildren: true })).toHaveLength(3);
-    const research = wb!.threads.get({ threadId: children.find((c) => c.agent === 'researcher')!.thread_id })!;
+    const research = wb!.threads.get({
+      threadId: children.find((c) => c.agent === 'researcher')!.thread_id,
+    })!;
     expect(research.messages[0]).toMatchObject({ role: 'user', content: 'find the facts' });
     expect(research.messages.at(-1)!.content).toBe('facts: water is wet');
 
     // The researcher's allowlist (Claude names) is applied; the writer gets every tool.
     const firstOf = (agent: string) => llm.calls.find((c) => agentOf(c.request) === agent)!.request;
-    expect(firstOf('researcher').tools.map((t) => t.name).sort()).toEqual(['execute', 'read_file']);
+    expect(
+      firstOf('researcher')
+        .tools.map((t) => t.name)
+        .sort(),
+    ).toEqual(['execute', 'read_file']);
     expect(offers(firstOf('writer'), 'write_file')).toBe(true);
 
     const spans = wb!.trace.list({ threadId: handle.threadId });
@@ -112,12 +142,16 @@ describe('the task tool', () => {
       expect(task.attributes.tool_call_id).toBe(agent === 'researcher' ? 'call_r' : 'call_w');
       expect(root.trace_id).toBe(task.trace_id);
     }
-    const [r, w] = ['researcher', 'writer'].map((a) => spans.find((s) => s.name === `invoke_agent ${a}`)!);
+    const [r, w] = ['researcher', 'writer'].map((a) =>
+      spans.find((s) => s.name === `invoke_agent ${a}`)!,
+    );
     expect(r.start_ms < w.end_ms! && w.start_ms < r.end_ms!).toBe(true);
 
     // Their events say where they belong.
     const childStart = events.filter((e) => e.event === 'on_run_start' && e.depth === 1);
-    expect(childStart.map((e) => [e.agent, e.parent_tool_call_id, e.parent_thread_id]).sort()).toEqual([
+    expect(
+      childStart.map((e) => [e.agent, e.parent_tool_call_id, e.parent_thread_id]).sort(),
+    ).toEqual([
       ['researcher', 'call_r', handle.threadId],
       ['writer', 'call_w', handle.threadId],
     ]);
@@ -129,16 +163,25 @@ describe('the task tool', () => {
     const route = (req: ModelRequest): ScriptTurn => {
       const agent = agentOf(req);
       if (lastIsTool(req)) return { text: `${agent} done` };
-      if (agent === 'main') return { toolCalls: [{ name: 'task', args: { subagent_type: 'a', description: 'go' } }] };
-      if (agent === 'a' && offers(req, 'task')) return { toolCalls: [{ name: 'task', args: { subagent_type: 'b', description: 'go deeper' } }] };
+      if (agent === 'main')
+        return { toolCalls: [{ name: 'task', args: { subagent_type: 'a', description: 'go' } }] };
+      if (agent === 'a' && offers(req, 'task'))
+        return {
+          toolCalls: [{ name: 'task', args: { subagent_type: 'b', description: 'go deeper' } }],
+        };
       return { text: `${agent} done` };
     };
     let llm = routed(route);
     await open(llm);
     let handle = await wb!.chat.send({ text: 'start' });
     expect((await handle.finished).stop_reason).toBe('completed');
-    const offered = (l: ScriptedLlm, agent: string) => offers(l.calls.find((c) => agentOf(c.request) === agent)!.request, 'task');
-    expect([offered(llm, 'main'), offered(llm, 'a'), offered(llm, 'b')]).toEqual([true, true, false]);
+    const offered = (l: ScriptedLlm, agent: string) =>
+      offers(l.calls.find((c) => agentOf(c.request) === agent)!.request, 'task');
+    expect([offered(llm, 'main'), offered(llm, 'a'), offered(llm, 'b')]).toEqual([
+      true,
+      true,
+      false,
+    ]);
     const a = wb!.threads.children({ threadId: handle.threadId })[0];
     expect(wb!.threads.children({ threadId: a.thread_id }).map((c) => c.agent)).toEqual(['b']);
     await wb!.close();
@@ -155,8 +198,17 @@ describe('the task tool', () => {
     profile('worker', 'description: works long', 'AGENT:worker');
     const pidFile = join(sb.ws, 'sleep.pid');
     const llm = routed((req) => {
-      if (agentOf(req) === 'main') return { toolCalls: [{ id: 'call_t', name: 'task', args: { subagent_type: 'worker', description: 'work' } }] };
-      return { toolCalls: [{ name: 'execute', args: { command: `sleep 60 & echo $! > ${pidFile}; wait` } }] };
+      if (agentOf(req) === 'main')
+        return {
+          toolCalls: [
+            { id: 'call_t', name: 'task', args: { subagent_type: 'worker', description: 'work' } },
+          ],
+        };
+      return {
+        toolCalls: [
+          { name: 'execute', args: { command: `sleep 60 & echo $! > ${pidFile}; wait` } },
+        ],
+      };
     });
     const { events } = await open(llm);
     const handle = await wb!.chat.send({ text: 'start', approvalMode: 'auto' });
@@ -167,7 +219,14 @@ describe('the task tool', () => {
     expect((await handle.finished).stop_reason).toBe('cancelled');
     await until(() => !alive(pid));
     const child = wb!.threads.children({ threadId: handle.threadId })[0];
-    expect(events.some((e) => e.event === 'done' && e.thread_id === child.thread_id && e.data.stop_reason === 'cancelled')).toBe(true);
+    expect(
+      events.some(
+        (e) =>
+          e.event === 'done' &&
+          e.thread_id === child.thread_id &&
+          e.data.stop_reason === 'cancelled',
+      ),
+    ).toBe(true);
     expect(wb!.chat.running()).toEqual([]);
     const childState = wb!.threads.get({ threadId: child.thread_id })!;
     expect(childState.messages.at(-1)).toMatchObject({ role: 'tool', status: 'cancelled' });
@@ -187,21 +246,40 @@ describe('Claude Code SubagentStop', () => {
     mkdirSync(join(sb.home, '.claude'), { recursive: true });
     writeFileSync(
       join(sb.home, '.claude', 'settings.json'),
-      JSON.stringify({ hooks: { SubagentStop: [{ matcher: 'researcher', hooks: [{ type: 'command', command: hook }] }] } }),
+      JSON.stringify({
+        hooks: {
+          SubagentStop: [{ matcher: 'researcher', hooks: [{ type: 'command', command: hook }] }],
+        },
+      }),
     );
     const llm = routed((req) => {
       const agent = agentOf(req);
-      if (agent === 'main') return lastIsTool(req) ? { text: 'ok' } : { toolCalls: [{ name: 'task', args: { subagent_type: 'researcher', description: 'facts' } }] };
+      if (agent === 'main')
+        return lastIsTool(req)
+          ? { text: 'ok' }
+          : {
+              toolCalls: [
+                { name: 'task', args: { subagent_type: 'researcher', description: 'facts' } },
+              ],
+            };
       const last = req.messages.at(-1)!;
       return { text: last.content.includes('cite a source') ? 'facts (source: the sea)' : 'facts' };
     });
     await open(llm);
     const handle = await wb!.chat.send({ text: 'start' });
     expect((await handle.finished).stop_reason).toBe('completed');
-    const inputs = readFileSync(log, 'utf8').trim().split('\n').map((l) => JSON.parse(l) as Record<string, unknown>);
+    const inputs = readFileSync(log, 'utf8')
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l) as Record<string, unknown>);
     const child = wb!.threads.children({ threadId: handle.threadId })[0];
     expect(inputs).toHaveLength(2);
-    expect(inputs[0]).toMatchObject({ hook_event_name: 'SubagentStop', agent_type: 'researcher', agent_id: child.thread_id, stop_hook_active: false });
+    expect(inputs[0]).toMatchObject({
+      hook_event_name: 'SubagentStop',
+      agent_type: 'researcher',
+      agent_id: child.thread_id,
+      stop_hook_active: false,
+    });
     // The parent's own end is a Stop, not a SubagentStop: the hook ran for the subagent only.
     const parent = wb!.threads.get({ threadId: handle.threadId })!;
     expect(parent.messages.find((m) => m.role === 'tool')!.content).toBe('facts (source: the sea)');

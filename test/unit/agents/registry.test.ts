@@ -27,7 +27,8 @@ const load = (trusted: boolean) => loadAgentRegistry({ workspace: ws, home, trus
 
 describe('parseProfileFile', () => {
   it("reads a Claude Code agent: comma-separated Claude tool names become ours, 'inherit' keeps the thread's model", () => {
-    const text = '---\nname: reviewer\ndescription: Reviews code\ntools: Read, Grep, Glob, Bash, LS\nmodel: inherit\ncolor: blue\n---\nYou review code.\n';
+    const text =
+      '---\nname: reviewer\ndescription: Reviews code\ntools: Read, Grep, Glob, Bash, LS\nmodel: inherit\ncolor: blue\n---\nYou review code.\n';
     const parsed = parseProfileFile(text, '/x/.claude/agents/reviewer.md', 'reviewer');
     expect(parsed.diagnostics).toEqual([]);
     expect(parsed.fields).toEqual({
@@ -39,17 +40,27 @@ describe('parseProfileFile', () => {
   });
 
   it('reports a bad field at its line and keeps the others; resolves script next to the file', () => {
-    const text = '---\ndescription: ok\nmax_iterations: many\ntools: [Write, WebFetch]\nscript: ./hooks.ts\n---\nBody\n';
+    const text =
+      '---\ndescription: ok\nmax_iterations: many\ntools: [Write, WebFetch]\nscript: ./hooks.ts\n---\nBody\n';
     const parsed = parseProfileFile(text, '/p/agents/w.md', 'w');
     expect(parsed.diagnostics).toEqual([
       '/p/agents/w.md:3: max_iterations: must be a whole number from 1 to 1000; ignored',
       '/p/agents/w.md:4: tools: unknown tool "WebFetch" (no workbench tool has that name)',
     ]);
-    expect(parsed.fields).toMatchObject({ name: 'w', description: 'ok', tools: ['write_file', 'WebFetch'], script: '/p/agents/hooks.ts' });
+    expect(parsed.fields).toMatchObject({
+      name: 'w',
+      description: 'ok',
+      tools: ['write_file', 'WebFetch'],
+      script: '/p/agents/hooks.ts',
+    });
   });
 
   it('refuses a file without frontmatter or with broken YAML, naming the file and line', () => {
-    expect(parseProfileFile('just text', '/a.md', 'a')).toEqual({ diagnostics: ['/a.md:1: expected YAML frontmatter between --- lines (name, description, tools, …)'] });
+    expect(parseProfileFile('just text', '/a.md', 'a')).toEqual({
+      diagnostics: [
+        '/a.md:1: expected YAML frontmatter between --- lines (name, description, tools, …)',
+      ],
+    });
     const broken = parseProfileFile('---\nname: a\ntools: [Read\n---\nx', '/b.md', 'b');
     expect(broken.fields).toBeUndefined();
     expect(broken.diagnostics[0]).toMatch(/^\/b\.md:\d+: invalid YAML/);
@@ -58,11 +69,23 @@ describe('parseProfileFile', () => {
 
 describe('loadAgentRegistry', () => {
   beforeEach(() => {
-    write(join(ws, '.workbench', 'agents', 'researcher.md'), '---\ndescription: workspace researcher\n---\nW');
-    write(join(ws, '.claude', 'agents', 'tester.md'), '---\nname: tester\ndescription: claude project tester\ntools: Bash\n---\nT');
+    write(
+      join(ws, '.workbench', 'agents', 'researcher.md'),
+      '---\ndescription: workspace researcher\n---\nW',
+    );
+    write(
+      join(ws, '.claude', 'agents', 'tester.md'),
+      '---\nname: tester\ndescription: claude project tester\ntools: Bash\n---\nT',
+    );
     write(join(home, 'agents', 'researcher.md'), '---\ndescription: user researcher\n---\nU');
-    write(join(claudeHome, 'agents', 'helper.md'), '---\nname: helper\ndescription: claude user helper\n---\nH');
-    write(join(ws, '.workbench', 'agent.yaml'), 'name: mine\nsubagents:\n  - name: planner\n    description: plans\n    system_prompt: You plan.\n  - description: nameless\n');
+    write(
+      join(claudeHome, 'agents', 'helper.md'),
+      '---\nname: helper\ndescription: claude user helper\n---\nH',
+    );
+    write(
+      join(ws, '.workbench', 'agent.yaml'),
+      'name: mine\nsubagents:\n  - name: planner\n    description: plans\n    system_prompt: You plan.\n  - description: nameless\n',
+    );
   });
 
   it('trusted: every source counts, the workspace wins a name, main is agent.yaml', async () => {
@@ -78,7 +101,9 @@ describe('loadAgentRegistry', () => {
     expect(r.get('planner')!.profile.system_prompt).toBe('You plan.');
     expect(r.get('tester')!.profile.tools).toEqual(['execute']);
     expect(r.get('main')!.profile.name).toBe('mine');
-    expect(r.diagnostics).toEqual([`${join(ws, '.workbench', 'agent.yaml')}:6: subagents[1]: needs a name (letters, digits, "-", "_", "."); ignored`]);
+    expect(r.diagnostics).toEqual([
+      `${join(ws, '.workbench', 'agent.yaml')}:6: subagents[1]: needs a name (letters, digits, "-", "_", "."); ignored`,
+    ]);
   });
 
   it('untrusted: workspace profiles are inert (listed, never run); user profiles still count', async () => {

@@ -4,10 +4,20 @@
  */
 import { mkdir } from 'node:fs/promises';
 import { basename, dirname, join, resolve, sep } from 'node:path';
-import type { AgentFile, AgentListing, AgentView, SaveResult } from '../../../shared/ipc/contract.ts';
+import type {
+  AgentFile,
+  AgentListing,
+  AgentView,
+  SaveResult,
+} from '../../../shared/ipc/contract.ts';
 import { loadAgentRegistry, profileDirs, type AgentEntry } from '../../agents/registry.ts';
 import { parseProfileFile, PROFILE_NAME } from '../../agents/profile-file.ts';
-import { ConflictError, readTextOrNull, versionOf, writeFileAtomic } from '../../fs/atomic-write.ts';
+import {
+  ConflictError,
+  readTextOrNull,
+  versionOf,
+  writeFileAtomic,
+} from '../../fs/atomic-write.ts';
 import { WorkbenchError } from '../../errors.ts';
 import type { PanelDeps } from './panel-deps.ts';
 
@@ -16,7 +26,11 @@ export interface AgentsService {
   /** Contract: reads only a `.md` file directly inside a profile folder. */
   read(args: { workspace: string; path: string }): Promise<AgentFile>;
   /** The problems of a profile text, as a run would report them (file:line). */
-  validate(args: { content: string; path?: string }): { diagnostics: string[]; name?: string; script?: string };
+  validate(args: { content: string; path?: string }): {
+    diagnostics: string[];
+    name?: string;
+    script?: string;
+  };
   /**
    * Saves `path`, or creates `<scope folder>/<name>.md`.
    * Contract: writes only inside a profile folder; never over a file changed since `baseVersion`.
@@ -62,7 +76,10 @@ export function createAgentsService(deps: PanelDeps): AgentsService {
     const file = resolve(path);
     const dirs = profileDirs({ workspace, home: deps.home }).map((d) => d.dir);
     if (!file.endsWith('.md') || !dirs.includes(dirname(file)) || file.includes(`${sep}..${sep}`)) {
-      throw new WorkbenchError('invalid_args', `${path} is not a profile file (expected <agents folder>/<name>.md)`);
+      throw new WorkbenchError(
+        'invalid_args',
+        `${path} is not a profile file (expected <agents folder>/<name>.md)`,
+      );
     }
     return file;
   };
@@ -87,19 +104,34 @@ export function createAgentsService(deps: PanelDeps): AgentsService {
       if (a.path) file = locate(a.workspace, a.path);
       else {
         if (!a.name || !PROFILE_NAME.test(a.name) || a.name === 'main') {
-          throw new WorkbenchError('invalid_args', 'a profile name is letters, digits, "-", "_" or "." (and not "main")');
+          throw new WorkbenchError(
+            'invalid_args',
+            'a profile name is letters, digits, "-", "_" or "." (and not "main")',
+          );
         }
-        const dir = a.scope === 'user' ? join(deps.home, 'agents') : join(a.workspace, '.workbench', 'agents');
+        const dir =
+          a.scope === 'user'
+            ? join(deps.home, 'agents')
+            : join(a.workspace, '.workbench', 'agents');
         await mkdir(dir, { recursive: true });
         file = join(dir, `${a.name}.md`);
       }
       try {
         await writeFileAtomic(file, a.content, { expectedVersion: a.baseVersion });
       } catch (err) {
-        if (err instanceof ConflictError) return { status: 'conflict', document: await readFile(file) };
+        if (err instanceof ConflictError)
+          return { status: 'conflict', document: await readFile(file) };
         throw err;
       }
-      return { status: 'saved', document: { path: file, content: a.content, version: versionOf(a.content), ...validate(a.content, file) } };
+      return {
+        status: 'saved',
+        document: {
+          path: file,
+          content: a.content,
+          version: versionOf(a.content),
+          ...validate(a.content, file),
+        },
+      };
     },
   };
 }

@@ -21,7 +21,11 @@ export const agentsCommand: CliCommand = async (argv, io) => {
     return 0;
   }
   for (const a of result.agents) {
-    const notes = [a.source, a.inert ? 'inert: the workspace is not trusted' : '', a.model ? `model ${a.model}` : '']
+    const notes = [
+      a.source,
+      a.inert ? 'inert: the workspace is not trusted' : '',
+      a.model ? `model ${a.model}` : '',
+    ]
       .filter(Boolean)
       .join(', ');
     io.stdout(`${a.name}  [${notes}]  ${a.path}\n    ${a.description || '(no description)'}\n`);
