@@ -286,6 +286,48 @@ describe('Claude Code SubagentStop', () => {
   });
 });
 
+describe('executable hooks inside a subagent', () => {
+  it('get invoked_by "subagent" and the child thread as conv_id; the main agent\'s get "main"', async () => {
+    profile('reader', 'description: Reads', 'AGENT:reader');
+    const log = join(sb.home, 'payloads.jsonl');
+    const hook = join(sb.userHooks, 'audit');
+    writeFileSync(
+      hook,
+      `#!/bin/sh\nif [ "$1" = hook ]; then echo before_tool_call; exit 0; fi\ncat >> ${log}\necho >> ${log}\n`,
+    );
+    chmodSync(hook, 0o755);
+    const llm = routed((req) => {
+      const agent = agentOf(req);
+      if (lastIsTool(req)) return { text: `${agent} done` };
+      if (agent === 'main')
+        return {
+          toolCalls: [
+            { name: 'ls', args: { path: '.' } },
+            { name: 'task', args: { subagent_type: 'reader', description: 'look' } },
+          ],
+        };
+      return { toolCalls: [{ name: 'read_file', args: { path: 'missing.txt' } }] };
+    });
+    await open(llm);
+    const handle = await wb!.chat.send({ text: 'start' });
+    expect((await handle.finished).stop_reason).toBe('completed');
+    const child = wb!.threads.children({ threadId: handle.threadId })[0];
+    const payloads = readFileSync(log, 'utf8')
+      .trim()
+      .split('\n')
+      .filter(Boolean)
+      .map((l) => JSON.parse(l) as Record<string, unknown>);
+    const by = (tool: string) =>
+      payloads.find(
+        (p) => (p.tool_input as Record<string, unknown> | undefined) && p.tool_name === tool,
+      )!;
+    expect(by('file_read')).toMatchObject({ invoked_by: 'subagent', conv_id: child.thread_id });
+    expect(payloads.filter((p) => p.invoked_by === 'main').map((p) => p.conv_id)).toContain(
+      handle.threadId,
+    );
+  });
+});
+
 async function until(check: () => boolean, timeoutMs = 10_000): Promise<void> {
   const end = Date.now() + timeoutMs;
   while (!check()) {
