@@ -3,7 +3,14 @@
  * two in parallel nested in the trace and stored as child threads, the depth limit, a cancel inside
  * a subagent, and the SubagentStop hook.
  */
-import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import {
+  chmodSync,
+  existsSync,
+  mkdirSync,
+  readdirSync,
+  readFileSync,
+  writeFileSync,
+} from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createWorkbench } from '../../../src/main/api/workbench.ts';
@@ -289,11 +296,13 @@ describe('Claude Code SubagentStop', () => {
 describe('executable hooks inside a subagent', () => {
   it('get invoked_by "subagent" and the child thread as conv_id; the main agent\'s get "main"', async () => {
     profile('reader', 'description: Reads', 'AGENT:reader');
-    const log = join(sb.home, 'payloads.jsonl');
+    // One file per call: the main agent's and the subagent's hooks run at the same time.
+    const log = join(sb.home, 'payloads');
+    mkdirSync(log);
     const hook = join(sb.userHooks, 'audit');
     writeFileSync(
       hook,
-      `#!/bin/sh\nif [ "$1" = hook ]; then echo before_tool_call; exit 0; fi\ncat >> ${log}\necho >> ${log}\n`,
+      `#!/bin/sh\nif [ "$1" = hook ]; then echo before_tool_call; exit 0; fi\ncat > ${log}/$$.json\n`,
     );
     chmodSync(hook, 0o755);
     const llm = routed((req) => {
@@ -312,11 +321,9 @@ describe('executable hooks inside a subagent', () => {
     const handle = await wb!.chat.send({ text: 'start' });
     expect((await handle.finished).stop_reason).toBe('completed');
     const child = wb!.threads.children({ threadId: handle.threadId })[0];
-    const payloads = readFileSync(log, 'utf8')
-      .trim()
-      .split('\n')
-      .filter(Boolean)
-      .map((l) => JSON.parse(l) as Record<string, unknown>);
+    const payloads = readdirSync(log).map(
+      (f) => JSON.parse(readFileSync(join(log, f), 'utf8')) as Record<string, unknown>,
+    );
     const by = (tool: string) =>
       payloads.find(
         (p) => (p.tool_input as Record<string, unknown> | undefined) && p.tool_name === tool,
