@@ -10,6 +10,7 @@ import { basename, join } from 'node:path';
 import { LineCounter, parseDocument, isMap, isSeq, stringify } from 'yaml';
 import { loadAgentProfile, PROFILE_RELATIVE_PATH, type AgentProfile } from './profile.ts';
 import { parseProfileFile, profileFromFields, PROFILE_NAME } from './profile-file.ts';
+import { checkSource } from './source-policy.ts';
 
 /** Where a profile was found. */
 export type ProfileSource = 'agent.yaml' | 'workspace' | 'claude-project' | 'user' | 'claude-user';
@@ -83,10 +84,10 @@ export async function loadAgentRegistry(o: RegistryOptions): Promise<AgentRegist
   const dirs = profileDirs(o);
   const [workspaceDirs, userDirs] = [dirs.slice(0, 2), dirs.slice(2)];
   for (const d of workspaceDirs)
-    for (const e of await readDir(d.dir, d.source, main, diagnostics)) add(e);
+    for (const e of await readDir(d.dir, d.source, main, diagnostics, o)) add(e);
   for (const e of await yamlSubagents(o.workspace, main, diagnostics)) add(e);
   for (const d of userDirs)
-    for (const e of await readDir(d.dir, d.source, main, diagnostics)) add(e);
+    for (const e of await readDir(d.dir, d.source, main, diagnostics, o)) add(e);
 
   const mainPath = main.source ?? join(o.workspace, PROFILE_RELATIVE_PATH);
   const byName = new Map<string, AgentEntry>();
@@ -117,6 +118,7 @@ async function readDir(
   source: ProfileSource,
   main: AgentProfile,
   diagnostics: string[],
+  roots: { workspace: string; home: string },
 ): Promise<Omit<AgentEntry, 'inert'>[]> {
   let names: string[];
   try {
@@ -127,6 +129,17 @@ async function readDir(
   const out: Omit<AgentEntry, 'inert'>[] = [];
   for (const n of names) {
     const path = join(dir, n);
+    // A profile's body reaches the model: a link out of the workspace and the user's config folders is refused.
+    // Claude Code's user folder may be moved by CLAUDE_CONFIG_DIR: it is then the allowed root itself.
+    const where = await checkSource(
+      path,
+      source === 'claude-user' ? dir : roots.workspace,
+      roots.home,
+    );
+    if (!where.ok) {
+      if (where.reason !== 'missing') diagnostics.push(`${path}: ${where.reason}`);
+      continue;
+    }
     let text: string;
     try {
       text = await readFile(path, 'utf8');

@@ -1,5 +1,5 @@
 /** Agent profiles: the profile-file format (incl. Claude Code's), the registry's sources, precedence and trust gating. */
-import { mkdirSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, realpathSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -114,5 +114,19 @@ describe('loadAgentRegistry', () => {
     expect(r.get('planner')).toBeUndefined();
     expect(r.agents.find((a) => a.name === 'tester')).toMatchObject({ inert: true });
     expect(r.subagents().map((a) => a.name)).toEqual(['helper', 'researcher']);
+  });
+});
+
+describe('loadAgentRegistry and links', () => {
+  it('refuses a workspace profile that links out of the workspace and the config folders', async () => {
+    const outside = join(base, 'outside.md');
+    writeFileSync(outside, '---\ndescription: private notes\n---\nSECRET');
+    mkdirSync(join(ws, '.workbench', 'agents'), { recursive: true });
+    symlinkSync(outside, join(ws, '.workbench', 'agents', 'leak.md'));
+    const r = await load(true);
+    expect(r.get('leak')).toBeUndefined();
+    expect(
+      r.diagnostics.some((d) => d.includes('leak.md') && d.includes('outside the workspace')),
+    ).toBe(true);
   });
 });
