@@ -79,6 +79,8 @@ export interface ThreadChat {
   queue: string[];
   /** Set when an event shows the local copy missed something; the app re-reads the thread. */
   stale: boolean;
+  /** The thread's agent profile as last loaded (absent: `main`). */
+  agent?: string;
   /** Subagents this thread's `task` calls started, by tool call id. */
   subagents?: Record<string, SubagentRun>;
 }

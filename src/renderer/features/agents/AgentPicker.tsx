@@ -51,9 +51,11 @@ export function AgentPicker({
   );
 }
 
-/** The agent of the active thread (from the thread list), `main` for a new thread. */
+/** The agent of the active thread (as loaded, else from the thread list), `main` for a new thread. */
 export function useThreadAgent(): string {
-  return useWorkbenchStore(
-    (s) => s.threads.find((t) => t.thread_id === s.activeThreadId)?.agent ?? 'main',
-  );
+  return useWorkbenchStore((s) => {
+    const id = s.activeThreadId;
+    if (!id) return 'main';
+    return s.chat.threads[id]?.agent ?? s.threads.find((t) => t.thread_id === id)?.agent ?? 'main';
+  });
 }

@@ -24,7 +24,8 @@ export const createChatSlice: StateCreator<WorkbenchState, [], [], ChatSlice> = 
         const chat = loadThread(s.chat, view.state, view.running, view.approvals);
         const t = chat.threads[threadId]!;
         const subagents = subagentsFromChildren(view.children, t.subagents);
-        return { chat: subagents === t.subagents ? chat : { ...chat, threads: { ...chat.threads, [threadId]: { ...t, subagents } } } };
+        const agent = view.summary.agent;
+        return { chat: { ...chat, threads: { ...chat.threads, [threadId]: { ...t, subagents, agent } } } };
       });
     } catch (err) {
       get().setBanner(`Could not open the thread: ${errorMessage(err)}`);
@@ -46,7 +47,8 @@ export const createChatSlice: StateCreator<WorkbenchState, [], [], ChatSlice> = 
         const t = s.chat.threads[r.threadId] ?? { ...emptyThread(r.threadId), loaded: !id };
         // Events of this run may have arrived before the answer (even `done`): only an unseen run is marked running.
         const seen = t.runId === r.runId;
-        const next = seen ? t : { ...t, running: true, runId: r.runId };
+        const started = seen ? t : { ...t, running: true, runId: r.runId };
+        const next = agent ? { ...started, agent } : started;
         return { activeThreadId: s.activeThreadId === id ? r.threadId : s.activeThreadId, chat: { ...s.chat, threads: { ...s.chat.threads, [r.threadId]: next } } };
       });
       if (!id && !get().chat.threads[r.threadId]?.messages.length) void get().reloadThread(r.threadId);
