@@ -86,3 +86,56 @@ describe('workbench run --agent', () => {
     expect(unknown.stderr).toContain('unknown agent "nobody"; available: main, poet');
   });
 });
+
+describe('a subagent from the CLI', () => {
+  it('prints its activity with its name, stores a child thread that threads list hides and threads show lists', async () => {
+    const { home, workspace } = await sandbox();
+    await profile(
+      join(home, 'agents'),
+      'scout',
+      '---\ndescription: Looks around\n---\nYou scout.\n',
+    );
+    fake = await startFakeOpenAi({
+      script: [
+        {
+          toolCalls: [
+            { name: 'task', args: { subagent_type: 'scout', description: 'list the files' } },
+          ],
+        },
+        { toolCalls: [{ name: 'ls', args: { path: '.' } }] },
+        { text: 'nothing here' },
+        { text: 'The scout says: nothing here' },
+      ],
+    });
+    const env = { home, workspace, baseURL: fake.baseURL };
+    const run = await runCli(['run', 'look around'], env);
+    expect(run.code).toBe(0);
+    // Only the main agent streams to stdout; the subagent's tool activity is named on stderr.
+    expect(run.stdout.trim()).toBe('The scout says: nothing here');
+    expect(run.stderr).toContain('[scout] → ls');
+    const threadId = /thread (\S+)/.exec(run.stderr)![1];
+
+    const listed = JSON.parse((await runCli(['threads', 'list', '--json'], env)).stdout) as Array<{
+      thread_id: string;
+    }>;
+    expect(listed.map((t) => t.thread_id)).toEqual([threadId]);
+    const all = await runCli(['threads', 'list', '--all'], env);
+    expect(all.stdout).toContain(`(subagent of ${threadId})`);
+    const shown = JSON.parse(
+      (await runCli(['threads', 'show', threadId, '--json'], env)).stdout,
+    ) as {
+      children: Array<{ thread_id: string; agent: string; parent_tool_call_id: string }>;
+    };
+    expect(shown.children).toHaveLength(1);
+    expect(shown.children[0]!.agent).toBe('scout');
+    const child = JSON.parse(
+      (await runCli(['threads', 'show', shown.children[0]!.thread_id, '--json'], env)).stdout,
+    ) as {
+      agent: string;
+      parent_thread_id: string;
+      messages: Array<{ role: string; content: string }>;
+    };
+    expect(child).toMatchObject({ agent: 'scout', parent_thread_id: threadId });
+    expect(child.messages[0]).toEqual({ role: 'user', content: 'list the files' });
+  });
+});
