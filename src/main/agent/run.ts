@@ -16,6 +16,9 @@ import type {
   WorkbenchSettings,
 } from '../../shared/types/index.ts';
 import type { AgentProfile } from '../agents/profile.ts';
+import type { SubagentRequest, SubagentResult } from '../agents/subagent-types.ts';
+import type { ModelParams } from '../llm/types.ts';
+import type { SpanHandle } from '../tracing/types.ts';
 import type { Hook, RunContext } from '../pipeline/hook.ts';
 import { createPipeline, type Pipeline } from '../pipeline/run-phase.ts';
 import { runAgentLoop, type RunSummary } from './loop.ts';
@@ -56,6 +59,21 @@ export interface RunSetup {
   maxIterations: number;
   controller: AbortController;
   askUser?: (ctx: RunContext, call: ToolCall, reason: string) => Promise<'allow' | 'deny'>;
+  /** Sampling parameters every request of the run starts with (a subagent's options). */
+  params?: ModelParams;
+  /** Set for a subagent run: its place under the parent run (docs/agents.md). */
+  parent?: SubagentLineage;
+  /** Starts a subagent of this run; absent at the depth limit. */
+  runSubagent?: (ctx: RunContext, request: SubagentRequest) => Promise<SubagentResult>;
+}
+
+/** Where a subagent run hangs: its depth, the parent's thread and `task` call, the parent's span. */
+export interface SubagentLineage {
+  depth: number;
+  threadId: string;
+  toolCallId?: string;
+  /** The parent's span the run's root span nests under (same trace). */
+  span?: SpanHandle;
 }
 
 export const newRunId = (): string => `run_${randomBytes(8).toString('hex')}`;
@@ -66,11 +84,22 @@ export const newRunId = (): string => `run_${randomBytes(8).toString('hex')}`;
  */
 export function startRun(deps: RunDeps, setup: RunSetup, runId: string): RunHandle {
   const threadId = setup.state.thread_id;
+  const parent = setup.parent;
+  // A subagent's events say where they belong, so a face can show them under the parent's tool call.
+  const lineage = parent
+    ? {
+        depth: parent.depth,
+        parent_thread_id: parent.threadId,
+        agent: setup.profile.name,
+        ...(parent.toolCallId ? { parent_tool_call_id: parent.toolCallId } : {}),
+      }
+    : {};
   // The one place run events get their ids.
-  const emit = (e: RunEvent) => deps.emit({ ...e, run_id: runId, thread_id: threadId });
+  const emit = (e: RunEvent) => deps.emit({ ...e, run_id: runId, thread_id: threadId, ...lineage });
   const recorder = createTraceRecorder({
     threadId,
     runId,
+    ...(parent?.span ? { traceId: parent.span.record.trace_id } : {}),
     sink: {
       onStart: (span) => {
         deps.spans.write(span);
@@ -84,6 +113,8 @@ export function startRun(deps: RunDeps, setup: RunSetup, runId: string): RunHand
     },
   });
   const pipeline = createPipeline(setup.hooks);
+  // Subagents still running: the run ends only after them, so no child outlives its parent.
+  const children = new Set<Promise<SubagentResult>>();
   const ctx: RunContext = {
     threadId,
     runId,
@@ -112,6 +143,15 @@ export function startRun(deps: RunDeps, setup: RunSetup, runId: string): RunHand
     },
     askUser: setup.askUser ? (call, reason) => setup.askUser!(ctx, call, reason) : undefined,
     notifyCompaction: (notice) => pipeline.compact(ctx, notice),
+    depth: parent?.depth ?? 0,
+    runSubagent: setup.runSubagent
+      ? (request) => {
+          const child = setup.runSubagent!(ctx, request);
+          children.add(child);
+          void child.finally(() => children.delete(child));
+          return child;
+        }
+      : undefined,
   };
   const append = (msgs: Message[]) => {
     const first = setup.state.messages.length;
@@ -133,7 +173,13 @@ export function startRun(deps: RunDeps, setup: RunSetup, runId: string): RunHand
 
   const finished = (async () => {
     const root = ctx.trace
-      ? startRunSpan(recorder, { model: setup.model, threadId, workspace: setup.workspace.root })
+      ? startRunSpan(recorder, {
+          model: setup.model,
+          threadId,
+          workspace: setup.workspace.root,
+          agentName: parent ? setup.profile.name : undefined,
+          parent: parent?.span,
+        })
       : undefined;
     root?.set('workbench.pid', process.pid);
     const body = async () => runWithGate(deps, ctx, setup, pipeline, append, emit);
@@ -151,6 +197,7 @@ export function startRun(deps: RunDeps, setup: RunSetup, runId: string): RunHand
         },
       };
     }
+    await Promise.allSettled([...children]);
     const { summary, blocked } = outcome;
     if (root)
       endRunSpan(root, {
@@ -203,7 +250,7 @@ async function runWithGate(
   }
   emit({
     event: 'on_run_created',
-    data: { run_id: ctx.runId, session_id: ctx.threadId, agent_name: 'workbench' },
+    data: { run_id: ctx.runId, session_id: ctx.threadId, agent_name: ctx.depth ? ctx.profile.name : 'workbench' },
   });
   emit({ event: 'on_run_state', data: { state: 'running', previous_state: 'pending' } });
   emit({
@@ -219,6 +266,7 @@ async function runWithGate(
     ctx,
     pipeline,
     maxIterations: setup.maxIterations,
+    params: setup.params,
     append,
     replaceMessages: (msgs) => deps.db.threads.replaceMessages(ctx.threadId, msgs),
     onRequest: deps.onRequest ? (req) => deps.onRequest!(describeRequest(req, ctx.threadId, ctx.runId)) : undefined,

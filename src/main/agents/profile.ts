@@ -28,6 +28,14 @@ export interface AgentProfile {
   compaction: CompactionConfig;
   /** The agent.yaml that was read, when one exists. */
   source?: string;
+  /** One line saying when to use this agent (the `task` tool lists it; docs/agents.md). */
+  description?: string;
+  /** Rounds this agent may take per run; overrides settings.max_iterations when set. */
+  max_iterations?: number;
+  /** How deep subagents may nest under this agent (default settings, else 2). */
+  max_subagent_depth?: number;
+  /** Absolute path of the profile's TypeScript script hooks, resolved against the profile file. */
+  script?: string;
 }
 
 export interface LoadAgentProfileResult {
@@ -59,6 +67,11 @@ const schema = z
       })
       .partial()
       .strict(),
+    description: z.string().min(1),
+    max_iterations: z.number().int().min(1).max(1000),
+    max_subagent_depth: z.number().int().min(0).max(10),
+    // Read by the agent registry (agents/registry.ts), which reports problems per entry.
+    subagents: z.array(z.unknown()),
   })
   .partial();
 type ProfileFile = z.infer<typeof schema>;
@@ -189,6 +202,9 @@ function merge(defaults: AgentProfile, file: ProfileFile): AgentProfile {
     skills: { paths: file.skills?.paths ?? [] },
     memory: { paths: file.memory?.paths ?? [] },
     compaction: file.compaction ?? {},
+    ...(file.description !== undefined ? { description: file.description } : {}),
+    ...(file.max_iterations !== undefined ? { max_iterations: file.max_iterations } : {}),
+    ...(file.max_subagent_depth !== undefined ? { max_subagent_depth: file.max_subagent_depth } : {}),
   };
 }
 

@@ -1,5 +1,5 @@
 /**
- * Builds the ordered hook list of one run: tracing (outermost) → todolist → user hooks → approval →
+ * Builds the ordered hook list of one run: tracing (outermost) → todolist → subagents → user hooks → approval →
  * filesystem → profile → skills → memory → summarization (innermost around the model). Each built-in
  * describes itself next to its factory; this file only orders them. A built-in switched off in
  * settings is left out.
@@ -11,6 +11,7 @@ import type { Database, HookRunStore } from '../store/types.ts';
 import { approvalInfo, createApprovalHook, type ApprovalBroker } from '../middleware/approval.ts';
 import { createTracingHook, tracingInfo } from '../middleware/tracing.ts';
 import { createTodoListHook, todoListInfo } from '../middleware/todos.ts';
+import { createSubagentsHook, subagentsInfo } from '../middleware/subagents.ts';
 import { createFilesystemHook, filesystemInfo } from '../middleware/filesystem.ts';
 import { createProfileHook, profileInfo } from '../middleware/profile.ts';
 import { createSkillsHook, skillsInfo } from '../middleware/skills.ts';
@@ -33,6 +34,8 @@ export interface PipelineOptions {
   hookRuns: HookRunStore;
   /** Subfolder memory each thread follows, kept across its runs (middleware/memory.ts). */
   memoryFolders?: ThreadMemoryFolders;
+  /** The subagents the `task` tool offers (docs/agents.md). */
+  subagents?: ReadonlyArray<{ name: string; description: string }>;
 }
 
 interface Builtin {
@@ -46,6 +49,7 @@ interface Builtin {
 const PIPELINE: readonly Builtin[] = [
   { info: tracingInfo, create: () => [createTracingHook()] },
   { info: todoListInfo, create: () => [createTodoListHook()] },
+  { info: subagentsInfo, create: (o) => [createSubagentsHook(o.subagents ?? [])] },
   { info: userHooksInfo, create: (_o, user) => user.hooks },
   {
     info: approvalInfo,

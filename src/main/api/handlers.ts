@@ -137,7 +137,7 @@ export function createHandlers(deps: HandlerDeps): InvokeHandlers {
       const approvals: PendingApproval[] = running
         ? wb.chat.pendingApprovals({ threadId: a.threadId })
         : [];
-      return { summary, state, running, approvals };
+      return { summary, state, running, approvals, children: wb.threads.children({ threadId: a.threadId }) };
     },
     'threads.create': (a) =>
       wb.threads.create({ workspace: a.workspace ?? current, title: a.title }),
@@ -156,6 +156,7 @@ export function createHandlers(deps: HandlerDeps): InvokeHandlers {
         threadId: a.threadId,
         text: a.text,
         workspace: a.threadId ? undefined : (a.workspace ?? current),
+        agent: a.agent,
       });
       return { threadId: handle.threadId, runId: handle.runId };
     },
@@ -227,6 +228,10 @@ export function createHandlers(deps: HandlerDeps): InvokeHandlers {
     'memory.read': (a) => wb.memory.read({ ...a, workspace: current }),
     'memory.write': (a) => wb.memory.write({ ...a, workspace: current }),
     'memory.effective': (a) => wb.memory.effective({ ...a, workspace: current }),
+    'agents.list': () => wb.agents.list({ workspace: current }),
+    'agents.read': (a) => wb.agents.read({ ...a, workspace: current }),
+    'agents.validate': (a) => wb.agents.validate(a),
+    'agents.save': (a) => wb.agents.save({ ...a, workspace: current }),
     'skills.list': () => wb.skills.list({ workspace: current }),
     'skills.read': (a) => wb.skills.read({ ...a, workspace: current }),
     'skills.create': (a) => wb.skills.create({ ...a, workspace: current }),

@@ -15,6 +15,7 @@ import type { LlmClient } from '../llm/types.ts';
 import type { CompactThreadResult } from '../middleware/summarization.ts';
 import type { MemoryService } from './panels/memory-service.ts';
 import type { SkillsService } from './panels/skills-service.ts';
+import type { AgentsService } from './panels/agents-service.ts';
 import type { HooksService } from './panels/hooks-service.ts';
 import type { TraceService } from './panels/trace-service.ts';
 import type { TrustService } from './panels/trust-service.ts';
@@ -31,6 +32,8 @@ export interface SendArgs {
   trust?: boolean;
   /** Turn user hooks off for this run (`--no-hooks`). */
   noHooks?: boolean;
+  /** The agent profile to run (`--agent`, the composer); kept as the thread's agent. Default: the thread's, else `main`. */
+  agent?: string;
 }
 
 export interface RunHandle {
@@ -80,7 +83,10 @@ export interface Workbench {
   readonly home: string;
   readonly workspace: string;
   threads: {
-    list(args?: { workspace?: string; search?: string }): ThreadSummary[];
+    /** Threads, newest first; subagents' child threads only with `includeChildren`. */
+    list(args?: { workspace?: string; search?: string; includeChildren?: boolean }): ThreadSummary[];
+    /** The child threads of the subagent runs a thread started (docs/agents.md). */
+    children(args: { threadId: string }): ThreadSummary[];
     get(args: { threadId: string }): AgentState | undefined;
     summary(args: { threadId: string }): ThreadSummary | undefined;
     create(args?: { workspace?: string; title?: string }): ThreadSummary;
@@ -120,6 +126,8 @@ export interface Workbench {
   /** The memory, skills and hooks panels. */
   memory: MemoryService;
   skills: SkillsService;
+  /** The Agents panel and `workbench agents list` (docs/agents.md). */
+  agents: AgentsService;
   hooks: HooksService;
   /** Workspace trust (the trust prompt and `workbench trust`). */
   trust: TrustService;

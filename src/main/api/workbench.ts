@@ -4,11 +4,14 @@
  */
 import type { StreamEvent, WorkbenchSettings } from '../../shared/types/index.ts';
 import { validateUserInput } from '../agent/messages.ts';
-import { WorkbenchError } from '../errors.ts';
+import { errorMessage, WorkbenchError } from '../errors.ts';
 import { realDir } from '../fs/real-dir.ts';
 import { ApprovalBroker, createHookConfirmation } from '../middleware/approval.ts';
 import { EventBus } from './event-bus.ts';
 import { loadAgentProfile } from '../agents/profile.ts';
+import { loadAgentRegistry, MAIN_AGENT } from '../agents/registry.ts';
+import type { SubagentRequest, SubagentResult } from '../agents/subagent-types.ts';
+import { DEFAULT_SUBAGENT_DEPTH, requireAgent, subagentResult, type LaunchSpec, type SubagentParent } from './launch-spec.ts';
 import { createOpenAiClient } from '../llm/openai-client.ts';
 import type { LlmClient } from '../llm/types.ts';
 import {
@@ -30,6 +33,7 @@ import { SpanWriter } from '../tracing/span-writer.ts';
 import { createHooksService } from './panels/hooks-service.ts';
 import { createMemoryService } from './panels/memory-service.ts';
 import { createSkillsService } from './panels/skills-service.ts';
+import { createAgentsService } from './panels/agents-service.ts';
 import type { PanelDeps } from './panels/panel-deps.ts';
 import type { LastRequest, RunHandle, SendArgs, Workbench, WorkbenchOptions } from './types.ts';
 import { createTraceService } from './panels/trace-service.ts';
@@ -104,37 +108,61 @@ export async function createWorkbench(opts: WorkbenchOptions): Promise<Workbench
       : args.workspace
         ? await realDir(args.workspace)
         : defaultWorkspace;
-    const state = db.threads.loadOrCreate(args.threadId, workspaceRoot);
-    const settings = settingsStore.get();
+    const stored = args.threadId ? db.threads.summary(args.threadId)?.agent : undefined;
+    const agent = args.agent ?? stored ?? MAIN_AGENT;
     const trusted = Boolean(args.trust) || trust.isTrusted(workspaceRoot);
-    const { profile, diagnostics } = await loadAgentProfile(workspaceRoot, { trusted });
-    const workspace = await createWorkspace(workspaceRoot, { allowHardLinks: settings.allow_hard_links });
-    const model = args.model ?? opts.model ?? profile.model ?? settings.provider.model;
+    // An unknown agent is refused before a thread is created for it.
+    const registry = await loadAgentRegistry({ workspace: workspaceRoot, home, trusted });
+    const entry = requireAgent(registry, agent);
+    const state = db.threads.loadOrCreate(args.threadId, workspaceRoot);
+    if (agent !== (stored ?? MAIN_AGENT)) db.threads.setLineage(state.thread_id, { agent });
+    const settings = settingsStore.get();
+    return launch({
+      state,
+      text: args.text,
+      registry,
+      entry,
+      trusted,
+      model: args.model ?? opts.model ?? entry.profile.model ?? settings.provider.model,
+      approvalMode: args.approvalMode ?? settings.approval_mode,
+      noHooks: Boolean(args.noHooks) || settings.disableAllHooks,
+      maxIterations: args.maxIterations ?? entry.profile.max_iterations ?? settings.max_iterations,
+      controller: new AbortController(),
+      leased: Boolean(args.threadId),
+    });
+  }
+
+  /** One run of an agent profile on a thread: the pipeline, the run, and its place in `running`. */
+  async function launch(l: LaunchSpec): Promise<RunHandle> {
+    const { state, registry, entry } = l;
+    const settings = settingsStore.get();
+    const workspaceRoot = db.threads.summary(state.thread_id)!.workspace;
+    const profile = entry.profile;
+    const depth = l.parent?.depth ?? 0;
     const pipeline = await buildPipeline({
       workspace: workspaceRoot,
       home,
       settings,
       profile,
-      trusted,
-      noHooks: Boolean(args.noHooks) || settings.disableAllHooks,
-      approvalMode: args.approvalMode ?? settings.approval_mode,
+      trusted: l.trusted,
+      noHooks: l.noHooks,
+      approvalMode: l.approvalMode,
       interactive: opts.interactive !== false,
       broker,
       db,
       hookRuns: db.hookRuns,
       memoryFolders,
+      subagents: registry.subagents().map((a) => ({ name: a.name, description: a.description })),
     });
-    const controller = new AbortController();
+    const workspace = await createWorkspace(workspaceRoot, { allowHardLinks: settings.allow_hard_links });
     const runId = newRunId();
-    for (const message of [...diagnostics, ...pipeline.diagnostics]) {
-      bus.emit({
-        event: 'error',
-        run_id: runId,
-        thread_id: state.thread_id,
-        data: { message, code: 'diagnostic' },
-      });
+    // Problems are reported once, by the run the user started.
+    if (depth === 0) {
+      for (const message of [...registry.diagnostics, ...pipeline.diagnostics]) {
+        bus.emit({ event: 'error', run_id: runId, thread_id: state.thread_id, data: { message, code: 'diagnostic' } });
+      }
     }
-    const llm = llmFor(settings);
+    const maxDepth = registry.get(MAIN_AGENT)?.profile.max_subagent_depth ?? settings.max_subagent_depth ?? DEFAULT_SUBAGENT_DEPTH;
     const handle = startRun(
       {
         db,
@@ -146,28 +174,92 @@ export async function createWorkbench(opts: WorkbenchOptions): Promise<Workbench
       },
       {
         state,
-        text: args.text,
+        text: l.text,
         workspace,
-        model,
-        llm,
+        model: l.model,
+        llm: llmFor(settings),
         settings,
         profile,
         hooks: pipeline.hooks,
-        trusted,
-        approvalMode: args.approvalMode ?? settings.approval_mode,
-        maxIterations: args.maxIterations ?? settings.max_iterations,
-        controller,
+        trusted: l.trusted,
+        approvalMode: l.approvalMode,
+        maxIterations: l.maxIterations,
+        controller: l.controller,
         askUser: confirm,
+        params: l.params,
+        parent: l.parent,
+        runSubagent:
+          depth < maxDepth
+            ? (ctx, request) =>
+                runSubagent(
+                  { ctx, registry, trusted: l.trusted, approvalMode: l.approvalMode, noHooks: l.noHooks },
+                  request,
+                )
+            : undefined,
       },
       runId,
     );
-    if (!args.threadId) db.leases.acquire(state.thread_id);
-    running.set(state.thread_id, { controller, handle });
+    if (!l.leased) db.leases.acquire(state.thread_id);
+    running.set(state.thread_id, { controller: l.controller, handle });
     void handle.finished.finally(() => {
       running.delete(state.thread_id);
       db.leases.release(state.thread_id);
     });
     return handle;
+  }
+
+  /** `ctx.runSubagent`: the profile on a fresh child thread, cancelled with its parent (docs/agents.md). */
+  async function runSubagent(p: SubagentParent, request: SubagentRequest): Promise<SubagentResult> {
+    const { ctx } = p;
+    const entry = p.registry.get(request.agent);
+    const workspaceRoot = ctx.workspace.root;
+    const state = db.threads.loadOrCreate(undefined, workspaceRoot);
+    db.threads.setLineage(state.thread_id, {
+      agent: request.agent,
+      parent_thread_id: ctx.threadId,
+      parent_tool_call_id: request.parentToolCallId,
+    });
+    const threadId = state.thread_id;
+    if (!entry) return { content: '', threadId, status: 'error', error: `unknown agent "${request.agent}"` };
+    if (request.description) db.threads.setTitle(threadId, `${request.agent}: ${request.description}`);
+    const opening = request.messages.slice(0, -1);
+    if (opening.length) db.threads.appendMessages(threadId, opening);
+    const controller = new AbortController();
+    const stop = () => controller.abort();
+    ctx.signal.addEventListener('abort', stop, { once: true });
+    if (ctx.signal.aborted) stop();
+    const settings = settingsStore.get();
+    const { temperature, max_tokens, max_completion_tokens } = request.options ?? {};
+    try {
+      const handle = await launch({
+        state,
+        text: request.messages.at(-1)?.content ?? '',
+        registry: p.registry,
+        entry,
+        trusted: p.trusted,
+        model: entry.profile.model ?? ctx.model,
+        approvalMode: p.approvalMode,
+        noHooks: p.noHooks,
+        maxIterations: entry.profile.max_iterations ?? settings.max_iterations,
+        controller,
+        leased: false,
+        params: {
+          ...(temperature !== undefined ? { temperature } : {}),
+          ...((max_tokens ?? max_completion_tokens) !== undefined ? { max_tokens: max_tokens ?? max_completion_tokens } : {}),
+        },
+        parent: {
+          depth: (ctx.depth ?? 0) + 1,
+          threadId: ctx.threadId,
+          toolCallId: request.parentToolCallId,
+          span: ctx.trace?.currentSpan(),
+        },
+      });
+      return subagentResult(threadId, await handle.finished, db.threads.get(threadId));
+    } catch (err) {
+      return { content: '', threadId, status: 'error', error: errorMessage(err) };
+    } finally {
+      ctx.signal.removeEventListener('abort', stop);
+    }
   }
 
   async function compact(a: { threadId: string; model?: string; signal?: AbortSignal }) {
@@ -205,6 +297,7 @@ export async function createWorkbench(opts: WorkbenchOptions): Promise<Workbench
     workspace: defaultWorkspace,
     threads: {
       list: (a) => db.threads.list(a),
+      children: (a) => db.threads.children(a.threadId),
       get: (a) => db.threads.get(a.threadId),
       summary: (a) => db.threads.summary(a.threadId),
       create: (a) => {
@@ -213,7 +306,9 @@ export async function createWorkbench(opts: WorkbenchOptions): Promise<Workbench
         return db.threads.summary(state.thread_id)!;
       },
       rename: (a) => db.threads.setTitle(a.threadId, a.title),
-      delete: (a) => {
+      delete: function remove(a: { threadId: string }) {
+        // A subagent's child thread goes with its parent.
+        for (const child of db.threads.children(a.threadId)) remove({ threadId: child.thread_id });
         running.get(a.threadId)?.controller.abort();
         db.threads.delete(a.threadId);
       },
@@ -240,6 +335,7 @@ export async function createWorkbench(opts: WorkbenchOptions): Promise<Workbench
     },
     memory: createMemoryService(panelDeps),
     skills: createSkillsService(panelDeps),
+    agents: createAgentsService(panelDeps),
     hooks: createHooksService(panelDeps),
     trust: createTrustService(trust),
     trace: createTraceService({

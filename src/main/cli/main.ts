@@ -13,6 +13,7 @@ const COMMANDS: Record<string, () => Promise<CliCommand>> = {
   hooks: async () => (await import('./commands/hooks.ts')).hooksCommand,
   trust: async () => (await import('./commands/trust.ts')).trustCommand,
   skills: async () => (await import('./commands/skills.ts')).skillsCommand,
+  agents: async () => (await import('./commands/agents.ts')).agentsCommand,
   compact: async () => (await import('./commands/compact.ts')).compactCommand,
   serve: async () => (await import('./commands/serve.ts')).serveCommand,
 };
@@ -20,10 +21,10 @@ const COMMANDS: Record<string, () => Promise<CliCommand>> = {
 export const USAGE = `usage: workbench <command> [options]
 
 commands:
-  run [--workspace DIR] [--model NAME] [--base-url URL] [--thread ID] [--auto] [--no-hooks]
-      [--trust] [--max-iterations N] [--json] PROMPT    run the agent once
-  threads list [--json]                                  list threads
-  threads show ID [--json]                               print a thread (AgentState JSON with --json)
+  run [--workspace DIR] [--model NAME] [--base-url URL] [--thread ID] [--agent NAME] [--auto]
+      [--no-hooks] [--trust] [--max-iterations N] [--json] PROMPT    run the agent once
+  threads list [--all] [--json]                          list threads (--all: with subagent threads)
+  threads show ID [--json]                               print a thread (JSON: state, agent, children)
   compact THREAD_ID                                      compact a thread's context now
   trace export THREAD_ID --format otlp|chrome [--out F] [--content]
                                                          export a thread's trace
@@ -32,6 +33,7 @@ commands:
   hooks list|runs|test|replay ...                        inspect and try user hooks
   trust DIR                                              trust a workspace's hooks
   skills list [--workspace DIR] [--json]                 list skills and their problems
+  agents list [--workspace DIR] [--json]                 list agent profiles and their problems
   serve [--host H] [--port N] [--workspace DIR]          serve the app to a browser
 
 environment: OPENAI_API_KEY, OPENAI_BASE_URL, WORKBENCH_MODEL, WORKBENCH_HOME (default ~/.workbench)`;

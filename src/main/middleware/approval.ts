@@ -134,15 +134,18 @@ export async function askUser(
   kind: 'write' | 'execute',
   preview: string,
 ): Promise<ApprovalDecision> {
+  // A subagent's prompt names it, so the user knows which agent wants to act (docs/agents.md).
+  const agent = ctx.depth ? { agent: ctx.profile.name } : {};
   const { id, decision } = broker.request(ctx.threadId, ctx.signal, {
     tool_call: call,
     kind,
     preview,
+    ...agent,
   });
   ctx.emit({
     event: 'on_approval_request',
     name: call.name,
-    data: { approval_id: id, tool_call: call, kind, preview },
+    data: { approval_id: id, tool_call: call, kind, preview, ...agent },
   });
   const asked = performance.now();
   const d = await decision;

@@ -4,6 +4,7 @@
  */
 import type { ApprovalMode, AgentState, FileChange, HookSource, Todo, Message, ToolCall, ToolResult, RunEvent, WorkbenchSettings } from '../../shared/types/index.ts';
 import type { AgentProfile } from '../agents/profile.ts';
+import type { SubagentRequest, SubagentResult } from '../agents/subagent-types.ts';
 import type { LlmClient, LlmResponse, ModelRequest } from '../llm/types.ts';
 import type { PhaseName } from './phases.ts';
 import type { ToolRegistry } from '../tools/registry.ts';
@@ -50,6 +51,13 @@ export interface RunContext {
    * which a hook may veto) or happened ('post'). Set by the run, called by whoever compacts.
    */
   notifyCompaction?(notice: CompactionNotice): Promise<{ blocked: boolean; reason?: string }>;
+  /**
+   * Runs another agent profile as a subagent of this run on a fresh child thread (docs/agents.md).
+   * Absent when the depth limit is reached. Contract: cancel of this run cancels the subagent.
+   */
+  runSubagent?(request: SubagentRequest): Promise<SubagentResult>;
+  /** How deep this run is in a chain of subagents: 0 for the agent the user talks to (docs/agents.md). */
+  readonly depth?: number;
 }
 
 export type ModelCallFn = (req: ModelRequest) => Promise<LlmResponse>;

@@ -86,6 +86,13 @@ const MIGRATIONS: readonly string[] = [
     heartbeat_at INTEGER NOT NULL
   );
   `,
+  // Subagent runs: a child thread names its parent thread, the parent's tool call and its agent profile.
+  `
+  ALTER TABLE threads ADD COLUMN parent_thread_id TEXT;
+  ALTER TABLE threads ADD COLUMN parent_tool_call_id TEXT;
+  ALTER TABLE threads ADD COLUMN agent TEXT;
+  CREATE INDEX threads_parent ON threads(parent_thread_id);
+  `,
 ];
 
 /** The schema version this build writes. */

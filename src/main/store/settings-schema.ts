@@ -19,6 +19,7 @@ export const settingsSchema = z.looseObject({
   theme: z.enum(['light', 'dark', 'system']),
   max_iterations: z.number().int().min(1).max(1000),
   max_parallel_tools: z.number().int().min(1).max(64),
+  max_subagent_depth: z.number().int().min(0).max(10).optional(),
   disableAllHooks: z.boolean(),
   hook_overrides: z.record(z.string(), hookOverride),
   tracing: z.looseObject({

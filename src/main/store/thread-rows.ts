@@ -10,6 +10,9 @@ export interface ThreadRow {
   message_count: number;
   todos: string;
   compaction: string | null;
+  parent_thread_id?: string | null;
+  parent_tool_call_id?: string | null;
+  agent?: string | null;
 }
 
 export interface MessageRow {
@@ -60,6 +63,9 @@ export function summaryFromRow(row: ThreadRow): ThreadSummary {
     created_at: row.created_at,
     updated_at: row.updated_at,
     message_count: row.message_count,
+    ...(row.agent ? { agent: row.agent } : {}),
+    ...(row.parent_thread_id ? { parent_thread_id: row.parent_thread_id } : {}),
+    ...(row.parent_tool_call_id ? { parent_tool_call_id: row.parent_tool_call_id } : {}),
   };
 }
 

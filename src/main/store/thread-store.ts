@@ -101,9 +101,14 @@ export function createThreadStore(
     deleteMessages: db.prepare('DELETE FROM messages WHERE thread_id = ?'),
     resetThread: db.prepare('UPDATE threads SET message_count = 0, compaction = NULL WHERE id = ?'),
     deleteSpans: db.prepare('DELETE FROM spans WHERE thread_id = ?'),
+    children: db.prepare('SELECT * FROM threads WHERE parent_thread_id = ? ORDER BY created_at, rowid'),
+    setLineage: db.prepare(
+      'UPDATE threads SET agent = ?, parent_thread_id = COALESCE(?, parent_thread_id), parent_tool_call_id = COALESCE(?, parent_tool_call_id) WHERE id = ?',
+    ),
     list: db.prepare(
       `SELECT * FROM threads t
        WHERE ($ws IS NULL OR t.workspace = $ws)
+         AND ($children = 1 OR t.parent_thread_id IS NULL)
          AND ($q IS NULL OR t.title LIKE $q ESCAPE '\\'
               OR EXISTS (SELECT 1 FROM messages m WHERE m.thread_id = t.id AND m.content LIKE $q ESCAPE '\\'))
        ORDER BY t.updated_at DESC, t.rowid DESC
@@ -192,8 +197,17 @@ export function createThreadStore(
         ws: opts.workspace ?? null,
         q: search ? likePattern(search) : null,
         limit: opts.limit ?? -1,
+        children: opts.includeChildren ? 1 : 0,
       }) as unknown as ThreadRow[];
       return rows.map(summaryFromRow);
+    },
+    children(threadId) {
+      return (q.children.all(threadId) as unknown as ThreadRow[]).map(summaryFromRow);
+    },
+    setLineage(threadId, lineage) {
+      const agent = lineage.agent && lineage.agent !== 'main' ? lineage.agent : null;
+      const r = q.setLineage.run(agent, lineage.parent_thread_id ?? null, lineage.parent_tool_call_id ?? null, threadId);
+      if (r.changes === 0) throw new Error(`unknown thread ${threadId}`);
     },
     appendMessages(threadId, msgs) {
       if (msgs.length === 0) return;

@@ -16,12 +16,24 @@ export interface CompactionSummary {
   created_at: number;
 }
 
+/** What links a thread to its agent profile and, for a subagent run, to its parent's tool call. */
+export interface ThreadLineage {
+  agent?: string;
+  parent_thread_id?: string;
+  parent_tool_call_id?: string;
+}
+
 export interface ThreadStore {
   /** Returns the thread (from cache, else SQLite), or a new empty one bound to `workspace`. */
   loadOrCreate(threadId: string | undefined, workspace: string): AgentState;
   get(threadId: string): AgentState | undefined;
   summary(threadId: string): ThreadSummary | undefined;
-  list(opts?: { workspace?: string; search?: string; limit?: number }): ThreadSummary[];
+  /** Threads, newest first; subagents' child threads only with `includeChildren`. */
+  list(opts?: { workspace?: string; search?: string; limit?: number; includeChildren?: boolean }): ThreadSummary[];
+  /** The child threads of subagent runs started from `threadId`, oldest first. */
+  children(threadId: string): ThreadSummary[];
+  /** Sets the thread's agent profile and, for a child thread, its parent (docs/agents.md). */
+  setLineage(threadId: string, lineage: ThreadLineage): void;
   /** Appends messages as rows, in one transaction; also updates the in-memory state. */
   appendMessages(threadId: string, msgs: Message[]): void;
   /**

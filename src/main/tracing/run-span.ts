@@ -11,6 +11,8 @@ export interface RunSpanInfo {
   threadId: string;
   workspace: string;
   agentName?: string;
+  /** A subagent run's root nests under this span of its parent run (docs/agents.md). */
+  parent?: SpanHandle;
 }
 
 export interface RunSpanOutcome {
@@ -35,7 +37,7 @@ export function startRunSpan(recorder: TraceRecorder, info: RunSpanInfo): SpanHa
     'gen_ai.request.model': info.model,
     'session.id': info.threadId,
     'workbench.workspace': info.workspace,
-  });
+  }, info.parent);
 }
 
 /** Records the run's totals and ends the root span; an error or stop_reason 'error' marks it failed. */

@@ -159,6 +159,8 @@ export function createClaudeHooks(opts: ClaudeHooksOptions, source: HookSource):
       cwd: ctx.workspace.root,
       permission_mode: permissionMode(ctx.approvalMode ?? ctx.settings.approval_mode),
       hook_event_name: event,
+      // Inside a subagent every input names it, as Claude Code's do (docs/hooks.md).
+      ...(ctx.depth ? { agent_id: ctx.threadId, agent_type: ctx.profile.name } : {}),
       ...fields,
     };
     // SessionEnd runs after a cancel too, so it must not be cancelled by the run's signal.
@@ -185,6 +187,13 @@ export function createClaudeHooks(opts: ClaudeHooksOptions, source: HookSource):
     source,
 
     async beforeAgent(ctx, state) {
+      // A subagent fires SubagentStart instead of SessionStart (its context joins the subagent's requests).
+      if (ctx.depth) {
+        const outcomes = await fire(ctx, 'SubagentStart', ctx.profile.name, { agent_id: ctx.threadId, agent_type: ctx.profile.name });
+        const context = outcomes.map((o) => o.verdict.additionalContext).filter((c): c is string => Boolean(c));
+        if (context.length) sessionContext.set(ctx.runId, context.join('\n'));
+        return;
+      }
       const source = state.messages.filter((m) => m.role === 'user').length > 1 ? 'resume' : 'startup';
       // CLAUDE_ENV_FILE: the `export` lines SessionStart hooks append reach the run's later commands.
       const envFile = createEnvFile(opts.home, ctx.runId);
@@ -201,6 +210,8 @@ export function createClaudeHooks(opts: ClaudeHooksOptions, source: HookSource):
     },
 
     async onUserMessage(ctx, text): Promise<UserMessageOutcome> {
+      // A subagent's task is written by the agent, not submitted by the user.
+      if (ctx.depth) return { blocked: false };
       const agg = aggregate(await fire(ctx, 'UserPromptSubmit', undefined, { prompt: text }), opts.settings, true);
       const stop = agg.block ?? agg.ask;
       if (stop) return { blocked: true, reason: stop.reason, by: stop.by };
@@ -260,13 +271,15 @@ export function createClaudeHooks(opts: ClaudeHooksOptions, source: HookSource):
     async onAgentStop(ctx, msgs: Message[]): Promise<StopOutcome> {
       const inRow = stopBlocks.get(ctx.runId) ?? 0;
       const last = [...msgs].reverse().find((m) => m.role === 'assistant');
-      const outcomes = await fire(ctx, 'Stop', undefined, { stop_hook_active: inRow > 0, last_assistant_message: last?.content ?? '' });
+      // A subagent's end is SubagentStop (matched on its agent type), read exactly like Stop.
+      const event = ctx.depth ? 'SubagentStop' : 'Stop';
+      const outcomes = await fire(ctx, event, ctx.depth ? ctx.profile.name : undefined, { stop_hook_active: inRow > 0, last_assistant_message: last?.content ?? '' });
       // A block reason and extra context both keep the agent working (Stop `additionalContext` is
       // feedback without an error).
       const reasons = outcomes.flatMap((o) => [o.verdict.block, o.verdict.additionalContext]).filter((r): r is string => Boolean(r));
       // `continue: false` means "stop now", which beats any request to keep going.
       const halt = outcomes.find((o) => o.verdict.halt !== undefined);
-      if (halt) stopNotice(ctx, 'Stop', { by: halt.handler.name, reason: halt.verdict.halt as string });
+      if (halt) stopNotice(ctx, event, { by: halt.handler.name, reason: halt.verdict.halt as string });
       if (reasons.length === 0 || halt || inRow >= STOP_BLOCK_CAP) {
         stopBlocks.delete(ctx.runId);
         return {};
@@ -291,6 +304,7 @@ export function createClaudeHooks(opts: ClaudeHooksOptions, source: HookSource):
       sessionContext.delete(ctx.runId);
       const reason = outcome.stop_reason === 'cancelled' ? 'prompt_input_exit' : 'other';
       removeEnvFile(opts.home, ctx.runId);
+      if (ctx.depth) return;
       await fire(ctx, 'SessionEnd', reason, { reason, stop_reason: outcome.stop_reason }, { atEnd: true });
     },
   };

@@ -128,7 +128,12 @@ export function createExecutableHooks(opts: ExecutableHooksOptions, source: Hook
       ref,
       e.path,
       ctx.workspace.root,
-      { ...basePayload(event, ctx.threadId, ctx.workspace.root), ...fields },
+      {
+        ...basePayload(event, ctx.threadId, ctx.workspace.root),
+        // Kodelet's marker for a hook running inside a subagent (docs/hooks.md).
+        ...(ctx.depth ? { invoked_by: 'subagent' } : {}),
+        ...fields,
+      },
       (o) => executableDecision(event, o),
       { settings: ctx.settings.sandbox, workbenchHome: ctx.home },
     );

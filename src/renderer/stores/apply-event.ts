@@ -6,6 +6,7 @@
 import type { AgentEventEnvelope, PendingApproval } from '../../shared/ipc/contract.ts';
 import type { AgentState, Message, StreamEventData } from '../../shared/types/index.ts';
 import { applySpanEvents, type TraceData } from '../features/trace/trace-data.ts';
+import { applySubagentEvent } from '../features/agents/subagent-events.ts';
 import {
   emptyThread,
   endStatusOf,
@@ -196,7 +197,10 @@ function applyToThread(t: ThreadChat, env: AgentEventEnvelope): ThreadChat {
 /** Applies one envelope. Contract: pure. */
 export function applyEvent(data: ChatData, env: AgentEventEnvelope): ChatData {
   const base = env.seq > data.lastSeq ? { ...data, lastSeq: env.seq } : data;
-  return patchThread(base, env.event.thread_id, (t) => applyToThread(t, env));
+  const own = patchThread(base, env.event.thread_id, (t) => applyToThread(t, env));
+  // A subagent's event also updates its card (and approvals) in the parent thread.
+  const parent = env.event.parent_thread_id;
+  return parent ? patchThread(own, parent, (t) => applySubagentEvent(t, env)) : own;
 }
 
 /** Applies a batch of envelopes (one animation frame's worth). */

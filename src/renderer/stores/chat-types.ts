@@ -33,6 +33,19 @@ export interface ApprovalView {
   toolCall: ToolCall;
   kind: 'write' | 'execute';
   preview: string;
+  /** The subagent that asks, when the call comes from one. */
+  agent?: string;
+}
+
+/** A subagent started by a `task` call of this thread (keyed by that call's id; docs/agents.md). */
+export interface SubagentRun {
+  agent: string;
+  /** Its child thread. */
+  threadId: string;
+  /** Known while its events arrive; after a reload the task call's own status tells. */
+  status?: 'running' | 'done' | 'failed' | 'stopped';
+  /** What it is doing now (its current tool call). */
+  activity?: string;
 }
 
 /** A line shown between messages: a hook block, a hook failure, an error, a cancel. */
@@ -66,6 +79,10 @@ export interface ThreadChat {
   queue: string[];
   /** Set when an event shows the local copy missed something; the app re-reads the thread. */
   stale: boolean;
+  /** The thread's agent profile as last loaded (absent: `main`). */
+  agent?: string;
+  /** Subagents this thread's `task` calls started, by tool call id. */
+  subagents?: Record<string, SubagentRun>;
 }
 
 export interface ChatData {

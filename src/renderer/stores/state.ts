@@ -8,14 +8,15 @@ import type { MemorySlice } from './slices/memory-slice.ts';
 import type { SkillsSlice } from './slices/skills-slice.ts';
 import type { HooksSlice } from './slices/hooks-slice.ts';
 
-export type DockTab = 'todos' | 'trace' | 'memory' | 'skills' | 'hooks' | 'settings';
+export type DockTab = 'todos' | 'trace' | 'memory' | 'skills' | 'agents' | 'hooks' | 'settings';
 
 export interface ChatSlice {
   chat: ChatData;
   activeThreadId: string | null;
   openThread(threadId: string | null): Promise<void>;
   reloadThread(threadId: string): Promise<void>;
-  send(text: string): Promise<void>;
+  /** Sends a message; `agent` sets the thread's agent profile (docs/agents.md). */
+  send(text: string, agent?: string): Promise<void>;
   cancel(): Promise<void>;
   approve(approvalId: string, decision: ApprovalDecision): Promise<void>;
   /** Sends the next queued message of a thread whose run ended. */

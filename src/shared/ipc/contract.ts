@@ -107,6 +107,8 @@ export interface ThreadView {
   summary: ThreadSummary;
   running: boolean;
   approvals: PendingApproval[];
+  /** The child threads of the subagent runs this thread started (docs/agents.md). */
+  children?: ThreadSummary[];
 }
 
 export interface MemoryDocument {
@@ -192,6 +194,35 @@ export interface SkillFile {
   version: string;
 }
 
+/** An agent profile as the Agents panel and `workbench agents list` show it (docs/agents.md). */
+export interface AgentView {
+  name: string;
+  description: string;
+  source: 'agent.yaml' | 'workspace' | 'claude-project' | 'user' | 'claude-user';
+  path: string;
+  /** A workspace profile of an untrusted workspace: listed, never run. */
+  inert: boolean;
+  model?: string;
+  tools?: string[];
+  max_iterations?: number;
+  /** The profile's script hooks file, when it names one. */
+  script?: string;
+}
+
+export interface AgentListing {
+  agents: AgentView[];
+  diagnostics: string[];
+}
+
+/** A profile file and what the main process found wrong with it. */
+export interface AgentFile {
+  path: string;
+  content: string;
+  version: string;
+  diagnostics: string[];
+  script?: string;
+}
+
 export type HookTemplateId = 'audit-logger' | 'guardrail' | 'follow-up';
 
 export interface HookListing {
@@ -260,6 +291,10 @@ export interface InvokeResults {
   'memory.read': MemoryDocument;
   'memory.write': SaveResult<MemoryDocument>;
   'memory.effective': EffectiveContext;
+  'agents.list': AgentListing;
+  'agents.read': AgentFile;
+  'agents.validate': { diagnostics: string[]; name?: string; script?: string };
+  'agents.save': SaveResult<AgentFile>;
   'skills.list': SkillListing;
   'skills.read': SkillFile;
   'skills.create': SkillView;

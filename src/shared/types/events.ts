@@ -75,6 +75,8 @@ export interface StreamEventData {
     tool_call: ToolCall;
     kind: 'write' | 'execute';
     preview: string;
+    /** The subagent that asks, when the call comes from one (docs/agents.md). */
+    agent?: string;
   };
   on_approval_resolved: { approval_id: string; decision: ApprovalDecision };
   on_blocked: {
@@ -93,6 +95,13 @@ export type StreamEventName = keyof StreamEventData;
 export interface RunIds {
   run_id: string;
   thread_id: string;
+  /** Set on the events of a subagent run: how deep it is (1 = started by the main agent). */
+  depth?: number;
+  /** Set on the events of a subagent run: the `task` call that started it and that call's thread. */
+  parent_tool_call_id?: string;
+  parent_thread_id?: string;
+  /** Set on the events of a subagent run: its agent profile. */
+  agent?: string;
 }
 
 /**

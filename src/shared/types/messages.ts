@@ -75,4 +75,9 @@ export interface ThreadSummary {
   created_at: number;
   updated_at: number;
   message_count: number;
+  /** The agent profile the thread runs (absent: `main`; docs/agents.md). */
+  agent?: string;
+  /** Set on a subagent's child thread: the thread and the `task` tool call that started it. */
+  parent_thread_id?: string;
+  parent_tool_call_id?: string;
 }

@@ -32,6 +32,8 @@ export interface WorkbenchSettings {
   max_iterations: number;
   /** Tool calls of one turn that run at once; the rest wait their turn (results stay in call order). */
   max_parallel_tools: number;
+  /** How deep subagents may nest (docs/agents.md); agent.yaml `max_subagent_depth` wins. Default 2. */
+  max_subagent_depth?: number;
   disableAllHooks: boolean;
   /** Per-hook overrides keyed by HookInfo.id (settings hooks toggled off, fail mode, timeout). */
   hook_overrides: Record<string, HookOverride>;

@@ -30,17 +30,17 @@ describe('hooks service', () => {
     );
     const { hooks, trusted, templates } = await sb.wb.hooks!.list({ workspace: sb.ws });
     const ids = hooks.map((h) => h.id);
-    expect(ids.slice(0, 3)).toEqual(['builtin:tracing', 'builtin:todolist', 'builtin:user-hooks']);
-    expect(ids[3]).toBe('executable:user:audit');
-    expect(ids[4]).toMatch(/^claude:.*settings\.json#PreToolUse\/0\/0$/);
+    expect(ids.slice(0, 4)).toEqual(['builtin:tracing', 'builtin:todolist', 'builtin:subagents', 'builtin:user-hooks']);
+    expect(ids[4]).toBe('executable:user:audit');
+    expect(ids[5]).toMatch(/^claude:.*settings\.json#PreToolUse\/0\/0$/);
     expect(ids.at(-1)).toBe('builtin:summarization');
-    expect(hooks[3]).toMatchObject({
+    expect(hooks[4]).toMatchObject({
       dialect: 'executable',
       events: ['after_tool_call'],
       enabled: true,
       trusted: true,
     });
-    expect(hooks[4]).toMatchObject({ dialect: 'claude', matcher: 'Bash' });
+    expect(hooks[5]).toMatchObject({ dialect: 'claude', matcher: 'Bash' });
     expect(trusted).toBe(false);
     expect(templates.map((t) => t.id)).toEqual(['audit-logger', 'guardrail', 'follow-up']);
   });

@@ -13,6 +13,7 @@ import {
   summarizationInfo,
 } from '../../../src/main/middleware/summarization.ts';
 import { createTodoListHook, todoListInfo } from '../../../src/main/middleware/todos.ts';
+import { createSubagentsHook, subagentsInfo } from '../../../src/main/middleware/subagents.ts';
 import { createTracingHook, tracingInfo } from '../../../src/main/middleware/tracing.ts';
 import { createClaudeHooks } from '../../../src/main/user-hooks/claude-hooks.ts';
 import { createExecutableHooks } from '../../../src/main/user-hooks/executable-hooks.ts';
@@ -25,6 +26,7 @@ describe('self-describing middleware', () => {
   it.each([
     [tracingInfo, createTracingHook()],
     [todoListInfo, createTodoListHook()],
+    [subagentsInfo, createSubagentsHook([])],
     [
       approvalInfo,
       createApprovalHook({ mode: 'ask', broker: new ApprovalBroker(), interactive: false }),
@@ -54,6 +56,7 @@ describe('self-describing middleware', () => {
     expect(infos.map((i) => i.id)).toEqual([
       'builtin:tracing',
       'builtin:todolist',
+      'builtin:subagents',
       'builtin:user-hooks',
       'builtin:approval',
       'builtin:filesystem',

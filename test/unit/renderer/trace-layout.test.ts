@@ -76,6 +76,32 @@ describe('trace layout', () => {
     expect(runs[0]!.rows.map((r) => r.span.span_id)).toEqual(['r1']);
   });
 
+  it("nests subagent runs under their task spans, side by side when parallel, inside the parent's run", () => {
+    const spans = [
+      mk('root', null, 'agent', 0, 100),
+      mk('t1', 'root', 'tool', 10, 90, { name: 'execute_tool task' }),
+      mk('t2', 'root', 'tool', 10, 80, { name: 'execute_tool task' }),
+      mk('a', 't1', 'agent', 12, 88, { run_id: 'child1' }),
+      mk('a-tool', 'a', 'tool', 20, 30, { run_id: 'child1' }),
+      mk('b', 't2', 'agent', 12, 70, { run_id: 'child2' }),
+      mk('g', 'b', 'tool', 15, 60, { run_id: 'child2', name: 'execute_tool task' }),
+      mk('grand', 'g', 'agent', 16, 59, { run_id: 'grandchild' }),
+    ];
+    const runs = layoutRuns(spans);
+    expect(runs.map((r) => r.runId)).toEqual(['r1']);
+    const rows = runs[0]!.rows.map((r) => [r.span.span_id, r.depth, r.lane]);
+    expect(rows).toEqual([
+      ['root', 0, 0],
+      ['t1', 1, 0],
+      ['a', 2, 0],
+      ['a-tool', 3, 0],
+      ['t2', 1, 1],
+      ['b', 2, 0],
+      ['g', 3, 0],
+      ['grand', 4, 0],
+    ]);
+  });
+
   it('lays out 20,000 spans', () => {
     const spans = [mk('root', null, 'agent', 0, 1e6)];
     for (let i = 0; i < 20_000; i++)

@@ -3,6 +3,7 @@ import { createHooksService } from '../../../src/main/api/panels/hooks-service.t
 import { createMemoryService } from '../../../src/main/api/panels/memory-service.ts';
 import type { PanelDeps } from '../../../src/main/api/panels/panel-deps.ts';
 import { createSkillsService } from '../../../src/main/api/panels/skills-service.ts';
+import { createAgentsService } from '../../../src/main/api/panels/agents-service.ts';
 import { createTrustService } from '../../../src/main/api/panels/trust-service.ts';
 import type { Workbench } from '../../../src/main/api/types.ts';
 import { WorkbenchError } from '../../../src/main/errors.ts';
@@ -39,6 +40,7 @@ export function createStubWorkbench(workspace = '/tmp', home = '/tmp/home'): Stu
     emit: (e) => listeners.forEach((l) => l(e)),
     threads: {
       list: () => [...threads.values()],
+      children: () => [],
       get: ({ threadId }) => (threads.has(threadId) ? { thread_id: threadId, messages: [], todos: [], files: {} } : undefined),
       summary: ({ threadId }) => threads.get(threadId),
       create: (a) => create(a?.title),
@@ -69,6 +71,7 @@ export function createStubWorkbench(workspace = '/tmp', home = '/tmp/home'): Stu
     },
     memory: createMemoryService(panels),
     skills: createSkillsService(panels),
+    agents: createAgentsService(panels),
     hooks: createHooksService(panels),
     trust: createTrustService(trust),
     credentials: { setApiKey: (a) => void (key = a.apiKey), hasApiKey: () => Boolean(key) },

@@ -61,6 +61,10 @@ describe('openDatabase', () => {
     // Back to version 1: no status column, as a file written by an older build.
     const raw = new DatabaseSync(file);
     raw.exec('DROP TABLE thread_leases; ALTER TABLE messages DROP COLUMN status; PRAGMA user_version = 1');
+    // …and without the subagent columns of the threads table.
+    raw.exec(
+      'DROP INDEX threads_parent; ALTER TABLE threads DROP COLUMN parent_thread_id; ALTER TABLE threads DROP COLUMN parent_tool_call_id; ALTER TABLE threads DROP COLUMN agent',
+    );
     raw.close();
     const old = openAt(file);
     expect(pragma(file, 'user_version')).toBe(SCHEMA_VERSION);

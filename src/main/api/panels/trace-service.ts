@@ -15,7 +15,7 @@ export type TraceExportFormat = 'otlp' | 'chrome';
 
 export interface TraceServiceDeps {
   spans: SpanStore;
-  threads: ThreadStore;
+  threads: Omit<ThreadStore, 'children'> & Partial<Pick<ThreadStore, 'children'>>;
   hookRuns: HookRunStore;
   /** Writes buffered span updates so a list sees the running run's latest spans. */
   flush?: () => void;
@@ -28,7 +28,7 @@ export interface TraceServiceDeps {
 }
 
 export interface TraceService {
-  /** Every span of a thread, ordered by start. */
+  /** Every span of a thread and of its subagents' child threads, ordered by start. */
   list(args: { threadId: string }): SpanRecord[];
   /**
    * A file for download.
@@ -54,9 +54,13 @@ export interface TraceService {
 /** Creates the trace service over the database's stores. */
 export function createTraceService(deps: TraceServiceDeps): TraceService {
   const tx = deps.transaction ?? (<T>(fn: () => T) => fn());
+  /** The thread's spans and those of its subagents' child threads, which nest under its task spans. */
   function list(threadId: string): SpanRecord[] {
     deps.flush?.();
-    return deps.spans.listByThread(threadId);
+    const spans = deps.spans.listByThread(threadId);
+    const children = deps.threads.children?.(threadId) ?? [];
+    if (children.length === 0) return spans;
+    return [...spans, ...children.flatMap((c) => list(c.thread_id))].sort((a, b) => a.start_ms - b.start_ms);
   }
   return {
     list: (a) => list(a.threadId),

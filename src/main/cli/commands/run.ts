@@ -21,6 +21,7 @@ export const runCommand: CliCommand = async (argv, io) => {
     model: { type: 'string' },
     'base-url': { type: 'string' },
     thread: { type: 'string' },
+    agent: { type: 'string' },
     auto: { type: 'boolean' },
     'no-hooks': { type: 'boolean' },
     trust: { type: 'boolean' },
@@ -65,6 +66,7 @@ export const runCommand: CliCommand = async (argv, io) => {
       maxIterations,
       trust: values.trust,
       noHooks: values['no-hooks'],
+      agent: values.agent,
     });
     if (stoppedBy) workbench.chat.cancel({ threadId: handle.threadId });
     const result = await handle.finished;
@@ -110,21 +112,25 @@ const oneLine = (text: string, max = 120) => {
   return flat.length > max ? `${flat.slice(0, max - 1)}…` : flat;
 };
 
+/** A subagent's activity is prefixed with its name (`[researcher] `). */
+const who = (event: StreamEvent) => (event.agent ? `[${event.agent}] ` : '');
+
 function textPrinter(io: CliIo) {
   return (event: StreamEvent) => {
     switch (event.event) {
       case 'on_chat_model_stream':
-        io.stdout(event.data.delta);
+        // A subagent's answer reaches the user through the parent's: only the main run streams.
+        if (!event.depth) io.stdout(event.data.delta);
         break;
       case 'on_tool_start':
-        io.stderr(`\n→ ${event.name} ${oneLine(JSON.stringify(event.data.args))}\n`);
+        io.stderr(`\n${who(event)}→ ${event.name} ${oneLine(JSON.stringify(event.data.args))}\n`);
         break;
       case 'on_tool_end': {
         const d = event.data;
         io.stderr(
           d.error
-            ? `✗ ${event.name}: ${oneLine(d.error)}\n`
-            : `✓ ${event.name} (${d.duration_ms} ms)\n`,
+            ? `${who(event)}✗ ${event.name}: ${oneLine(d.error)}\n`
+            : `${who(event)}✓ ${event.name} (${d.duration_ms} ms)\n`,
         );
         if (d.rewritten_by) io.stderr(`  (input changed by hook ${d.rewritten_by}: ${oneLine(JSON.stringify(d.args))})\n`);
         break;

@@ -8,7 +8,7 @@ export function ApprovalCard({ approval }: { approval: ApprovalView }) {
   return (
     <div className="approval-card" role="dialog" aria-label={`Approve ${approval.toolCall.name}`} data-testid="approval-card">
       <div className="approval-title">
-        The agent wants to {what} <span className="tool-name">({approval.toolCall.name})</span>
+        {approval.agent ? `The subagent ${approval.agent}` : 'The agent'} wants to {what} <span className="tool-name">({approval.toolCall.name})</span>
       </div>
       <pre className="approval-preview" data-testid="approval-preview">{approval.preview}</pre>
       <div className="approval-actions">

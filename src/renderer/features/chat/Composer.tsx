@@ -1,5 +1,6 @@
 import { useEffect, useRef, useState, type KeyboardEvent } from 'react';
 import { useWorkbenchStore } from '../../stores/store.ts';
+import { AgentPicker, useThreadAgent } from '../agents/AgentPicker.tsx';
 
 /** The message box: Enter sends, Shift+Enter new line; while a run goes, messages queue. */
 export function Composer({ running, queued }: { running: boolean; queued: number }) {
@@ -8,14 +9,17 @@ export function Composer({ running, queued }: { running: boolean; queued: number
   const cancel = useWorkbenchStore((s) => s.cancel);
   const activeThreadId = useWorkbenchStore((s) => s.activeThreadId);
   const ref = useRef<HTMLTextAreaElement>(null);
+  const threadAgent = useThreadAgent();
+  const [agent, setAgent] = useState(threadAgent);
 
   useEffect(() => {
     ref.current?.focus();
-  }, [activeThreadId]);
+    setAgent(threadAgent);
+  }, [activeThreadId, threadAgent]);
 
   const submit = () => {
     if (!text.trim()) return;
-    void send(text);
+    void send(text, agent !== threadAgent ? agent : undefined);
     setText('');
   };
   const onKeyDown = (e: KeyboardEvent<HTMLTextAreaElement>) => {
@@ -32,6 +36,7 @@ export function Composer({ running, queued }: { running: boolean; queued: number
         </div>
       )}
       <div className="composer-row">
+        <AgentPicker value={agent} onChange={setAgent} />
         <textarea
           ref={ref}
           value={text}

@@ -2,6 +2,7 @@ import { lazy, memo, Suspense, useEffect, useState } from 'react';
 import type { ToolCall } from '../../../shared/types/index.ts';
 import { isEnded, type ToolRun } from '../../stores/chat-types.ts';
 import { FAILED_STATUSES, TOOL_STATUS_LABEL as LABEL } from './tool-status.ts';
+import { SubagentCard } from '../agents/SubagentCard.tsx';
 
 const MonacoEditor = lazy(() => import('../../components/MonacoEditor.tsx'));
 
@@ -147,13 +148,11 @@ export function ToolGroup({
           {calls.length} tools in parallel · {done}/{calls.length} finished
         </div>
       )}
-      {calls.map((c) => (
-        <ToolCard
-          key={c.id}
-          call={c}
-          run={awaiting.has(c.id) ? { ...tools[c.id], status: 'awaiting_approval' } : tools[c.id]}
-        />
-      ))}
+      {calls.map((c) => {
+        const run = awaiting.has(c.id) ? { ...tools[c.id], status: 'awaiting_approval' as const } : tools[c.id];
+        // A `task` call is a subagent run: shown as its card (docs/agents.md).
+        return c.name === 'task' ? <SubagentCard key={c.id} call={c} run={run} /> : <ToolCard key={c.id} call={c} run={run} />;
+      })}
     </div>
   );
 }

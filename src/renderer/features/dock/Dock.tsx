@@ -6,17 +6,19 @@ import { TracePanel } from '../trace/TracePanel.tsx';
 import { MemoryPanel } from '../memory/MemoryPanel.tsx';
 import { SkillsPanel } from '../skills/SkillsPanel.tsx';
 import { HooksPanel } from '../hooks/HooksPanel.tsx';
+import { AgentsPanel } from '../agents/AgentsPanel.tsx';
 
 const TABS: Array<{ id: DockTab; label: string }> = [
   { id: 'todos', label: 'Todos' },
   { id: 'trace', label: 'Trace' },
   { id: 'memory', label: 'Memory' },
   { id: 'skills', label: 'Skills' },
+  { id: 'agents', label: 'Agents' },
   { id: 'hooks', label: 'Hooks' },
   { id: 'settings', label: 'Settings' },
 ];
 
-/** The right dock: Todos, Trace, Memory, Skills, Hooks and Settings tabs. */
+/** The right dock: Todos, Trace, Memory, Skills, Agents, Hooks and Settings tabs. */
 export function Dock() {
   const tab = useWorkbenchStore((s) => s.dockTab);
   const setTab = useWorkbenchStore((s) => s.setDockTab);
@@ -43,6 +45,7 @@ export function Dock() {
         {tab === 'trace' && <TracePanel />}
         {tab === 'memory' && <MemoryPanel />}
         {tab === 'skills' && <SkillsPanel />}
+        {tab === 'agents' && <AgentsPanel />}
         {tab === 'hooks' && <HooksPanel />}
       </div>
     </aside>

@@ -56,7 +56,8 @@ export function TracePanel() {
     [spans, selected],
   );
   const selectedRun = useMemo(
-    () => (selectedSpan ? runs.find((r) => r.runId === selectedSpan.run_id) : undefined),
+    // A subagent's span sits in the run it nests under, whose id is not its own run_id.
+    () => (selectedSpan ? runs.find((r) => r.rows.some((row) => row.span.span_id === selectedSpan.span_id)) : undefined),
     [runs, selectedSpan],
   );
 

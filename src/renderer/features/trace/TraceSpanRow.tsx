@@ -23,7 +23,9 @@ export function spanLabel(row: LayoutRow): string {
   if (s.kind === 'tool') return toolName(s) ?? s.name;
   if (s.kind === 'hook')
     return `${hookName(s) ?? 'hook'} (${String(s.attributes['workbench.hook.event'] ?? 'hook')})`;
-  if (s.kind === 'agent') return 'run';
+  // A subagent's run (nested under its task span) is named after its agent (docs/agents.md).
+  if (s.kind === 'agent')
+    return row.parent >= 0 ? `agent ${String(s.attributes['gen_ai.agent.name'] ?? 'run')}` : 'run';
   return s.name;
 }
 

@@ -37,10 +37,13 @@ export function applySpanEvents(data: TraceData, envs: readonly AgentEventEnvelo
     const e = env.event;
     if (e.event !== 'on_span_start' && e.event !== 'on_span_end') continue;
     const span = e.data.span;
-    const threadId = span.thread_id || e.thread_id;
-    const list = byThread.get(threadId);
-    if (list) list.push(span);
-    else byThread.set(threadId, [span]);
+    // A subagent's spans also show in its parent thread's trace, nested under the task span.
+    for (const threadId of [span.thread_id || e.thread_id, e.parent_thread_id]) {
+      if (!threadId) continue;
+      const list = byThread.get(threadId);
+      if (list) list.push(span);
+      else byThread.set(threadId, [span]);
+    }
   }
   if (byThread.size === 0) return data;
   const threads = { ...data.threads };

@@ -105,11 +105,13 @@ export function layoutRuns(
   spans: readonly SpanRecord[],
   previous: readonly RunLayout[] = [],
 ): RunLayout[] {
+  const top = topRuns(spans);
   const byRun = new Map<string, SpanRecord[]>();
   for (const s of spans) {
-    const list = byRun.get(s.run_id);
+    const runId = top.get(s.run_id) ?? s.run_id;
+    const list = byRun.get(runId);
     if (list) list.push(s);
-    else byRun.set(s.run_id, [s]);
+    else byRun.set(runId, [s]);
   }
   const old = new Map(previous.map((r) => [r.runId, r]));
   return [...byRun]
@@ -119,6 +121,27 @@ export function layoutRuns(
     })
     .sort((a, b) => a.start - b.start);
 }
+/**
+ * Run id → the run it is laid out in: a subagent's run nests under the `task` span of the run that
+ * started it, so its spans join that run's tree (docs/agents.md). Runs absent from the map stand alone.
+ */
+function topRuns(spans: readonly SpanRecord[]): Map<string, string> {
+  const runOf = new Map(spans.map((s) => [s.span_id, s.run_id]));
+  const parentRun = new Map<string, string>();
+  for (const s of spans) {
+    const owner = s.parent_span_id ? runOf.get(s.parent_span_id) : undefined;
+    if (owner && owner !== s.run_id) parentRun.set(s.run_id, owner);
+  }
+  const top = new Map<string, string>();
+  for (const runId of parentRun.keys()) {
+    let at = runId;
+    // A bounded walk: a cyclic file must not hang the panel.
+    for (let hops = 0; parentRun.has(at) && hops <= parentRun.size; hops++) at = parentRun.get(at)!;
+    top.set(runId, at);
+  }
+  return top;
+}
+
 /** The displayed end of a run: `now` while something in it is open. */
 export function runEnd(run: RunLayout, now: number): number {
   return run.open ? Math.max(now, run.end) : run.end;

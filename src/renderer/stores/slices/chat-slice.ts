@@ -3,6 +3,7 @@ import type { StateCreator } from 'zustand';
 import { call } from '../../ipc/client.ts';
 import { emptyThread } from '../chat-types.ts';
 import { loadThread } from '../apply-event.ts';
+import { subagentsFromChildren } from '../../features/agents/subagent-events.ts';
 import type { ChatSlice, WorkbenchState } from '../state.ts';
 import { errorMessage } from '../../../shared/error-message.ts';
 
@@ -19,13 +20,19 @@ export const createChatSlice: StateCreator<WorkbenchState, [], [], ChatSlice> = 
   async reloadThread(threadId) {
     try {
       const view = await call('threads.get', { threadId });
-      set((s) => ({ chat: loadThread(s.chat, view.state, view.running, view.approvals) }));
+      set((s) => {
+        const chat = loadThread(s.chat, view.state, view.running, view.approvals);
+        const t = chat.threads[threadId]!;
+        const subagents = subagentsFromChildren(view.children, t.subagents);
+        const agent = view.summary.agent;
+        return { chat: { ...chat, threads: { ...chat.threads, [threadId]: { ...t, subagents, agent } } } };
+      });
     } catch (err) {
       get().setBanner(`Could not open the thread: ${errorMessage(err)}`);
     }
   },
 
-  async send(text) {
+  async send(text, agent) {
     const trimmed = text.trim();
     if (!trimmed) return;
     const id = get().activeThreadId;
@@ -35,12 +42,13 @@ export const createChatSlice: StateCreator<WorkbenchState, [], [], ChatSlice> = 
       return;
     }
     try {
-      const r = await call('chat.send', { threadId: id ?? undefined, text: trimmed, workspace: id ? undefined : get().workspace.path || undefined });
+      const r = await call('chat.send', { threadId: id ?? undefined, text: trimmed, workspace: id ? undefined : get().workspace.path || undefined, ...(agent ? { agent } : {}) });
       set((s) => {
         const t = s.chat.threads[r.threadId] ?? { ...emptyThread(r.threadId), loaded: !id };
         // Events of this run may have arrived before the answer (even `done`): only an unseen run is marked running.
         const seen = t.runId === r.runId;
-        const next = seen ? t : { ...t, running: true, runId: r.runId };
+        const started = seen ? t : { ...t, running: true, runId: r.runId };
+        const next = agent ? { ...started, agent } : started;
         return { activeThreadId: s.activeThreadId === id ? r.threadId : s.activeThreadId, chat: { ...s.chat, threads: { ...s.chat.threads, [r.threadId]: next } } };
       });
       if (!id && !get().chat.threads[r.threadId]?.messages.length) void get().reloadThread(r.threadId);
