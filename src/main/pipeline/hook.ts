@@ -9,6 +9,7 @@ import type { PhaseName } from './phases.ts';
 import type { ToolRegistry } from '../tools/registry.ts';
 import type { Workspace } from '../tools/workspace.ts';
 import type { TraceRecorder } from '../tracing/types.ts';
+import type { SubagentRequest, SubagentResult } from '../agents/subagent-types.ts';
 
 /** Everything a hook may read or use during one run. */
 export interface RunContext {
@@ -50,6 +51,11 @@ export interface RunContext {
    * which a hook may veto) or happened ('post'). Set by the run, called by whoever compacts.
    */
   notifyCompaction?(notice: CompactionNotice): Promise<{ blocked: boolean; reason?: string }>;
+  /**
+   * Runs another agent profile as a subagent of this run on a fresh child thread (docs/agents.md).
+   * Absent when the depth limit is reached. Contract: cancel of this run cancels the subagent.
+   */
+  runSubagent?(request: SubagentRequest): Promise<SubagentResult>;
 }
 
 export type ModelCallFn = (req: ModelRequest) => Promise<LlmResponse>;
