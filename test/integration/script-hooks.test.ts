@@ -41,7 +41,13 @@ function profileWithScript(source: string): void {
 async function start(trusted: boolean, script: Parameters<typeof startFakeOpenAi>[0] = {}) {
   if (trusted) await createTrustStore(home).trust(ws);
   fake = await startFakeOpenAi(script);
-  wb = await createWorkbench({ home, workspace: ws, baseURL: fake.baseURL, apiKey: 'test', interactive: false });
+  wb = await createWorkbench({
+    home,
+    workspace: ws,
+    baseURL: fake.baseURL,
+    apiKey: 'test',
+    interactive: false,
+  });
   const events: StreamEvent[] = [];
   wb.subscribe((e) => events.push(e));
   return { wb, fake, events };
@@ -63,12 +69,17 @@ describe('script hooks in a workbench', () => {
     const { wb, fake, events } = await start(true, {
       script: [{ toolCalls: [{ name: 'ls', args: { path: '.' } }] }, { text: 'listed' }],
     });
-    const done = await (await wb.chat.send({ text: 'list the files', approvalMode: 'auto' })).finished;
+    const done = await (
+      await wb.chat.send({ text: 'list the files', approvalMode: 'auto' })
+    ).finished;
     expect(done.stop_reason).toBe('completed');
     const bodies = fake.chatRequests();
     expect(bodies).toHaveLength(2);
     for (const body of bodies) expect(body).toMatchObject({ temperature: 0.25, max_tokens: 77 });
-    expect(events.find((e) => e.event === 'on_script_data')?.data).toEqual({ hook: 'script:main', data: { status: 'success' } });
+    expect(events.find((e) => e.event === 'on_script_data')?.data).toEqual({
+      hook: 'script:main',
+      data: { status: 'success' },
+    });
 
     // Recorded: a hook span per call (with the script's trace line) and a hook_runs row holding Next's data.
     const threadId = events[0].thread_id;
@@ -79,8 +90,15 @@ describe('script hooks in a workbench', () => {
     expect(next).toMatchObject({ hook_id: 'script:main', event: 'Next', decision: 'ok' });
     expect(JSON.parse(next!.stdout)).toEqual({ data: { status: 'success' } });
 
-    const listed = (await wb.hooks.list({ workspace: ws })).hooks.find((h) => h.id === 'script:main');
-    expect(listed).toMatchObject({ dialect: 'script', events: ['Create', 'Next'], trusted: true, enabled: true });
+    const listed = (await wb.hooks.list({ workspace: ws })).hooks.find(
+      (h) => h.id === 'script:main',
+    );
+    expect(listed).toMatchObject({
+      dialect: 'script',
+      events: ['Create', 'Next'],
+      trusted: true,
+      enabled: true,
+    });
     expect(listed?.problem).toBeUndefined();
   });
 
@@ -91,9 +109,18 @@ describe('script hooks in a workbench', () => {
     expect(done.stop_reason).toBe('completed');
     expect(existsSync(join(ws, 'create-ran'))).toBe(false);
     expect(fake.chatRequests()[0].temperature).toBeUndefined();
-    expect(events.some((e) => e.event === 'on_hook_end' && e.data.hook === 'script:main')).toBe(false);
-    expect(events.some((e) => e.event === 'error' && e.data.message.includes('not trusted'))).toBe(true);
-    const listed = (await wb.hooks.list({ workspace: ws })).hooks.find((h) => h.id === 'script:main');
-    expect(listed).toMatchObject({ trusted: false, problem: expect.stringContaining('not trusted') });
+    expect(events.some((e) => e.event === 'on_hook_end' && e.data.hook === 'script:main')).toBe(
+      false,
+    );
+    expect(events.some((e) => e.event === 'error' && e.data.message.includes('not trusted'))).toBe(
+      true,
+    );
+    const listed = (await wb.hooks.list({ workspace: ws })).hooks.find(
+      (h) => h.id === 'script:main',
+    );
+    expect(listed).toMatchObject({
+      trusted: false,
+      problem: expect.stringContaining('not trusted'),
+    });
   });
 });

@@ -34,7 +34,12 @@ export interface ScriptRunMemory {
 export type CallOutcome<T> = { ok: true; value: T | null; absent?: boolean } | { ok: false };
 
 /** Turns the script's notes into span events and chat output as they arrive. */
-function noteHandler(ctx: RunContext, target: ScriptCallTarget, run: ScriptRunMemory, span?: SpanHandle) {
+function noteHandler(
+  ctx: RunContext,
+  target: ScriptCallTarget,
+  run: ScriptRunMemory,
+  span?: SpanHandle,
+) {
   const streams = new Map<string, string>();
   const say = (text: string) => {
     if (text) ctx.emit({ event: 'on_script_message', data: { hook: target.id, text } });
@@ -50,7 +55,10 @@ function noteHandler(ctx: RunContext, target: ScriptCallTarget, run: ScriptRunMe
           return;
         case 'trace':
           if (span) span.addEvent(`script.${note.level}`, { message: note.message.slice(0, 2000) });
-          else ctx.trace?.recordEvent(`script.${note.level}`, { message: note.message.slice(0, 2000) });
+          else
+            ctx.trace?.recordEvent(`script.${note.level}`, {
+              message: note.message.slice(0, 2000),
+            });
           return;
         case 'send':
           delta(note.text);
@@ -176,7 +184,11 @@ export async function callScript<T>(
     ctx.trace?.recordEvent('hook_run_store_failed', { message: errorMessage(err) });
   }
   if (error && !res.cancelled) {
-    ctx.trace?.recordEvent('hook_error', { hook: target.id, phase: fn, message: error.slice(0, 500) });
+    ctx.trace?.recordEvent('hook_error', {
+      hook: target.id,
+      phase: fn,
+      message: error.slice(0, 500),
+    });
   }
   const end: RunEvent = {
     event: 'on_hook_end',

@@ -37,7 +37,8 @@ export function createScriptContext(base: ScriptCallContext, post: (note: Script
   // `append(text)` writes to the stream opened last; `append(id, text)` names it.
   const append = (idOrText: unknown, text?: unknown): void => {
     const id = text === undefined ? current : String(idOrText);
-    if (id) post({ t: 'stream', op: 'append', id, text: textOf(text === undefined ? idOrText : text) });
+    if (id)
+      post({ t: 'stream', op: 'append', id, text: textOf(text === undefined ? idOrText : text) });
   };
   const end = (id?: string): void => {
     const which = id ?? current;

@@ -33,7 +33,9 @@ export async function runDelegate(
   fallback: Message[],
 ): Promise<SubagentResult> {
   if (!ctx.runSubagent) {
-    throw new Error(`cannot delegate to "${delegate.agent_id}": no subagent can run here (depth limit)`);
+    throw new Error(
+      `cannot delegate to "${delegate.agent_id}": no subagent can run here (depth limit)`,
+    );
   }
   const messages = plainMessages(delegate.messages ?? []);
   ctx.trace?.recordEvent('script.delegate', { hook, agent: delegate.agent_id });
@@ -45,7 +47,9 @@ export async function runDelegate(
   });
   ctx.signal.throwIfAborted();
   if (result.status !== 'ok') {
-    throw new Error(`delegate "${delegate.agent_id}" ${result.status}${result.error ? `: ${result.error}` : ''}`);
+    throw new Error(
+      `delegate "${delegate.agent_id}" ${result.status}${result.error ? `: ${result.error}` : ''}`,
+    );
   }
   return result;
 }

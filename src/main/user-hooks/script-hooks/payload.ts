@@ -8,8 +8,18 @@ import type { LlmResponse } from '../../llm/types.ts';
 
 export interface NextPayload {
   messages: Array<{ role: string; content: string; tool_calls?: unknown; tool_call_id?: string }>;
-  completion: { content: string; tool_calls: Array<{ id: string; name: string; arguments: unknown }>; usage?: Usage } | null;
-  tools: Array<{ toolcall_id: string; tool: string; arguments: unknown; result?: unknown; error?: string }>;
+  completion: {
+    content: string;
+    tool_calls: Array<{ id: string; name: string; arguments: unknown }>;
+    usage?: Usage;
+  } | null;
+  tools: Array<{
+    toolcall_id: string;
+    tool: string;
+    arguments: unknown;
+    result?: unknown;
+    error?: string;
+  }>;
   error?: string;
 }
 
@@ -26,12 +36,14 @@ function parsedOrText(text: string): unknown {
 /** The tool calls made since `from` (the run's first message) paired with their results. */
 export function runTools(messages: readonly Message[], from: number): NextPayload['tools'] {
   const results = new Map<string, Message>();
-  for (const m of messages.slice(from)) if (m.role === 'tool' && m.tool_call_id) results.set(m.tool_call_id, m);
+  for (const m of messages.slice(from))
+    if (m.role === 'tool' && m.tool_call_id) results.set(m.tool_call_id, m);
   const tools: NextPayload['tools'] = [];
   for (const m of messages.slice(from)) {
     for (const call of m.role === 'assistant' ? (m.tool_calls ?? []) : []) {
       const result = results.get(call.id);
-      const failed = result && (FAILED.has(result.status ?? '') || result.content.startsWith('Error: '));
+      const failed =
+        result && (FAILED.has(result.status ?? '') || result.content.startsWith('Error: '));
       tools.push({
         toolcall_id: call.id,
         tool: call.name,
@@ -55,13 +67,19 @@ export function nextPayload(
     messages: sent.map((m) => ({
       role: m.role,
       content: m.content,
-      ...(m.tool_calls ? { tool_calls: m.tool_calls.map((c) => ({ id: c.id, name: c.name, arguments: c.args })) } : {}),
+      ...(m.tool_calls
+        ? { tool_calls: m.tool_calls.map((c) => ({ id: c.id, name: c.name, arguments: c.args })) }
+        : {}),
       ...(m.tool_call_id ? { tool_call_id: m.tool_call_id } : {}),
     })),
     completion: response
       ? {
           content: response.content,
-          tool_calls: response.tool_calls.map((c) => ({ id: c.id, name: c.name, arguments: c.args })),
+          tool_calls: response.tool_calls.map((c) => ({
+            id: c.id,
+            name: c.name,
+            arguments: c.args,
+          })),
           ...(response.usage ? { usage: response.usage } : {}),
         }
       : null,

@@ -66,7 +66,8 @@ export function profileScriptHooks(o: ProfileScriptOptions): ProfileScript {
   const info = scriptHookInfo(o);
   if (!info) return { hooks: [], infos: [], diagnostics: [] };
   if (info.problem || !info.enabled) {
-    const diagnostics = info.problem && info.enabled ? [`script ${info.path} not run: ${info.problem}`] : [];
+    const diagnostics =
+      info.problem && info.enabled ? [`script ${info.path} not run: ${info.problem}`] : [];
     return { hooks: [], infos: [info], diagnostics };
   }
   const hook = createScriptHook({

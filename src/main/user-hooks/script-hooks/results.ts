@@ -31,7 +31,11 @@ const createResult = z
   .loose();
 
 const nextResult = z
-  .object({ delegate: delegate.optional(), data: z.unknown().optional(), metadata: metadata.optional() })
+  .object({
+    delegate: delegate.optional(),
+    data: z.unknown().optional(),
+    metadata: metadata.optional(),
+  })
   .loose();
 
 export type ScriptDelegate = z.infer<typeof delegate>;
@@ -43,7 +47,9 @@ function parse<T>(schema: z.ZodType<T>, fn: string, value: unknown): T | null {
   const result = schema.safeParse(value);
   if (result.success) return result.data;
   const issue = result.error.issues[0];
-  throw new Error(`${fn} returned an invalid answer: ${issue.path.join('.') || 'value'}: ${issue.message}`);
+  throw new Error(
+    `${fn} returned an invalid answer: ${issue.path.join('.') || 'value'}: ${issue.message}`,
+  );
 }
 
 /** Create's answer, or null for the defaults. Contract: throws naming the first bad field. */
@@ -60,7 +66,9 @@ export function parseNextResult(value: unknown): NextResult | null {
  * Messages a script handed over, as conversation messages: system, user and assistant turns with text
  * (tool turns and empty ones are dropped; a delegate starts a fresh conversation without the tools).
  */
-export function plainMessages(messages: ReadonlyArray<{ role: string; content: string }>): Message[] {
+export function plainMessages(
+  messages: ReadonlyArray<{ role: string; content: string }>,
+): Message[] {
   return messages
     .filter((m) => ['system', 'user', 'assistant'].includes(m.role) && m.content.trim() !== '')
     .map((m) => ({ role: m.role as Message['role'], content: m.content }));

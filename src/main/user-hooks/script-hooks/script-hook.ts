@@ -77,7 +77,11 @@ export function createScriptHook(o: ScriptHookOptions): Hook {
     ctx.emit({
       event: 'on_script_data',
       name: id,
-      data: { hook: id, data: result.data, ...(result.metadata ? { metadata: result.metadata } : {}) },
+      data: {
+        hook: id,
+        data: result.data,
+        ...(result.metadata ? { metadata: result.metadata } : {}),
+      },
     });
   };
 
@@ -109,7 +113,14 @@ export function createScriptHook(o: ScriptHookOptions): Hook {
         nextDone: false,
       };
       runs.set(ctx.runId, s);
-      const out = await callScript(ctx, target, s, 'Create', [structuredClone(messages), {}], parseCreateResult);
+      const out = await callScript(
+        ctx,
+        target,
+        s,
+        'Create',
+        [structuredClone(messages), {}],
+        parseCreateResult,
+      );
       if (!out.ok || !out.value) return;
       s.create = out.value;
       if (out.value.metadata) Object.assign(s.metadata, out.value.metadata);
@@ -123,7 +134,8 @@ export function createScriptHook(o: ScriptHookOptions): Hook {
       const params = { ...req.params };
       if (c.temperature !== undefined) params.temperature = c.temperature;
       if (c.max_tokens !== undefined) params.max_tokens = c.max_tokens;
-      if (c.max_completion_tokens !== undefined) params.max_completion_tokens = c.max_completion_tokens;
+      if (c.max_completion_tokens !== undefined)
+        params.max_completion_tokens = c.max_completion_tokens;
       // Create's messages stand for the input it saw; what the run added since follows them.
       const messages =
         c.messages && req.messages.length >= s.inputCount
@@ -141,7 +153,8 @@ export function createScriptHook(o: ScriptHookOptions): Hook {
         try {
           const answer = await runDelegate(ctx, id, delegate, plainMessages(ctx.state.messages));
           s.delegated = true;
-          if (answer.content) ctx.emit({ event: 'on_chat_model_stream', data: { delta: answer.content } });
+          if (answer.content)
+            ctx.emit({ event: 'on_chat_model_stream', data: { delta: answer.content } });
           return { content: answer.content, tool_calls: [], finish_reason: 'delegated' };
         } catch (err) {
           if (isAbortError(err) || ctx.signal.aborted) throw err;
@@ -185,7 +198,11 @@ export function createScriptHook(o: ScriptHookOptions): Hook {
       runs.delete(ctx.runId);
       if (!s || s.delegated || s.nextDone || ctx.signal.aborted) return;
       if (outcome.stop_reason !== 'error' && outcome.stop_reason !== 'max_iterations') return;
-      const result = await callNext(ctx, s, s.modelError ?? `the run ended: ${outcome.stop_reason}`);
+      const result = await callNext(
+        ctx,
+        s,
+        s.modelError ?? `the run ended: ${outcome.stop_reason}`,
+      );
       if (result?.delegate) {
         ctx.trace?.recordEvent('script.delegate_ignored', {
           hook: id,

@@ -7,7 +7,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { z } from 'zod';
 import { runAgentLoop, type RunSummary } from '../../../../src/main/agent/loop.ts';
-import type { SubagentRequest, SubagentResult } from '../../../../src/main/agents/subagent-types.ts';
+import type {
+  SubagentRequest,
+  SubagentResult,
+} from '../../../../src/main/agents/subagent-types.ts';
 import type { RunContext } from '../../../../src/main/pipeline/hook.ts';
 import { createPipeline } from '../../../../src/main/pipeline/run-phase.ts';
 import { createScriptHook } from '../../../../src/main/user-hooks/script-hooks/index.ts';
@@ -15,7 +18,11 @@ import { defineTool } from '../../../../src/main/tools/types.ts';
 import type { Workspace } from '../../../../src/main/tools/workspace.ts';
 import type { SpanHandle, TraceRecorder } from '../../../../src/main/tracing/types.ts';
 import type { Message, RunEvent } from '../../../../src/shared/types/index.ts';
-import { createScriptedLlm, type ScriptedLlm, type ScriptedTurn } from '../../../helpers/scripted-llm.ts';
+import {
+  createScriptedLlm,
+  type ScriptedLlm,
+  type ScriptedTurn,
+} from '../../../helpers/scripted-llm.ts';
 import { harness } from '../../agent/loop-harness.ts';
 
 /** A tool answering `{"intent": <value>}`, so Next can route on a tool result. */
@@ -28,7 +35,10 @@ export const intentTool = defineTool({
 });
 
 /** A trace recorder that only remembers what was recorded. */
-export function recordingTrace(): TraceRecorder & { events: string[]; spans: Array<{ name: string; events: string[]; failed?: string }> } {
+export function recordingTrace(): TraceRecorder & {
+  events: string[];
+  spans: Array<{ name: string; events: string[]; failed?: string }>;
+} {
   const events: string[] = [];
   const spans: Array<{ name: string; events: string[]; failed?: string }> = [];
   const handle = (entry: { name: string; events: string[]; failed?: string }): SpanHandle => {
@@ -36,7 +46,10 @@ export function recordingTrace(): TraceRecorder & { events: string[]; spans: Arr
       record: { span_id: `s${spans.length}` } as SpanHandle['record'],
       set: () => h,
       setAll: () => h,
-      addEvent: (name, attrs) => (entry.events.push(`${name} ${String(attrs?.message ?? '')}`.trim()), h),
+      addEvent: (name, attrs) => (
+        entry.events.push(`${name} ${String(attrs?.message ?? '')}`.trim()),
+        h
+      ),
       fail: (type) => ((entry.failed = type), h),
       end: () => {},
     };
@@ -74,6 +87,8 @@ export interface ScriptRunOptions {
   deadlineMs?: number;
   /** Leave `runSubagent` off the context (a run at the depth limit). */
   noSubagents?: boolean;
+  /** Cancels the run as soon as this holds (checked every 50 ms). */
+  cancelWhen?: () => boolean;
 }
 
 /** A workspace folder holding `hooks.ts`; removed by `cleanup`. */
@@ -91,7 +106,11 @@ export function scriptFolder(): { dir: string; write(source: string): string; cl
 }
 
 /** Runs one user message through the loop with the script as the profile's hook. */
-export async function runWithScript(dir: string, scriptPath: string, o: ScriptRunOptions): Promise<ScriptRun> {
+export async function runWithScript(
+  dir: string,
+  scriptPath: string,
+  o: ScriptRunOptions,
+): Promise<ScriptRun> {
   const llm = createScriptedLlm(o.turns);
   const subLlm = createScriptedLlm(o.subTurns ?? []);
   const delegated: SubagentRequest[] = [];
@@ -100,7 +119,13 @@ export async function runWithScript(dir: string, scriptPath: string, o: ScriptRu
     delegated.push(request);
     const sub = harness(subLlm, []);
     sub.state.messages.splice(0, sub.state.messages.length, ...request.messages);
-    await runAgentLoop({ ctx: sub.ctx, pipeline: createPipeline([]), maxIterations: 3, append: sub.append, replaceMessages: sub.replace });
+    await runAgentLoop({
+      ctx: sub.ctx,
+      pipeline: createPipeline([]),
+      maxIterations: 3,
+      append: sub.append,
+      replaceMessages: sub.replace,
+    });
     const last = sub.state.messages.at(-1);
     return { content: last?.content ?? '', threadId: 'th_sub', status: 'ok' };
   };
@@ -110,6 +135,9 @@ export async function runWithScript(dir: string, scriptPath: string, o: ScriptRu
     ...(o.noSubagents ? {} : { runSubagent }),
   };
   const h = harness(llm, [intentTool], extra);
+  const cancel = setInterval(() => {
+    if (o.cancelWhen?.()) h.controller.abort();
+  }, 50);
   const hook = createScriptHook({ scriptPath, profileName: 'main', deadlineMs: o.deadlineMs });
   const summary = await runAgentLoop({
     ctx: h.ctx,
@@ -118,6 +146,7 @@ export async function runWithScript(dir: string, scriptPath: string, o: ScriptRu
     append: h.append,
     replaceMessages: h.replace,
   });
+  clearInterval(cancel);
   return { summary, events: h.events, messages: h.state.messages, llm, delegated, subLlm, trace };
 }
 

@@ -4,7 +4,18 @@
  * throwing or hanging script isolated from the run.
  */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { hookEnds, runWithScript, scriptFolder } from './harness.ts';
+
+function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}
 
 let folder: ReturnType<typeof scriptFolder>;
 beforeEach(() => {
@@ -24,7 +35,11 @@ describe('script hooks: Create', () => {
     expect(r.summary.stop_reason).toBe('completed');
     expect(r.llm.calls).toHaveLength(2);
     for (const { request } of r.llm.calls) {
-      expect(request.params).toMatchObject({ temperature: 0.2, max_tokens: 321, max_completion_tokens: 400 });
+      expect(request.params).toMatchObject({
+        temperature: 0.2,
+        max_tokens: 321,
+        max_completion_tokens: 400,
+      });
     }
   });
 
@@ -36,7 +51,11 @@ describe('script hooks: Create', () => {
       { turns: [{ toolCalls: [{ name: 'classify', args: { value: 'x' } }] }, { text: 'done' }] },
     );
     expect(r.llm.calls[0].request.messages).toEqual([{ role: 'user', content: 'GO (rewritten)' }]);
-    expect(r.llm.calls[1].request.messages.map((m) => m.role)).toEqual(['user', 'assistant', 'tool']);
+    expect(r.llm.calls[1].request.messages.map((m) => m.role)).toEqual([
+      'user',
+      'assistant',
+      'tool',
+    ]);
     expect(r.llm.calls[1].request.messages[0].content).toBe('GO (rewritten)');
     // The stored thread keeps what the user wrote.
     expect(r.messages[0].content).toBe('go');
@@ -53,7 +72,11 @@ describe('script hooks: Create', () => {
     expect(r.summary.stop_reason).toBe('completed');
     expect(r.llm.calls).toHaveLength(0);
     expect(r.delegated).toEqual([
-      expect.objectContaining({ agent: 'search', messages: [{ role: 'user', content: 'search: go' }], options: { temperature: 0.1 } }),
+      expect.objectContaining({
+        agent: 'search',
+        messages: [{ role: 'user', content: 'search: go' }],
+        options: { temperature: 0.1 },
+      }),
     ]);
     expect(r.messages.at(-1)).toEqual({ role: 'assistant', content: 'found 3 results' });
     expect(hookEnds(r.events)).toEqual(['Create:true']);
@@ -61,10 +84,13 @@ describe('script hooks: Create', () => {
   });
 
   it('a delegate that cannot run (no subagents here) is reported and the agent’s model answers', async () => {
-    const r = await run(`export function Create() { return { delegate: { agent_id: 'search' } }; }`, {
-      turns: [{ text: 'my own answer' }],
-      noSubagents: true,
-    });
+    const r = await run(
+      `export function Create() { return { delegate: { agent_id: 'search' } }; }`,
+      {
+        turns: [{ text: 'my own answer' }],
+        noSubagents: true,
+      },
+    );
     expect(r.messages.at(-1)?.content).toBe('my own answer');
     const failure = r.events.find((e) => e.event === 'on_hook_end' && !e.data.ok);
     expect(failure?.data).toMatchObject({ hook: 'script:main', event: 'wrap_model_call' });
@@ -81,7 +107,10 @@ describe('script hooks: Next', () => {
          return null;
        }`,
       {
-        turns: [{ toolCalls: [{ id: 'c1', name: 'classify', args: { value: 'write' } }] }, { text: 'original answer' }],
+        turns: [
+          { toolCalls: [{ id: 'c1', name: 'classify', args: { value: 'write' } }] },
+          { text: 'original answer' },
+        ],
         subTurns: [{ text: 'the writer’s answer' }],
       },
     );
@@ -91,7 +120,10 @@ describe('script hooks: Next', () => {
     expect(r.messages.at(-1)).toEqual({ role: 'assistant', content: 'the writer’s answer' });
     expect(r.messages.filter((m) => m.content === 'original answer')).toEqual([]);
     const replaced = r.events.find((e) => e.event === 'on_message');
-    expect(replaced?.data).toEqual({ index: r.messages.length - 1, message: { role: 'assistant', content: 'the writer’s answer' } });
+    expect(replaced?.data).toEqual({
+      index: r.messages.length - 1,
+      message: { role: 'assistant', content: 'the writer’s answer' },
+    });
   });
 
   it('shares ctx.memory.context with Create and delivers its data with the whole payload', async () => {
@@ -138,11 +170,16 @@ describe('script hooks: Next', () => {
   });
 
   it('runs with the model error when the run fails, and still delivers its data', async () => {
-    const r = await run(`export function Next(ctx: any, payload: any) { return { data: { error: payload.error } }; }`, {
-      turns: [{ throw: new Error('model unreachable') }],
-    });
+    const r = await run(
+      `export function Next(ctx: any, payload: any) { return { data: { error: payload.error } }; }`,
+      {
+        turns: [{ throw: new Error('model unreachable') }],
+      },
+    );
     expect(r.summary.stop_reason).toBe('error');
-    expect(r.events.find((e) => e.event === 'on_script_data')?.data).toMatchObject({ data: { error: 'model unreachable' } });
+    expect(r.events.find((e) => e.event === 'on_script_data')?.data).toMatchObject({
+      data: { error: 'model unreachable' },
+    });
   });
 });
 
@@ -160,26 +197,44 @@ describe('script hooks: ctx output and isolation', () => {
        }`,
       { turns: [{ text: 'ok' }] },
     );
-    const deltas = r.events.flatMap((e) => (e.event === 'on_chat_model_stream' ? [e.data.delta] : []));
+    const deltas = r.events.flatMap((e) =>
+      e.event === 'on_chat_model_stream' ? [e.data.delta] : [],
+    );
     expect(deltas.slice(0, 4)).toEqual(['Routing…', '## Results', ' one', ' two']);
     const said = r.events.flatMap((e) => (e.event === 'on_script_message' ? [e.data.text] : []));
     expect(said).toEqual(['Routing…', '## Results one two']);
-    expect(r.trace.spans.find((s) => s.name === 'hook Create script:main')?.events).toEqual(['script.warn slow tool']);
+    expect(r.trace.spans.find((s) => s.name === 'hook Create script:main')?.events).toEqual([
+      'script.warn slow tool',
+    ]);
   });
 
   it('a throwing Create is reported (hook_error, on_hook_end ok:false) and the run finishes', async () => {
-    const r = await run(`export function Create() { throw new Error('boom in Create'); }`, { turns: [{ text: 'answer anyway' }] });
+    const r = await run(`export function Create() { throw new Error('boom in Create'); }`, {
+      turns: [{ text: 'answer anyway' }],
+    });
     expect(r.summary.stop_reason).toBe('completed');
     expect(r.messages.at(-1)?.content).toBe('answer anyway');
     const end = r.events.find((e) => e.event === 'on_hook_end');
-    expect(end?.data).toMatchObject({ hook: 'script:main', event: 'Create', ok: false, reason: 'boom in Create', failed: 'open' });
+    expect(end?.data).toMatchObject({
+      hook: 'script:main',
+      event: 'Create',
+      ok: false,
+      reason: 'boom in Create',
+      failed: 'open',
+    });
     expect(r.trace.events).toContain('hook_error');
-    expect(r.trace.spans[0]).toMatchObject({ name: 'hook Create script:main', failed: 'hook_error' });
+    expect(r.trace.spans[0]).toMatchObject({
+      name: 'hook Create script:main',
+      failed: 'hook_error',
+    });
   });
 
   it('a hanging Next is stopped at its deadline and the run finishes', async () => {
     const started = Date.now();
-    const r = await run(`export function Next() { for (;;) {} }`, { turns: [{ text: 'fine' }], deadlineMs: 700 });
+    const r = await run(`export function Next() { for (;;) {} }`, {
+      turns: [{ text: 'fine' }],
+      deadlineMs: 700,
+    });
     expect(r.summary.stop_reason).toBe('completed');
     expect(Date.now() - started).toBeLessThan(5_000);
     const end = r.events.find((e) => e.event === 'on_hook_end' && e.data.event === 'Next');
@@ -187,8 +242,31 @@ describe('script hooks: ctx output and isolation', () => {
     expect(r.trace.spans.find((s) => s.name === 'hook Next script:main')?.failed).toBe('timeout');
   });
 
+  it('cancelling the run kills the script at once', async () => {
+    let cancelledAt = 0;
+    const pidWritten = () => {
+      if (!cancelledAt && existsSync(join(folder.dir, 'pid'))) cancelledAt = Date.now();
+      return cancelledAt > 0;
+    };
+    const r = await run(
+      `import { writeFileSync } from 'node:fs';
+       export function Create(ctx: { workspace: string }) {
+         writeFileSync(ctx.workspace + '/pid', String(process.pid));
+         for (;;) {}
+       }`,
+      { turns: [], cancelWhen: pidWritten },
+    );
+    expect(r.summary.stop_reason).toBe('cancelled');
+    // Well before the 10 s deadline: the cancel itself ended the call.
+    expect(Date.now() - cancelledAt).toBeLessThan(3_000);
+    const pid = Number(readFileSync(join(folder.dir, 'pid'), 'utf8'));
+    await expect.poll(() => alive(pid)).toBe(false);
+  });
+
   it('an invalid answer is a failure of the hook, and nothing of it is applied', async () => {
-    const r = await run(`export function Create() { return { temperature: 'hot' }; }`, { turns: [{ text: 'ok' }] });
+    const r = await run(`export function Create() { return { temperature: 'hot' }; }`, {
+      turns: [{ text: 'ok' }],
+    });
     expect(r.llm.calls[0].request.params).toEqual({});
     expect(r.events.find((e) => e.event === 'on_hook_end')?.data).toMatchObject({ ok: false });
     expect(JSON.stringify(r.events)).toContain('Create returned an invalid answer: temperature');
