@@ -2,13 +2,15 @@
  * Runs one Create or Next call in a child process on the workbench's own Node (docs/agents.md#script-hooks-create--next):
  * its own process group, the call written to stdin, notes read line by line as they come, a deadline
  * and the run's cancel that kill the whole group, and the group killed as soon as the result is in
- * (a timer the script left behind does not keep anything alive).
+ * (a timer the script left behind does not keep anything alive). What it started outside its group
+ * (`setsid`) carries a marker in its environment and is killed with it.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { packageRoot } from '../../package-root.ts';
 import { redactSecrets } from '../../secrets/redaction.ts';
+import { killMarked, newProcessMarker, withMarker } from '../../tools/process-tracking.ts';
 import { parseNote, type ScriptCall, type ScriptNote } from './protocol.ts';
 
 /** Default deadline of one call. */
@@ -73,12 +75,16 @@ export function runScript(spec: ScriptRunSpec): Promise<ScriptRunResult> {
     let settled = false;
     let timer: NodeJS.Timeout | undefined;
     let child: ChildProcess | undefined;
+    const marker = newProcessMarker();
     const finish = (part: Partial<ScriptRunResult>) => {
       if (settled) return;
       settled = true;
       clearTimeout(timer);
       spec.signal?.removeEventListener('abort', onAbort);
-      if (child) killGroup(child);
+      if (child) {
+        killGroup(child);
+        void killMarked(marker).catch(() => 0);
+      }
       resolve({
         timedOut: false,
         cancelled: false,
@@ -97,7 +103,7 @@ export function runScript(spec: ScriptRunSpec): Promise<ScriptRunResult> {
       timer = setTimeout(() => finish(part), EXIT_WAIT_MS);
     };
     if (spec.signal?.aborted) return onAbort();
-    const node = nodeCommand(spec.env);
+    const node = nodeCommand(withMarker(spec.env, marker));
     try {
       child = spawn(node.command, ['--disable-warning=ExperimentalWarning', childEntry()], {
         cwd: spec.cwd,
