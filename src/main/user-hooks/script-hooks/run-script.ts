@@ -6,6 +6,7 @@
  * (`setsid`) carries a marker in its environment and is killed with it.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
+import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { packageRoot } from '../../package-root.ts';
@@ -103,9 +104,13 @@ export function runScript(spec: ScriptRunSpec): Promise<ScriptRunResult> {
       timer = setTimeout(() => finish(part), EXIT_WAIT_MS);
     };
     if (spec.signal?.aborted) return onAbort();
+    const entry = childEntry();
+    // A build without the sources (the packaged app) cannot run scripts: say so instead of crashing.
+    if (!existsSync(entry))
+      return finish({ error: `script hooks need ${entry}, missing in this build` });
     const node = nodeCommand(withMarker(spec.env, marker));
     try {
-      child = spawn(node.command, ['--disable-warning=ExperimentalWarning', childEntry()], {
+      child = spawn(node.command, ['--disable-warning=ExperimentalWarning', entry], {
         cwd: spec.cwd,
         env: node.env,
         detached: true,
