@@ -6,6 +6,7 @@
 import type { Message } from '../../../shared/types/index.ts';
 import type { SubagentOptions, SubagentResult } from '../../agents/subagent-types.ts';
 import type { RunContext } from '../../pipeline/hook.ts';
+import { runInSpan } from '../../tracing/in-span.ts';
 import { plainMessages, type ScriptDelegate } from './results.ts';
 
 /** The subagent options among a delegate's `options`; other keys are left out. */
@@ -38,13 +39,28 @@ export async function runDelegate(
     );
   }
   const messages = plainMessages(delegate.messages ?? []);
-  ctx.trace?.recordEvent('script.delegate', { hook, agent: delegate.agent_id });
-  const result = await ctx.runSubagent({
-    agent: delegate.agent_id,
-    messages: messages.length ? messages : fallback,
-    options: subagentOptions(delegate.options),
-    description: `delegated by ${hook}`,
-  });
+  const run = ctx.runSubagent;
+  // The subagent's run nests under this span in the trace.
+  const result = await runInSpan(
+    ctx.trace,
+    `delegate ${delegate.agent_id}`,
+    'internal',
+    { 'workbench.hook.name': hook, 'workbench.delegate.agent': delegate.agent_id },
+    async (span) => {
+      const res = await run({
+        agent: delegate.agent_id,
+        messages: messages.length ? messages : fallback,
+        options: subagentOptions(delegate.options),
+        description: `delegated by ${hook}`,
+      });
+      span?.setAll({
+        'workbench.delegate.status': res.status,
+        'workbench.delegate.thread_id': res.threadId,
+      });
+      if (res.status !== 'ok') span?.fail(`delegate_${res.status}`, res.error);
+      return res;
+    },
+  );
   ctx.signal.throwIfAborted();
   if (result.status !== 'ok') {
     throw new Error(

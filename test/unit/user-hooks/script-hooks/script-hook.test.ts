@@ -80,6 +80,7 @@ describe('script hooks: Create', () => {
     ]);
     expect(r.messages.at(-1)).toEqual({ role: 'assistant', content: 'found 3 results' });
     expect(hookEnds(r.events)).toEqual(['Create:true']);
+    expect(r.trace.spans.map((s) => s.name)).toEqual(['hook Create script:main', 'delegate search']);
     expect(r.events.some((e) => e.event === 'on_script_data')).toBe(false);
   });
 
