@@ -100,6 +100,7 @@ describe('script hooks in a workbench', () => {
       enabled: true,
     });
     expect(listed?.problem).toBeUndefined();
+    expect(listed?.health?.last).toEqual(['ok', 'ok']);
   });
 
   it('an untrusted workspace’s script does not run and is listed as inert', async () => {

@@ -136,7 +136,11 @@ function applyToThread(t: ThreadChat, env: AgentEventEnvelope): ThreadChat {
     }
     case 'on_script_data': {
       const d = e.data;
-      return addNotice(t, { kind: 'script', text: `${d.hook}: ${JSON.stringify(d.data)}`, by: d.hook });
+      return addNotice(t, {
+        kind: 'script',
+        text: `${d.hook}: ${JSON.stringify(d.data)}`,
+        by: d.hook,
+      });
     }
     case 'on_approval_request': {
       const d = e.data;

@@ -27,6 +27,7 @@ import {
 } from '../../user-hooks/hook-test.ts';
 import { recordedCalls, replayHook } from '../../user-hooks/replay.ts';
 import { scriptHookInfo } from '../../user-hooks/script-hooks/index.ts';
+import { withHealth } from '../../user-hooks/list.ts';
 import { loadAgentProfile } from '../../agents/profile.ts';
 import { WorkbenchError, errorMessage } from '../../errors.ts';
 import type { PanelDeps } from './panel-deps.ts';
@@ -84,11 +85,19 @@ export function createHooksService(deps: PanelDeps): HooksService {
     const settings = deps.settings.get();
     const isTrusted = trusted(workspace, trust);
     const [user, { profile }] = await Promise.all([
-      listUserHooks({ workspace, home: deps.home, settings, trusted: isTrusted, hookRuns: deps.hookRuns }),
+      listUserHooks({
+        workspace,
+        home: deps.home,
+        settings,
+        trusted: isTrusted,
+        hookRuns: deps.hookRuns,
+      }),
       loadAgentProfile(workspace, { trusted: isTrusted }),
     ]);
     const script = scriptHookInfo({ profile, workspace, trusted: isTrusted, settings });
-    return pipelineOrder(builtinHookInfos(settings), script ? [...user, script] : user);
+    const scripts =
+      script && deps.hookRuns ? withHealth([script], deps.hookRuns) : script ? [script] : [];
+    return pipelineOrder(builtinHookInfos(settings), [...user, ...scripts]);
   };
   const find = async (workspace: string, id: string): Promise<HookInfo> => {
     const info = (await all(workspace)).find((h) => h.id === id);
