@@ -4,15 +4,21 @@
  */
 import { z } from 'zod';
 import type { Message } from '../../../shared/types/index.ts';
+import { validate } from '../../agent/messages.ts';
+import { errorMessage } from '../../errors.ts';
 
+/** A conversation message as the script was given it (tool calls and results included). */
 const message = z
-  .object({ role: z.enum(['system', 'user', 'assistant']), content: z.string() })
+  .object({ role: z.enum(['system', 'user', 'assistant', 'tool']), content: z.string() })
   .loose();
+
+/** What a delegate is handed: anything message-like; `plainMessages` keeps the text turns. */
+const handed = z.object({ role: z.string(), content: z.unknown() }).loose();
 
 const delegate = z
   .object({
     agent_id: z.string().min(1),
-    messages: z.array(message).optional(),
+    messages: z.array(handed).optional(),
     options: z.record(z.string(), z.unknown()).optional(),
   })
   .loose();
@@ -52,9 +58,22 @@ function parse<T>(schema: z.ZodType<T>, fn: string, value: unknown): T | null {
   );
 }
 
-/** Create's answer, or null for the defaults. Contract: throws naming the first bad field. */
+/**
+ * Create's answer, or null for the defaults. Contract: throws naming the first bad field; its
+ * `messages` must be a valid conversation (every tool call answered), as the model will get them.
+ */
 export function parseCreateResult(value: unknown): CreateResult | null {
-  return parse(createResult, 'Create', value);
+  const result = parse(createResult, 'Create', value);
+  if (result?.messages) {
+    try {
+      validate(result.messages as Message[]);
+    } catch (err) {
+      throw new Error(`Create returned an invalid answer: messages: ${errorMessage(err)}`, {
+        cause: err,
+      });
+    }
+  }
+  return result;
 }
 
 /** Next's answer, or null for the standard response. Contract: throws naming the first bad field. */
@@ -63,13 +82,17 @@ export function parseNextResult(value: unknown): NextResult | null {
 }
 
 /**
- * Messages a script handed over, as conversation messages: system, user and assistant turns with text
- * (tool turns and empty ones are dropped; a delegate starts a fresh conversation without the tools).
+ * Messages handed to a delegate, as a fresh conversation: the system, user and assistant turns with
+ * text (tool turns and empty ones are dropped: the delegate has its own tools).
  */
 export function plainMessages(
-  messages: ReadonlyArray<{ role: string; content: string }>,
+  messages: ReadonlyArray<{ role: string; content: unknown }>,
 ): Message[] {
-  return messages
-    .filter((m) => ['system', 'user', 'assistant'].includes(m.role) && m.content.trim() !== '')
-    .map((m) => ({ role: m.role as Message['role'], content: m.content }));
+  return messages.flatMap((m) =>
+    ['system', 'user', 'assistant'].includes(m.role) &&
+    typeof m.content === 'string' &&
+    m.content.trim() !== ''
+      ? [{ role: m.role as Message['role'], content: m.content }]
+      : [],
+  );
 }

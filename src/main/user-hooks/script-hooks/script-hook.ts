@@ -139,7 +139,7 @@ export function createScriptHook(o: ScriptHookOptions): Hook {
       // Create's messages stand for the input it saw; what the run added since follows them.
       const messages =
         c.messages && req.messages.length >= s.inputCount
-          ? [...plainMessages(c.messages), ...req.messages.slice(s.inputCount)]
+          ? [...(c.messages as Message[]), ...req.messages.slice(s.inputCount)]
           : req.messages;
       return { ...req, messages, params };
     },

@@ -87,6 +87,8 @@ export interface ScriptRunOptions {
   deadlineMs?: number;
   /** Leave `runSubagent` off the context (a run at the depth limit). */
   noSubagents?: boolean;
+  /** The thread before the run (default: one user message `go`). */
+  history?: Message[];
   /** Cancels the run as soon as this holds (checked every 50 ms). */
   cancelWhen?: () => boolean;
 }
@@ -135,6 +137,7 @@ export async function runWithScript(
     ...(o.noSubagents ? {} : { runSubagent }),
   };
   const h = harness(llm, [intentTool], extra);
+  if (o.history) h.state.messages.splice(0, h.state.messages.length, ...o.history);
   const cancel = setInterval(() => {
     if (o.cancelWhen?.()) h.controller.abort();
   }, 50);

@@ -61,6 +61,41 @@ describe('script hooks: Create', () => {
     expect(r.messages[0].content).toBe('go');
   });
 
+  it('may hand back the history it was given, tool calls and all', async () => {
+    const history = [
+      { role: 'user' as const, content: 'first' },
+      {
+        role: 'assistant' as const,
+        content: '',
+        tool_calls: [{ id: 'h1', name: 'classify', args: { value: 'a' } }],
+      },
+      { role: 'tool' as const, content: '{"intent":"a"}', tool_call_id: 'h1', name: 'classify' },
+      { role: 'assistant' as const, content: 'earlier answer' },
+      { role: 'user' as const, content: 'second' },
+    ];
+    const r = await run(
+      `export function Create(ctx: unknown, messages: unknown[]) { return { messages, temperature: 0.5 }; }`,
+      { turns: [{ text: 'ok' }], history },
+    );
+    expect(r.events.find((e) => e.event === 'on_hook_end')?.data).toMatchObject({ ok: true });
+    expect(r.llm.calls[0].request.messages).toEqual(history);
+    expect(r.llm.calls[0].request.params.temperature).toBe(0.5);
+  });
+
+  it('messages that are no valid conversation are refused, and nothing of the answer applies', async () => {
+    const r = await run(
+      `export function Create() {
+         return { temperature: 0.9, messages: [{ role: 'tool', content: 'orphan', tool_call_id: 'x', name: 'classify' }] };
+       }`,
+      { turns: [{ text: 'ok' }] },
+    );
+    expect(r.llm.calls[0].request.messages).toEqual([{ role: 'user', content: 'go' }]);
+    expect(r.llm.calls[0].request.params).toEqual({});
+    const end = r.events.find((e) => e.event === 'on_hook_end');
+    expect(end?.data).toMatchObject({ ok: false });
+    expect(JSON.stringify(end?.data)).toContain('Create returned an invalid answer: messages');
+  });
+
   it('delegating: the agent’s own model is never called and the delegate’s answer is the run’s answer', async () => {
     const r = await run(
       `export function Create(ctx: any, messages: any[]) {
@@ -80,7 +115,10 @@ describe('script hooks: Create', () => {
     ]);
     expect(r.messages.at(-1)).toEqual({ role: 'assistant', content: 'found 3 results' });
     expect(hookEnds(r.events)).toEqual(['Create:true']);
-    expect(r.trace.spans.map((s) => s.name)).toEqual(['hook Create script:main', 'delegate search']);
+    expect(r.trace.spans.map((s) => s.name)).toEqual([
+      'hook Create script:main',
+      'delegate search',
+    ]);
     expect(r.events.some((e) => e.event === 'on_script_data')).toBe(false);
   });
 
@@ -104,7 +142,7 @@ describe('script hooks: Next', () => {
     const r = await run(
       `export function Next(ctx: any, payload: any) {
          const intent = payload.tools[0]?.result?.intent;
-         if (intent === 'write') return { delegate: { agent_id: 'writer', messages: payload.messages.filter((m: any) => m.role === 'user') } };
+         if (intent === 'write') return { delegate: { agent_id: 'writer', messages: payload.messages } };
          return null;
        }`,
       {
