@@ -91,7 +91,6 @@ export function createScriptHook(o: ScriptHookOptions): Hook {
     const payload = nextPayload(s.sent ?? msgs, s.response, runTools(msgs, s.from), error);
     const out = await callScript(ctx, target, s, 'Next', [payload, {}], parseNextResult);
     if (!out.ok || !out.value) return undefined;
-    if (out.value.metadata) Object.assign(s.metadata, out.value.metadata);
     deliver(ctx, out.value);
     return out.value;
   };
