@@ -3,7 +3,9 @@
  * loads the user's script (TypeScript by Node's type stripping), calls its Create or Next with the
  * ctx shim and writes the result line. Runs in its own process, never in the workbench.
  */
-import { pathToFileURL } from 'node:url';
+import { readFileSync } from 'node:fs';
+import { registerHooks } from 'node:module';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import { createScriptContext } from './ctx-shim.ts';
 import type { ScriptCall, ScriptNote } from './protocol.ts';
 
@@ -22,9 +24,27 @@ async function readCall(): Promise<ScriptCall> {
   return JSON.parse(text) as ScriptCall;
 }
 
+/**
+ * The script and the `.ts` files it imports are ES modules whatever the nearest package.json says: in
+ * a folder whose package.json has `"type": "commonjs"`, `export function Create` would not load.
+ */
+function loadTypeScriptAsModules(): void {
+  registerHooks({
+    load(url, context, nextLoad) {
+      if (!url.startsWith('file:') || !url.endsWith('.ts') || url.includes('/node_modules/')) {
+        return nextLoad(url, context);
+      }
+      const source = readFileSync(fileURLToPath(url));
+      return { format: 'module-typescript', source, shortCircuit: true };
+    },
+  });
+}
+
 async function main(): Promise<void> {
+  loadTypeScriptAsModules();
   const call = await readCall();
-  const mod = (await import(pathToFileURL(call.script).href)) as Record<string, unknown>;
+  const url = pathToFileURL(call.script).href;
+  const mod = (await import(url)) as Record<string, unknown>;
   const fallback = mod.default as Record<string, unknown> | undefined;
   const fn = mod[call.fn] ?? fallback?.[call.fn];
   if (typeof fn !== 'function') {

@@ -4,7 +4,7 @@
  * throwing or hanging script isolated from the run.
  */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { hookEnds, runWithScript, scriptFolder } from './harness.ts';
 
@@ -41,6 +41,17 @@ describe('script hooks: Create', () => {
         max_completion_tokens: 400,
       });
     }
+  });
+
+  it('loads as an ES module inside a package whose package.json says "type": "commonjs"', async () => {
+    writeFileSync(join(folder.dir, 'package.json'), '{"type":"commonjs"}');
+    writeFileSync(join(folder.dir, 'level.ts'), 'export const LEVEL: number = 0.4;\n');
+    const r = await run(
+      `import { LEVEL } from './level.ts';
+       export function Create() { return { temperature: LEVEL }; }`,
+      { turns: [{ text: 'ok' }] },
+    );
+    expect(r.llm.calls[0].request.params.temperature).toBe(0.4);
   });
 
   it('replaces the input messages the model sees, keeping what the run adds after them', async () => {
