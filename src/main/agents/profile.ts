@@ -9,7 +9,7 @@
  * be switched off in settings (`hook_overrides["builtin:<name>"].enabled = false`).
  */
 import { readFile } from 'node:fs/promises';
-import { join } from 'node:path';
+import { dirname, join, resolve } from 'node:path';
 import { LineCounter, parseDocument, isMap } from 'yaml';
 import { z } from 'zod';
 import { DEFAULT_CONTEXT_WINDOW } from '../../shared/constants.ts';
@@ -55,6 +55,7 @@ const schema = z
     system_prompt: z.string().min(1),
     context_window: z.number().int().min(1_000),
     tools: z.array(z.string().min(1)),
+    script: z.string().min(1),
     skills: paths,
     memory: paths,
     compaction: z
@@ -199,6 +200,7 @@ function merge(defaults: AgentProfile, file: ProfileFile): AgentProfile {
     ...(file.system_prompt !== undefined ? { system_prompt: file.system_prompt } : {}),
     ...(file.context_window !== undefined ? { context_window: file.context_window } : {}),
     ...(file.tools !== undefined ? { tools: file.tools } : {}),
+    ...(file.script !== undefined ? { script: resolve(dirname(defaults.source ?? ''), file.script) } : {}),
     skills: { paths: file.skills?.paths ?? [] },
     memory: { paths: file.memory?.paths ?? [] },
     compaction: file.compaction ?? {},

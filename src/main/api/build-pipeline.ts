@@ -19,6 +19,7 @@ import { createMemoryHook, memoryInfo, type ThreadMemoryFolders } from '../middl
 import { createSummarizationHook, summarizationInfo } from '../middleware/summarization.ts';
 import { createUserHooks, type UserHooks } from '../user-hooks/index.ts';
 import { userHooksInfo } from '../user-hooks/list.ts';
+import { profileScriptHooks } from '../user-hooks/script-hooks/index.ts';
 
 export interface PipelineOptions {
   workspace: string;
@@ -133,6 +134,15 @@ export async function buildPipeline(o: PipelineOptions): Promise<PipelineHooks> 
         hookRuns: o.hookRuns,
       })
     : { hooks: [], infos: [], diagnostics: [] };
-  const hooks = PIPELINE.filter(on).flatMap((b) => b.create(o, user));
-  return { hooks, userHookInfos: user.infos, diagnostics: user.diagnostics };
+  // The profile's script hook (docs/agents.md) runs last among the user hooks.
+  const script = builtinEnabled(o.settings, userHooksInfo.name)
+    ? profileScriptHooks(o)
+    : { hooks: [], infos: [], diagnostics: [] };
+  const users: UserHooks = {
+    hooks: [...user.hooks, ...script.hooks],
+    infos: [...user.infos, ...script.infos],
+    diagnostics: [...user.diagnostics, ...script.diagnostics],
+  };
+  const hooks = PIPELINE.filter(on).flatMap((b) => b.create(o, users));
+  return { hooks, userHookInfos: users.infos, diagnostics: users.diagnostics };
 }

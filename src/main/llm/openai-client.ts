@@ -150,6 +150,8 @@ function buildParams(req: ModelRequest): ChatCompletionCreateParamsStreaming {
   const { temperature, max_tokens, top_p, stop } = req.params;
   if (temperature !== undefined) params.temperature = temperature;
   if (max_tokens !== undefined) params.max_tokens = max_tokens;
+  if (req.params.max_completion_tokens !== undefined)
+    params.max_completion_tokens = req.params.max_completion_tokens;
   if (top_p !== undefined) params.top_p = top_p;
   if (stop?.length) params.stop = stop;
   return params;

@@ -11,6 +11,8 @@ export interface ToolSchema {
 export interface ModelParams {
   temperature?: number;
   max_tokens?: number;
+  /** The newer OpenAI name for the output limit (reasoning models); sent only when set. */
+  max_completion_tokens?: number;
   top_p?: number;
   stop?: string[];
 }

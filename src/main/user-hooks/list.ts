@@ -11,8 +11,8 @@ import { HOOK_HEALTH_RUNS } from '../store/hook-run-store.ts';
 /** Where the user hooks sit in the pipeline, as the hooks panel lists it (one entry for both formats). */
 export const userHooksInfo: MiddlewareInfo = {
   name: 'user-hooks',
-  description: 'Runs your executable hooks and Claude Code settings hooks',
-  phases: ['user_message_send', 'before_agent', 'modify_request', 'after_turn', 'agent_stop', 'wrap_tool_call', 'compact', 'after_agent'],
+  description: 'Runs your executable hooks, Claude Code settings hooks and the profile’s script hook',
+  phases: ['user_message_send', 'before_agent', 'modify_request', 'wrap_model_call', 'after_turn', 'agent_stop', 'wrap_tool_call', 'compact', 'after_agent'],
 };
 
 export interface ListUserHooksOptions {

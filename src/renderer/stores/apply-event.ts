@@ -127,6 +127,22 @@ function applyToThread(t: ThreadChat, env: AgentEventEnvelope): ThreadChat {
           : `Hook ${d.hook}: ${d.message}`;
       return addNotice(t, { kind: 'warning', text, by: d.hook });
     }
+    case 'on_script_message': {
+      const d = e.data;
+      // Its deltas streamed already: the whole text now stays as a notice instead.
+      const streaming = t.streaming.endsWith(d.text)
+        ? t.streaming.slice(0, -d.text.length)
+        : t.streaming;
+      return addNotice({ ...t, streaming }, { kind: 'script', text: d.text, by: d.hook });
+    }
+    case 'on_script_data': {
+      const d = e.data;
+      return addNotice(t, {
+        kind: 'script',
+        text: `${d.hook}: ${JSON.stringify(d.data)}`,
+        by: d.hook,
+      });
+    }
     case 'on_approval_request': {
       const d = e.data;
       if (t.approvals.some((a) => a.approvalId === d.approval_id)) return t;

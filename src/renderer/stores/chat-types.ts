@@ -53,7 +53,8 @@ export interface Notice {
   id: string;
   /** Shown after message `afterIndex` (-1 = before any). */
   afterIndex: number;
-  kind: 'blocked' | 'error' | 'cancelled' | 'warning' | 'hook_failed';
+  /** 'script': a script hook's `send` output or Next's `data` (docs/agents.md). */
+  kind: 'blocked' | 'error' | 'cancelled' | 'warning' | 'hook_failed' | 'script';
   text: string;
   by?: string;
   /** kind 'hook_failed': the hook's event, how it failed and which way (open: went ahead; closed: blocked). */

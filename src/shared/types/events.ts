@@ -67,6 +67,10 @@ export interface StreamEventData {
   };
   /** A hook's message for the user (Claude `systemMessage`, or the `stopReason` of a hook that ended the run). */
   on_hook_message: { hook: string; event: string; message: string; kind: 'message' | 'stop' };
+  /** What a script hook's Next returned as `data` (docs/agents.md#script-hooks-create--next). */
+  on_script_data: { hook: string; data: unknown; metadata?: Record<string, unknown> };
+  /** A script hook's `send` or finished `sendStream`: the whole text (its deltas streamed before). */
+  on_script_message: { hook: string; text: string };
   on_todos: { todos: Todo[] };
   on_span_start: { span: SpanRecord };
   on_span_end: { span: SpanRecord };

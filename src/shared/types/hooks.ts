@@ -1,6 +1,6 @@
 /** What the hooks panel and `workbench hooks list` show about each hook in the pipeline. */
 export type HookSource = 'builtin' | 'workspace' | 'user' | 'claude-settings' | 'plugin';
-export type HookDialect = 'builtin' | 'executable' | 'claude';
+export type HookDialect = 'builtin' | 'executable' | 'claude' | 'script';
 export type FailMode = 'open' | 'closed';
 
 export interface HookInfo {

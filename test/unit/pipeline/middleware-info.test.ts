@@ -18,6 +18,7 @@ import { createTracingHook, tracingInfo } from '../../../src/main/middleware/tra
 import { createClaudeHooks } from '../../../src/main/user-hooks/claude-hooks.ts';
 import { createExecutableHooks } from '../../../src/main/user-hooks/executable-hooks.ts';
 import { userHooksInfo } from '../../../src/main/user-hooks/list.ts';
+import { createScriptHook } from '../../../src/main/user-hooks/script-hooks/index.ts';
 import { builtinHookInfos } from '../../../src/main/api/build-pipeline.ts';
 import { PHASES, phasesOf } from '../../../src/main/pipeline/phases.ts';
 import { DEFAULT_SETTINGS } from '../../../src/shared/types/index.ts';
@@ -41,14 +42,15 @@ describe('self-describing middleware', () => {
     expect(phasesOf(hook)).toEqual(info.phases);
   });
 
-  it('user-hooks lists the phases both formats take part in', () => {
+  it('user-hooks lists the phases its three kinds take part in', () => {
     const executable = createExecutableHooks({ entries: [], settings: DEFAULT_SETTINGS }, 'user');
     const claude = createClaudeHooks(
       { handlers: [], settings: DEFAULT_SETTINGS, home: '/h' },
       'user',
     );
-    const both = new Set([...phasesOf(executable), ...phasesOf(claude)]);
-    expect(PHASES.map((p) => p.name).filter((p) => both.has(p))).toEqual(userHooksInfo.phases);
+    const script = createScriptHook({ scriptPath: '/h/hooks.ts', profileName: 'main' });
+    const all = new Set([...phasesOf(executable), ...phasesOf(claude), ...phasesOf(script)]);
+    expect(PHASES.map((p) => p.name).filter((p) => all.has(p))).toEqual(userHooksInfo.phases);
   });
 
   it('the hooks panel lists the built-ins in pipeline order with their own descriptions', () => {

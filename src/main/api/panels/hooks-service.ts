@@ -26,6 +26,9 @@ import {
   type TestTarget,
 } from '../../user-hooks/hook-test.ts';
 import { recordedCalls, replayHook } from '../../user-hooks/replay.ts';
+import { scriptHookInfo } from '../../user-hooks/script-hooks/index.ts';
+import { withHealth } from '../../user-hooks/list.ts';
+import { loadAgentProfile } from '../../agents/profile.ts';
 import { WorkbenchError, errorMessage } from '../../errors.ts';
 import type { PanelDeps } from './panel-deps.ts';
 
@@ -80,14 +83,21 @@ export function createHooksService(deps: PanelDeps): HooksService {
     Boolean(trust) || deps.trust.isTrusted(workspace);
   const all = async (workspace: string, trust?: boolean): Promise<HookInfo[]> => {
     const settings = deps.settings.get();
-    const user = await listUserHooks({
-      workspace,
-      home: deps.home,
-      settings,
-      trusted: trusted(workspace, trust),
-      hookRuns: deps.hookRuns,
-    });
-    return pipelineOrder(builtinHookInfos(settings), user);
+    const isTrusted = trusted(workspace, trust);
+    const [user, { profile }] = await Promise.all([
+      listUserHooks({
+        workspace,
+        home: deps.home,
+        settings,
+        trusted: isTrusted,
+        hookRuns: deps.hookRuns,
+      }),
+      loadAgentProfile(workspace, { trusted: isTrusted }),
+    ]);
+    const script = scriptHookInfo({ profile, workspace, trusted: isTrusted, settings });
+    const scripts =
+      script && deps.hookRuns ? withHealth([script], deps.hookRuns) : script ? [script] : [];
+    return pipelineOrder(builtinHookInfos(settings), [...user, ...scripts]);
   };
   const find = async (workspace: string, id: string): Promise<HookInfo> => {
     const info = (await all(workspace)).find((h) => h.id === id);

@@ -144,6 +144,9 @@ function textPrinter(io: CliIo) {
       case 'on_hook_message':
         io.stderr(`${event.data.kind === 'stop' ? '■ run stopped by hook' : '! hook'} ${event.data.hook}: ${oneLine(event.data.message)}\n`);
         break;
+      case 'on_script_data':
+        io.stderr(`◆ ${event.data.hook}: ${oneLine(JSON.stringify(event.data.data))}\n`);
+        break;
       case 'on_blocked': {
         const d = event.data;
         if (d.target === 'tool_call') io.stderr(`⊘ blocked by ${d.by}: ${oneLine(d.reason)}\n`);

@@ -26,6 +26,8 @@ export function HookRow({
   const [timeout, setTimeoutMs] = useState(String(hook.timeout_ms ?? ''));
   const state = hookState(hook, allOff);
   const user = hook.dialect !== 'builtin';
+  // A script hook runs inside a run only (no Test or Replay) and always fails open.
+  const script = hook.dialect === 'script';
   const locked = hook.id === 'builtin:approval';
   return (
     <li
@@ -64,7 +66,7 @@ export function HookRow({
         {hook.dialect === 'builtin' && <span className="badge">built-in</span>}
         <HookHealthDots health={hook.health} />
         <span className="spacer" />
-        {user && (
+        {user && !script && (
           <button
             type="button"
             className="icon-button"
@@ -75,7 +77,7 @@ export function HookRow({
             Test
           </button>
         )}
-        {user && (
+        {user && !script && (
           <button
             type="button"
             className="icon-button"
@@ -125,20 +127,22 @@ export function HookRow({
           )}
           {user && (
             <div className="inline small">
-              <label className="inline">
-                Failure
-                <select
-                  value={hook.fail_mode ?? 'open'}
-                  onChange={(e) =>
-                    void update(hook.id, { failMode: e.target.value as 'open' | 'closed' })
-                  }
-                  aria-label="Fail mode"
-                  data-testid="hook-fail-mode"
-                >
-                  <option value="open">fail open (ignore)</option>
-                  <option value="closed">fail closed (block)</option>
-                </select>
-              </label>
+              {!script && (
+                <label className="inline">
+                  Failure
+                  <select
+                    value={hook.fail_mode ?? 'open'}
+                    onChange={(e) =>
+                      void update(hook.id, { failMode: e.target.value as 'open' | 'closed' })
+                    }
+                    aria-label="Fail mode"
+                    data-testid="hook-fail-mode"
+                  >
+                    <option value="open">fail open (ignore)</option>
+                    <option value="closed">fail closed (block)</option>
+                  </select>
+                </label>
+              )}
               <label className="inline">
                 Timeout ms
                 <input
