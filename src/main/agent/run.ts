@@ -23,7 +23,8 @@ import { ToolRegistry } from '../tools/registry.ts';
 import type { Workspace } from '../tools/workspace.ts';
 import type { LlmClient } from '../llm/types.ts';
 import type { SqliteDatabase } from '../store/database.ts';
-import { createTraceRecorder, endRunSpan, startRunSpan } from '../tracing/index.ts';
+import { createTraceRecorder, endRunSpan, setRunMetadata, startRunSpan } from '../tracing/index.ts';
+import type { SpanHandle } from '../tracing/types.ts';
 import type { SpanWriter } from '../tracing/span-writer.ts';
 import type { LastRequest, RunHandle } from '../api/types.ts';
 import type { ModelRequest } from '../llm/types.ts';
@@ -56,6 +57,11 @@ export interface RunSetup {
   maxIterations: number;
   controller: AbortController;
   askUser?: (ctx: RunContext, call: ToolCall, reason: string) => Promise<'allow' | 'deny'>;
+  /** Run metadata (`--meta`, the recipe); docs/events.md. */
+  metadata?: Record<string, string>;
+  recipe?: string;
+  /** Continue the stored thread without a new user message (docs/events.md#run-rescue). */
+  resume?: boolean;
 }
 
 export const newRunId = (): string => `run_${randomBytes(8).toString('hex')}`;
@@ -84,6 +90,8 @@ export function startRun(deps: RunDeps, setup: RunSetup, runId: string): RunHand
     },
   });
   const pipeline = createPipeline(setup.hooks);
+  const metadata: Record<string, string> = { ...setup.metadata };
+  let root: SpanHandle | undefined;
   const ctx: RunContext = {
     threadId,
     runId,
@@ -112,6 +120,14 @@ export function startRun(deps: RunDeps, setup: RunSetup, runId: string): RunHand
     },
     askUser: setup.askUser ? (call, reason) => setup.askUser!(ctx, call, reason) : undefined,
     notifyCompaction: (notice) => pipeline.compact(ctx, notice),
+    metadata,
+    recipe: setup.recipe,
+    setMetadata: (key, value) => {
+      metadata[key] = value;
+      if (deps.db.runs.get(runId)) deps.db.runs.mergeMetadata(runId, { [key]: value });
+      deps.db.threads.mergeMetadata(threadId, { [key]: value });
+      if (root) setRunMetadata(root, { [key]: value });
+    },
   };
   const append = (msgs: Message[]) => {
     const first = setup.state.messages.length;
@@ -132,10 +148,11 @@ export function startRun(deps: RunDeps, setup: RunSetup, runId: string): RunHand
   };
 
   const finished = (async () => {
-    const root = ctx.trace
+    root = ctx.trace
       ? startRunSpan(recorder, { model: setup.model, threadId, workspace: setup.workspace.root })
       : undefined;
     root?.set('workbench.pid', process.pid);
+    if (root) setRunMetadata(root, metadata);
     const body = async () => runWithGate(deps, ctx, setup, pipeline, append, emit);
     let outcome: Awaited<ReturnType<typeof runWithGate>>;
     try {
@@ -168,6 +185,7 @@ export function startRun(deps: RunDeps, setup: RunSetup, runId: string): RunHand
           : summary.stop_reason === 'error'
             ? 'failed'
             : 'completed';
+      deps.db.runs.finish(runId, state, summary.stop_reason);
       emit({ event: 'on_run_state', data: { state, previous_state: 'running' } });
       emit({ event: 'on_run_finalized', data: { state, stop_reason: summary.stop_reason } });
     }
@@ -195,12 +213,19 @@ async function runWithGate(
     input_tokens: 0,
     output_tokens: 0,
   });
-  // user_message_send: deny-fast — the first hook that blocks wins and no run starts.
-  const { blocked, context } = await pipeline.userMessage(ctx, setup.text);
+  // user_message_send: deny-fast — the first hook that blocks wins and no run starts. A resumed
+  // run sends no new message, so there is nothing to gate.
+  const { blocked, context } = setup.resume
+    ? { blocked: undefined, context: [] }
+    : await pipeline.userMessage(ctx, setup.text);
   if (blocked) {
     emit({ event: 'on_blocked', data: { ...blocked, target: 'message' } });
     return { summary: empty('blocked'), blocked };
   }
+  deps.db.transaction(() => {
+    deps.db.runs.create({ runId: ctx.runId, threadId: ctx.threadId, metadata: { ...ctx.metadata }, recipe: setup.recipe });
+    if (ctx.metadata && Object.keys(ctx.metadata).length) deps.db.threads.mergeMetadata(ctx.threadId, ctx.metadata);
+  });
   emit({
     event: 'on_run_created',
     data: { run_id: ctx.runId, session_id: ctx.threadId, agent_name: 'workbench' },
@@ -214,7 +239,7 @@ async function runWithGate(
   const content = context.length
     ? `${setup.text}\n\n<hook_context>\n${context.join('\n')}\n</hook_context>`
     : setup.text;
-  append([{ role: 'user', content }]);
+  if (!setup.resume) append([{ role: 'user', content }]);
   const summary = await runAgentLoop({
     ctx,
     pipeline,

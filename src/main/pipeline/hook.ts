@@ -50,6 +50,11 @@ export interface RunContext {
    * which a hook may veto) or happened ('post'). Set by the run, called by whoever compacts.
    */
   notifyCompaction?(notice: CompactionNotice): Promise<{ blocked: boolean; reason?: string }>;
+  /** The run's metadata (`--meta`, hooks) and the recipe it came from (docs/events.md). */
+  readonly metadata?: Readonly<Record<string, string>>;
+  readonly recipe?: string;
+  /** Sets a run metadata key: stored with the run and its thread, and on the run's root span. */
+  setMetadata?(key: string, value: string): void;
 }
 
 export type ModelCallFn = (req: ModelRequest) => Promise<LlmResponse>;

@@ -10,6 +10,9 @@ export interface ThreadRow {
   message_count: number;
   todos: string;
   compaction: string | null;
+  metadata: string;
+  /** Selected with the row: the state of the thread's latest run. */
+  last_run_state?: string | null;
 }
 
 export interface MessageRow {
@@ -60,6 +63,8 @@ export function summaryFromRow(row: ThreadRow): ThreadSummary {
     created_at: row.created_at,
     updated_at: row.updated_at,
     message_count: row.message_count,
+    metadata: JSON.parse(row.metadata || '{}') as Record<string, string>,
+    ...(row.last_run_state ? { last_run_state: row.last_run_state } : {}),
   };
 }
 

@@ -21,7 +21,13 @@ export interface ThreadStore {
   loadOrCreate(threadId: string | undefined, workspace: string): AgentState;
   get(threadId: string): AgentState | undefined;
   summary(threadId: string): ThreadSummary | undefined;
-  list(opts?: { workspace?: string; search?: string; limit?: number }): ThreadSummary[];
+  /** Newest first; `metadata` keeps only threads carrying every given key with that value. */
+  list(opts?: {
+    workspace?: string;
+    search?: string;
+    limit?: number;
+    metadata?: Record<string, string>;
+  }): ThreadSummary[];
   /** Appends messages as rows, in one transaction; also updates the in-memory state. */
   appendMessages(threadId: string, msgs: Message[]): void;
   /**
@@ -32,6 +38,8 @@ export interface ThreadStore {
   setTodos(threadId: string, todos: Todo[]): void;
   setFile(threadId: string, path: string, content: string): void;
   setTitle(threadId: string, title: string): void;
+  /** Sets keys (a `null` value removes one) and returns the thread's metadata. */
+  mergeMetadata(threadId: string, patch: Record<string, string | null>): Record<string, string>;
   delete(threadId: string): void;
   getCompaction(threadId: string): CompactionSummary | undefined;
   setCompaction(threadId: string, summary: CompactionSummary): void;

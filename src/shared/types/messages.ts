@@ -75,4 +75,8 @@ export interface ThreadSummary {
   created_at: number;
   updated_at: number;
   message_count: number;
+  /** Key/value tags set by runs (`--meta`), hooks and the thread info drawer (docs/events.md). */
+  metadata?: Record<string, string>;
+  /** State of the thread's latest run; `interrupted` offers Resume (docs/events.md#run-rescue). */
+  last_run_state?: string;
 }

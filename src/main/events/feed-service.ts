@@ -1,0 +1,78 @@
+/**
+ * The event feed of one workbench process (docs/events.md): records its runs' events, rescues runs
+ * a dead process left "running", delivers webhooks and, for the app and `serve`, replays other
+ * processes' runs to its own subscribers.
+ */
+import type { StreamEvent, WebhookSettings } from '../../shared/types/index.ts';
+import type { SqliteDatabase } from '../store/database.ts';
+import type { NewFeedEvent } from '../store/event-store.ts';
+import { createFeedRecorder } from './feed-recorder.ts';
+import { followFeed, type FeedFollower } from './feed-follower.ts';
+import { toStreamEvent } from './feed-mapping.ts';
+import { rescueRuns } from './run-rescue.ts';
+import { createWebhookDispatcher } from './webhook-dispatcher.ts';
+
+export interface FeedServiceOptions {
+  db: SqliteDatabase;
+  webhooks: () => readonly WebhookSettings[];
+  /** Subscribes to this process's stream. */
+  subscribe: (listener: (e: StreamEvent) => void) => () => void;
+  /** Sends a replayed event of another process to this process's subscribers. */
+  emit: (e: StreamEvent) => void;
+  /** Replay other processes' runs (the app, `serve`). */
+  follow: boolean;
+}
+
+export interface FeedService {
+  /** Appends an event with no stream counterpart (metadata changes). */
+  add(e: NewFeedEvent): void;
+  /** Marks runs of dead processes interrupted (also done at start). */
+  rescue(ownRuns?: ReadonlySet<string>): void;
+  close(): Promise<void>;
+}
+
+/** Starts the feed. Contract: no timer of it keeps the process alive. */
+export function createFeedService(opts: FeedServiceOptions): FeedService {
+  const dispatcher = createWebhookDispatcher({ db: opts.db, webhooks: opts.webhooks });
+  const recorder = createFeedRecorder({
+    db: opts.db,
+    webhooks: opts.webhooks,
+    onDeliveriesQueued: () => dispatcher.kick(),
+  });
+  // Replayed events are another process's record already; they must not be appended again.
+  let replaying = false;
+  const unsubscribe = opts.subscribe((e) => {
+    if (!replaying) recorder.record(e);
+  });
+  const rescue = (ownRuns?: ReadonlySet<string>) => {
+    for (const e of rescueRuns(opts.db, ownRuns)) recorder.add(e);
+  };
+  rescue();
+  let follower: FeedFollower | undefined;
+  if (opts.follow) {
+    follower = followFeed({
+      events: opts.db.events,
+      skipOwn: true,
+      onEvent: (f) => {
+        const e = toStreamEvent(f);
+        if (!e) return;
+        replaying = true;
+        try {
+          opts.emit(e);
+        } finally {
+          replaying = false;
+        }
+      },
+    });
+  }
+  return {
+    add: (e) => recorder.add(e),
+    rescue,
+    async close() {
+      follower?.stop();
+      unsubscribe();
+      recorder.flush();
+      await dispatcher.close();
+    },
+  };
+}
