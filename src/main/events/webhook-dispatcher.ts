@@ -60,7 +60,6 @@ export function createWebhookDispatcher(opts: WebhookDispatcherOptions): Webhook
     } catch (err) {
       error = errorMessage(err);
     }
-    if (closed && error) return; // the claim lapses and the next process retries
     try {
       if (!error) opts.db.webhooks.delivered(id);
       else {
