@@ -2,6 +2,8 @@
  * The event feed across processes (docs/events.md): `workbench events --follow` in one process sees
  * a CLI run of another, with its metadata; threads filter by metadata.
  */
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { FeedEvent } from '../../../src/shared/types/index.ts';
 import { startFakeOpenAi, type FakeOpenAi } from '../../helpers/fake-openai-server.ts';
@@ -67,4 +69,19 @@ describe('workbench events', () => {
     expect(feedLines(listed.stdout).every((e) => e.thread_id === tagged[0].thread_id)).toBe(true);
     expect(feedLines(listed.stdout).length).toBe(events.filter((e) => e.thread_id === tagged[0].thread_id).length);
   }, 60_000);
+
+  it('workbench run --recipe NAME ARGS runs a Claude Code command from ~/.claude/commands', async () => {
+    const { home, workspace } = await sandbox();
+    mkdirSync(join(home, '.claude', 'commands'), { recursive: true });
+    writeFileSync(join(home, '.claude', 'commands', 'explain.md'), '---\ndescription: Explain code\n---\nExplain $ARGUMENTS simply.');
+    fake = await startFakeOpenAi({ script: [{ text: 'explained' }] });
+    const env = { home, workspace, baseURL: fake.baseURL };
+    const r = await runCli(['run', '--recipe', 'explain', 'the', 'loop'], env);
+    expect(r.code).toBe(0);
+    const sent = fake.chatRequests()[0].messages as { role: string; content: string }[];
+    expect(sent.at(-1)).toMatchObject({ role: 'user', content: 'Explain the loop simply.' });
+    const unknown = await runCli(['run', '--recipe', 'nope'], env);
+    expect(unknown.code).toBe(2);
+    expect(unknown.stderr).toContain('unknown recipe nope');
+  }, 30_000);
 });
