@@ -89,6 +89,9 @@ describe('webhooks', () => {
     wb = undefined;
     const db = openDatabase(join(sb.home, 'workbench.db'));
     expect(db.webhooks.forEvent(body.seq)).toEqual([{ url: hook.url, state: 'delivered', attempts: 3, last_error: null }]);
+    // Run metadata is on the run's root span, so exported traces carry it.
+    const root = db.spans.listByRun(handle.runId).find((sp) => !sp.parent_span_id)!;
+    expect(root.attributes['workbench.metadata.ticket']).toBe('7');
     db.close();
   }, 20_000);
 });
