@@ -29,10 +29,19 @@ export function toFeedEvent(e: StreamEvent): NewFeedEvent | undefined {
 }
 
 /**
- * The stream event a feed event stands for, for the faces of another process (`serve`, the app).
+ * The stream events a feed event stands for, for the faces of another process (`serve`, the app):
+ * a finalized run also ends with `done`, as a local run does.
  * Contract: only events the renderer's reducer can apply without the run's own process.
  */
-export function toStreamEvent(f: FeedEvent): StreamEvent | undefined {
+export function toStreamEvents(f: FeedEvent): StreamEvent[] {
+  const e = toStreamEvent(f);
+  if (!e) return [];
+  if (e.event !== 'on_run_finalized') return [e];
+  const stop_reason = e.data.stop_reason === ('interrupted' as string) ? 'error' : e.data.stop_reason;
+  return [e, { event: 'done', thread_id: e.thread_id, run_id: e.run_id, data: { stop_reason, iterations: 0 } }];
+}
+
+function toStreamEvent(f: FeedEvent): StreamEvent | undefined {
   if (!f.thread_id || !f.run_id) return undefined;
   const ids = { thread_id: f.thread_id, run_id: f.run_id };
   const d = f.data as never;

@@ -8,7 +8,7 @@ import type { SqliteDatabase } from '../store/database.ts';
 import type { NewFeedEvent } from '../store/event-store.ts';
 import { createFeedRecorder } from './feed-recorder.ts';
 import { followFeed, type FeedFollower } from './feed-follower.ts';
-import { toStreamEvent } from './feed-mapping.ts';
+import { toStreamEvents } from './feed-mapping.ts';
 import { rescueRuns } from './run-rescue.ts';
 import { createWebhookDispatcher } from './webhook-dispatcher.ts';
 
@@ -54,11 +54,9 @@ export function createFeedService(opts: FeedServiceOptions): FeedService {
       events: opts.db.events,
       skipOwn: true,
       onEvent: (f) => {
-        const e = toStreamEvent(f);
-        if (!e) return;
         replaying = true;
         try {
-          opts.emit(e);
+          for (const e of toStreamEvents(f)) opts.emit(e);
         } finally {
           replaying = false;
         }

@@ -17,6 +17,8 @@ import { createTrustStore } from '../../../src/main/user-hooks/index.ts';
 import type { StreamEvent } from '../../../src/shared/types/index.ts';
 import { createScriptedLlm, type ScriptedTurn } from '../../helpers/scripted-llm.ts';
 import { sandbox, type Sandbox } from '../../unit/user-hooks/helpers.ts';
+import { startFakeOpenAi } from '../../helpers/fake-openai-server.ts';
+import { runCli } from '../../helpers/run-cli.ts';
 
 let sb: Sandbox;
 let wb: Workbench | undefined;
@@ -151,6 +153,30 @@ esac
     expect(wb.threads.runs({ threadId: handle.threadId })[0].metadata).toEqual({ invoked_recipe: 'tidy' });
     llm.assertComplete();
   });
+});
+
+describe('following other processes', () => {
+  it('a workbench with followFeed (serve, the app) replays a CLI run of another process', async () => {
+    const fake = await startFakeOpenAi({ script: [{ text: 'hello from the cli' }] });
+    try {
+      const llm = createScriptedLlm([]);
+      wb = await createWorkbench({ home: sb.home, workspace: sb.ws, llm, model: 'm', followFeed: true });
+      const events: StreamEvent[] = [];
+      wb.subscribe((e) => events.push(e));
+      const r = await runCli(['run', 'hi there'], { home: sb.home, workspace: sb.ws, baseURL: fake.baseURL });
+      expect(r.code).toBe(0);
+      await until(() => events.some((e) => e.event === 'done'));
+      const contents = events.flatMap((e) => (e.event === 'on_message' ? [e.data.message.content] : []));
+      expect(contents).toEqual(['hi there', 'hello from the cli']);
+      expect(events.map((e) => e.event)).toEqual(expect.arrayContaining(['on_run_created', 'on_run_finalized', 'done']));
+      // Replayed events are not written to the feed a second time.
+      const db = openDatabase(join(sb.home, 'workbench.db'));
+      expect(db.events.since(0).filter((e) => e.type === 'message')).toHaveLength(2);
+      db.close();
+    } finally {
+      await fake.close();
+    }
+  }, 30_000);
 });
 
 describe('thread metadata over IPC', () => {
