@@ -16,6 +16,8 @@ export interface ChatSlice {
   openThread(threadId: string | null): Promise<void>;
   reloadThread(threadId: string): Promise<void>;
   send(text: string): Promise<void>;
+  /** Continues a thread whose last run was interrupted (docs/events.md#run-rescue). */
+  resume(threadId: string): Promise<void>;
   cancel(): Promise<void>;
   approve(approvalId: string, decision: ApprovalDecision): Promise<void>;
   /** Sends the next queued message of a thread whose run ended. */
