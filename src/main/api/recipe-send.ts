@@ -21,7 +21,11 @@ export async function resolveRecipe(
     if (args.recipe) throw new WorkbenchError('not_found', `unknown recipe ${name}`);
     return undefined;
   }
-  const text = renderRecipe(recipe.body, args.recipe ? args.text.trim() : slash!.args, args.recipeArgs);
+  const text = renderRecipe(
+    recipe.body,
+    args.recipe ? args.text.trim() : slash!.args,
+    args.recipeArgs,
+  );
   if (!text) throw new WorkbenchError('invalid_args', `recipe ${name} is empty`);
   return { name, text };
 }

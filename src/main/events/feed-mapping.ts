@@ -37,8 +37,17 @@ export function toStreamEvents(f: FeedEvent): StreamEvent[] {
   const e = toStreamEvent(f);
   if (!e) return [];
   if (e.event !== 'on_run_finalized') return [e];
-  const stop_reason = e.data.stop_reason === ('interrupted' as string) ? 'error' : e.data.stop_reason;
-  return [e, { event: 'done', thread_id: e.thread_id, run_id: e.run_id, data: { stop_reason, iterations: 0 } }];
+  const stop_reason =
+    e.data.stop_reason === ('interrupted' as string) ? 'error' : e.data.stop_reason;
+  return [
+    e,
+    {
+      event: 'done',
+      thread_id: e.thread_id,
+      run_id: e.run_id,
+      data: { stop_reason, iterations: 0 },
+    },
+  ];
 }
 
 function toStreamEvent(f: FeedEvent): StreamEvent | undefined {
@@ -47,7 +56,11 @@ function toStreamEvent(f: FeedEvent): StreamEvent | undefined {
   const d = f.data as never;
   switch (f.type) {
     case 'run_created':
-      return { event: 'on_run_created', ...ids, data: { run_id: f.run_id, session_id: f.thread_id, agent_name: 'workbench' } };
+      return {
+        event: 'on_run_created',
+        ...ids,
+        data: { run_id: f.run_id, session_id: f.thread_id, agent_name: 'workbench' },
+      };
     case 'run_state_changed':
       return { event: 'on_run_state', ...ids, data: d };
     case 'run_finalized':

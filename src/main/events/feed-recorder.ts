@@ -71,7 +71,12 @@ export function createFeedRecorder(opts: FeedRecorderOptions): FeedRecorder {
       // run_created carries the run's metadata and recipe, so a follower needs no lookup.
       if (f.type === 'run_created' && f.run_id) {
         const run = opts.db.runs.get(f.run_id);
-        if (run) f.data = { ...f.data, metadata: run.metadata, ...(run.recipe ? { recipe: run.recipe } : {}) };
+        if (run)
+          f.data = {
+            ...f.data,
+            metadata: run.metadata,
+            ...(run.recipe ? { recipe: run.recipe } : {}),
+          };
       }
       add(f);
     },

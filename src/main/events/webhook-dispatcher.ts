@@ -51,10 +51,17 @@ export function createWebhookDispatcher(opts: WebhookDispatcherOptions): Webhook
       'x-workbench-delivery': String(id),
     };
     const secret = opts.webhooks().find((w) => w.url === url)?.secret;
-    if (secret) headers['x-workbench-signature-256'] = `sha256=${createHmac('sha256', secret).update(body).digest('hex')}`;
+    if (secret)
+      headers['x-workbench-signature-256'] =
+        `sha256=${createHmac('sha256', secret).update(body).digest('hex')}`;
     let error: string | undefined;
     try {
-      const res = await doFetch(url, { method: 'POST', headers, body, signal: AbortSignal.timeout(REQUEST_TIMEOUT_MS) });
+      const res = await doFetch(url, {
+        method: 'POST',
+        headers,
+        body,
+        signal: AbortSignal.timeout(REQUEST_TIMEOUT_MS),
+      });
       await res.body?.cancel();
       if (!res.ok) error = `HTTP ${res.status}`;
     } catch (err) {
@@ -64,7 +71,8 @@ export function createWebhookDispatcher(opts: WebhookDispatcherOptions): Webhook
       if (!error) opts.db.webhooks.delivered(id);
       else {
         const attempt = attempts + 1;
-        const next = attempt >= WEBHOOK_MAX_ATTEMPTS ? undefined : Date.now() + webhookBackoff(attempt);
+        const next =
+          attempt >= WEBHOOK_MAX_ATTEMPTS ? undefined : Date.now() + webhookBackoff(attempt);
         opts.db.webhooks.failed(id, error, next);
       }
     } catch {

@@ -51,7 +51,14 @@ function parseRecipe(text: string): { meta: Record<string, unknown>; body: strin
 
 /** The first paragraph line of the body, for a recipe without a description. */
 function firstLine(body: string): string {
-  return body.split('\n').find((l) => l.trim())?.replace(/^#+\s*/, '').trim().slice(0, 100) ?? '';
+  return (
+    body
+      .split('\n')
+      .find((l) => l.trim())
+      ?.replace(/^#+\s*/, '')
+      .trim()
+      .slice(0, 100) ?? ''
+  );
 }
 
 /** Every recipe, by name, the first root winning. Contract: unreadable folders and files are skipped. */

@@ -21,7 +21,11 @@ export function splitArguments(args: string): string[] {
  * The prompt of a recipe for `args`.
  * Contract: pure; unknown `$N` become empty like Claude Code's; `named` fills `{{.key}}`.
  */
-export function renderRecipe(body: string, args: string, named: Record<string, string> = {}): string {
+export function renderRecipe(
+  body: string,
+  args: string,
+  named: Record<string, string> = {},
+): string {
   const positional = splitArguments(args);
   const usesArgs = /\$ARGUMENTS|\$[1-9]/.test(body);
   let text = body

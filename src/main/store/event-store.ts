@@ -27,7 +27,10 @@ interface EventRow extends Omit<FeedEvent, 'data'> {
   data: string;
 }
 
-const fromRow = (row: EventRow): FeedEvent => ({ ...row, data: JSON.parse(row.data) as Record<string, unknown> });
+const fromRow = (row: EventRow): FeedEvent => ({
+  ...row,
+  data: JSON.parse(row.data) as Record<string, unknown>,
+});
 
 /** Creates the store over the `events` table. */
 export function createEventStore(db: DatabaseSync, now: () => number): EventStore {
@@ -46,13 +49,24 @@ export function createEventStore(db: DatabaseSync, now: () => number): EventStor
     append(events) {
       const t = now();
       return events.map((e) => {
-        const r = q.insert.run(e.thread_id, e.run_id, e.type, JSON.stringify(e.data), process.pid, t);
+        const r = q.insert.run(
+          e.thread_id,
+          e.run_id,
+          e.type,
+          JSON.stringify(e.data),
+          process.pid,
+          t,
+        );
         return { seq: Number(r.lastInsertRowid), ...e, origin_pid: process.pid, created_at: t };
       });
     },
     since: (seq, opts = {}) =>
       (
-        q.since.all({ seq, thread: opts.threadId ?? null, limit: opts.limit ?? 500 }) as unknown as EventRow[]
+        q.since.all({
+          seq,
+          thread: opts.threadId ?? null,
+          limit: opts.limit ?? 500,
+        }) as unknown as EventRow[]
       ).map(fromRow),
     get(seq) {
       const row = q.get.get(seq) as EventRow | undefined;

@@ -26,7 +26,12 @@ interface RunRow extends Omit<RunRecord, 'metadata' | 'run_id'> {
 
 export interface RunStore {
   /** Records a run starting in this process (state `running`). */
-  create(run: { runId: string; threadId: string; metadata?: Record<string, string>; recipe?: string }): void;
+  create(run: {
+    runId: string;
+    threadId: string;
+    metadata?: Record<string, string>;
+    recipe?: string;
+  }): void;
   /** Sets the final state. Contract: a run already finished keeps its first final state. */
   finish(runId: string, state: string, stopReason: string): void;
   /** Merges `patch` into the run's metadata; returns the result. */
@@ -67,7 +72,15 @@ export function createRunStore(db: DatabaseSync, now: () => number): RunStore {
   };
   return {
     create({ runId, threadId, metadata, recipe }) {
-      q.insert.run(runId, threadId, JSON.stringify(metadata ?? {}), recipe ?? null, process.pid, host, now());
+      q.insert.run(
+        runId,
+        threadId,
+        JSON.stringify(metadata ?? {}),
+        recipe ?? null,
+        process.pid,
+        host,
+        now(),
+      );
     },
     finish(runId, state, stopReason) {
       q.finish.run(state, stopReason, now(), runId);

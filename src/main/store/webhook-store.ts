@@ -27,11 +27,17 @@ export interface WebhookStore {
   /** When the next pending delivery is due, if any. */
   nextDue(): number | undefined;
   /** Delivery rows of an event (for tests and `events --json` inspection). */
-  forEvent(eventSeq: number): { url: string; state: string; attempts: number; last_error: string | null }[];
+  forEvent(
+    eventSeq: number,
+  ): { url: string; state: string; attempts: number; last_error: string | null }[];
 }
 
 /** Creates the store. */
-export function createWebhookStore(db: DatabaseSync, tx: TransactionRunner, now: () => number): WebhookStore {
+export function createWebhookStore(
+  db: DatabaseSync,
+  tx: TransactionRunner,
+  now: () => number,
+): WebhookStore {
   const q = {
     insert: db.prepare(
       `INSERT INTO webhook_deliveries (event_seq, url, state, next_at) VALUES (?, ?, 'pending', ?)`,
@@ -68,13 +74,23 @@ export function createWebhookStore(db: DatabaseSync, tx: TransactionRunner, now:
     },
     delivered: (id) => void q.delivered.run(now(), id),
     failed(id, error, nextAt) {
-      q.failed.run(nextAt === undefined ? 'failed' : 'pending', nextAt ?? now(), error.slice(0, 500), id);
+      q.failed.run(
+        nextAt === undefined ? 'failed' : 'pending',
+        nextAt ?? now(),
+        error.slice(0, 500),
+        id,
+      );
     },
     nextDue() {
       const at = (q.nextDue.get() as { at: number | null }).at;
       return at === null ? undefined : at;
     },
     forEvent: (eventSeq) =>
-      q.forEvent.all(eventSeq) as unknown as { url: string; state: string; attempts: number; last_error: string | null }[],
+      q.forEvent.all(eventSeq) as unknown as {
+        url: string;
+        state: string;
+        attempts: number;
+        last_error: string | null;
+      }[],
   };
 }

@@ -33,47 +33,71 @@ describe('workbench events', () => {
     let seen = '';
     follower.stdout!.on('data', (d) => (seen += d));
 
-    const run = await runCli(['run', '--meta', 'ticket=42', '--meta', 'team=core', 'say hello'], env);
+    const run = await runCli(
+      ['run', '--meta', 'ticket=42', '--meta', 'team=core', 'say hello'],
+      env,
+    );
     expect(run.code).toBe(0);
-    for (let i = 0; i < 200 && !seen.includes('"run_finalized"'); i++) await new Promise((r) => setTimeout(r, 50));
+    for (let i = 0; i < 200 && !seen.includes('"run_finalized"'); i++)
+      await new Promise((r) => setTimeout(r, 50));
     follower.kill('SIGTERM');
     const out = await followed;
     expect(out.code).toBe(0);
 
     const events = feedLines(out.stdout);
     const types = events.map((e) => e.type);
-    expect(types).toEqual(expect.arrayContaining(['run_created', 'run_state_changed', 'message', 'run_finalized']));
+    expect(types).toEqual(
+      expect.arrayContaining(['run_created', 'run_state_changed', 'message', 'run_finalized']),
+    );
     expect(types.indexOf('run_created')).toBeLessThan(types.indexOf('run_finalized'));
     const created = events.find((e) => e.type === 'run_created')!;
     expect(created.data.metadata).toEqual({ ticket: '42', team: 'core' });
     expect(created.origin_pid).not.toBe(follower.pid);
-    const messages = events.filter((e) => e.type === 'message').map((e) => (e.data.message as { content: string }).content);
+    const messages = events
+      .filter((e) => e.type === 'message')
+      .map((e) => (e.data.message as { content: string }).content);
     expect(messages).toEqual(['say hello', 'hello there']);
-    expect(events.find((e) => e.type === 'run_finalized')!.data).toMatchObject({ state: 'completed' });
+    expect(events.find((e) => e.type === 'run_finalized')!.data).toMatchObject({
+      state: 'completed',
+    });
     const seqs = events.map((e) => e.seq);
     expect([...seqs].sort((a, b) => a - b)).toEqual(seqs);
 
     // Metadata filters, and metadata in `threads show --json`.
-    const tagged = JSON.parse((await runCli(['threads', 'list', '--json', '--meta', 'ticket=42'], env)).stdout);
+    const tagged = JSON.parse(
+      (await runCli(['threads', 'list', '--json', '--meta', 'ticket=42'], env)).stdout,
+    );
     expect(tagged).toHaveLength(1);
     expect(tagged[0].metadata).toEqual({ ticket: '42', team: 'core' });
-    const other = JSON.parse((await runCli(['threads', 'list', '--json', '--meta', 'ticket=43'], env)).stdout);
+    const other = JSON.parse(
+      (await runCli(['threads', 'list', '--json', '--meta', 'ticket=43'], env)).stdout,
+    );
     expect(other).toEqual([]);
-    const shown = JSON.parse((await runCli(['threads', 'show', tagged[0].thread_id, '--json'], env)).stdout);
+    const shown = JSON.parse(
+      (await runCli(['threads', 'show', tagged[0].thread_id, '--json'], env)).stdout,
+    );
     expect(shown.metadata).toEqual({ ticket: '42', team: 'core' });
-    expect(shown.runs[0]).toMatchObject({ state: 'completed', metadata: { ticket: '42', team: 'core' } });
+    expect(shown.runs[0]).toMatchObject({
+      state: 'completed',
+      metadata: { ticket: '42', team: 'core' },
+    });
 
     // Without --follow: the feed so far, filtered by thread, then exit.
     const listed = await runCli(['events', '--json', '--thread', tagged[0].thread_id], env);
     expect(listed.code).toBe(0);
     expect(feedLines(listed.stdout).every((e) => e.thread_id === tagged[0].thread_id)).toBe(true);
-    expect(feedLines(listed.stdout).length).toBe(events.filter((e) => e.thread_id === tagged[0].thread_id).length);
+    expect(feedLines(listed.stdout).length).toBe(
+      events.filter((e) => e.thread_id === tagged[0].thread_id).length,
+    );
   }, 60_000);
 
   it('workbench run --recipe NAME ARGS runs a Claude Code command from ~/.claude/commands', async () => {
     const { home, workspace } = await sandbox();
     mkdirSync(join(home, '.claude', 'commands'), { recursive: true });
-    writeFileSync(join(home, '.claude', 'commands', 'explain.md'), '---\ndescription: Explain code\n---\nExplain $ARGUMENTS simply.');
+    writeFileSync(
+      join(home, '.claude', 'commands', 'explain.md'),
+      '---\ndescription: Explain code\n---\nExplain $ARGUMENTS simply.',
+    );
     fake = await startFakeOpenAi({ script: [{ text: 'explained' }] });
     const env = { home, workspace, baseURL: fake.baseURL };
     const r = await runCli(['run', '--recipe', 'explain', 'the', 'loop'], env);

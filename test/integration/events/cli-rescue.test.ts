@@ -29,7 +29,13 @@ describe.runIf(process.platform === 'linux')('run rescue', () => {
     await withoutSandbox(home);
     const pidFile = join(workspace, 'pid');
     fake = await startFakeOpenAi({
-      script: [{ toolCalls: [{ name: 'execute', args: { command: `sleep 300 & echo $! > ${pidFile}; wait` } }] }],
+      script: [
+        {
+          toolCalls: [
+            { name: 'execute', args: { command: `sleep 300 & echo $! > ${pidFile}; wait` } },
+          ],
+        },
+      ],
     });
     const env = { home, workspace, baseURL: fake.baseURL };
     const child = spawnCli(['run', '--auto', 'run the long thing'], env);
@@ -47,7 +53,9 @@ describe.runIf(process.platform === 'linux')('run rescue', () => {
     sleepers.push(Number(pid));
     // bin/workbench.mjs is a launcher: SIGKILL goes to the process that runs the agent (the run's owner).
     const db = new DatabaseSync(join(home, 'workbench.db'), { readOnly: true });
-    const { owner_pid } = db.prepare("SELECT owner_pid FROM runs WHERE state = 'running'").get() as { owner_pid: number };
+    const { owner_pid } = db
+      .prepare("SELECT owner_pid FROM runs WHERE state = 'running'")
+      .get() as { owner_pid: number };
     db.close();
     process.kill(owner_pid, 'SIGKILL');
     await done;

@@ -34,11 +34,21 @@ afterEach(async () => {
   sb.cleanup();
 });
 
-const secrets = { get: () => undefined, set: async () => undefined, storage: () => 'memory' as const };
+const secrets = {
+  get: () => undefined,
+  set: async () => undefined,
+  storage: () => 'memory' as const,
+};
 
 async function start(turns: ScriptedTurn[]) {
   const llm = createScriptedLlm(turns);
-  wb = await createWorkbench({ home: sb.home, workspace: sb.ws, llm, model: 'm', interactive: false });
+  wb = await createWorkbench({
+    home: sb.home,
+    workspace: sb.ws,
+    llm,
+    model: 'm',
+    interactive: false,
+  });
   const events: StreamEvent[] = [];
   wb.subscribe((e) => events.push(e));
   return { wb, llm, events };
@@ -51,7 +61,11 @@ const until = async (check: () => boolean, ms = 8000) => {
 
 /** A webhook receiver answering 500 `failures` times, then 200. */
 async function receiver(failures: number) {
-  const got: { body: string; headers: Record<string, string | string[] | undefined>; status: number }[] = [];
+  const got: {
+    body: string;
+    headers: Record<string, string | string[] | undefined>;
+    status: number;
+  }[] = [];
   server = createServer((req, res) => {
     let body = '';
     req.on('data', (d) => (body += d));
@@ -83,14 +97,21 @@ describe('webhooks', () => {
     await until(() => hook.got.length >= 3);
     expect(hook.got.map((g) => g.status)).toEqual([500, 500, 200]);
     const body = JSON.parse(hook.got[2].body);
-    expect(body).toMatchObject({ type: 'run_finalized', run_id: handle.runId, thread_id: handle.threadId, data: { state: 'completed' } });
+    expect(body).toMatchObject({
+      type: 'run_finalized',
+      run_id: handle.runId,
+      thread_id: handle.threadId,
+      data: { state: 'completed' },
+    });
     expect(hook.got[2].headers['x-workbench-signature-256']).toBe(
       `sha256=${createHmac('sha256', 's3cret').update(hook.got[2].body).digest('hex')}`,
     );
     await wb!.close();
     wb = undefined;
     const db = openDatabase(join(sb.home, 'workbench.db'));
-    expect(db.webhooks.forEvent(body.seq)).toEqual([{ url: hook.url, state: 'delivered', attempts: 3, last_error: null }]);
+    expect(db.webhooks.forEvent(body.seq)).toEqual([
+      { url: hook.url, state: 'delivered', attempts: 3, last_error: null },
+    ]);
     // Run metadata is on the run's root span, so exported traces carry it.
     const root = db.spans.listByRun(handle.runId).find((sp) => !sp.parent_span_id)!;
     expect(root.attributes['workbench.metadata.ticket']).toBe('7');
@@ -113,13 +134,22 @@ describe('recipes', () => {
     const list = await dispatch(h, 'recipes.list', {});
     expect(list).toEqual({
       ok: true,
-      value: [{ name: 'review', description: 'Review a file', argument_hint: 'FILE [FOCUS]', source: 'user' }],
+      value: [
+        {
+          name: 'review',
+          description: 'Review a file',
+          argument_hint: 'FILE [FOCUS]',
+          source: 'user',
+        },
+      ],
     });
     const sent = await dispatch(h, 'chat.send', { text: '/review src/a.ts "error handling"' });
     expect(sent.ok).toBe(true);
     await until(() => events.some((e) => e.event === 'done'));
     const user = llm.calls[0].request.messages.filter((m) => m.role === 'user').at(-1)!;
-    expect(user.content).toBe('Review src/a.ts with a focus on error handling.\nAll: src/a.ts "error handling"');
+    expect(user.content).toBe(
+      'Review src/a.ts with a focus on error handling.\nAll: src/a.ts "error handling"',
+    );
     const threadId = (sent as { value: { threadId: string } }).value.threadId;
     expect(wb.threads.summary({ threadId })!.metadata).toEqual({ recipe_name: 'review' });
     expect(wb.threads.runs({ threadId })[0].recipe).toBe('review');
@@ -150,7 +180,9 @@ esac
     expect((await handle.finished).stop_reason).toBe('completed');
     const follow = llm.calls[1].request.messages.filter((m) => m.role === 'user').at(-1)!;
     expect(follow.content).toBe('Tidy the imports now.');
-    expect(wb.threads.runs({ threadId: handle.threadId })[0].metadata).toEqual({ invoked_recipe: 'tidy' });
+    expect(wb.threads.runs({ threadId: handle.threadId })[0].metadata).toEqual({
+      invoked_recipe: 'tidy',
+    });
     llm.assertComplete();
   });
 });
@@ -160,15 +192,29 @@ describe('following other processes', () => {
     const fake = await startFakeOpenAi({ script: [{ text: 'hello from the cli' }] });
     try {
       const llm = createScriptedLlm([]);
-      wb = await createWorkbench({ home: sb.home, workspace: sb.ws, llm, model: 'm', followFeed: true });
+      wb = await createWorkbench({
+        home: sb.home,
+        workspace: sb.ws,
+        llm,
+        model: 'm',
+        followFeed: true,
+      });
       const events: StreamEvent[] = [];
       wb.subscribe((e) => events.push(e));
-      const r = await runCli(['run', 'hi there'], { home: sb.home, workspace: sb.ws, baseURL: fake.baseURL });
+      const r = await runCli(['run', 'hi there'], {
+        home: sb.home,
+        workspace: sb.ws,
+        baseURL: fake.baseURL,
+      });
       expect(r.code).toBe(0);
       await until(() => events.some((e) => e.event === 'done'));
-      const contents = events.flatMap((e) => (e.event === 'on_message' ? [e.data.message.content] : []));
+      const contents = events.flatMap((e) =>
+        e.event === 'on_message' ? [e.data.message.content] : [],
+      );
       expect(contents).toEqual(['hi there', 'hello from the cli']);
-      expect(events.map((e) => e.event)).toEqual(expect.arrayContaining(['on_run_created', 'on_run_finalized', 'done']));
+      expect(events.map((e) => e.event)).toEqual(
+        expect.arrayContaining(['on_run_created', 'on_run_finalized', 'done']),
+      );
       // Replayed events are not written to the feed a second time.
       const db = openDatabase(join(sb.home, 'workbench.db'));
       expect(db.events.since(0).filter((e) => e.type === 'message')).toHaveLength(2);
@@ -184,21 +230,34 @@ describe('thread metadata over IPC', () => {
     const { wb } = await start([]);
     const h = createHandlers({ workbench: wb, mode: 'serve', version: '1', secrets });
     const t = wb.threads.create();
-    expect(await dispatch(h, 'threads.setMetadata', { threadId: t.thread_id, set: { env: 'prod', owner: 'ana' } })).toEqual({
+    expect(
+      await dispatch(h, 'threads.setMetadata', {
+        threadId: t.thread_id,
+        set: { env: 'prod', owner: 'ana' },
+      }),
+    ).toEqual({
       ok: true,
       value: { env: 'prod', owner: 'ana' },
     });
-    expect(await dispatch(h, 'threads.setMetadata', { threadId: t.thread_id, remove: ['owner'] })).toEqual({
+    expect(
+      await dispatch(h, 'threads.setMetadata', { threadId: t.thread_id, remove: ['owner'] }),
+    ).toEqual({
       ok: true,
       value: { env: 'prod' },
     });
-    expect(await dispatch(h, 'threads.setMetadata', { threadId: t.thread_id, set: { '': 'x' } })).toMatchObject({ ok: false });
-    expect(await dispatch(h, 'threads.setMetadata', { threadId: 'th_nope', set: { a: 'b' } })).toMatchObject({
+    expect(
+      await dispatch(h, 'threads.setMetadata', { threadId: t.thread_id, set: { '': 'x' } }),
+    ).toMatchObject({ ok: false });
+    expect(
+      await dispatch(h, 'threads.setMetadata', { threadId: 'th_nope', set: { a: 'b' } }),
+    ).toMatchObject({
       ok: false,
       error: { code: 'not_found' },
     });
     wb.threads.create();
-    expect(wb.threads.list({ metadata: { env: 'prod' } }).map((s) => s.thread_id)).toEqual([t.thread_id]);
+    expect(wb.threads.list({ metadata: { env: 'prod' } }).map((s) => s.thread_id)).toEqual([
+      t.thread_id,
+    ]);
     expect(wb.threads.list({ metadata: { env: 'dev' } })).toEqual([]);
     expect(wb.threads.list()).toHaveLength(2);
   });

@@ -9,7 +9,9 @@ describe('recipe templates', () => {
   });
 
   it('appends the arguments to a template without placeholders, and fills {{.key}}', () => {
-    expect(renderRecipe('Review the diff.', 'carefully')).toBe('Review the diff.\n\nARGUMENTS: carefully');
+    expect(renderRecipe('Review the diff.', 'carefully')).toBe(
+      'Review the diff.\n\nARGUMENTS: carefully',
+    );
     expect(renderRecipe('Review the diff.', '')).toBe('Review the diff.');
     expect(renderRecipe('Tidy {{.target}}; keep {{ .other }}', '', { target: 'imports' })).toBe(
       'Tidy imports; keep {{ .other }}',
@@ -17,7 +19,10 @@ describe('recipe templates', () => {
   });
 
   it('reads /name args from a message, and leaves other text alone', () => {
-    expect(parseSlashCommand('/review  src/a.ts now')).toEqual({ name: 'review', args: 'src/a.ts now' });
+    expect(parseSlashCommand('/review  src/a.ts now')).toEqual({
+      name: 'review',
+      args: 'src/a.ts now',
+    });
     expect(parseSlashCommand('/review')).toEqual({ name: 'review', args: '' });
     expect(parseSlashCommand('review /x')).toBeUndefined();
     expect(parseSlashCommand('/ nothing')).toBeUndefined();

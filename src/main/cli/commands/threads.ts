@@ -23,18 +23,26 @@ export const threadsCommand: CliCommand = async (argv, io) => {
     remove: { type: 'string', multiple: true },
   });
   if (!SUBCOMMANDS.includes(sub ?? ''))
-    throw new UsageError('expected "threads list", "threads show ID", "threads resume ID" or "threads meta ID"');
+    throw new UsageError(
+      'expected "threads list", "threads show ID", "threads resume ID" or "threads meta ID"',
+    );
   const id = positionals[0];
   if (sub !== 'list' && !id) throw new UsageError(`threads ${sub} needs a thread ID`);
   const metadata = metaPairs(values.meta);
   return withWorkbench(io, {}, (wb) => {
     if (sub === 'list') {
-      const threads = wb.threads.list({ search: values.search, workspace: values.workspace, metadata });
+      const threads = wb.threads.list({
+        search: values.search,
+        workspace: values.workspace,
+        metadata,
+      });
       if (values.json) io.stdout(`${JSON.stringify(threads, null, 2)}\n`);
       else if (threads.length === 0) io.stdout('no threads yet\n');
       else
         for (const t of threads) {
-          const tags = Object.entries(t.metadata ?? {}).map(([k, v]) => `${k}=${v}`).join(' ');
+          const tags = Object.entries(t.metadata ?? {})
+            .map(([k, v]) => `${k}=${v}`)
+            .join(' ');
           const state = t.last_run_state === 'interrupted' ? '  [interrupted]' : '';
           io.stdout(
             `${t.thread_id}  ${new Date(t.updated_at).toISOString().slice(0, 16).replace('T', ' ')}  ${String(t.message_count).padStart(4)} msgs  ${t.title || '(untitled)'}${state}${tags ? `  ${tags}` : ''}\n`,
@@ -43,7 +51,11 @@ export const threadsCommand: CliCommand = async (argv, io) => {
       return 0;
     }
     if (sub === 'meta') {
-      const result = wb.threads.setMetadata({ threadId: id!, set: metadata, remove: values.remove });
+      const result = wb.threads.setMetadata({
+        threadId: id!,
+        set: metadata,
+        remove: values.remove,
+      });
       io.stdout(`${JSON.stringify(result, null, values.json ? 2 : undefined)}\n`);
       return 0;
     }
@@ -55,11 +67,15 @@ export const threadsCommand: CliCommand = async (argv, io) => {
     const summary = wb.threads.summary({ threadId: id! });
     if (values.json) {
       const runs = wb.threads.runs({ threadId: id! });
-      io.stdout(`${JSON.stringify({ ...state, metadata: summary?.metadata ?? {}, runs }, null, 2)}\n`);
+      io.stdout(
+        `${JSON.stringify({ ...state, metadata: summary?.metadata ?? {}, runs }, null, 2)}\n`,
+      );
       return 0;
     }
     if (summary?.last_run_state === 'interrupted')
-      io.stdout(`(the last run was interrupted; continue it with: workbench threads resume ${id})\n\n`);
+      io.stdout(
+        `(the last run was interrupted; continue it with: workbench threads resume ${id})\n\n`,
+      );
     io.stdout(prettyPrint(state.messages));
     if (state.todos.length) {
       io.stdout(

@@ -6,7 +6,12 @@ export function InterruptedBanner({ threadId }: { threadId: string }) {
   return (
     <div className="interrupted-banner" role="status" data-testid="interrupted-banner">
       <span>The last run was interrupted: the process running it stopped.</span>
-      <button type="button" className="primary" onClick={() => void resume(threadId)} data-testid="resume-button">
+      <button
+        type="button"
+        className="primary"
+        onClick={() => void resume(threadId)}
+        data-testid="resume-button"
+      >
         Resume
       </button>
     </div>

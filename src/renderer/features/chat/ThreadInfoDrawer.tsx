@@ -40,7 +40,11 @@ export function ThreadInfoDrawer({ threadId, onClose }: { threadId: string; onCl
           <div key={k}>
             <dt>{k}</dt>
             <dd>{v}</dd>
-            <button type="button" onClick={() => void change({ remove: [k] })} aria-label={`Remove ${k}`}>
+            <button
+              type="button"
+              onClick={() => void change({ remove: [k] })}
+              aria-label={`Remove ${k}`}
+            >
               Remove
             </button>
           </div>
@@ -48,8 +52,20 @@ export function ThreadInfoDrawer({ threadId, onClose }: { threadId: string; onCl
       </dl>
       {Object.keys(metadata).length === 0 && <p className="muted">No metadata yet.</p>}
       <form onSubmit={add} className="thread-meta-add">
-        <input value={key} onChange={(e) => setKey(e.target.value)} placeholder="key" aria-label="Metadata key" maxLength={100} />
-        <input value={value} onChange={(e) => setValue(e.target.value)} placeholder="value" aria-label="Metadata value" maxLength={2000} />
+        <input
+          value={key}
+          onChange={(e) => setKey(e.target.value)}
+          placeholder="key"
+          aria-label="Metadata key"
+          maxLength={100}
+        />
+        <input
+          value={value}
+          onChange={(e) => setValue(e.target.value)}
+          placeholder="value"
+          aria-label="Metadata value"
+          maxLength={2000}
+        />
         <button type="submit" disabled={!key.trim()}>
           Add
         </button>
