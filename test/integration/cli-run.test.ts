@@ -125,7 +125,7 @@ describe('workbench run', () => {
     const show = await runCli(['threads', 'show', threadId, '--json'], env);
     expect(show.code).toBe(0);
     const state = JSON.parse(show.stdout);
-    expect(Object.keys(state).sort()).toEqual(['files', 'messages', 'thread_id', 'todos']);
+    expect(Object.keys(state).sort()).toEqual(['files', 'messages', 'metadata', 'runs', 'thread_id', 'todos']);
     expect(state.thread_id).toBe(threadId);
     expect(state.todos).toEqual([
       { id: '1', title: 'Create hello.txt', status: 'done' },
