@@ -31,7 +31,8 @@ export function startEventFeed(): () => void {
         void state.drainQueue(id);
       }
     }
-    if (batch.some((e) => e.event.event === 'on_run_start')) void state.refreshThreads();
+    // on_run_created alone starts a run another process replays (docs/events.md).
+    if (batch.some((e) => e.event.event === 'on_run_start' || e.event.event === 'on_run_created')) void state.refreshThreads();
   };
 
   const schedule = () => {
