@@ -239,7 +239,8 @@ async function runWithGate(
   const content = context.length
     ? `${setup.text}\n\n<hook_context>\n${context.join('\n')}\n</hook_context>`
     : setup.text;
-  if (!setup.resume) append([{ role: 'user', content }]);
+  const tags = ctx.metadata && Object.keys(ctx.metadata).length ? { metadata: { ...ctx.metadata } } : {};
+  if (!setup.resume) append([{ role: 'user', content, ...tags }]);
   const summary = await runAgentLoop({
     ctx,
     pipeline,

@@ -89,6 +89,7 @@ const MIGRATIONS: readonly string[] = [
   // Run metadata, the event feed, webhook deliveries and run rescue (docs/events.md).
   `
   ALTER TABLE threads ADD COLUMN metadata TEXT NOT NULL DEFAULT '{}';
+  ALTER TABLE messages ADD COLUMN metadata TEXT;
   CREATE TABLE runs (
     id TEXT PRIMARY KEY,
     thread_id TEXT NOT NULL REFERENCES threads(id) ON DELETE CASCADE,

@@ -86,12 +86,12 @@ export function createThreadStore(
     setMetadata: db.prepare('UPDATE threads SET metadata = ? WHERE id = ?'),
     head: db.prepare('SELECT title, message_count FROM threads WHERE id = ?'),
     messages: db.prepare(
-      'SELECT role, content, tool_calls, tool_call_id, name, interrupted, status FROM messages WHERE thread_id = ? ORDER BY seq',
+      'SELECT role, content, tool_calls, tool_call_id, name, interrupted, status, metadata FROM messages WHERE thread_id = ? ORDER BY seq',
     ),
     files: db.prepare('SELECT path, content FROM files WHERE thread_id = ?'),
     insertMessage: db.prepare(
-      `INSERT INTO messages (thread_id, seq, role, content, tool_calls, tool_call_id, name, interrupted, status, created_at)
-       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+      `INSERT INTO messages (thread_id, seq, role, content, tool_calls, tool_call_id, name, interrupted, status, metadata, created_at)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
     ),
     bumpThread: db.prepare(
       'UPDATE threads SET message_count = ?, updated_at = ?, title = ? WHERE id = ?',

@@ -25,6 +25,8 @@ export interface Message {
   interrupted?: boolean;
   /** How the tool call ended; set on tool messages (absent on threads stored before it existed). */
   status?: ToolStatus;
+  /** Tags of the run a user message started (`--meta`, the recipe); docs/events.md#metadata. */
+  metadata?: Record<string, string>;
 }
 
 /** How a tool call ended (docs/tools.md). */

@@ -77,6 +77,7 @@ describe('workbench events', () => {
       (await runCli(['threads', 'show', tagged[0].thread_id, '--json'], env)).stdout,
     );
     expect(shown.metadata).toEqual({ ticket: '42', team: 'core' });
+    expect(shown.messages[0]).toMatchObject({ role: 'user', metadata: { ticket: '42', team: 'core' } });
     expect(shown.runs[0]).toMatchObject({
       state: 'completed',
       metadata: { ticket: '42', team: 'core' },

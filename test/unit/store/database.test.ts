@@ -61,7 +61,7 @@ describe('openDatabase', () => {
     // Back to version 1: no status column, as a file written by an older build.
     const raw = new DatabaseSync(file);
     raw.exec(
-      'DROP TABLE thread_leases; ALTER TABLE messages DROP COLUMN status; DROP TABLE runs; DROP TABLE events; DROP TABLE webhook_deliveries; ALTER TABLE threads DROP COLUMN metadata; PRAGMA user_version = 1',
+      'DROP TABLE thread_leases; ALTER TABLE messages DROP COLUMN status; DROP TABLE runs; DROP TABLE events; DROP TABLE webhook_deliveries; ALTER TABLE threads DROP COLUMN metadata; ALTER TABLE messages DROP COLUMN metadata; PRAGMA user_version = 1',
     );
     raw.close();
     const old = openAt(file);
