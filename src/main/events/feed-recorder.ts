@@ -70,7 +70,12 @@ export function createFeedRecorder(opts: FeedRecorderOptions): FeedRecorder {
       if (!f) return;
       // run_created carries the run's metadata and recipe, so a follower needs no lookup.
       if (f.type === 'run_created' && f.run_id) {
-        const run = opts.db.runs.get(f.run_id);
+        let run;
+        try {
+          run = opts.db.runs.get(f.run_id);
+        } catch {
+          // A closed database: the event still goes to the buffer (and is dropped at flush).
+        }
         if (run)
           f.data = {
             ...f.data,
