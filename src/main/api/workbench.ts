@@ -63,6 +63,7 @@ export async function createWorkbench(opts: WorkbenchOptions): Promise<Workbench
     subscribe: (l) => bus.subscribe(l),
     emit: (e) => bus.emit(e),
     follow: opts.followFeed === true,
+    ownRuns: () => new Set([...running.values()].map((r) => r.handle.runId)),
   });
 
   function llmFor(settings: WorkbenchSettings): LlmClient {
