@@ -24,7 +24,10 @@ export function webhookBackoff(attempt: number): number {
 export interface WebhookDispatcher {
   /** Looks for due deliveries now (called after new ones are queued). */
   kick(): void;
-  /** Stops the timer and waits (at most `waitMs`) for posts in flight. */
+  /**
+   * Makes one last attempt at what is due (a `workbench run` ends right after its run), then stops
+   * and waits at most `waitMs` for posts in flight; what fails stays queued for the next process.
+   */
   close(waitMs?: number): Promise<void>;
 }
 
@@ -118,6 +121,8 @@ export function createWebhookDispatcher(opts: WebhookDispatcherOptions): Webhook
   return {
     kick: () => schedule(0),
     async close(waitMs = 2000) {
+      if (timer) clearTimeout(timer);
+      run();
       closed = true;
       if (timer) clearTimeout(timer);
       if (inFlight.size === 0) return;

@@ -119,6 +119,23 @@ describe('webhooks', () => {
   }, 20_000);
 });
 
+describe('webhooks of a short-lived process', () => {
+  it('a run that ends just before its process closes still posts run_finalized', async () => {
+    const hook = await receiver(0);
+    writeFileSync(
+      join(sb.home, 'settings.json'),
+      JSON.stringify({ webhooks: [{ on: ['run_finalized'], url: hook.url }] }),
+    );
+    const { wb: w } = await start([{ text: 'done' }]);
+    await (
+      await w.chat.send({ text: 'go' })
+    ).finished;
+    await w.close();
+    wb = undefined;
+    expect(hook.got.map((g) => JSON.parse(g.body).type)).toEqual(['run_finalized']);
+  });
+});
+
 describe('recipes', () => {
   it('the composer runs /name args as the recipe, and lists the recipes', async () => {
     mkdirSync(join(sb.home, 'recipes'));
