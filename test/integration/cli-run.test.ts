@@ -125,8 +125,8 @@ describe('workbench run', () => {
     const show = await runCli(['threads', 'show', threadId, '--json'], env);
     expect(show.code).toBe(0);
     const state = JSON.parse(show.stdout);
-    // AgentState plus the thread's agent and its subagents' child threads (docs/agents.md).
-    expect(Object.keys(state).sort()).toEqual(['agent', 'children', 'files', 'messages', 'thread_id', 'todos']);
+    // AgentState plus the thread's agent, its subagents' child threads, metadata and runs.
+    expect(Object.keys(state).sort()).toEqual(['agent', 'children', 'files', 'messages', 'metadata', 'runs', 'thread_id', 'todos']);
     expect(state).toMatchObject({ agent: 'main', children: [] });
     expect(state.thread_id).toBe(threadId);
     expect(state.todos).toEqual([

@@ -26,7 +26,7 @@ import { ToolRegistry } from '../tools/registry.ts';
 import type { Workspace } from '../tools/workspace.ts';
 import type { LlmClient } from '../llm/types.ts';
 import type { SqliteDatabase } from '../store/database.ts';
-import { createTraceRecorder, endRunSpan, startRunSpan } from '../tracing/index.ts';
+import { createTraceRecorder, endRunSpan, setRunMetadata, startRunSpan } from '../tracing/index.ts';
 import type { SpanWriter } from '../tracing/span-writer.ts';
 import type { LastRequest, RunHandle } from '../api/types.ts';
 import type { ModelRequest } from '../llm/types.ts';
@@ -65,6 +65,11 @@ export interface RunSetup {
   parent?: SubagentLineage;
   /** Starts a subagent of this run; absent at the depth limit. */
   runSubagent?: (ctx: RunContext, request: SubagentRequest) => Promise<SubagentResult>;
+  /** Run metadata (`--meta`, the recipe); docs/events.md. */
+  metadata?: Record<string, string>;
+  recipe?: string;
+  /** Continue the stored thread without a new user message (docs/events.md#run-rescue). */
+  resume?: boolean;
 }
 
 /** Where a subagent run hangs: its depth, the parent's thread and `task` call, the parent's span. */
@@ -115,6 +120,8 @@ export function startRun(deps: RunDeps, setup: RunSetup, runId: string): RunHand
   const pipeline = createPipeline(setup.hooks);
   // Subagents still running: the run ends only after them, so no child outlives its parent.
   const children = new Set<Promise<SubagentResult>>();
+  const metadata: Record<string, string> = { ...setup.metadata };
+  let root: SpanHandle | undefined;
   const ctx: RunContext = {
     threadId,
     runId,
@@ -152,6 +159,14 @@ export function startRun(deps: RunDeps, setup: RunSetup, runId: string): RunHand
           return child;
         }
       : undefined,
+    metadata,
+    recipe: setup.recipe,
+    setMetadata: (key, value) => {
+      metadata[key] = value;
+      if (deps.db.runs.get(runId)) deps.db.runs.mergeMetadata(runId, { [key]: value });
+      deps.db.threads.mergeMetadata(threadId, { [key]: value });
+      if (root) setRunMetadata(root, { [key]: value });
+    },
   };
   const append = (msgs: Message[]) => {
     const first = setup.state.messages.length;
@@ -172,7 +187,7 @@ export function startRun(deps: RunDeps, setup: RunSetup, runId: string): RunHand
   };
 
   const finished = (async () => {
-    const root = ctx.trace
+    root = ctx.trace
       ? startRunSpan(recorder, {
           model: setup.model,
           threadId,
@@ -182,6 +197,7 @@ export function startRun(deps: RunDeps, setup: RunSetup, runId: string): RunHand
         })
       : undefined;
     root?.set('workbench.pid', process.pid);
+    if (root) setRunMetadata(root, metadata);
     const body = async () => runWithGate(deps, ctx, setup, pipeline, append, emit);
     let outcome: Awaited<ReturnType<typeof runWithGate>>;
     try {
@@ -215,6 +231,7 @@ export function startRun(deps: RunDeps, setup: RunSetup, runId: string): RunHand
           : summary.stop_reason === 'error'
             ? 'failed'
             : 'completed';
+      deps.db.runs.finish(runId, state, summary.stop_reason);
       emit({ event: 'on_run_state', data: { state, previous_state: 'running' } });
       emit({ event: 'on_run_finalized', data: { state, stop_reason: summary.stop_reason } });
     }
@@ -242,12 +259,19 @@ async function runWithGate(
     input_tokens: 0,
     output_tokens: 0,
   });
-  // user_message_send: deny-fast — the first hook that blocks wins and no run starts.
-  const { blocked, context } = await pipeline.userMessage(ctx, setup.text);
+  // user_message_send: deny-fast — the first hook that blocks wins and no run starts. A resumed
+  // run sends no new message, so there is nothing to gate.
+  const { blocked, context } = setup.resume
+    ? { blocked: undefined, context: [] }
+    : await pipeline.userMessage(ctx, setup.text);
   if (blocked) {
     emit({ event: 'on_blocked', data: { ...blocked, target: 'message' } });
     return { summary: empty('blocked'), blocked };
   }
+  deps.db.transaction(() => {
+    deps.db.runs.create({ runId: ctx.runId, threadId: ctx.threadId, metadata: { ...ctx.metadata }, recipe: setup.recipe });
+    if (ctx.metadata && Object.keys(ctx.metadata).length) deps.db.threads.mergeMetadata(ctx.threadId, ctx.metadata);
+  });
   emit({
     event: 'on_run_created',
     data: { run_id: ctx.runId, session_id: ctx.threadId, agent_name: ctx.depth ? ctx.profile.name : 'workbench' },
@@ -261,7 +285,8 @@ async function runWithGate(
   const content = context.length
     ? `${setup.text}\n\n<hook_context>\n${context.join('\n')}\n</hook_context>`
     : setup.text;
-  append([{ role: 'user', content }]);
+  const tags = ctx.metadata && Object.keys(ctx.metadata).length ? { metadata: { ...ctx.metadata } } : {};
+  if (!setup.resume) append([{ role: 'user', content, ...tags }]);
   const summary = await runAgentLoop({
     ctx,
     pipeline,

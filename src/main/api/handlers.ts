@@ -166,6 +166,14 @@ export function createHandlers(deps: HandlerDeps): InvokeHandlers {
       decision: a.decision,
     }),
     'chat.running': () => wb.chat.running(),
+    'chat.resume': async (a) => {
+      threadOrThrow(a.threadId);
+      const handle = await wb.chat.resume({ threadId: a.threadId });
+      return { threadId: handle.threadId, runId: handle.runId };
+    },
+    'threads.setMetadata': (a) =>
+      wb.threads.setMetadata({ threadId: a.threadId, set: a.set, remove: a.remove }),
+    'recipes.list': () => wb.recipes.list({ workspace: current }),
     'workspace.current': () => ({ path: current, recent: wb.settings.get().recent_workspaces }),
     'workspace.open': async (a) => {
       const chosen = a.path ?? (await deps.pickFolder?.());

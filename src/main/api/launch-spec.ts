@@ -26,6 +26,11 @@ export interface LaunchSpec {
   leased: boolean;
   params?: ModelParams;
   parent?: SubagentLineage;
+  /** Run metadata (`--meta`, the recipe) and the recipe it came from (docs/events.md). */
+  metadata?: Record<string, string>;
+  recipe?: string;
+  /** Continue the stored thread without a new user message (docs/events.md#run-rescue). */
+  resume?: boolean;
 }
 
 /** The run a subagent is started from, and what it passes on to it. */

@@ -12,6 +12,7 @@ import type {
   WorkbenchSettings,
 } from '../../shared/types/index.ts';
 import type { LlmClient } from '../llm/types.ts';
+import type { RunRecord } from '../store/run-store.ts';
 import type { CompactThreadResult } from '../middleware/summarization.ts';
 import type { MemoryService } from './panels/memory-service.ts';
 import type { SkillsService } from './panels/skills-service.ts';
@@ -34,6 +35,26 @@ export interface SendArgs {
   noHooks?: boolean;
   /** The agent profile to run (`--agent`, the composer); kept as the thread's agent. Default: the thread's, else `main`. */
   agent?: string;
+  /** Run metadata (`--meta key=value`), also merged into the thread's (docs/events.md). */
+  metadata?: Record<string, string>;
+  /**
+   * Run this recipe with `text` as its arguments (`--recipe`). Without it, a `text` of the form
+   * `/name args` naming a recipe runs that recipe (docs/recipes.md).
+   */
+  recipe?: string;
+  /** Named recipe arguments (`{{.key}}`), from a hook's `callback_args`. */
+  recipeArgs?: Record<string, string>;
+}
+
+/** Continues an interrupted thread (docs/events.md#run-rescue). */
+export type ResumeArgs = Omit<SendArgs, 'text' | 'recipe' | 'recipeArgs' | 'workspace'> & { threadId: string };
+
+/** A recipe as the composer lists it. */
+export interface RecipeInfo {
+  name: string;
+  description: string;
+  argument_hint?: string;
+  source: string;
 }
 
 export interface RunHandle {
@@ -77,6 +98,11 @@ export interface WorkbenchOptions {
    * start no run pass false, so they never cut short the spans of an app running at the same time.
    */
   closeStaleSpans?: boolean;
+  /**
+   * Replay runs of other processes (their feed events) to subscribers, so `serve` and the app show
+   * a CLI run as it happens (docs/events.md). Default false.
+   */
+  followFeed?: boolean;
 }
 
 export interface Workbench {
@@ -84,9 +110,22 @@ export interface Workbench {
   readonly workspace: string;
   threads: {
     /** Threads, newest first; subagents' child threads only with `includeChildren`. */
-    list(args?: { workspace?: string; search?: string; includeChildren?: boolean }): ThreadSummary[];
+    list(args?: {
+      workspace?: string;
+      search?: string;
+      includeChildren?: boolean;
+      metadata?: Record<string, string>;
+    }): ThreadSummary[];
     /** The child threads of the subagent runs a thread started (docs/agents.md). */
     children(args: { threadId: string }): ThreadSummary[];
+    /** Sets (`set`) and removes (`remove`) thread metadata keys; returns the result. */
+    setMetadata(args: {
+      threadId: string;
+      set?: Record<string, string>;
+      remove?: string[];
+    }): Record<string, string>;
+    /** The thread's runs, newest first. */
+    runs(args: { threadId: string }): RunRecord[];
     get(args: { threadId: string }): AgentState | undefined;
     summary(args: { threadId: string }): ThreadSummary | undefined;
     create(args?: { workspace?: string; title?: string }): ThreadSummary;
@@ -106,6 +145,11 @@ export interface Workbench {
   chat: {
     /** Starts a run; events stream to subscribers. Rejects only for bad input (empty text, unknown thread). */
     send(args: SendArgs): Promise<RunHandle>;
+    /**
+     * Continues a thread from its stored messages without a new one (after an interrupted run).
+     * Contract: rejects WorkbenchError conflict when the thread's last message is a final answer.
+     */
+    resume(args: ResumeArgs): Promise<RunHandle>;
     cancel(args: { threadId: string }): boolean;
     approve(args: { approvalId: string; decision: ApprovalDecision }): boolean;
     /** Approval prompts still waiting on a thread, oldest first. */
@@ -120,6 +164,10 @@ export interface Workbench {
   inspect: {
     /** What the model was last sent on this thread (the "effective context" view); undefined before the first call. */
     lastRequest(args: { threadId: string }): LastRequest | undefined;
+  };
+  /** Recipes the composer offers as `/name` (docs/recipes.md). */
+  recipes: {
+    list(args?: { workspace?: string }): Promise<RecipeInfo[]>;
   };
   /** Trace timeline, export and import. */
   trace: TraceService;

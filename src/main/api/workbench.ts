@@ -38,6 +38,10 @@ import type { PanelDeps } from './panels/panel-deps.ts';
 import type { LastRequest, RunHandle, SendArgs, Workbench, WorkbenchOptions } from './types.ts';
 import { createTraceService } from './panels/trace-service.ts';
 import { createTrustService } from './panels/trust-service.ts';
+import { createFeedService } from '../events/feed-service.ts';
+import { resolveRecipe } from './recipe-send.ts';
+import { listRecipes } from '../recipes/loader.ts';
+import type { ResumeArgs } from './types.ts';
 
 export async function createWorkbench(opts: WorkbenchOptions): Promise<Workbench> {
   const home = opts.home;
@@ -59,6 +63,14 @@ export async function createWorkbench(opts: WorkbenchOptions): Promise<Workbench
   const clients = new Map<string, LlmClient>();
   const lastRequests = new Map<string, LastRequest>();
   const memoryFolders: ThreadMemoryFolders = new Map();
+  const feed = createFeedService({
+    db,
+    webhooks: () => settingsStore.get().webhooks ?? [],
+    subscribe: (l) => bus.subscribe(l),
+    emit: (e) => bus.emit(e),
+    follow: opts.followFeed === true,
+    ownRuns: () => new Set([...running.values()].map((r) => r.handle.runId)),
+  });
 
   function llmFor(settings: WorkbenchSettings): LlmClient {
     if (opts.llm) return opts.llm;
@@ -74,10 +86,18 @@ export async function createWorkbench(opts: WorkbenchOptions): Promise<Workbench
 
   async function send(args: SendArgs): Promise<RunHandle> {
     try {
-      validateUserInput([{ role: 'user', content: args.text }]);
+      if (!args.recipe) validateUserInput([{ role: 'user', content: args.text }]);
     } catch {
       throw new WorkbenchError('invalid_args', 'message is empty');
     }
+    return begin(args, false);
+  }
+
+  async function resume(args: ResumeArgs): Promise<RunHandle> {
+    return begin({ ...args, text: '' }, true);
+  }
+
+  async function begin(args: SendArgs, resuming: boolean): Promise<RunHandle> {
     if (args.threadId && running.has(args.threadId)) {
       throw new WorkbenchError('conflict', 'a run is already in progress on this thread');
     }
@@ -95,14 +115,14 @@ export async function createWorkbench(opts: WorkbenchOptions): Promise<Workbench
       db.threads.evictIfStale(args.threadId);
     }
     try {
-      return await startSend(args);
+      return await startSend(args, resuming);
     } catch (err) {
       if (args.threadId) db.leases.release(args.threadId);
       throw err;
     }
   }
 
-  async function startSend(args: SendArgs): Promise<RunHandle> {
+  async function startSend(args: SendArgs, resuming: boolean): Promise<RunHandle> {
     const workspaceRoot = args.threadId
       ? db.threads.summary(args.threadId)!.workspace
       : args.workspace
@@ -117,9 +137,20 @@ export async function createWorkbench(opts: WorkbenchOptions): Promise<Workbench
     const state = db.threads.loadOrCreate(args.threadId, workspaceRoot);
     if (agent !== (stored ?? MAIN_AGENT)) db.threads.setLineage(state.thread_id, { agent });
     const settings = settingsStore.get();
+    if (resuming) {
+      // The dead process may have left its run marked running; it is over now.
+      feed.rescue(new Set([...running.values()].map((r) => r.handle.runId)));
+      const last = state.messages.at(-1);
+      if (!last || (last.role === 'assistant' && !last.tool_calls?.length))
+        throw new WorkbenchError('conflict', `thread ${state.thread_id} has nothing to resume`);
+    }
+    const recipe = resuming ? undefined : await resolveRecipe(args, { workspace: workspaceRoot, home, trusted });
     return launch({
       state,
-      text: args.text,
+      text: recipe?.text ?? args.text,
+      metadata: { ...args.metadata, ...(recipe ? { recipe_name: recipe.name } : {}) },
+      recipe: recipe?.name,
+      resume: resuming,
       registry,
       entry,
       trusted,
@@ -196,6 +227,9 @@ export async function createWorkbench(opts: WorkbenchOptions): Promise<Workbench
                   request,
                 )
             : undefined,
+        metadata: l.metadata,
+        recipe: l.recipe,
+        resume: l.resume,
       },
       runId,
     );
@@ -298,6 +332,16 @@ export async function createWorkbench(opts: WorkbenchOptions): Promise<Workbench
     threads: {
       list: (a) => db.threads.list(a),
       children: (a) => db.threads.children(a.threadId),
+      setMetadata: (a) => {
+        if (!db.threads.summary(a.threadId))
+          throw new WorkbenchError('not_found', `unknown thread ${a.threadId}`);
+        const patch: Record<string, string | null> = { ...a.set };
+        for (const key of a.remove ?? []) patch[key] = null;
+        const metadata = db.threads.mergeMetadata(a.threadId, patch);
+        feed.add({ type: 'metadata_changed', thread_id: a.threadId, run_id: null, data: { metadata } });
+        return metadata;
+      },
+      runs: (a) => db.runs.forThread(a.threadId),
       get: (a) => db.threads.get(a.threadId),
       summary: (a) => db.threads.summary(a.threadId),
       create: (a) => {
@@ -316,6 +360,7 @@ export async function createWorkbench(opts: WorkbenchOptions): Promise<Workbench
     },
     chat: {
       send,
+      resume,
       cancel: (a) => {
         const run = running.get(a.threadId);
         if (!run) return false;
@@ -332,6 +377,21 @@ export async function createWorkbench(opts: WorkbenchOptions): Promise<Workbench
     },
     inspect: {
       lastRequest: (a) => lastRequests.get(a.threadId),
+    },
+    recipes: {
+      list: async (a) =>
+        (
+          await listRecipes({
+            workspace: a?.workspace ?? defaultWorkspace,
+            home,
+            trusted: trust.isTrusted(a?.workspace ?? defaultWorkspace),
+          })
+        ).map(({ name, description, argument_hint, source }) => ({
+          name,
+          description,
+          source,
+          ...(argument_hint ? { argument_hint } : {}),
+        })),
     },
     memory: createMemoryService(panelDeps),
     skills: createSkillsService(panelDeps),
@@ -360,6 +420,7 @@ export async function createWorkbench(opts: WorkbenchOptions): Promise<Workbench
       for (const run of running.values()) run.controller.abort();
       await Promise.allSettled([...running.values()].map((r) => r.handle.finished));
       db.transaction(() => spans.flush());
+      await feed.close();
       await exporter?.shutdown();
       await endHookLeftovers();
       db.close();

@@ -13,6 +13,18 @@ export function parse<O extends Options>(argv: string[], options: O) {
   }
 }
 
+/** `--meta key=value` flags as one record. Contract: a flag without `=` or with an empty key is a UsageError. */
+export function metaPairs(values: string[] | undefined, flag = '--meta'): Record<string, string> | undefined {
+  if (!values?.length) return undefined;
+  const out: Record<string, string> = {};
+  for (const pair of values) {
+    const eq = pair.indexOf('=');
+    if (eq < 1) throw new UsageError(`${flag} needs key=value, got "${pair}"`);
+    out[pair.slice(0, eq)] = pair.slice(eq + 1);
+  }
+  return out;
+}
+
 export function positiveInt(value: string | undefined, flag: string): number | undefined {
   if (value === undefined) return undefined;
   const n = Number(value);

@@ -16,15 +16,22 @@ const COMMANDS: Record<string, () => Promise<CliCommand>> = {
   agents: async () => (await import('./commands/agents.ts')).agentsCommand,
   compact: async () => (await import('./commands/compact.ts')).compactCommand,
   serve: async () => (await import('./commands/serve.ts')).serveCommand,
+  events: async () => (await import('./commands/events.ts')).eventsCommand,
 };
 
 export const USAGE = `usage: workbench <command> [options]
 
 commands:
   run [--workspace DIR] [--model NAME] [--base-url URL] [--thread ID] [--agent NAME] [--auto]
-      [--no-hooks] [--trust] [--max-iterations N] [--json] PROMPT    run the agent once
-  threads list [--all] [--json]                          list threads (--all: with subagent threads)
+      [--no-hooks] [--trust] [--max-iterations N] [--json] [--meta K=V]... PROMPT
+                                                         run the agent once
+  run --recipe NAME [ARGS]                               run a recipe (docs/recipes.md)
+  run --resume THREAD                                    continue an interrupted run
+  threads list [--all] [--json] [--meta K=V]...          list threads (--all: with subagent threads)
   threads show ID [--json]                               print a thread (JSON: state, agent, children)
+  threads resume ID                                      continue an interrupted run
+  threads meta ID [--meta K=V]... [--remove K]...        set or remove thread metadata
+  events [--follow] [--json] [--thread ID] [--since SEQ] print (and follow) the event feed
   compact THREAD_ID                                      compact a thread's context now
   trace export THREAD_ID --format otlp|chrome [--out F] [--content]
                                                          export a thread's trace

@@ -40,7 +40,7 @@ async function start(): Promise<void> {
   delete process.env.OPENAI_API_KEY;
   if (secrets.warning?.()) console.warn(`workbench: ${secrets.warning()}`);
   const recent = await import('../store/index.ts').then((m) => m.createSettingsStore(home).get().recent_workspaces[0]).catch(() => undefined);
-  workbench = await createWorkbench({ home, workspace: recent ?? homedir(), apiKey: secrets.get() }).catch(() => createWorkbench({ home, workspace: homedir(), apiKey: secrets.get() }));
+  workbench = await createWorkbench({ home, workspace: recent ?? homedir(), apiKey: secrets.get(), followFeed: true }).catch(() => createWorkbench({ home, workspace: homedir(), apiKey: secrets.get(), followFeed: true }));
 
   handleAppScheme(protocol, join(import.meta.dirname, '../renderer'));
   hardenSession(session.defaultSession, devUrl);

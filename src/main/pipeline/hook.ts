@@ -58,6 +58,11 @@ export interface RunContext {
   runSubagent?(request: SubagentRequest): Promise<SubagentResult>;
   /** How deep this run is in a chain of subagents: 0 for the agent the user talks to (docs/agents.md). */
   readonly depth?: number;
+  /** The run's metadata (`--meta`, hooks) and the recipe it came from (docs/events.md). */
+  readonly metadata?: Readonly<Record<string, string>>;
+  readonly recipe?: string;
+  /** Sets a run metadata key: stored with the run and its thread, and on the run's root span. */
+  setMetadata?(key: string, value: string): void;
 }
 
 export type ModelCallFn = (req: ModelRequest) => Promise<LlmResponse>;

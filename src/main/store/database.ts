@@ -10,6 +10,9 @@ import { createThreadStore, type SqliteThreadStore } from './thread-store.ts';
 import { createSpanStore } from './span-store.ts';
 import { createHookRunStore } from './hook-run-store.ts';
 import { createLeaseStore, type LeaseStore } from './lease-store.ts';
+import { createRunStore, type RunStore } from './run-store.ts';
+import { createEventStore, type EventStore } from './event-store.ts';
+import { createWebhookStore, type WebhookStore } from './webhook-store.ts';
 
 /** A running thread's lease is refreshed this often and counts as abandoned after LEASE_STALE_MS. */
 const LEASE_HEARTBEAT_MS = 5_000;
@@ -34,6 +37,11 @@ export interface SqliteDatabase extends Database {
   readonly hookRuns: HookRunStore;
   /** Which process runs which thread (one run per thread across processes). */
   readonly leases: LeaseStore;
+  /** Runs with their state and metadata (docs/events.md). */
+  readonly runs: RunStore;
+  /** The event feed and its webhook deliveries (docs/events.md). */
+  readonly events: EventStore;
+  readonly webhooks: WebhookStore;
   readonly file: string;
   /** `PRAGMA integrity_check` rows; `['ok']` when healthy. */
   integrityCheck(): string[];
@@ -71,6 +79,9 @@ export function openDatabase(file: string, opts: OpenDatabaseOptions = {}): Sqli
   });
   const spans = createSpanStore(db, tx);
   const hookRuns = createHookRunStore(db, tx);
+  const runs = createRunStore(db, opts.now ?? Date.now);
+  const events = createEventStore(db, opts.now ?? Date.now);
+  const webhooks = createWebhookStore(db, tx, opts.now ?? Date.now);
   let closed = false;
   return {
     file,
@@ -78,6 +89,9 @@ export function openDatabase(file: string, opts: OpenDatabaseOptions = {}): Sqli
     spans,
     hookRuns,
     leases,
+    runs,
+    events,
+    webhooks,
     transaction: (fn, txOpts) => tx.run(fn, txOpts),
     integrityCheck: () =>
       (db.prepare('PRAGMA integrity_check').all() as { integrity_check: string }[]).map(

@@ -14,6 +14,9 @@ export {
 export { ThreadCache } from './thread-cache.ts';
 export { INTERRUPTED_TOOL_RESULT, orphanToolResults, titleFrom } from './thread-rows.ts';
 export { createSpanStore } from './span-store.ts';
+export { createRunStore, type RunRecord, type RunStore } from './run-store.ts';
+export { createEventStore, type EventStore, type NewFeedEvent } from './event-store.ts';
+export { createWebhookStore, type WebhookDelivery, type WebhookStore } from './webhook-store.ts';
 export { createLeaseStore, type LeaseHolder, type LeaseStore } from './lease-store.ts';
 export { HOOK_OUTPUT_CAP, capOutput, createHookRunStore } from './hook-run-store.ts';
 export { createSettingsStore, type SettingsPatch, type SettingsStore } from './settings-store.ts';

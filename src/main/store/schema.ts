@@ -93,6 +93,47 @@ const MIGRATIONS: readonly string[] = [
   ALTER TABLE threads ADD COLUMN agent TEXT;
   CREATE INDEX threads_parent ON threads(parent_thread_id);
   `,
+  // Run metadata, the event feed, webhook deliveries and run rescue (docs/events.md).
+  `
+  ALTER TABLE threads ADD COLUMN metadata TEXT NOT NULL DEFAULT '{}';
+  ALTER TABLE messages ADD COLUMN metadata TEXT;
+  CREATE TABLE runs (
+    id TEXT PRIMARY KEY,
+    thread_id TEXT NOT NULL REFERENCES threads(id) ON DELETE CASCADE,
+    state TEXT NOT NULL,
+    stop_reason TEXT,
+    metadata TEXT NOT NULL DEFAULT '{}',
+    recipe TEXT,
+    owner_pid INTEGER NOT NULL,
+    owner_host TEXT NOT NULL,
+    created_at INTEGER NOT NULL,
+    ended_at INTEGER
+  );
+  CREATE INDEX runs_thread ON runs(thread_id, created_at);
+  CREATE INDEX runs_running ON runs(state) WHERE state = 'running';
+  CREATE TABLE events (
+    seq INTEGER PRIMARY KEY AUTOINCREMENT,
+    thread_id TEXT,
+    run_id TEXT,
+    type TEXT NOT NULL,
+    data TEXT NOT NULL,
+    origin_pid INTEGER NOT NULL,
+    created_at INTEGER NOT NULL
+  );
+  CREATE INDEX events_thread ON events(thread_id, seq);
+  CREATE TABLE webhook_deliveries (
+    id INTEGER PRIMARY KEY AUTOINCREMENT,
+    event_seq INTEGER NOT NULL,
+    url TEXT NOT NULL,
+    state TEXT NOT NULL,
+    attempts INTEGER NOT NULL DEFAULT 0,
+    next_at INTEGER NOT NULL,
+    claimed_until INTEGER NOT NULL DEFAULT 0,
+    last_error TEXT,
+    delivered_at INTEGER
+  );
+  CREATE INDEX webhook_deliveries_due ON webhook_deliveries(next_at) WHERE state = 'pending';
+  `,
 ];
 
 /** The schema version this build writes. */

@@ -31,6 +31,15 @@ export const settingsSchema = z.looseObject({
   disabled_skills: z.array(z.string()),
   sandbox: z.looseObject({ mode: z.enum(['auto', 'required', 'off']), network: z.boolean() }),
   allow_hard_links: z.boolean(),
+  webhooks: z
+    .array(
+      z.looseObject({
+        on: z.array(z.string().min(1)).min(1),
+        url: z.string().url(),
+        secret: z.string().optional(),
+      }),
+    )
+    .optional(),
 });
 
 /** Keys that look like a secret's field name (`api_key`, `apiKey`, `openai-api-key`, `x-api-key`). */

@@ -13,6 +13,9 @@ export interface ThreadRow {
   parent_thread_id?: string | null;
   parent_tool_call_id?: string | null;
   agent?: string | null;
+  metadata: string;
+  /** Selected with the row: the state of the thread's latest run. */
+  last_run_state?: string | null;
 }
 
 export interface MessageRow {
@@ -23,6 +26,7 @@ export interface MessageRow {
   name: string | null;
   interrupted: number;
   status: string | null;
+  metadata: string | null;
 }
 
 /** Content of the synthetic result given to a tool call that a crash left without one. */
@@ -37,13 +41,14 @@ export function messageFromRow(row: MessageRow): Message {
   if (row.name !== null) msg.name = row.name;
   if (row.interrupted) msg.interrupted = true;
   if (row.status !== null) msg.status = row.status as ToolStatus;
+  if (row.metadata) msg.metadata = JSON.parse(row.metadata) as Record<string, string>;
   return msg;
 }
 
 /** The positional values of a messages INSERT (after thread_id, seq). */
 export function messageValues(
   msg: Message,
-): [string, string, string | null, string | null, string | null, number, string | null] {
+): [string, string, string | null, string | null, string | null, number, string | null, string | null] {
   return [
     msg.role,
     msg.content,
@@ -52,6 +57,7 @@ export function messageValues(
     msg.name ?? null,
     msg.interrupted ? 1 : 0,
     msg.status ?? null,
+    msg.metadata && Object.keys(msg.metadata).length ? JSON.stringify(msg.metadata) : null,
   ];
 }
 
@@ -66,6 +72,8 @@ export function summaryFromRow(row: ThreadRow): ThreadSummary {
     ...(row.agent ? { agent: row.agent } : {}),
     ...(row.parent_thread_id ? { parent_thread_id: row.parent_thread_id } : {}),
     ...(row.parent_tool_call_id ? { parent_tool_call_id: row.parent_tool_call_id } : {}),
+    metadata: JSON.parse(row.metadata || '{}') as Record<string, string>,
+    ...(row.last_run_state ? { last_run_state: row.last_run_state } : {}),
   };
 }
 

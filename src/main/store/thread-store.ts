@@ -56,6 +56,10 @@ export function newThreadId(): string {
   return id;
 }
 
+/** The state of a thread's latest run, selected alongside its row. */
+const LAST_RUN_STATE = `(SELECT r.state FROM runs r WHERE r.thread_id = t.id
+  ORDER BY r.created_at DESC, r.rowid DESC LIMIT 1) AS last_run_state`;
+
 /** Escapes LIKE wildcards so a search for `50%` matches literally. */
 function likePattern(text: string): string {
   return `%${text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
@@ -77,14 +81,17 @@ export function createThreadStore(
       'INSERT INTO threads (id, title, workspace, created_at, updated_at) VALUES (?, ?, ?, ?, ?)',
     ),
     thread: db.prepare('SELECT * FROM threads WHERE id = ?'),
+    summary: db.prepare(`SELECT t.*, ${LAST_RUN_STATE} FROM threads t WHERE t.id = ?`),
+    metadata: db.prepare('SELECT metadata FROM threads WHERE id = ?'),
+    setMetadata: db.prepare('UPDATE threads SET metadata = ? WHERE id = ?'),
     head: db.prepare('SELECT title, message_count FROM threads WHERE id = ?'),
     messages: db.prepare(
-      'SELECT role, content, tool_calls, tool_call_id, name, interrupted, status FROM messages WHERE thread_id = ? ORDER BY seq',
+      'SELECT role, content, tool_calls, tool_call_id, name, interrupted, status, metadata FROM messages WHERE thread_id = ? ORDER BY seq',
     ),
     files: db.prepare('SELECT path, content FROM files WHERE thread_id = ?'),
     insertMessage: db.prepare(
-      `INSERT INTO messages (thread_id, seq, role, content, tool_calls, tool_call_id, name, interrupted, status, created_at)
-       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+      `INSERT INTO messages (thread_id, seq, role, content, tool_calls, tool_call_id, name, interrupted, status, metadata, created_at)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
     ),
     bumpThread: db.prepare(
       'UPDATE threads SET message_count = ?, updated_at = ?, title = ? WHERE id = ?',
@@ -106,9 +113,12 @@ export function createThreadStore(
       'UPDATE threads SET agent = ?, parent_thread_id = COALESCE(?, parent_thread_id), parent_tool_call_id = COALESCE(?, parent_tool_call_id) WHERE id = ?',
     ),
     list: db.prepare(
-      `SELECT * FROM threads t
+      `SELECT t.*, ${LAST_RUN_STATE} FROM threads t
        WHERE ($ws IS NULL OR t.workspace = $ws)
          AND ($children = 1 OR t.parent_thread_id IS NULL)
+         AND ($meta IS NULL OR NOT EXISTS (
+              SELECT 1 FROM json_each($meta) f WHERE NOT EXISTS (
+                SELECT 1 FROM json_each(t.metadata) m WHERE m.key = f.key AND m.value = f.value)))
          AND ($q IS NULL OR t.title LIKE $q ESCAPE '\\'
               OR EXISTS (SELECT 1 FROM messages m WHERE m.thread_id = t.id AND m.content LIKE $q ESCAPE '\\'))
        ORDER BY t.updated_at DESC, t.rowid DESC
@@ -188,7 +198,7 @@ export function createThreadStore(
     },
     get: (threadId) => cached(threadId),
     summary(threadId) {
-      const row = q.thread.get(threadId) as ThreadRow | undefined;
+      const row = q.summary.get(threadId) as ThreadRow | undefined;
       return row ? summaryFromRow(row) : undefined;
     },
     list(opts = {}): ThreadSummary[] {
@@ -196,6 +206,7 @@ export function createThreadStore(
       const rows = q.list.all({
         ws: opts.workspace ?? null,
         q: search ? likePattern(search) : null,
+        meta: opts.metadata && Object.keys(opts.metadata).length ? JSON.stringify(opts.metadata) : null,
         limit: opts.limit ?? -1,
         children: opts.includeChildren ? 1 : 0,
       }) as unknown as ThreadRow[];
@@ -253,6 +264,19 @@ export function createThreadStore(
         q.deleteThread.run(threadId);
       });
       cache.delete(threadId);
+    },
+    mergeMetadata(threadId, patch) {
+      return tx.run(() => {
+        const row = q.metadata.get(threadId) as { metadata: string } | undefined;
+        if (!row) throw new Error(`unknown thread ${threadId}`);
+        const merged: Record<string, string> = JSON.parse(row.metadata) as Record<string, string>;
+        for (const [k, v] of Object.entries(patch)) {
+          if (v === null) delete merged[k];
+          else merged[k] = v;
+        }
+        q.setMetadata.run(JSON.stringify(merged), threadId);
+        return merged;
+      });
     },
     getCompaction(threadId) {
       const row = q.compaction.get(threadId) as { compaction: string | null } | undefined;

@@ -28,8 +28,17 @@ export interface ThreadStore {
   loadOrCreate(threadId: string | undefined, workspace: string): AgentState;
   get(threadId: string): AgentState | undefined;
   summary(threadId: string): ThreadSummary | undefined;
-  /** Threads, newest first; subagents' child threads only with `includeChildren`. */
-  list(opts?: { workspace?: string; search?: string; limit?: number; includeChildren?: boolean }): ThreadSummary[];
+  /**
+   * Threads, newest first; subagents' child threads only with `includeChildren`; `metadata` keeps
+   * only threads carrying every given key with that value.
+   */
+  list(opts?: {
+    workspace?: string;
+    search?: string;
+    limit?: number;
+    includeChildren?: boolean;
+    metadata?: Record<string, string>;
+  }): ThreadSummary[];
   /** The child threads of subagent runs started from `threadId`, oldest first. */
   children(threadId: string): ThreadSummary[];
   /** Sets the thread's agent profile and, for a child thread, its parent (docs/agents.md). */
@@ -44,6 +53,8 @@ export interface ThreadStore {
   setTodos(threadId: string, todos: Todo[]): void;
   setFile(threadId: string, path: string, content: string): void;
   setTitle(threadId: string, title: string): void;
+  /** Sets keys (a `null` value removes one) and returns the thread's metadata. */
+  mergeMetadata(threadId: string, patch: Record<string, string | null>): Record<string, string>;
   delete(threadId: string): void;
   getCompaction(threadId: string): CompactionSummary | undefined;
   setCompaction(threadId: string, summary: CompactionSummary): void;

@@ -2,7 +2,7 @@
 export type { SpanHandle, TraceRecorder } from './types.ts';
 export { createTraceRecorder, type RecorderWithStats, type SpanSink, type TraceRecorderOptions } from './recorder.ts';
 export { createSpanSink, type SpanSinkTargets } from './span-sink.ts';
-export { startRunSpan, endRunSpan, AGENT_NAME, PROVIDER_NAME, type RunSpanInfo, type RunSpanOutcome } from './run-span.ts';
+export { startRunSpan, endRunSpan, setRunMetadata, AGENT_NAME, PROVIDER_NAME, type RunSpanInfo, type RunSpanOutcome } from './run-span.ts';
 export { toOtlpJson, SCOPE_NAME, type OtlpExportOptions } from './otlp-encode.ts';
 export { fromOtlpJson, type OtlpImportOptions } from './otlp-decode.ts';
 export type { OtlpTraceRequest, OtlpSpan } from './otlp-types.ts';

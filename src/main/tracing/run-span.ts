@@ -40,6 +40,11 @@ export function startRunSpan(recorder: TraceRecorder, info: RunSpanInfo): SpanHa
   }, info.parent);
 }
 
+/** Puts run metadata on the root span as `workbench.metadata.<key>` attributes (docs/events.md). */
+export function setRunMetadata(span: SpanHandle, metadata: Readonly<Record<string, string>>): void {
+  for (const [key, value] of Object.entries(metadata)) span.set(`workbench.metadata.${key}`, value);
+}
+
 /** Records the run's totals and ends the root span; an error or stop_reason 'error' marks it failed. */
 export function endRunSpan(span: SpanHandle, outcome: RunSpanOutcome): void {
   span.setAll({

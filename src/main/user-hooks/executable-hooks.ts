@@ -28,6 +28,19 @@ import {
 import type { HookReading, UserHookRef } from './types.ts';
 import { dialectToolName, fromDialectInput, toDialectInput, toDialectResponse } from './tool-dialect.ts';
 import { errorMessage } from '../errors.ts';
+import { findRecipe } from '../recipes/loader.ts';
+import { renderRecipe } from '../recipes/render.ts';
+
+/**
+ * The prompt of recipe `name` for a hook's `callback_args` (`arguments` fills `$ARGUMENTS`, every
+ * key fills `{{.key}}`); undefined when no recipe has that name (docs/recipes.md).
+ */
+async function recipeFollowUp(ctx: RunContext, name: string, args: Record<string, string>): Promise<string | undefined> {
+  const recipe = await findRecipe({ workspace: ctx.workspace.root, home: ctx.home, trusted: ctx.trusted }, name);
+  if (!recipe) return undefined;
+  ctx.setMetadata?.('invoked_recipe', name);
+  return renderRecipe(recipe.body, args.arguments ?? '', args);
+}
 
 export interface ExecutableHooksOptions {
   entries: ExecutableHookEntry[];
@@ -132,6 +145,7 @@ export function createExecutableHooks(opts: ExecutableHooksOptions, source: Hook
         ...basePayload(event, ctx.threadId, ctx.workspace.root),
         // Kodelet's marker for a hook running inside a subagent (docs/hooks.md).
         ...(ctx.depth ? { invoked_by: 'subagent' } : {}),
+        ...(ctx.recipe ? { recipe_name: ctx.recipe } : {}),
         ...fields,
       },
       (o) => executableDecision(event, o),
@@ -238,7 +252,7 @@ export function createExecutableHooks(opts: ExecutableHooksOptions, source: Hook
         const fields = {
           messages: toExecutableMessages(msgs),
           usage: lastUsage.get(ctx.runId) ?? { input_tokens: 0, output_tokens: 0, current_context_window: 0, max_context_window: contextWindow },
-          invoked_recipe: '',
+          invoked_recipe: ctx.recipe ?? '',
           auto_compact_enabled: autoCompact(),
           auto_compact_threshold: trigger,
         };
@@ -249,6 +263,11 @@ export function createExecutableHooks(opts: ExecutableHooksOptions, source: Hook
         if (r.follow_up_messages?.length) (outcome.follow_up_messages ??= []).push(...r.follow_up_messages);
         if (r.mutate) outcome.mutate = r.mutate;
         if (r.callback) outcome.callback = r.callback;
+        if (r.recipe) {
+          const prompt = await recipeFollowUp(ctx, r.recipe.name, r.recipe.args);
+          if (prompt) (outcome.follow_up_messages ??= []).push(prompt);
+          else ctx.emit({ event: 'error', data: { message: `hook ${e.name}: unknown recipe ${r.recipe.name}`, code: 'diagnostic' } });
+        }
       });
       return outcome;
     },

@@ -91,6 +91,8 @@ export interface LoopResult {
   follow_up_messages?: string[];
   mutate?: Message[];
   callback?: 'compact';
+  /** `callback: NAME` naming a recipe (agent_stop only): its prompt becomes a follow-up (docs/recipes.md). */
+  recipe?: { name: string; args: Record<string, string> };
 }
 
 /** after_turn and agent_stop results (`result`: "" | continue | mutate | callback). */
@@ -101,10 +103,16 @@ export function readLoopResult(o: Record<string, unknown>, allowFollowUps: boole
   if (result === 'mutate') out.mutate = readMessages(o.messages);
   if (result === 'callback') {
     const cb = optString(o, 'callback');
-    // Kodelet's callbacks invoke recipes (with `callback_args`); the workbench has only `compact`.
-    if (cb !== 'compact') fail(`unknown callback ${JSON.stringify(cb)} (only "compact" exists here; recipes are not supported)`);
     if (o.callback_args !== undefined && o.callback_args !== null && !isRecord(o.callback_args)) fail('"callback_args" must be an object');
-    out.callback = 'compact';
+    if (!cb) fail('"callback" needs a name: "compact" or a recipe');
+    if (cb === 'compact') out.callback = 'compact';
+    else {
+      // Any other name is a recipe (Kodelet's callbacks), run as a follow-up, so only where follow-ups are.
+      if (!allowFollowUps) fail(`callback ${JSON.stringify(cb)}: recipes run from agent_stop only`);
+      const args: Record<string, string> = {};
+      for (const [k, v] of Object.entries(isRecord(o.callback_args) ? o.callback_args : {})) args[k] = typeof v === 'string' ? v : JSON.stringify(v);
+      out.recipe = { name: cb!, args };
+    }
   }
   if (allowFollowUps && o.follow_up_messages !== undefined && o.follow_up_messages !== null) {
     const f = o.follow_up_messages;

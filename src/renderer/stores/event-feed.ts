@@ -31,7 +31,9 @@ export function startEventFeed(): () => void {
         void state.drainQueue(id);
       }
     }
-    if (batch.some((e) => e.event.event === 'on_run_start')) void state.refreshThreads();
+    // A run another process replays starts with on_run_created and may end interrupted (docs/events.md).
+    const listChanges = new Set(['on_run_start', 'on_run_created', 'on_run_finalized']);
+    if (batch.some((e) => listChanges.has(e.event.event))) void state.refreshThreads();
   };
 
   const schedule = () => {

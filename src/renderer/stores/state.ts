@@ -17,6 +17,8 @@ export interface ChatSlice {
   reloadThread(threadId: string): Promise<void>;
   /** Sends a message; `agent` sets the thread's agent profile (docs/agents.md). */
   send(text: string, agent?: string): Promise<void>;
+  /** Continues a thread whose last run was interrupted (docs/events.md#run-rescue). */
+  resume(threadId: string): Promise<void>;
   cancel(): Promise<void>;
   approve(approvalId: string, decision: ApprovalDecision): Promise<void>;
   /** Sends the next queued message of a thread whose run ended. */

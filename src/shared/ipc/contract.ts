@@ -102,6 +102,14 @@ export interface PendingApproval {
   preview: string;
 }
 
+/** A recipe the composer offers as `/name` (docs/recipes.md). */
+export interface RecipeSummary {
+  name: string;
+  description: string;
+  argument_hint?: string;
+  source: string;
+}
+
 export interface ThreadView {
   state: AgentState;
   summary: ThreadSummary;
@@ -271,6 +279,9 @@ export interface InvokeResults {
   'chat.cancel': { cancelled: boolean };
   'chat.approve': { accepted: boolean; decision: ApprovalDecision };
   'chat.running': string[];
+  'chat.resume': { threadId: string; runId: string };
+  'threads.setMetadata': Record<string, string>;
+  'recipes.list': RecipeSummary[];
   'workspace.current': { path: string; recent: string[] };
   'workspace.open': { path: string; recent: string[] } | null;
   'workspace.recent': string[];

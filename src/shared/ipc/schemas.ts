@@ -45,6 +45,13 @@ export const ARG_SCHEMAS = {
   'chat.cancel': z.strictObject({ threadId: Id }),
   'chat.approve': z.strictObject({ approvalId: Id, decision: z.enum(['allow_once', 'allow_network', 'allow_thread', 'deny']) }),
   'chat.running': Empty,
+  'chat.resume': z.strictObject({ threadId: Id }),
+  'threads.setMetadata': z.strictObject({
+    threadId: Id,
+    set: z.record(z.string().min(1).max(100), z.string().max(2000)).optional(),
+    remove: z.array(z.string().min(1).max(100)).max(100).optional(),
+  }),
+  'recipes.list': Empty,
   'workspace.current': Empty,
   'workspace.open': z.strictObject({ path: Path.optional() }),
   'workspace.recent': Empty,

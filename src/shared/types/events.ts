@@ -5,8 +5,15 @@
 import type { ToolCall, Todo, Usage, Message, ToolStatus } from './messages.ts';
 import type { SpanRecord } from './spans.ts';
 
+/** `interrupted`: the process running it died; set on the next start (docs/events.md#run-rescue). */
 export type RunState =
-  'pending' | 'running' | 'awaiting_approval' | 'completed' | 'failed' | 'cancelled';
+  | 'pending'
+  | 'running'
+  | 'awaiting_approval'
+  | 'completed'
+  | 'failed'
+  | 'cancelled'
+  | 'interrupted';
 export type RunStopReason = 'completed' | 'max_iterations' | 'cancelled' | 'error' | 'blocked';
 /** `allow_network`: allow once, and let this sandboxed command reach the network. */
 export type ApprovalDecision = 'allow_once' | 'allow_network' | 'allow_thread' | 'deny';

@@ -25,6 +25,8 @@ export interface Message {
   interrupted?: boolean;
   /** How the tool call ended; set on tool messages (absent on threads stored before it existed). */
   status?: ToolStatus;
+  /** Tags of the run a user message started (`--meta`, the recipe); docs/events.md#metadata. */
+  metadata?: Record<string, string>;
 }
 
 /** How a tool call ended (docs/tools.md). */
@@ -80,4 +82,8 @@ export interface ThreadSummary {
   /** Set on a subagent's child thread: the thread and the `task` tool call that started it. */
   parent_thread_id?: string;
   parent_tool_call_id?: string;
+  /** Key/value tags set by runs (`--meta`), hooks and the thread info drawer (docs/events.md). */
+  metadata?: Record<string, string>;
+  /** State of the thread's latest run; `interrupted` offers Resume (docs/events.md#run-rescue). */
+  last_run_state?: string;
 }

@@ -43,6 +43,15 @@ export interface WorkbenchSettings {
   sandbox: SandboxSettings;
   /** Let file tools open a file that has other hard links (which may lie outside the workspace). */
   allow_hard_links: boolean;
+  /** POST feed events to URLs, with retries (docs/events.md#webhooks). */
+  webhooks?: WebhookSettings[];
+}
+
+/** One webhook: the feed event types it receives, where, and an optional HMAC secret. */
+export interface WebhookSettings {
+  on: string[];
+  url: string;
+  secret?: string;
 }
 
 export const DEFAULT_SETTINGS: WorkbenchSettings = {

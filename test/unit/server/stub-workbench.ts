@@ -47,6 +47,8 @@ export function createStubWorkbench(workspace = '/tmp', home = '/tmp/home'): Stu
       rename: ({ threadId, title }) => void (threads.get(threadId)!.title = title),
       delete: ({ threadId }) => void threads.delete(threadId),
       compact: async () => ({ compacted: false, before_tokens: 0, after_tokens: 0, summarized_messages: 0 }),
+      setMetadata: (a) => ({ ...a.set }),
+      runs: () => [],
     },
     chat: {
       send: async (a) => {
@@ -54,6 +56,7 @@ export function createStubWorkbench(workspace = '/tmp', home = '/tmp/home'): Stu
         const id = a.threadId ?? create().thread_id;
         return { threadId: id, runId: 'r1', finished: Promise.resolve({ stop_reason: 'completed' }) };
       },
+      resume: async (a) => ({ threadId: a.threadId, runId: 'r2', finished: Promise.resolve({ stop_reason: 'completed' }) }),
       cancel: () => false,
       approve: () => true,
       pendingApprovals: () => [],
@@ -61,6 +64,7 @@ export function createStubWorkbench(workspace = '/tmp', home = '/tmp/home'): Stu
     },
     settings: settingsPort,
     inspect: { lastRequest: () => undefined },
+    recipes: { list: async () => [] },
     trace: {
       list: () => [],
       export: (a) => ({ filename: `trace-${a.threadId}.json`, content: '{}\n' }),

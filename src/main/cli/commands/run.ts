@@ -8,7 +8,7 @@ import type { StreamEvent } from '../../../shared/types/index.ts';
 import { createWorkbench } from '../../api/workbench.ts';
 import { WorkbenchError } from '../../errors.ts';
 import { resolveHome } from '../../store/paths.ts';
-import { parse, positiveInt } from '../args.ts';
+import { metaPairs, parse, positiveInt } from '../args.ts';
 import { commandSandbox, describeCommandSandbox, detectSandbox } from '../../tools/sandbox/index.ts';
 import { UsageError, type CliCommand, type CliIo } from '../types.ts';
 
@@ -27,9 +27,17 @@ export const runCommand: CliCommand = async (argv, io) => {
     trust: { type: 'boolean' },
     'max-iterations': { type: 'string' },
     json: { type: 'boolean' },
+    meta: { type: 'string', multiple: true },
+    recipe: { type: 'string' },
+    resume: { type: 'string' },
   });
   const prompt = positionals.join(' ').trim();
-  if (!prompt) throw new UsageError('a PROMPT is required, e.g. workbench run "list the files"');
+  const resume = values.resume;
+  if (resume && (prompt || values.recipe || values.thread))
+    throw new UsageError('--resume THREAD takes no PROMPT, --recipe or --thread');
+  if (!prompt && !values.recipe && !resume)
+    throw new UsageError('a PROMPT is required, e.g. workbench run "list the files"');
+  const metadata = metaPairs(values.meta);
   const maxIterations = positiveInt(values['max-iterations'], '--max-iterations');
 
   let workbench;
@@ -59,15 +67,17 @@ export const runCommand: CliCommand = async (argv, io) => {
   };
   for (const sig of STOP_SIGNALS) process.on(sig, onSignal);
   try {
-    const handle = await workbench.chat.send({
-      threadId: values.thread,
-      text: prompt,
-      approvalMode: values.auto ? 'auto' : 'ask',
+    const common = {
+      approvalMode: values.auto ? ('auto' as const) : ('ask' as const),
       maxIterations,
       trust: values.trust,
       noHooks: values['no-hooks'],
       agent: values.agent,
-    });
+      metadata,
+    };
+    const handle = resume
+      ? await workbench.chat.resume({ threadId: resume, ...common })
+      : await workbench.chat.send({ threadId: values.thread, text: prompt, recipe: values.recipe, ...common });
     if (stoppedBy) workbench.chat.cancel({ threadId: handle.threadId });
     const result = await handle.finished;
     if (!values.json) io.stdout('\n');

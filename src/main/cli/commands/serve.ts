@@ -51,6 +51,7 @@ export const serveCommand: CliCommand = async (argv, io) => {
     apiKey: secrets.get(),
     baseURL: io.env.OPENAI_BASE_URL || undefined,
     model: io.env.WORKBENCH_MODEL || undefined,
+    followFeed: true,
   });
   const server = await startServer({
     workbench,

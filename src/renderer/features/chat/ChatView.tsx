@@ -1,8 +1,11 @@
+import { useState } from 'react';
 import { useWorkbenchStore } from '../../stores/store.ts';
 import { emptyThread } from '../../stores/chat-types.ts';
 import { ApprovalCard } from './ApprovalCard.tsx';
 import { Composer } from './Composer.tsx';
 import { MessageList } from './MessageList.tsx';
+import { InterruptedBanner } from './InterruptedBanner.tsx';
+import { ThreadInfoDrawer } from './ThreadInfoDrawer.tsx';
 
 const NO_THREAD = emptyThread('');
 
@@ -11,6 +14,8 @@ export function ChatView() {
   const activeId = useWorkbenchStore((s) => s.activeThreadId);
   const thread = useWorkbenchStore((s) => (s.activeThreadId ? s.chat.threads[s.activeThreadId] : undefined)) ?? NO_THREAD;
   const title = useWorkbenchStore((s) => s.threads.find((t) => t.thread_id === s.activeThreadId)?.title);
+  const interrupted = useWorkbenchStore((s) => s.threads.find((t) => t.thread_id === s.activeThreadId)?.last_run_state === 'interrupted');
+  const [infoOpen, setInfoOpen] = useState(false);
   const empty = !activeId || (thread.loaded && thread.messages.length === 0 && thread.notices.length === 0 && !thread.running);
   return (
     <main className="chat" aria-label="Chat">
@@ -21,7 +26,14 @@ export function ChatView() {
             Running
           </span>
         )}
+        {activeId && (
+          <button type="button" className="thread-info-toggle" onClick={() => setInfoOpen(!infoOpen)} aria-expanded={infoOpen} data-testid="thread-info-button">
+            Info
+          </button>
+        )}
       </header>
+      {activeId && infoOpen && <ThreadInfoDrawer threadId={activeId} onClose={() => setInfoOpen(false)} />}
+      {activeId && interrupted && !thread.running && <InterruptedBanner threadId={activeId} />}
       {empty ? (
         <div className="chat-empty" data-testid="chat-empty">
           <h2>What should the agent do?</h2>

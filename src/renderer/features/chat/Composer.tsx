@@ -1,6 +1,9 @@
 import { useEffect, useRef, useState, type KeyboardEvent } from 'react';
+import type { RecipeSummary } from '../../../shared/ipc/contract.ts';
+import { call } from '../../ipc/client.ts';
 import { useWorkbenchStore } from '../../stores/store.ts';
 import { AgentPicker, useThreadAgent } from '../agents/AgentPicker.tsx';
+import { RecipeMenu } from './RecipeMenu.tsx';
 
 /** The message box: Enter sends, Shift+Enter new line; while a run goes, messages queue. */
 export function Composer({ running, queued }: { running: boolean; queued: number }) {
@@ -11,6 +14,16 @@ export function Composer({ running, queued }: { running: boolean; queued: number
   const ref = useRef<HTMLTextAreaElement>(null);
   const threadAgent = useThreadAgent();
   const [agent, setAgent] = useState(threadAgent);
+  const [recipes, setRecipes] = useState<RecipeSummary[]>([]);
+  // `/name` being typed (no space yet) offers the recipes; `/name args` runs one (docs/recipes.md).
+  const slash = /^\/([\w.:-]*)$/.exec(text)?.[1];
+
+  const menuOpen = slash !== undefined;
+
+  useEffect(() => {
+    if (!menuOpen) return;
+    call('recipes.list', {}).then(setRecipes, () => setRecipes([]));
+  }, [menuOpen]);
 
   useEffect(() => {
     ref.current?.focus();
@@ -34,6 +47,16 @@ export function Composer({ running, queued }: { running: boolean; queued: number
         <div className="queued" data-testid="queued">
           {queued} message{queued > 1 ? 's' : ''} queued — sent when this run ends
         </div>
+      )}
+      {menuOpen && (
+        <RecipeMenu
+          recipes={recipes}
+          prefix={slash}
+          onPick={(name) => {
+            setText(`/${name} `);
+            ref.current?.focus();
+          }}
+        />
       )}
       <div className="composer-row">
         <AgentPicker value={agent} onChange={setAgent} />

@@ -58,6 +58,19 @@ export const createChatSlice: StateCreator<WorkbenchState, [], [], ChatSlice> = 
     }
   },
 
+  async resume(threadId) {
+    try {
+      const r = await call('chat.resume', { threadId });
+      set((s) => {
+        const t = s.chat.threads[threadId] ?? emptyThread(threadId);
+        return { chat: { ...s.chat, threads: { ...s.chat.threads, [threadId]: t.runId === r.runId ? t : { ...t, running: true, runId: r.runId } } } };
+      });
+      void get().refreshThreads();
+    } catch (err) {
+      get().setBanner(`Could not resume: ${errorMessage(err)}`);
+    }
+  },
+
   async cancel() {
     const id = get().activeThreadId;
     if (!id) return;

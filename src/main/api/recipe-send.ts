@@ -1,0 +1,31 @@
+/** Turns a send's recipe (`--recipe NAME`, a composer `/name args`) into the run's prompt (docs/recipes.md). */
+import { WorkbenchError } from '../errors.ts';
+import { findRecipe, type RecipeRoots } from '../recipes/loader.ts';
+import { parseSlashCommand, renderRecipe } from '../recipes/render.ts';
+import type { SendArgs } from './types.ts';
+
+/**
+ * The recipe a send runs and its filled prompt, or undefined for a plain message.
+ * Contract: an unknown `--recipe` is a WorkbenchError not_found; `/word` naming no recipe is sent
+ * as typed (a path like `/etc/hosts` stays a message).
+ */
+export async function resolveRecipe(
+  args: Pick<SendArgs, 'text' | 'recipe' | 'recipeArgs'>,
+  roots: RecipeRoots,
+): Promise<{ name: string; text: string } | undefined> {
+  const slash = args.recipe ? undefined : parseSlashCommand(args.text);
+  const name = args.recipe ?? slash?.name;
+  if (!name) return undefined;
+  const recipe = await findRecipe(roots, name);
+  if (!recipe) {
+    if (args.recipe) throw new WorkbenchError('not_found', `unknown recipe ${name}`);
+    return undefined;
+  }
+  const text = renderRecipe(
+    recipe.body,
+    args.recipe ? args.text.trim() : slash!.args,
+    args.recipeArgs,
+  );
+  if (!text) throw new WorkbenchError('invalid_args', `recipe ${name} is empty`);
+  return { name, text };
+}

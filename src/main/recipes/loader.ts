@@ -1,0 +1,93 @@
+/**
+ * Recipes (docs/recipes.md): reusable prompt templates, one Markdown file each, from
+ * `.workbench/recipes/` and Claude Code's `.claude/commands/` of the workspace (only when it is
+ * trusted), then `$WORKBENCH_HOME/recipes/` and `~/.claude/commands/`. The first folder holding a
+ * name wins.
+ */
+import { readdir, readFile } from 'node:fs/promises';
+import { homedir } from 'node:os';
+import { basename, join } from 'node:path';
+import { readFrontmatter } from '../skills/frontmatter.ts';
+
+export type RecipeSource = 'workspace' | 'claude' | 'user' | 'claude-user';
+
+/** One recipe: its name is the file name without `.md`. */
+export interface Recipe {
+  name: string;
+  description: string;
+  argument_hint?: string;
+  source: RecipeSource;
+  path: string;
+  /** The template after the frontmatter. */
+  body: string;
+}
+
+export interface RecipeRoots {
+  workspace: string;
+  home: string;
+  /** Workspace recipes are read only from a trusted workspace. */
+  trusted: boolean;
+}
+
+function roots(opts: RecipeRoots): { dir: string; source: RecipeSource }[] {
+  const workspace: { dir: string; source: RecipeSource }[] = [
+    { dir: join(opts.workspace, '.workbench', 'recipes'), source: 'workspace' },
+    { dir: join(opts.workspace, '.claude', 'commands'), source: 'claude' },
+  ];
+  return [
+    ...(opts.trusted ? workspace : []),
+    { dir: join(opts.home, 'recipes'), source: 'user' },
+    { dir: join(homedir(), '.claude', 'commands'), source: 'claude-user' },
+  ];
+}
+
+/** Splits `---` frontmatter from the body; a file without one is all body. */
+function parseRecipe(text: string): { meta: Record<string, unknown>; body: string } {
+  const m = /^---\r?\n([\s\S]*?)\r?\n---\r?\n?([\s\S]*)$/.exec(text);
+  if (!m) return { meta: {}, body: text };
+  const read = readFrontmatter(m[1]);
+  return { meta: read.ok ? read.data : {}, body: m[2] };
+}
+
+/** The first paragraph line of the body, for a recipe without a description. */
+function firstLine(body: string): string {
+  return (
+    body
+      .split('\n')
+      .find((l) => l.trim())
+      ?.replace(/^#+\s*/, '')
+      .trim()
+      .slice(0, 100) ?? ''
+  );
+}
+
+/** Every recipe, by name, the first root winning. Contract: unreadable folders and files are skipped. */
+export async function listRecipes(opts: RecipeRoots): Promise<Recipe[]> {
+  const found = new Map<string, Recipe>();
+  for (const root of roots(opts)) {
+    const names = await readdir(root.dir).catch(() => [] as string[]);
+    for (const file of names.filter((n) => n.endsWith('.md')).sort()) {
+      const name = basename(file, '.md');
+      if (found.has(name) || !/^[A-Za-z0-9][\w.-]*$/.test(name)) continue;
+      const path = join(root.dir, file);
+      const text = await readFile(path, 'utf8').catch(() => undefined);
+      if (text === undefined) continue;
+      const { meta, body } = parseRecipe(text);
+      const hint = meta['argument-hint'];
+      found.set(name, {
+        name,
+        description: typeof meta.description === 'string' ? meta.description : firstLine(body),
+        ...(typeof hint === 'string' && hint ? { argument_hint: hint } : {}),
+        source: root.source,
+        path,
+        body,
+      });
+    }
+  }
+  return [...found.values()].sort((a, b) => a.name.localeCompare(b.name));
+}
+
+/** The recipe called `name`, or undefined. */
+export async function findRecipe(opts: RecipeRoots, name: string): Promise<Recipe | undefined> {
+  return (await listRecipes(opts)).find((r) => r.name === name);
+}
