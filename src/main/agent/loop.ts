@@ -64,6 +64,7 @@ export async function runAgentLoop(input: AgentLoopInput): Promise<RunSummary> {
         tools: ctx.tools,
         invalidArgs: pendingInvalidArgs,
         trace: ctx.trace,
+        retries: ctx.profile.retries,
         context: (c) => ({ callId: c.id, workspace: ctx.workspace, signal: ctx.signal, state: ctx.state, env: ctx.toolEnv }),
       }),
     );
@@ -206,6 +207,7 @@ async function runToolCalls(ctx: RunContext, calls: ToolCall[], callTool: (c: To
         tool_call_id: call.id,
         duration_ms: Math.round(performance.now() - started),
         ...(result.rewritten ? { args: result.rewritten.args, rewritten_by: result.rewritten.by } : {}),
+        ...(result.attempts ? { attempts: result.attempts } : {}),
       },
     });
     return result;

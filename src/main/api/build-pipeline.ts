@@ -1,6 +1,6 @@
 /**
  * Builds the ordered hook list of one run: tracing (outermost) → todolist → user hooks → approval →
- * filesystem → profile → skills → memory → summarization (innermost around the model). Each built-in
+ * filesystem → external tools → profile → skills → memory → summarization (innermost around the model). Each built-in
  * describes itself next to its factory; this file only orders them. A built-in switched off in
  * settings is left out.
  */
@@ -12,6 +12,8 @@ import { approvalInfo, createApprovalHook, type ApprovalBroker } from '../middle
 import { createTracingHook, tracingInfo } from '../middleware/tracing.ts';
 import { createTodoListHook, todoListInfo } from '../middleware/todos.ts';
 import { createFilesystemHook, filesystemInfo } from '../middleware/filesystem.ts';
+import { createExternalToolsHook, externalToolsInfo } from '../middleware/external-tools.ts';
+import type { McpManager } from '../mcp/manager.ts';
 import { createProfileHook, profileInfo } from '../middleware/profile.ts';
 import { createSkillsHook, skillsInfo } from '../middleware/skills.ts';
 import { createMemoryHook, memoryInfo } from '../middleware/memory.ts';
@@ -31,6 +33,8 @@ export interface PipelineOptions {
   broker: ApprovalBroker;
   db: Database;
   hookRuns: HookRunStore;
+  /** The workbench's MCP servers (absent: no MCP tools). */
+  mcp?: McpManager;
 }
 
 interface Builtin {
@@ -53,6 +57,7 @@ const PIPELINE: readonly Builtin[] = [
     ],
   },
   { info: filesystemInfo, create: () => [createFilesystemHook()] },
+  { info: externalToolsInfo, create: (o) => [createExternalToolsHook({ mcp: o.mcp })] },
   { info: profileInfo, create: (o) => [createProfileHook(o.profile)] },
   {
     info: skillsInfo,

@@ -24,6 +24,8 @@ import { registerSecret } from '../secrets/redaction.ts';
 import { exporterFromSettings } from '../tracing/index.ts';
 import { compactThreadNow } from '../middleware/summarization.ts';
 import { buildPipeline } from './build-pipeline.ts';
+import { createMcpManager } from '../mcp/manager.ts';
+import { createMcpService } from './panels/mcp-service.ts';
 import { newRunId, startRun } from '../agent/run.ts';
 import { SpanWriter } from '../tracing/span-writer.ts';
 import { createHooksService } from './panels/hooks-service.ts';
@@ -53,6 +55,7 @@ export async function createWorkbench(opts: WorkbenchOptions): Promise<Workbench
   registerSecret(apiKey);
   const clients = new Map<string, LlmClient>();
   const lastRequests = new Map<string, LastRequest>();
+  const mcp = createMcpManager();
 
   function llmFor(settings: WorkbenchSettings): LlmClient {
     if (opts.llm) return opts.llm;
@@ -120,6 +123,7 @@ export async function createWorkbench(opts: WorkbenchOptions): Promise<Workbench
       broker,
       db,
       hookRuns: db.hookRuns,
+      mcp,
     });
     const controller = new AbortController();
     const runId = newRunId();
@@ -238,6 +242,7 @@ export async function createWorkbench(opts: WorkbenchOptions): Promise<Workbench
     skills: createSkillsService(panelDeps),
     hooks: createHooksService(panelDeps),
     trust: createTrustService(trust),
+    mcp: createMcpService({ ...panelDeps, mcp, workspace: defaultWorkspace }),
     trace: createTraceService({
       spans: db.spans,
       threads: db.threads,
@@ -262,6 +267,7 @@ export async function createWorkbench(opts: WorkbenchOptions): Promise<Workbench
       db.transaction(() => spans.flush());
       await exporter?.shutdown();
       await endHookLeftovers();
+      await mcp.close();
       db.close();
     },
   };

@@ -10,6 +10,7 @@ import type {
   HookInfo,
   HookReplayRow,
   HookRunRecord,
+  McpListing,
   SpanRecord,
   StreamEvent,
   ThreadSummary,
@@ -245,6 +246,9 @@ export interface InvokeResults {
   'workspace.recent': string[];
   'trust.status': TrustStatus;
   'trust.set': TrustStatus;
+  'mcp.list': McpListing;
+  'mcp.set': McpListing;
+  'mcp.restart': McpListing;
   'settings.get': SettingsView;
   'settings.update': SettingsView;
   'settings.setApiKey': SettingsView;

@@ -2,7 +2,7 @@
  * The run event stream: one discriminated union on `event`, with typed `data` per name. One stream
  * feeds the UI, socket clients and `--json` output (docs/architecture.md).
  */
-import type { ToolCall, Todo, Usage, Message, ToolStatus } from './messages.ts';
+import type { ToolCall, Todo, Usage, Message, ToolStatus, ToolAttempts } from './messages.ts';
 import type { SpanRecord } from './spans.ts';
 
 export type RunState =
@@ -35,6 +35,8 @@ export interface StreamEventData {
     /** Set when a hook rewrote the input: the args the tool actually ran with, and that hook's name. */
     args?: Record<string, unknown>;
     rewritten_by?: string;
+    /** For a tool with retries: the attempt that ended the call, of how many. */
+    attempts?: ToolAttempts;
   };
   done: { stop_reason: RunStopReason; iterations: number };
   error: { message: string; code?: string };
