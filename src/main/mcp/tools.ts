@@ -74,7 +74,7 @@ export function resultText(result: CallToolResult): string {
         return c.text;
       case 'image':
       case 'audio':
-        return `[${c.type}: ${c.mimeType}, ${Math.floor((c.data.length * 3) / 4)} bytes]`;
+        return `[${c.type}: ${c.mimeType}, ${Buffer.byteLength(c.data, 'base64')} bytes]`;
       case 'resource_link':
         return `[resource: ${c.uri}]`;
       case 'resource':
