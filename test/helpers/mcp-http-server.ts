@@ -11,7 +11,9 @@ export interface McpHttpServer {
 }
 
 export async function startMcpHttpServer(): Promise<McpHttpServer> {
-  const child = spawn(process.execPath, [DEMO_MCP_SERVER, '--http'], { stdio: ['ignore', 'pipe', 'inherit'] });
+  const child = spawn(process.execPath, [DEMO_MCP_SERVER, '--http'], {
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
   let out = '';
   const port = await new Promise<number>((done, fail) => {
     child.stdout.on('data', (b: Buffer) => {

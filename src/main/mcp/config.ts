@@ -35,7 +35,13 @@ export type McpServerSpec = {
   /** Stable identity of the configuration: a changed config is a new server. */
   key: string;
 } & (
-  | { transport: 'stdio'; command: string; args: string[]; env: Record<string, string>; cwd: string }
+  | {
+      transport: 'stdio';
+      command: string;
+      args: string[];
+      env: Record<string, string>;
+      cwd: string;
+    }
   | { transport: 'http'; url: string; headers: Record<string, string> }
 );
 
@@ -77,7 +83,9 @@ export async function loadMcpConfig(o: {
   return { servers: [...byName.values()], diagnostics };
 }
 
-async function readMcpFile(file: string): Promise<Record<string, McpServerConfig> | string | undefined> {
+async function readMcpFile(
+  file: string,
+): Promise<Record<string, McpServerConfig> | string | undefined> {
   let text: string;
   try {
     text = await readFile(file, 'utf8');

@@ -18,7 +18,15 @@ import type { McpServerSpec } from './config.ts';
 /** What a server did, for the trace and the settings panel. */
 export interface McpLifecycleEvent {
   server: string;
-  kind: 'connecting' | 'connected' | 'tools_listed' | 'stderr' | 'crashed' | 'restarting' | 'failed' | 'closed';
+  kind:
+    | 'connecting'
+    | 'connected'
+    | 'tools_listed'
+    | 'stderr'
+    | 'crashed'
+    | 'restarting'
+    | 'failed'
+    | 'closed';
   message?: string;
   tools?: number;
 }
@@ -43,14 +51,22 @@ export interface McpConnection {
   /** Resolves once the server is connected or has failed. */
   ready(): Promise<void>;
   /** Contract: waits for a restart in progress; rejects when the server is not connected. */
-  callTool(name: string, args: Record<string, unknown>, opts: { signal: AbortSignal; timeoutMs: number }): Promise<CallToolResult>;
+  callTool(
+    name: string,
+    args: Record<string, unknown>,
+    opts: { signal: AbortSignal; timeoutMs: number },
+  ): Promise<CallToolResult>;
   restart(): Promise<void>;
   close(): Promise<void>;
 }
 
 /** Creates and starts a connection. Contract: never throws; a failure is its status. */
-export function createMcpConnection(spec: McpServerSpec, opts: McpConnectionOptions = {}): McpConnection {
-  const emit = (e: Omit<McpLifecycleEvent, 'server'>) => opts.onEvent?.({ server: spec.name, ...e });
+export function createMcpConnection(
+  spec: McpServerSpec,
+  opts: McpConnectionOptions = {},
+): McpConnection {
+  const emit = (e: Omit<McpLifecycleEvent, 'server'>) =>
+    opts.onEvent?.({ server: spec.name, ...e });
   const maxRestarts = opts.maxRestarts ?? 5;
   const delay = opts.restartDelayMs ?? ((n: number) => Math.min(500 * 2 ** (n - 1), 30_000));
   const marker = newProcessMarker();
@@ -66,7 +82,9 @@ export function createMcpConnection(spec: McpServerSpec, opts: McpConnectionOpti
 
   function transport(): Transport {
     if (spec.transport === 'http') {
-      return new StreamableHTTPClientTransport(new URL(spec.url), { requestInit: { headers: spec.headers } });
+      return new StreamableHTTPClientTransport(new URL(spec.url), {
+        requestInit: { headers: spec.headers },
+      });
     }
     const t = new StdioClientTransport({
       command: spec.command,
@@ -147,7 +165,8 @@ export function createMcpConnection(spec: McpServerSpec, opts: McpConnectionOpti
     ready: () => pending,
     async callTool(name, args, { signal, timeoutMs }) {
       await pending;
-      if (!client) throw new Error(`MCP server "${spec.name}" is not connected${error ? `: ${error}` : ''}`);
+      if (!client)
+        throw new Error(`MCP server "${spec.name}" is not connected${error ? `: ${error}` : ''}`);
       const result = (await client.callTool({ name, arguments: args }, undefined, {
         signal,
         timeout: timeoutMs,

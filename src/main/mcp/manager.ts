@@ -3,8 +3,17 @@
  * shared by every run of its workspace, started on first use, replaced when its configuration
  * changes, stopped when switched off and when the workbench closes.
  */
-import type { McpServerInfo, McpServerOverride, WorkbenchSettings } from '../../shared/types/index.ts';
-import { createMcpConnection, type McpConnection, type McpConnectionOptions, type McpLifecycleEvent } from './connection.ts';
+import type {
+  McpServerInfo,
+  McpServerOverride,
+  WorkbenchSettings,
+} from '../../shared/types/index.ts';
+import {
+  createMcpConnection,
+  type McpConnection,
+  type McpConnectionOptions,
+  type McpLifecycleEvent,
+} from './connection.ts';
 import { loadMcpConfig, type McpServerSpec } from './config.ts';
 import { qualifiedName } from './tools.ts';
 
@@ -39,6 +48,10 @@ export function createMcpManager(opts: Omit<McpConnectionOptions, 'onEvent'> = {
   const onEvent = (e: McpLifecycleEvent) => {
     for (const l of listeners) l(e);
   };
+  const stop = (id: string, conn: McpConnection) => {
+    live.delete(id);
+    return conn.close();
+  };
   const slot = (workspace: string, s: McpServerSpec) => `${workspace}\0${s.source}:${s.name}`;
 
   async function servers(o: { workspace: string; settings: WorkbenchSettings; trusted: boolean }) {
@@ -49,7 +62,7 @@ export function createMcpManager(opts: Omit<McpConnectionOptions, 'onEvent'> = {
       const id = slot(o.workspace, spec);
       const current = live.get(id);
       if (overrideOf(o.settings, spec.name).enabled === false) {
-        if (current) live.delete(id), await current.close();
+        if (current) await stop(id, current);
         continue;
       }
       wanted.add(id);
@@ -64,14 +77,15 @@ export function createMcpManager(opts: Omit<McpConnectionOptions, 'onEvent'> = {
     }
     // Servers removed from this workspace's configuration are stopped.
     for (const [id, conn] of live) {
-      if (id.startsWith(`${o.workspace}\0`) && !wanted.has(id)) live.delete(id), await conn.close();
+      if (id.startsWith(`${o.workspace}\0`) && !wanted.has(id)) await stop(id, conn);
     }
     await Promise.all(connections.map((c) => c.ready()));
     return { connections, diagnostics, specs };
   }
 
   return {
-    servers: (o) => servers(o).then(({ connections, diagnostics }) => ({ connections, diagnostics })),
+    servers: (o) =>
+      servers(o).then(({ connections, diagnostics }) => ({ connections, diagnostics })),
     async list(o) {
       const { connections, diagnostics, specs } = await servers(o);
       const infos = specs.map((spec): McpServerInfo => {
@@ -100,7 +114,9 @@ export function createMcpManager(opts: Omit<McpConnectionOptions, 'onEvent'> = {
       return { servers: infos, diagnostics };
     },
     async restart(workspace, name) {
-      const conn = [...live.entries()].find(([id, c]) => id.startsWith(`${workspace}\0`) && c.spec.name === name)?.[1];
+      const conn = [...live.entries()].find(
+        ([id, c]) => id.startsWith(`${workspace}\0`) && c.spec.name === name,
+      )?.[1];
       if (!conn) return false;
       await conn.restart();
       return true;

@@ -60,7 +60,8 @@ function mcpTool(conn: McpConnection, t: McpTool, o: McpToolsOptions): Tool {
         );
       }
       const text = resultText(result);
-      if (result.isError) throw toolErrorFrom(text || 'the MCP tool reported an error', result.structuredContent);
+      if (result.isError)
+        throw toolErrorFrom(text || 'the MCP tool reported an error', result.structuredContent);
       return text;
     },
   });
@@ -84,6 +85,7 @@ export function resultText(result: CallToolResult): string {
     }
   });
   const hasText = (result.content ?? []).some((c) => c.type === 'text');
-  if (result.structuredContent && !hasText) parts.push(JSON.stringify(result.structuredContent, null, 2));
+  if (result.structuredContent && !hasText)
+    parts.push(JSON.stringify(result.structuredContent, null, 2));
   return parts.join('\n');
 }

@@ -27,11 +27,11 @@ export function createExternalToolsHook(opts: ExternalToolsOptions = {}): Hook {
       registerHttpTools(ctx);
       if (!opts.mcp) return;
       const span = ctx.trace?.startSpan('mcp servers', 'internal');
-      let names: ReadonlySet<string> | undefined;
-      let ended = false;
+      // Until this run's servers are known, every server's events count (they are starting for it).
+      const mine: { names?: ReadonlySet<string>; ended?: boolean } = {};
       unsubscribe = opts.mcp.subscribe((e) => {
-        if (names && !names.has(e.server)) return;
-        if (span && !ended) span.addEvent(`mcp.${e.kind}`, attributes(e));
+        if (mine.names && !mine.names.has(e.server)) return;
+        if (span && !mine.ended) span.addEvent(`mcp.${e.kind}`, attributes(e));
         else ctx.trace?.recordEvent(`mcp.${e.kind}`, attributes(e));
       });
       const { connections, diagnostics } = await opts.mcp.servers({
@@ -39,12 +39,15 @@ export function createExternalToolsHook(opts: ExternalToolsOptions = {}): Hook {
         settings: ctx.settings,
         trusted: ctx.trusted,
       });
-      names = new Set(connections.map((c) => c.spec.name));
+      mine.names = new Set(connections.map((c) => c.spec.name));
       for (const message of diagnostics) diagnostic(ctx, message);
       for (const conn of connections) {
         const status = conn.status();
         if (status.status !== 'connected') {
-          diagnostic(ctx, `MCP server "${status.name}" ${status.status}: ${status.error ?? ''}`.trim());
+          diagnostic(
+            ctx,
+            `MCP server "${status.name}" ${status.status}: ${status.error ?? ''}`.trim(),
+          );
           continue;
         }
         const o = overrideOf(ctx.settings, conn.spec.name);
@@ -55,7 +58,7 @@ export function createExternalToolsHook(opts: ExternalToolsOptions = {}): Hook {
         for (const tool of tools) ctx.tools.register(tool);
       }
       span?.set('workbench.mcp.servers', connections.length).end();
-      ended = true;
+      mine.ended = true;
     },
     async afterAgent() {
       unsubscribe?.();
@@ -82,7 +85,8 @@ function registerHttpTools(ctx: RunContext): void {
   for (const [i, entry] of (ctx.settings.http_tools ?? []).entries()) {
     const parsed = httpToolConfigSchema.safeParse(entry);
     if (parsed.success) fromSettings.push(parsed.data);
-    else diagnostic(ctx, `settings http_tools[${i}]: ${parsed.error.issues[0]?.message ?? 'invalid'}`);
+    else
+      diagnostic(ctx, `settings http_tools[${i}]: ${parsed.error.issues[0]?.message ?? 'invalid'}`);
   }
   for (const config of [...fromSettings, ...(ctx.profile.http_tools ?? [])]) {
     ctx.tools.register(createHttpTool(config));

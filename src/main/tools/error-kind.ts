@@ -6,9 +6,18 @@
 import { ToolError, TOOL_ERROR_KINDS, type ToolErrorKind } from './types.ts';
 
 /** A ToolError with the kind `fields` name. Contract: a missing or unknown kind is `retryable`. */
-export function toolErrorFrom(message: string, fields: Record<string, unknown> | undefined): ToolError {
+export function toolErrorFrom(
+  message: string,
+  fields: Record<string, unknown> | undefined,
+): ToolError {
   const named = fields?.error_kind;
-  const kind = TOOL_ERROR_KINDS.includes(named as ToolErrorKind) ? (named as ToolErrorKind) : 'retryable';
+  const kind = TOOL_ERROR_KINDS.includes(named as ToolErrorKind)
+    ? (named as ToolErrorKind)
+    : 'retryable';
   const seconds = fields?.snooze_seconds;
-  return new ToolError(message, kind, typeof seconds === 'number' && seconds >= 0 ? seconds * 1000 : undefined);
+  return new ToolError(
+    message,
+    kind,
+    typeof seconds === 'number' && seconds >= 0 ? seconds * 1000 : undefined,
+  );
 }

@@ -116,6 +116,7 @@ function applyToThread(t: ThreadChat, env: AgentEventEnvelope): ThreadChat {
         error: d.error,
         durationMs: d.duration_ms,
         ...(d.rewritten_by ? { ranArgs: d.args, rewrittenBy: d.rewritten_by } : {}),
+        ...(d.attempts ? { attempts: d.attempts } : {}),
       });
     }
     case 'on_hook_message': {

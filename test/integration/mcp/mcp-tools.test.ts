@@ -10,9 +10,17 @@ import { createWorkbench } from '../../../src/main/api/workbench.ts';
 import type { Workbench } from '../../../src/main/api/types.ts';
 import type { ApprovalMode, StreamEvent } from '../../../src/shared/types/index.ts';
 import { createTrustStore } from '../../../src/main/user-hooks/index.ts';
-import { createScriptedLlm, type ScriptedLlm, type ScriptedTurn } from '../../helpers/scripted-llm.ts';
+import {
+  createScriptedLlm,
+  type ScriptedLlm,
+  type ScriptedTurn,
+} from '../../helpers/scripted-llm.ts';
 import { sandbox, type Sandbox } from '../../unit/user-hooks/helpers.ts';
-import { DEMO_MCP_SERVER, startMcpHttpServer, type McpHttpServer } from '../../helpers/mcp-http-server.ts';
+import {
+  DEMO_MCP_SERVER,
+  startMcpHttpServer,
+  type McpHttpServer,
+} from '../../helpers/mcp-http-server.ts';
 
 let sb: Sandbox;
 let wb: Workbench | undefined;
@@ -90,7 +98,10 @@ describe('MCP servers', () => {
     ]);
     const echo = llm.calls[0].request.tools.find((t) => t.name === 'mcp__demo__echo');
     expect(echo?.description).toBe('Echoes the text');
-    expect(echo?.parameters).toMatchObject({ type: 'object', properties: { text: { type: 'string' } } });
+    expect(echo?.parameters).toMatchObject({
+      type: 'object',
+      properties: { text: { type: 'string' } },
+    });
     const [e, add, picture, env] = toolResults(llm);
     expect(e).toBe('echo: hello');
     expect(JSON.parse(add)).toEqual({ sum: 5 });
@@ -129,13 +140,20 @@ describe('MCP servers', () => {
     expect(crash.status).toBe('error');
     expect(echo.status).toBe('ok');
     expect(toolResults(llm)[1]).toBe('echo: after the crash');
-    const names = wb!.trace
-      .list({ threadId })
-      .flatMap((s) => s.events.map((e) => e.name));
-    expect(names).toEqual(expect.arrayContaining(['mcp.connected', 'mcp.tools_listed', 'mcp.crashed', 'mcp.restarting']));
+    const names = wb!.trace.list({ threadId }).flatMap((s) => s.events.map((e) => e.name));
+    expect(names).toEqual(
+      expect.arrayContaining([
+        'mcp.connected',
+        'mcp.tools_listed',
+        'mcp.crashed',
+        'mcp.restarting',
+      ]),
+    );
     const stderr = wb!.trace
       .list({ threadId })
-      .flatMap((s) => s.events.filter((e) => e.name === 'mcp.stderr').map((e) => e.attributes?.message));
+      .flatMap((s) =>
+        s.events.filter((e) => e.name === 'mcp.stderr').map((e) => e.attributes?.message),
+      );
     expect(stderr).toContain('demo server: crashing on purpose');
   });
 
@@ -174,7 +192,9 @@ describe('MCP servers', () => {
     writeFileSync(
       join(sb.ws, '.claude', 'settings.json'),
       JSON.stringify({
-        hooks: { PreToolUse: [{ matcher: 'mcp__.*', hooks: [{ type: 'command', command: hook }] }] },
+        hooks: {
+          PreToolUse: [{ matcher: 'mcp__.*', hooks: [{ type: 'command', command: hook }] }],
+        },
       }),
     );
     await run([call('mcp__demo__echo', { text: 'seen' }), { text: 'done' }]);

@@ -51,7 +51,8 @@ beforeAll(async () => {
       if (path === '/bad') return json(400, { message: 'bad input' });
       if (path === '/big') return res.end('x'.repeat(10_000));
       if (path === '/snooze') {
-        if (n === 1) return json(200, { error: 'not yet', error_kind: 'snooze', snooze_seconds: 0 });
+        if (n === 1)
+          return json(200, { error: 'not yet', error_kind: 'snooze', snooze_seconds: 0 });
         return json(200, 'ready');
       }
       json(404, { message: 'no such route' });
@@ -86,7 +87,8 @@ async function call(c: HttpToolConfig, retries?: RetryRules) {
       tools,
       retries,
       backoffMs: () => 0,
-      context: () => ({ callId: 'call_1', signal: new AbortController().signal }) as unknown as ToolContext,
+      context: () =>
+        ({ callId: 'call_1', signal: new AbortController().signal }) as unknown as ToolContext,
     },
   );
 }
@@ -94,7 +96,9 @@ async function call(c: HttpToolConfig, retries?: RetryRules) {
 describe('HTTP tools', () => {
   it('POSTs the call id, name and arguments; a JSON answer is the result', async () => {
     process.env.HTTP_TOOL_TEST_TOKEN = 'sesame';
-    const result = await call(config('/json', { headers: { authorization: 'Bearer ${HTTP_TOOL_TEST_TOKEN}' } }));
+    const result = await call(
+      config('/json', { headers: { authorization: 'Bearer ${HTTP_TOOL_TEST_TOKEN}' } }),
+    );
     delete process.env.HTTP_TOOL_TEST_TOKEN;
     expect(result).toMatchObject({ status: 'ok' });
     expect(JSON.parse(result.output)).toEqual({ answer: 42 });
@@ -117,7 +121,11 @@ describe('HTTP tools', () => {
 
   it('429 is retried (Retry-After) and then succeeds', async () => {
     const result = await call(config('/busy'), { remote: { max_attempts: 2 } });
-    expect(result).toMatchObject({ status: 'ok', output: 'ok after 429', attempts: { n: 2, max: 2 } });
+    expect(result).toMatchObject({
+      status: 'ok',
+      output: 'ok after 429',
+      attempts: { n: 2, max: 2 },
+    });
     expect(hits.get('/busy')).toBe(2);
   });
 
@@ -165,7 +173,9 @@ describe('HTTP tools from agent.yaml', () => {
       { text: 'done' },
     ]);
     wb = await createWorkbench({ home: sb.home, workspace: sb.ws, llm, interactive: false });
-    await (await wb.chat.send({ text: 'go', approvalMode: 'auto' })).finished;
+    await (
+      await wb.chat.send({ text: 'go', approvalMode: 'auto' })
+    ).finished;
     llm.assertComplete();
     return llm;
   }
@@ -173,7 +183,11 @@ describe('HTTP tools from agent.yaml', () => {
   it('offers the tool with its JSON Schema and returns the answer to the model', async () => {
     const llm = await run(true);
     const tool = llm.calls[0].request.tools.find((t) => t.name === 'lookup');
-    expect(tool?.parameters).toEqual({ type: 'object', properties: { q: { type: 'string' } }, required: ['q'] });
+    expect(tool?.parameters).toEqual({
+      type: 'object',
+      properties: { q: { type: 'string' } },
+      required: ['q'],
+    });
     const results = llm.calls[1].request.messages.filter((m) => m.role === 'tool');
     expect(JSON.parse(results[0].content)).toEqual({ answer: 42 });
   });

@@ -4,7 +4,12 @@ import { z } from 'zod';
 import { dispatchToolCall } from '../../../src/main/agent/tool-dispatch.ts';
 import { backoffDelay, retryPolicy, type RetryRules } from '../../../src/main/agent/tool-retry.ts';
 import { ToolRegistry } from '../../../src/main/tools/registry.ts';
-import { defineTool, ToolError, type Tool, type ToolContext } from '../../../src/main/tools/types.ts';
+import {
+  defineTool,
+  ToolError,
+  type Tool,
+  type ToolContext,
+} from '../../../src/main/tools/types.ts';
 import { parseAgentProfile } from '../../../src/main/agents/profile.ts';
 import type { TraceRecorder, SpanHandle } from '../../../src/main/tracing/types.ts';
 
@@ -50,7 +55,8 @@ async function dispatch(tool: Tool, retries?: RetryRules) {
       retries,
       trace,
       backoffMs: () => 0,
-      context: () => ({ callId: 'c1', signal: new AbortController().signal }) as unknown as ToolContext,
+      context: () =>
+        ({ callId: 'c1', signal: new AbortController().signal }) as unknown as ToolContext,
     },
   );
   return { result, events };
@@ -78,7 +84,11 @@ describe('tool error kinds', () => {
   it('retryable: gives up after max_attempts and says how many were made', async () => {
     const tool = scripted('t', [new Error('a'), new Error('b'), new Error('c'), new Error('d')]);
     const { result } = await dispatch(tool, three);
-    expect(result).toMatchObject({ status: 'error', error: 'c (after 3 attempts)', attempts: { n: 3, max: 3 } });
+    expect(result).toMatchObject({
+      status: 'error',
+      error: 'c (after 3 attempts)',
+      attempts: { n: 3, max: 3 },
+    });
     expect(tool.calls).toBe(3);
   });
 
@@ -86,13 +96,20 @@ describe('tool error kinds', () => {
     for (const kind of ['cancel', 'discard'] as const) {
       const tool = scripted('t', [new ToolError(`no (${kind})`, kind)]);
       const { result } = await dispatch(tool, three);
-      expect(result).toMatchObject({ status: 'error', error: `no (${kind})`, attempts: { n: 1, max: 3 } });
+      expect(result).toMatchObject({
+        status: 'error',
+        error: `no (${kind})`,
+        attempts: { n: 1, max: 3 },
+      });
       expect(tool.calls).toBe(1);
     }
   });
 
   it('snooze waits and retries without using an attempt', async () => {
-    const tool = scripted('t', [new ToolError('later', 'snooze', 5), new ToolError('later', 'snooze', 5)]);
+    const tool = scripted('t', [
+      new ToolError('later', 'snooze', 5),
+      new ToolError('later', 'snooze', 5),
+    ]);
     const started = Date.now();
     const { result } = await dispatch(tool);
     expect(result).toMatchObject({ status: 'ok', output: 'ok' });
@@ -137,13 +154,20 @@ describe('retry policy', () => {
   });
 
   it('a bad retries entry is reported with its line and ignored', () => {
-    const { profile, diagnostics } = parseAgentProfile('retries:\n  t: { max_attempts: 0 }\n', 'agent.yaml', '/ws');
+    const { profile, diagnostics } = parseAgentProfile(
+      'retries:\n  t: { max_attempts: 0 }\n',
+      'agent.yaml',
+      '/ws',
+    );
     expect(profile.retries).toBeUndefined();
     expect(diagnostics[0]).toMatch(/agent\.yaml:2: retries\.t\.max_attempts/);
   });
 
   it('backoff grows to its cap; jitter only shortens a delay', () => {
-    const policy = retryPolicy({ t: { max_attempts: 9, backoff: { initial_ms: 100, max_ms: 400 }, jitter: 0.5 } }, tool('t'));
+    const policy = retryPolicy(
+      { t: { max_attempts: 9, backoff: { initial_ms: 100, max_ms: 400 }, jitter: 0.5 } },
+      tool('t'),
+    );
     expect([1, 2, 3, 4].map((n) => backoffDelay(policy, n, () => 0))).toEqual([100, 200, 400, 400]);
     expect(backoffDelay(policy, 1, () => 1)).toBe(50);
   });

@@ -417,4 +417,15 @@ describe('tool outcome from data, live and after a reload', () => {
       rewrittenBy: 'dry-run.sh',
     });
   });
+
+  it('a retried call keeps the attempt that ended it, for the card', () => {
+    const d = run([
+      env({ event: 'on_message', data: { index: 0, message: { role: 'user', content: 'go' } } }),
+      env({
+        event: 'on_tool_end',
+        data: { tool_call_id: 'c1', output: 'ok', status: 'ok', duration_ms: 3, attempts: { n: 2, max: 3 } },
+      }),
+    ]);
+    expect(d.threads[T]!.tools.c1).toMatchObject({ status: 'done', attempts: { n: 2, max: 3 } });
+  });
 });

@@ -5,6 +5,7 @@
  */
 import type { McpListing, McpServerOverride } from '../../../shared/types/index.ts';
 import { WorkbenchError } from '../../errors.ts';
+import { realDir } from '../../fs/real-dir.ts';
 import type { McpManager } from '../../mcp/manager.ts';
 import type { PanelDeps } from './panel-deps.ts';
 
@@ -25,12 +26,16 @@ export interface McpService {
 export function createMcpService(
   deps: PanelDeps & { mcp: McpManager; workspace: string },
 ): McpService {
-  const list = async (workspace = deps.workspace): Promise<McpListing> =>
-    deps.mcp.list({
-      workspace,
+  const folder = async (workspace: string | undefined) =>
+    workspace ? realDir(workspace) : deps.workspace;
+  const list = async (workspace: string | undefined): Promise<McpListing> => {
+    const dir = await folder(workspace);
+    return deps.mcp.list({
+      workspace: dir,
       settings: deps.settings.get(),
-      trusted: deps.trust.isTrusted(workspace),
+      trusted: deps.trust.isTrusted(dir),
     });
+  };
   return {
     list: (a) => list(a.workspace),
     async set(a) {
@@ -48,11 +53,10 @@ export function createMcpService(
       return list(a.workspace);
     },
     async restart(a) {
-      const workspace = a.workspace ?? deps.workspace;
-      if (!(await deps.mcp.restart(workspace, a.server))) {
+      if (!(await deps.mcp.restart(await folder(a.workspace), a.server))) {
         throw new WorkbenchError('not_found', `MCP server "${a.server}" is not running`);
       }
-      return list(workspace);
+      return list(a.workspace);
     },
   };
 }

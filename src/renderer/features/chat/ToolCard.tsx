@@ -66,6 +66,11 @@ export const ToolCard = memo(function ToolCard({
             changed by {run.rewrittenBy}
           </span>
         )}
+        {run?.attempts && run.attempts.max > 1 && (
+          <span className="tool-attempts muted" data-testid="tool-attempts">
+            attempt {run.attempts.n} of {run.attempts.max}
+          </span>
+        )}
         <span className="tool-status" data-testid="tool-status">
           {LABEL[status]}
         </span>
