@@ -74,16 +74,17 @@ export async function loadMcpConfig(o: {
     }
   };
   add('user', 'settings mcp_servers', o.settings.mcp_servers ?? {});
-  if (o.trusted) {
-    const file = join(o.workspace, MCP_FILE);
-    const read = await readMcpFile(file);
-    if (typeof read === 'string') diagnostics.push(read);
-    else if (read) add('workspace', file, read);
-  }
+  const file = join(o.workspace, MCP_FILE);
+  const read = await readMcpFile(file);
+  if (read && !o.trusted) {
+    diagnostics.push(`${file} ignored: the workspace is not trusted (run \`workbench trust DIR\`)`);
+  } else if (typeof read === 'string') diagnostics.push(read);
+  else if (read) add('workspace', file, read);
   return { servers: [...byName.values()], diagnostics };
 }
 
-async function readMcpFile(
+/** The `mcpServers` of a `.mcp.json` as written; undefined when absent, a message when broken. */
+export async function readMcpFile(
   file: string,
 ): Promise<Record<string, McpServerConfig> | string | undefined> {
   let text: string;

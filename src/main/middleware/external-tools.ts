@@ -9,6 +9,7 @@ import type { Hook, MiddlewareInfo, RunContext } from '../pipeline/hook.ts';
 import type { McpManager } from '../mcp/manager.ts';
 import { overrideOf } from '../mcp/manager.ts';
 import { mcpTools } from '../mcp/tools.ts';
+import { loadMcpConfig } from '../mcp/config.ts';
 import type { McpLifecycleEvent } from '../mcp/connection.ts';
 import { createHttpTool, httpToolConfigSchema, type HttpToolConfig } from '../tools/http-tool.ts';
 
@@ -26,7 +27,10 @@ export function createExternalToolsHook(opts: ExternalToolsOptions = {}): Hook {
     async beforeAgent(ctx) {
       registerHttpTools(ctx);
       if (!opts.mcp) return;
-      const span = ctx.trace?.startSpan('mcp servers', 'internal');
+      const where = { workspace: ctx.workspace.root, settings: ctx.settings, trusted: ctx.trusted };
+      // A run without MCP servers gets no span for them.
+      const configured = (await loadMcpConfig(where)).servers.length > 0;
+      const span = configured ? ctx.trace?.startSpan('mcp servers', 'internal') : undefined;
       // Until this run's servers are known, every server's events count (they are starting for it).
       const mine: { names?: ReadonlySet<string>; ended?: boolean } = {};
       unsubscribe = opts.mcp.subscribe((e) => {
@@ -34,11 +38,7 @@ export function createExternalToolsHook(opts: ExternalToolsOptions = {}): Hook {
         if (span && !mine.ended) span.addEvent(`mcp.${e.kind}`, attributes(e));
         else ctx.trace?.recordEvent(`mcp.${e.kind}`, attributes(e));
       });
-      const { connections, diagnostics } = await opts.mcp.servers({
-        workspace: ctx.workspace.root,
-        settings: ctx.settings,
-        trusted: ctx.trusted,
-      });
+      const { connections, diagnostics } = await opts.mcp.servers(where);
       mine.names = new Set(connections.map((c) => c.spec.name));
       for (const message of diagnostics) diagnostic(ctx, message);
       for (const conn of connections) {

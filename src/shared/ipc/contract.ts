@@ -82,7 +82,9 @@ export interface TrustItem {
     | 'skills'
     | 'system_prompt'
     | 'memory_paths'
-    | 'skills_paths';
+    | 'skills_paths'
+    | 'mcp_servers'
+    | 'http_tools';
   path: string;
   /** What the item says (agent.yaml's system prompt's first lines, the paths it names); used only with trust. */
   detail?: string;

@@ -112,12 +112,20 @@ describe('MCP servers', () => {
     expect(seen.cwd).toBe(sb.ws);
   });
 
-  it('never starts the servers of an untrusted workspace', async () => {
-    mcpJson({ demo: demo() });
-    const { llm } = await run([{ text: 'nothing to do' }], { trusted: false });
+  it('never starts the servers of an untrusted workspace, says so, and lists them in the trust prompt', async () => {
+    mcpJson({ demo: { ...demo(), args: [DEMO_MCP_SERVER, '${MCP_TEST_SECRET}'] } });
+    process.env.MCP_TEST_SECRET = 'expanded-secret';
+    const { llm, events } = await run([{ text: 'nothing to do' }], { trusted: false });
+    delete process.env.MCP_TEST_SECRET;
     expect(offered(llm).filter((n) => n.startsWith('mcp__'))).toEqual([]);
     const listing = await wb!.mcp.list({});
     expect(listing.servers).toEqual([]);
+    expect(listing.diagnostics[0]).toMatch(/\.mcp\.json ignored: the workspace is not trusted/);
+    const diagnostics = events.flatMap((e) => (e.event === 'error' ? [e.data.message] : []));
+    expect(diagnostics.some((m) => m.includes('.mcp.json ignored'))).toBe(true);
+    const trust = await wb!.trust.status({ workspace: sb.ws });
+    const item = trust.items.find((i) => i.kind === 'mcp_servers');
+    expect(item?.detail).toBe(`demo: ${process.execPath} ${DEMO_MCP_SERVER} \${MCP_TEST_SECRET}`);
   });
 
   it('calls a Streamable HTTP server from settings', async () => {
@@ -200,5 +208,36 @@ describe('MCP servers', () => {
     await run([call('mcp__demo__echo', { text: 'seen' }), { text: 'done' }]);
     const input = JSON.parse(readFileSync(log, 'utf8')) as Record<string, unknown>;
     expect(input).toMatchObject({ tool_name: 'mcp__demo__echo', tool_input: { text: 'seen' } });
+  });
+
+  it('an MCP error result names its kind; agent.yaml retries apply to MCP tools', async () => {
+    mcpJson({ demo: demo() });
+    mkdirSync(join(sb.ws, '.workbench'), { recursive: true });
+    writeFileSync(
+      join(sb.ws, '.workbench', 'agent.yaml'),
+      'retries:\n  "mcp__demo__*": { max_attempts: 3, backoff: 0 }\n',
+    );
+    const { events } = await run([
+      call('mcp__demo__flaky', { key: 'a', failures: 2 }),
+      call('mcp__demo__fail', { kind: 'cancel' }),
+      call('mcp__demo__flaky', { key: 'b', failures: 4, kind: 'snooze' }),
+      { text: 'done' },
+    ]);
+    const [flaky, cancelled, snoozed] = toolEnds(events);
+    expect(flaky).toMatchObject({
+      status: 'ok',
+      output: 'flaky ok on call 3',
+      attempts: { n: 3, max: 3 },
+    });
+    expect(cancelled).toMatchObject({
+      status: 'error',
+      error: 'failed (cancel)',
+      attempts: { n: 1, max: 3 },
+    });
+    expect(snoozed).toMatchObject({
+      status: 'ok',
+      output: 'flaky ok on call 5',
+      attempts: { n: 1, max: 3 },
+    });
   });
 });

@@ -57,6 +57,7 @@ describe('self-describing middleware', () => {
       'builtin:user-hooks',
       'builtin:approval',
       'builtin:filesystem',
+      'builtin:external-tools',
       'builtin:profile',
       'builtin:skills',
       'builtin:memory',
