@@ -22,6 +22,7 @@ export const mcpOverrideSchema = z.looseObject({
   enabled: z.boolean().optional(),
   read_only: z.boolean().optional(),
   disabled_tools: z.array(z.string()).optional(),
+  timeout_ms: z.number().int().positive().optional(),
 });
 
 const mcpFileSchema = z.looseObject({ mcpServers: z.record(z.string(), mcpServerConfigSchema) });

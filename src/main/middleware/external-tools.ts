@@ -54,6 +54,7 @@ export function createExternalToolsHook(opts: ExternalToolsOptions = {}): Hook {
         const tools = mcpTools(conn, {
           readOnly: o.read_only === true,
           disabled: new Set(o.disabled_tools ?? []),
+          timeoutMs: o.timeout_ms,
         });
         for (const tool of tools) ctx.tools.register(tool);
       }

@@ -43,6 +43,8 @@ export interface McpServerOverride {
   read_only?: boolean;
   /** Tool names (as the server names them) not offered to the model. */
   disabled_tools?: string[];
+  /** Deadline of one call (default 120,000). */
+  timeout_ms?: number;
 }
 
 /** An HTTP tool (docs/tools.md#http-tools). */

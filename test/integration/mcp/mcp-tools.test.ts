@@ -240,4 +240,20 @@ describe('MCP servers', () => {
       attempts: { n: 1, max: 3 },
     });
   });
+
+  it('a call past its deadline fails and the server keeps serving', async () => {
+    mcpJson({ demo: demo() });
+    const { events } = await run(
+      [
+        call('mcp__demo__slow', { ms: 3_000 }),
+        call('mcp__demo__echo', { text: 'still here' }),
+        { text: 'done' },
+      ],
+      { settings: { mcp_overrides: { demo: { timeout_ms: 200 } } } },
+    );
+    const [slow, echo] = toolEnds(events);
+    expect(slow).toMatchObject({ status: 'error', error: 'no answer within 200 ms' });
+    expect(slow.duration_ms).toBeLessThan(2_000);
+    expect(echo).toMatchObject({ status: 'ok', output: 'echo: still here' });
+  });
 });
