@@ -80,6 +80,15 @@ export function createMcpConnection(
   let pending: Promise<void> = start();
   let restartTimer: NodeJS.Timeout | undefined;
 
+  /** Waits until no start or restart is under way (a failed restart may schedule another). */
+  async function settled(): Promise<void> {
+    let current: Promise<void>;
+    do {
+      current = pending;
+      await current;
+    } while (current !== pending);
+  }
+
   function transport(): Transport {
     if (spec.transport === 'http') {
       return new StreamableHTTPClientTransport(new URL(spec.url), {
@@ -127,22 +136,32 @@ export function createMcpConnection(
       emit({ kind: 'tools_listed', tools: listed.length });
     } catch (err) {
       await c.close().catch(() => undefined);
+      if (closed) return;
+      // A restart that fails is tried again, within the same bound; a first start is not.
+      if (restarts > 0) {
+        emit({ kind: 'failed', message: `cannot restart: ${errorMessage(err)}` });
+        return scheduleRestart();
+      }
       fail(`cannot start: ${errorMessage(err)}`);
     }
   }
 
   function fail(message: string): void {
     status = 'failed';
-    error = stderr.length > 0 ? `${message}\n${stderr.join('\n')}` : message;
+    error = message;
     emit({ kind: 'failed', message });
   }
 
   function onClosed(c: Client): void {
     if (closed || client !== c) return;
     client = undefined;
-    if (restarts >= maxRestarts) return fail(`crashed ${restarts + 1} times; not restarted again`);
-    restarts++;
     emit({ kind: 'crashed', message: stderr.at(-1) });
+    scheduleRestart();
+  }
+
+  function scheduleRestart(): void {
+    if (restarts >= maxRestarts) return fail(`stopped ${restarts + 1} times; not restarted again`);
+    restarts++;
     const wait = delay(restarts);
     emit({ kind: 'restarting', message: `restart ${restarts} of ${maxRestarts} in ${wait} ms` });
     status = 'connecting';
@@ -158,13 +177,14 @@ export function createMcpConnection(
       source: spec.source,
       transport: spec.transport,
       status,
-      ...(error ? { error } : {}),
+      // stderr read at the time of asking: the last lines may arrive after the failure.
+      ...(error ? { error: [error, ...stderr].join('\n') } : {}),
       restarts,
     }),
     tools: () => tools,
-    ready: () => pending,
+    ready: settled,
     async callTool(name, args, { signal, timeoutMs }) {
-      await pending;
+      await settled();
       if (!client)
         throw new Error(`MCP server "${spec.name}" is not connected${error ? `: ${error}` : ''}`);
       const result = (await client.callTool({ name, arguments: args }, undefined, {
