@@ -4,9 +4,7 @@
  * HTTP; its tools listed; a crash restarted with a bounded backoff; every step reported as a
  * lifecycle event, stderr included.
  */
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
-import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import type { CallToolResult, Tool as McpTool } from '@modelcontextprotocol/sdk/types.js';
 import type { McpServerStatus } from '../../shared/types/index.ts';
@@ -89,12 +87,16 @@ export function createMcpConnection(
     } while (current !== pending);
   }
 
-  function transport(): Transport {
+  /** The SDK is loaded on first use: a run or CLI command without MCP servers never pays for it. */
+  async function transport(): Promise<Transport> {
     if (spec.transport === 'http') {
+      const { StreamableHTTPClientTransport } =
+        await import('@modelcontextprotocol/sdk/client/streamableHttp.js');
       return new StreamableHTTPClientTransport(new URL(spec.url), {
         requestInit: { headers: spec.headers },
       });
     }
+    const { StdioClientTransport } = await import('@modelcontextprotocol/sdk/client/stdio.js');
     const t = new StdioClientTransport({
       command: spec.command,
       args: spec.args,
@@ -115,10 +117,11 @@ export function createMcpConnection(
   async function start(): Promise<void> {
     status = 'connecting';
     emit({ kind: 'connecting' });
-    const c = new Client({ name: 'agent-workbench', version: '1' }, { capabilities: {} });
+    const { Client } = await import('@modelcontextprotocol/sdk/client/index.js');
+    const c: Client = new Client({ name: 'agent-workbench', version: '1' }, { capabilities: {} });
     const timeout = opts.connectTimeoutMs ?? 15_000;
     try {
-      await c.connect(transport(), { timeout });
+      await c.connect(await transport(), { timeout });
       const listed: McpTool[] = [];
       let cursor: string | undefined;
       do {
