@@ -110,6 +110,10 @@ describe('MCP servers', () => {
     expect(seen.DEMO_VAR).toBe('from-default');
     expect(seen.LEAKY_SECRET_TOKEN).toBeNull();
     expect(seen.cwd).toBe(sb.ws);
+    // The server ends with the workbench.
+    await wb!.close();
+    wb = undefined;
+    expect(() => process.kill(seen.pid as number, 0)).toThrow(/ESRCH/);
   });
 
   it('never starts the servers of an untrusted workspace, says so, and lists them in the trust prompt', async () => {
