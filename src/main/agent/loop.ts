@@ -65,6 +65,12 @@ export async function runAgentLoop(input: AgentLoopInput): Promise<RunSummary> {
         invalidArgs: pendingInvalidArgs,
         trace: ctx.trace,
         retries: ctx.profile.retries,
+        onRetry: (c, r) =>
+          ctx.emit({
+            event: 'on_tool_retry',
+            name: c.name,
+            data: { tool_call_id: c.id, attempt: r.attempt, max_attempts: r.maxAttempts, kind: r.kind, delay_ms: r.delayMs, error: r.error },
+          }),
         context: (c) => ({ callId: c.id, workspace: ctx.workspace, signal: ctx.signal, state: ctx.state, env: ctx.toolEnv }),
       }),
     );

@@ -11,7 +11,7 @@ import type { ToolRegistry } from '../tools/registry.ts';
 import type { TraceRecorder } from '../tracing/types.ts';
 import { abortError, isAbortError } from '../abort.ts';
 import { redactSecrets } from '../secrets/redaction.ts';
-import { retryPolicy, withRetries, type RetryRules } from './tool-retry.ts';
+import { retryPolicy, withRetries, type RetryNotice, type RetryRules } from './tool-retry.ts';
 
 export interface DispatchOptions {
   tools: ToolRegistry;
@@ -23,6 +23,8 @@ export interface DispatchOptions {
   retries?: RetryRules;
   /** Replaces the backoff between retries (tests). */
   backoffMs?: (attempt: number) => number;
+  /** Told before each retry's wait (the loop emits `on_tool_retry`). */
+  onRetry?: (call: ToolCall, r: RetryNotice) => void;
 }
 
 const fail = (call: ToolCall, error: string): ToolResult => ({
@@ -74,7 +76,13 @@ async function executeWithRetries(
   try {
     outcome = await withRetries(
       async () => toolOutput(await untilAborted(tool.execute(args, ctx), ctx.signal)),
-      { policy, signal: ctx.signal, trace: opts.trace, delayMs: opts.backoffMs },
+      {
+        policy,
+        signal: ctx.signal,
+        trace: opts.trace,
+        delayMs: opts.backoffMs,
+        onRetry: (r) => opts.onRetry?.(call, { ...r, error: redactSecrets(r.error) }),
+      },
     );
   } catch (err) {
     throw isAbortError(err) ? err : abortError(ctx.signal);

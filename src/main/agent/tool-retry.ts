@@ -97,6 +97,17 @@ export interface RetryOptions {
   trace?: TraceRecorder;
   /** Replaces the computed backoff (tests). */
   delayMs?: (attempt: number) => number;
+  /** Told before each wait: the attempt about to run, why, and how long until it does. */
+  onRetry?: (r: RetryNotice) => void;
+}
+
+/** One wait before a retry. */
+export interface RetryNotice {
+  attempt: number;
+  maxAttempts: number;
+  kind: 'retryable' | 'snooze';
+  delayMs: number;
+  error: string;
 }
 
 /**
@@ -127,8 +138,9 @@ export async function withRetries<T>(
       });
       const asked = err instanceof ToolError ? err.delayMs : undefined;
       let delay: number;
+      const snoozing = kind === 'snooze' && snoozes < MAX_SNOOZES;
       if (kind === 'cancel' || kind === 'discard') return { ok: false, message, kind, attempts: n };
-      if (kind === 'snooze' && snoozes < MAX_SNOOZES) {
+      if (snoozing) {
         snoozes++;
         delay = Math.min(asked ?? 0, MAX_DELAY_MS);
       } else {
@@ -140,6 +152,13 @@ export async function withRetries<T>(
         n++;
       }
       span?.addEvent('tool_retry', { attempt: n, kind, delay_ms: delay });
+      opts.onRetry?.({
+        attempt: n,
+        maxAttempts: policy.maxAttempts,
+        kind: snoozing ? 'snooze' : 'retryable',
+        delayMs: delay,
+        error: message,
+      });
       await sleep(delay, signal);
     }
   }

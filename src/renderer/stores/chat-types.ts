@@ -28,6 +28,8 @@ export interface ToolRun {
   rewrittenBy?: string;
   /** For a tool with retries: the attempt that ended the call, of how many. */
   attempts?: { n: number; max: number };
+  /** While a retry waits: why and for how long. */
+  retrying?: string;
 }
 
 export interface ApprovalView {

@@ -53,6 +53,16 @@ export interface StreamEventData {
     finish_reason?: string;
   };
   on_tool_pending: { tool_call_id: string; tool_name: string };
+  /** A failed attempt of a tool with retries; the next starts after `delay_ms` (docs/tools.md#errors-and-retries). */
+  on_tool_retry: {
+    tool_call_id: string;
+    /** The attempt about to run, of `max_attempts` (a snooze does not count one). */
+    attempt: number;
+    max_attempts: number;
+    kind: 'retryable' | 'snooze';
+    delay_ms: number;
+    error: string;
+  };
   on_tools_complete: { count: number };
   on_hook_end: {
     hook: string;

@@ -2,7 +2,12 @@
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { dispatchToolCall } from '../../../src/main/agent/tool-dispatch.ts';
-import { backoffDelay, retryPolicy, type RetryRules } from '../../../src/main/agent/tool-retry.ts';
+import {
+  backoffDelay,
+  retryPolicy,
+  type RetryNotice,
+  type RetryRules,
+} from '../../../src/main/agent/tool-retry.ts';
 import { ToolRegistry } from '../../../src/main/tools/registry.ts';
 import {
   defineTool,
@@ -48,6 +53,7 @@ async function dispatch(tool: Tool, retries?: RetryRules) {
   const tools = new ToolRegistry();
   tools.register(tool);
   const { trace, events } = traceLog();
+  const notices: RetryNotice[] = [];
   const result = await dispatchToolCall(
     { id: 'c1', name: tool.name, args: {} },
     {
@@ -55,11 +61,12 @@ async function dispatch(tool: Tool, retries?: RetryRules) {
       retries,
       trace,
       backoffMs: () => 0,
+      onRetry: (_call, r) => notices.push(r),
       context: () =>
         ({ callId: 'c1', signal: new AbortController().signal }) as unknown as ToolContext,
     },
   );
-  return { result, events };
+  return { result, events, notices };
 }
 
 const three: RetryRules = { t: { max_attempts: 3 } };
@@ -75,8 +82,12 @@ describe('tool error kinds', () => {
 
   it('retryable: retried up to max_attempts; the result says which attempt succeeded', async () => {
     const tool = scripted('t', [new ToolError('flaky'), new Error('flaky again')]);
-    const { result, events } = await dispatch(tool, three);
+    const { result, events, notices } = await dispatch(tool, three);
     expect(result).toMatchObject({ status: 'ok', output: 'ok', attempts: { n: 3, max: 3 } });
+    expect(notices.map((r) => [r.attempt, r.maxAttempts, r.kind, r.error])).toEqual([
+      [2, 3, 'retryable', 'flaky'],
+      [3, 3, 'retryable', 'flaky again'],
+    ]);
     expect(events.filter((e) => e.name === 'tool_attempt_failed')).toHaveLength(2);
     expect(events.filter((e) => e.name === 'tool_retry')).toHaveLength(2);
   });
@@ -111,9 +122,13 @@ describe('tool error kinds', () => {
       new ToolError('later', 'snooze', 5),
     ]);
     const started = Date.now();
-    const { result } = await dispatch(tool);
+    const { result, notices } = await dispatch(tool);
     expect(result).toMatchObject({ status: 'ok', output: 'ok' });
     expect(tool.calls).toBe(3);
+    expect(notices.map((r) => [r.attempt, r.kind, r.delayMs])).toEqual([
+      [1, 'snooze', 5],
+      [1, 'snooze', 5],
+    ]);
     expect(Date.now() - started).toBeGreaterThanOrEqual(9);
   });
 

@@ -71,6 +71,11 @@ export const ToolCard = memo(function ToolCard({
             attempt {run.attempts.n} of {run.attempts.max}
           </span>
         )}
+        {run?.retrying && status === 'running' && (
+          <span className="tool-retrying muted" data-testid="tool-retrying" title={run.retrying}>
+            {run.retrying.split(':')[0]}
+          </span>
+        )}
         <span className="tool-status" data-testid="tool-status">
           {LABEL[status]}
         </span>
