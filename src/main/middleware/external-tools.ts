@@ -90,6 +90,11 @@ function registerHttpTools(ctx: RunContext): void {
       diagnostic(ctx, `settings http_tools[${i}]: ${parsed.error.issues[0]?.message ?? 'invalid'}`);
   }
   for (const config of [...fromSettings, ...(ctx.profile.http_tools ?? [])]) {
+    // A built-in (or an earlier HTTP tool) keeps its name: an HTTP tool never replaces it.
+    if (ctx.tools.get(config.name)) {
+      diagnostic(ctx, `http tool "${config.name}" ignored: a tool with that name exists`);
+      continue;
+    }
     ctx.tools.register(createHttpTool(config));
   }
 }
