@@ -25,7 +25,8 @@ export const mcpOverrideSchema = z.looseObject({
   timeout_ms: z.number().int().positive().optional(),
 });
 
-const mcpFileSchema = z.looseObject({ mcpServers: z.record(z.string(), mcpServerConfigSchema) });
+// Entries are checked one by one (toSpec), so one bad entry does not hide the others.
+const mcpFileSchema = z.looseObject({ mcpServers: z.record(z.string(), z.unknown()) });
 
 export type McpSource = 'user' | 'workspace';
 
@@ -67,9 +68,12 @@ export async function loadMcpConfig(o: {
 }): Promise<McpConfigResult> {
   const diagnostics: string[] = [];
   const byName = new Map<string, McpServerSpec>();
-  const add = (source: McpSource, where: string, entries: Record<string, McpServerConfig>) => {
-    for (const [name, config] of Object.entries(entries)) {
-      const spec = toSpec(name, source, config, o.workspace);
+  const add = (source: McpSource, where: string, entries: Record<string, unknown>) => {
+    for (const [name, raw] of Object.entries(entries)) {
+      const config = mcpServerConfigSchema.safeParse(raw);
+      const spec = config.success
+        ? toSpec(name, source, config.data as McpServerConfig, o.workspace)
+        : entryProblem(raw);
       if (typeof spec === 'string') diagnostics.push(`${where}: mcp server "${name}": ${spec}`);
       else byName.set(name, spec);
     }
@@ -84,10 +88,10 @@ export async function loadMcpConfig(o: {
   return { servers: [...byName.values()], diagnostics };
 }
 
-/** The `mcpServers` of a `.mcp.json` as written; undefined when absent, a message when broken. */
+/** The `mcpServers` of a `.mcp.json` as written (entries unchecked); undefined when absent, a message when broken. */
 export async function readMcpFile(
   file: string,
-): Promise<Record<string, McpServerConfig> | string | undefined> {
+): Promise<Record<string, unknown> | string | undefined> {
   let text: string;
   try {
     text = await readFile(file, 'utf8');
@@ -103,7 +107,14 @@ export async function readMcpFile(
   }
   const parsed = mcpFileSchema.safeParse(json);
   if (!parsed.success) return `${file}: expected { "mcpServers": { name: { command | url } } }`;
-  return parsed.data.mcpServers as Record<string, McpServerConfig>;
+  return parsed.data.mcpServers;
+}
+
+/** Why an entry does not parse, in the words of the file format. */
+function entryProblem(raw: unknown): string {
+  const type = (raw as { type?: unknown } | null)?.type;
+  if (type === 'sse') return '"type": "sse" is not supported; use "type": "http" (Streamable HTTP)';
+  return 'expected { "command", "args", "env" } or { "type": "http", "url", "headers" }';
 }
 
 /** One entry as a spec, or why it cannot start. */

@@ -1,4 +1,7 @@
 /** One MCP connection: why a server failed, bounded restarts, `${VAR}` expansion of the configuration. */
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { createMcpConnection, type McpLifecycleEvent } from '../../../src/main/mcp/connection.ts';
 import { loadMcpConfig } from '../../../src/main/mcp/config.ts';
@@ -88,6 +91,31 @@ describe('MCP configuration', () => {
     expect(diagnostics).toEqual([
       expect.stringContaining('mcp server "b": environment variable MCP_CFG_UNSET not set'),
       expect.stringContaining('mcp server "bad name": a name must be'),
+    ]);
+  });
+
+  it('a bad .mcp.json entry is reported and the others still start', async () => {
+    const ws = mkdtempSync(join(tmpdir(), 'wb-mcp-cfg-'));
+    writeFileSync(
+      join(ws, '.mcp.json'),
+      JSON.stringify({
+        mcpServers: {
+          old: { type: 'sse', url: 'http://x/sse' },
+          ok: { command: 'srv' },
+          junk: null,
+        },
+      }),
+    );
+    const { servers, diagnostics } = await loadMcpConfig({
+      workspace: ws,
+      trusted: true,
+      settings: DEFAULT_SETTINGS,
+    });
+    rmSync(ws, { recursive: true, force: true });
+    expect(servers.map((s) => [s.name, s.source])).toEqual([['ok', 'workspace']]);
+    expect(diagnostics).toEqual([
+      expect.stringContaining('"old": "type": "sse" is not supported; use "type": "http"'),
+      expect.stringContaining('"junk": expected { "command"'),
     ]);
   });
 });

@@ -7,7 +7,7 @@ import { readdir, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { TrustItem, TrustStatus } from '../../../shared/ipc/contract.ts';
 import { realDir } from '../../fs/real-dir.ts';
-import { MCP_FILE, readMcpFile } from '../../mcp/config.ts';
+import { MCP_FILE, mcpServerConfigSchema, readMcpFile } from '../../mcp/config.ts';
 import {
   loadAgentProfile,
   defaultSystemPrompt,
@@ -62,7 +62,11 @@ async function mcpItems(workspace: string): Promise<TrustItem[]> {
   if (!read || typeof read === 'string') return [];
   // As written (variables not expanded): the prompt must not show a secret from the environment.
   const detail = Object.entries(read)
-    .map(([name, s]) => `${name}: ${s.url ?? [s.command, ...(s.args ?? [])].join(' ')}`)
+    .map(([name, raw]) => {
+      const s = mcpServerConfigSchema.safeParse(raw);
+      if (!s.success) return `${name}: (not a valid entry)`;
+      return `${name}: ${s.data.url ?? [s.data.command, ...(s.data.args ?? [])].join(' ')}`;
+    })
     .join('\n');
   return detail ? [{ kind: 'mcp_servers', path: file, detail }] : [];
 }
