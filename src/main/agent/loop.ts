@@ -64,6 +64,13 @@ export async function runAgentLoop(input: AgentLoopInput): Promise<RunSummary> {
         tools: ctx.tools,
         invalidArgs: pendingInvalidArgs,
         trace: ctx.trace,
+        retries: ctx.profile.retries,
+        onRetry: (c, r) =>
+          ctx.emit({
+            event: 'on_tool_retry',
+            name: c.name,
+            data: { tool_call_id: c.id, attempt: r.attempt, max_attempts: r.maxAttempts, kind: r.kind, delay_ms: r.delayMs, error: r.error },
+          }),
         context: (c) => ({ callId: c.id, workspace: ctx.workspace, signal: ctx.signal, state: ctx.state, env: ctx.toolEnv }),
       }),
     );
@@ -206,6 +213,7 @@ async function runToolCalls(ctx: RunContext, calls: ToolCall[], callTool: (c: To
         tool_call_id: call.id,
         duration_ms: Math.round(performance.now() - started),
         ...(result.rewritten ? { args: result.rewritten.args, rewritten_by: result.rewritten.by } : {}),
+        ...(result.attempts ? { attempts: result.attempts } : {}),
       },
     });
     return result;

@@ -1,20 +1,17 @@
 /**
  * The centre of the wrap_tool_call onion: finds the tool, validates the model's arguments (the one
- * place a call with invalid arguments is refused), executes with the retry rules (cancel/discard: no
- * retry; snooze: retry after a delay without using an attempt; plain error: up to `maxAttempts`), and
- * turns every outcome into a ToolResult with its status. The one place tool output enters the run,
+ * place a call with invalid arguments is refused), executes under the tool's retry policy
+ * (agent/tool-retry.ts), and turns every outcome into a ToolResult with its status. The one place tool output enters the run,
  * so the API key is redacted here: nothing outside (hooks, store, trace, model) ever sees it.
  */
 import type { ToolCall, ToolResult } from '../../shared/types/index.ts';
-import { ToolError, toolOutput, type Tool, type ToolContext } from '../tools/types.ts';
+import { toolOutput, type Tool, type ToolContext } from '../tools/types.ts';
 import { parseToolArgs } from '../tools/call-policy.ts';
 import type { ToolRegistry } from '../tools/registry.ts';
 import type { TraceRecorder } from '../tracing/types.ts';
-import { abortError, isAbortError, sleep } from '../abort.ts';
-import { errorMessage } from '../errors.ts';
+import { abortError, isAbortError } from '../abort.ts';
 import { redactSecrets } from '../secrets/redaction.ts';
-
-const MAX_SNOOZES = 5;
+import { retryPolicy, withRetries, type RetryNotice, type RetryRules } from './tool-retry.ts';
 
 export interface DispatchOptions {
   tools: ToolRegistry;
@@ -22,8 +19,12 @@ export interface DispatchOptions {
   invalidArgs?: Record<string, string>;
   context: (call: ToolCall) => ToolContext;
   trace?: TraceRecorder;
-  /** Backoff between plain-error retries; injectable for tests. */
+  /** agent.yaml `retries`: attempts, backoff and jitter per tool. */
+  retries?: RetryRules;
+  /** Replaces the backoff between retries (tests). */
   backoffMs?: (attempt: number) => number;
+  /** Told before each retry's wait (the loop emits `on_tool_retry`). */
+  onRetry?: (call: ToolCall, r: RetryNotice) => void;
 }
 
 const fail = (call: ToolCall, error: string): ToolResult => ({
@@ -70,36 +71,32 @@ async function executeWithRetries(
   opts: DispatchOptions,
 ): Promise<ToolResult> {
   const ctx = opts.context(call);
-  const maxAttempts = Math.max(1, tool.maxAttempts ?? 1);
-  const backoff = opts.backoffMs ?? ((n: number) => Math.min(500 * 2 ** (n - 1), 8000));
-  let attempt = 1;
-  let snoozes = 0;
-  for (;;) {
-    try {
-      const { content, status } = toolOutput(
-        await untilAborted(tool.execute(args, ctx), ctx.signal),
-      );
-      return { tool_call_id: call.id, name: call.name, output: content, status };
-    } catch (err) {
-      if (isAbortError(err) || ctx.signal.aborted)
-        throw isAbortError(err) ? err : abortError(ctx.signal);
-      const message = errorMessage(err);
-      const kind = err instanceof ToolError ? err.kind : 'error';
-      opts.trace
-        ?.currentSpan()
-        ?.addEvent('tool_attempt_failed', { attempt, kind, message: message.slice(0, 500) });
-      if (kind === 'cancel' || kind === 'discard') return fail(call, message);
-      if (kind === 'snooze' && snoozes < MAX_SNOOZES) {
-        snoozes++;
-        await sleep((err as ToolError).snoozeMs, ctx.signal);
-        continue;
-      }
-      if (attempt >= maxAttempts)
-        return fail(call, attempt > 1 ? `${message} (after ${attempt} attempts)` : message);
-      await sleep(backoff(attempt), ctx.signal);
-      attempt++;
-    }
+  const policy = retryPolicy(opts.retries, tool);
+  let outcome;
+  try {
+    outcome = await withRetries(
+      async () => toolOutput(await untilAborted(tool.execute(args, ctx), ctx.signal)),
+      {
+        policy,
+        signal: ctx.signal,
+        trace: opts.trace,
+        delayMs: opts.backoffMs,
+        onRetry: (r) => opts.onRetry?.(call, { ...r, error: redactSecrets(r.error) }),
+      },
+    );
+  } catch (err) {
+    throw isAbortError(err) ? err : abortError(ctx.signal);
   }
+  const attempts =
+    policy.maxAttempts > 1 || outcome.attempts > 1
+      ? { attempts: { n: outcome.attempts, max: policy.maxAttempts } }
+      : {};
+  if (!outcome.ok) {
+    const { message, attempts: n } = outcome;
+    return { ...fail(call, n > 1 ? `${message} (after ${n} attempts)` : message), ...attempts };
+  }
+  const { content, status } = outcome.value;
+  return { tool_call_id: call.id, name: call.name, output: content, status, ...attempts };
 }
 
 /** The tool's promise, or an abort error as soon as the run is cancelled: a call that never returns still ends. */

@@ -14,6 +14,8 @@ import { LineCounter, parseDocument, isMap } from 'yaml';
 import { z } from 'zod';
 import { DEFAULT_CONTEXT_WINDOW } from '../../shared/constants.ts';
 import type { CompactionConfig } from '../middleware/compaction.ts';
+import { retriesSchema, type RetryRules } from '../agent/tool-retry.ts';
+import { httpToolConfigSchema, type HttpToolConfig } from '../tools/http-tool.ts';
 
 export interface AgentProfile {
   name: string;
@@ -26,6 +28,10 @@ export interface AgentProfile {
   skills: { paths: string[] };
   memory: { paths: string[] };
   compaction: CompactionConfig;
+  /** Attempts, backoff and jitter per tool (docs/tools.md#errors-and-retries). */
+  retries?: RetryRules;
+  /** Tools that POST to a URL (docs/tools.md#http-tools); ignored in an untrusted workspace. */
+  http_tools?: HttpToolConfig[];
   /** The agent.yaml that was read, when one exists. */
   source?: string;
   /** One line saying when to use this agent (the `task` tool lists it; docs/agents.md). */
@@ -73,6 +79,8 @@ const schema = z
     max_subagent_depth: z.number().int().min(0).max(10),
     // Read by the agent registry (agents/registry.ts), which reports problems per entry.
     subagents: z.array(z.unknown()),
+    retries: retriesSchema,
+    http_tools: z.array(httpToolConfigSchema),
   })
   .partial();
 type ProfileFile = z.infer<typeof schema>;
@@ -125,7 +133,7 @@ export async function loadAgentProfile(
 }
 
 /** The agent.yaml fields an untrusted workspace may not set: they steer what reaches the model. */
-export const UNTRUSTED_PROFILE_FIELDS = ['system_prompt', 'memory.paths', 'skills.paths'] as const;
+export const UNTRUSTED_PROFILE_FIELDS = ['system_prompt', 'memory.paths', 'skills.paths', 'http_tools'] as const;
 
 /**
  * The profile with the fields an untrusted workspace may not set put back to their defaults, one
@@ -138,10 +146,11 @@ export function dropUntrusted(loaded: LoadAgentProfileResult, workspace: string)
     profile.system_prompt !== defaults.system_prompt && 'system_prompt',
     profile.memory.paths.length > 0 && 'memory.paths',
     profile.skills.paths.length > 0 && 'skills.paths',
+    (profile.http_tools?.length ?? 0) > 0 && 'http_tools',
   ].filter((f): f is string => typeof f === 'string');
   const file = profile.source ?? PROFILE_RELATIVE_PATH;
   return {
-    profile: { ...profile, system_prompt: defaults.system_prompt, memory: { paths: [] }, skills: { paths: [] } },
+    profile: { ...profile, system_prompt: defaults.system_prompt, memory: { paths: [] }, skills: { paths: [] }, http_tools: undefined },
     diagnostics: [
       ...loaded.diagnostics,
       ...ignored.map((f) => `${file}: ${f} ignored: the workspace is not trusted (run \`workbench trust DIR\`)`),
@@ -207,6 +216,8 @@ function merge(defaults: AgentProfile, file: ProfileFile): AgentProfile {
     ...(file.description !== undefined ? { description: file.description } : {}),
     ...(file.max_iterations !== undefined ? { max_iterations: file.max_iterations } : {}),
     ...(file.max_subagent_depth !== undefined ? { max_subagent_depth: file.max_subagent_depth } : {}),
+    ...(file.retries !== undefined ? { retries: file.retries } : {}),
+    ...(file.http_tools !== undefined ? { http_tools: file.http_tools } : {}),
   };
 }
 

@@ -1,6 +1,6 @@
 /**
  * Builds the ordered hook list of one run: tracing (outermost) → todolist → subagents → user hooks → approval →
- * filesystem → profile → skills → memory → summarization (innermost around the model). Each built-in
+ * filesystem → external tools → profile → skills → memory → summarization (innermost around the model). Each built-in
  * describes itself next to its factory; this file only orders them. A built-in switched off in
  * settings is left out.
  */
@@ -13,6 +13,8 @@ import { createTracingHook, tracingInfo } from '../middleware/tracing.ts';
 import { createTodoListHook, todoListInfo } from '../middleware/todos.ts';
 import { createSubagentsHook, subagentsInfo } from '../middleware/subagents.ts';
 import { createFilesystemHook, filesystemInfo } from '../middleware/filesystem.ts';
+import { createExternalToolsHook, externalToolsInfo } from '../middleware/external-tools.ts';
+import type { McpManager } from '../mcp/manager.ts';
 import { createProfileHook, profileInfo } from '../middleware/profile.ts';
 import { createSkillsHook, skillsInfo } from '../middleware/skills.ts';
 import { createMemoryHook, memoryInfo, type ThreadMemoryFolders } from '../middleware/memory.ts';
@@ -37,6 +39,8 @@ export interface PipelineOptions {
   memoryFolders?: ThreadMemoryFolders;
   /** The subagents the `task` tool offers (docs/agents.md). */
   subagents?: ReadonlyArray<{ name: string; description: string }>;
+  /** The workbench's MCP servers (absent: no MCP tools). */
+  mcp?: McpManager;
 }
 
 interface Builtin {
@@ -60,6 +64,7 @@ const PIPELINE: readonly Builtin[] = [
     ],
   },
   { info: filesystemInfo, create: () => [createFilesystemHook()] },
+  { info: externalToolsInfo, create: (o) => [createExternalToolsHook({ mcp: o.mcp })] },
   { info: profileInfo, create: (o) => [createProfileHook(o.profile)] },
   {
     info: skillsInfo,

@@ -187,6 +187,9 @@ export function createHandlers(deps: HandlerDeps): InvokeHandlers {
     'workspace.recent': () => wb.settings.get().recent_workspaces,
     'trust.status': (a) => wb.trust.status(a),
     'trust.set': (a) => wb.trust.set(a),
+    'mcp.list': (a) => wb.mcp.list(a),
+    'mcp.set': (a) => wb.mcp.set(a),
+    'mcp.restart': (a) => wb.mcp.restart(a),
     'settings.get': () => settingsView(),
     'settings.update': async (a) => {
       const patch: Partial<WorkbenchSettings> = {};

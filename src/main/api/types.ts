@@ -20,6 +20,7 @@ import type { AgentsService } from './panels/agents-service.ts';
 import type { HooksService } from './panels/hooks-service.ts';
 import type { TraceService } from './panels/trace-service.ts';
 import type { TrustService } from './panels/trust-service.ts';
+import type { McpService } from './panels/mcp-service.ts';
 
 export interface SendArgs {
   threadId?: string;
@@ -179,6 +180,8 @@ export interface Workbench {
   hooks: HooksService;
   /** Workspace trust (the trust prompt and `workbench trust`). */
   trust: TrustService;
+  /** MCP servers: status, tools, switches (docs/tools.md#mcp-servers). */
+  mcp: McpService;
   credentials: {
     /** Sets the API key for model calls (kept in memory by the core; the faces decide where it is stored). */
     setApiKey(args: { apiKey: string | undefined }): void;

@@ -28,6 +28,8 @@ import { exporterFromSettings } from '../tracing/index.ts';
 import { compactThreadNow } from '../middleware/summarization.ts';
 import type { ThreadMemoryFolders } from '../middleware/memory.ts';
 import { buildPipeline } from './build-pipeline.ts';
+import { createMcpManager } from '../mcp/manager.ts';
+import { createMcpService } from './panels/mcp-service.ts';
 import { newRunId, startRun } from '../agent/run.ts';
 import { SpanWriter } from '../tracing/span-writer.ts';
 import { createHooksService } from './panels/hooks-service.ts';
@@ -71,6 +73,7 @@ export async function createWorkbench(opts: WorkbenchOptions): Promise<Workbench
     follow: opts.followFeed === true,
     ownRuns: () => new Set([...running.values()].map((r) => r.handle.runId)),
   });
+  const mcp = createMcpManager();
 
   function llmFor(settings: WorkbenchSettings): LlmClient {
     if (opts.llm) return opts.llm;
@@ -184,6 +187,7 @@ export async function createWorkbench(opts: WorkbenchOptions): Promise<Workbench
       hookRuns: db.hookRuns,
       memoryFolders,
       subagents: registry.subagents().map((a) => ({ name: a.name, description: a.description })),
+      mcp,
     });
     const workspace = await createWorkspace(workspaceRoot, { allowHardLinks: settings.allow_hard_links });
     const runId = newRunId();
@@ -398,6 +402,7 @@ export async function createWorkbench(opts: WorkbenchOptions): Promise<Workbench
     agents: createAgentsService(panelDeps),
     hooks: createHooksService(panelDeps),
     trust: createTrustService(trust),
+    mcp: createMcpService({ ...panelDeps, mcp, workspace: defaultWorkspace }),
     trace: createTraceService({
       spans: db.spans,
       threads: db.threads,
@@ -423,6 +428,7 @@ export async function createWorkbench(opts: WorkbenchOptions): Promise<Workbench
       await feed.close();
       await exporter?.shutdown();
       await endHookLeftovers();
+      await mcp.close();
       db.close();
     },
   };

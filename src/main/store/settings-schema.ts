@@ -1,5 +1,6 @@
 /** zod schema of settings.json; loose objects so keys from newer builds or plugins survive a round trip. */
 import { z } from 'zod';
+import { mcpOverrideSchema, mcpServerConfigSchema } from '../mcp/config.ts';
 
 const hookOverride = z.looseObject({
   enabled: z.boolean().optional(),
@@ -40,6 +41,9 @@ export const settingsSchema = z.looseObject({
       }),
     )
     .optional(),
+  mcp_servers: z.record(z.string(), mcpServerConfigSchema),
+  mcp_overrides: z.record(z.string(), mcpOverrideSchema),
+  http_tools: z.array(z.looseObject({ name: z.string().min(1), url: z.string().min(1) })),
 });
 
 /** Keys that look like a secret's field name (`api_key`, `apiKey`, `openai-api-key`, `x-api-key`). */

@@ -25,7 +25,7 @@ export class ToolRegistry {
     this.schemaCache ??= this.list().map((t) => ({
       name: t.name,
       description: t.description,
-      parameters: toJsonSchema(t.parameters),
+      parameters: t.inputSchema ? { ...t.inputSchema } : toJsonSchema(t.parameters),
     }));
     return this.schemaCache;
   }

@@ -78,8 +78,13 @@ export interface Tool<P extends z.ZodType = z.ZodType> {
   readonly boundedOutput?: boolean;
   /** Arguments carrying file content; compaction cuts them in old messages. */
   readonly contentArgs?: readonly string[];
-  /** Attempts for plain errors; default 1 = no retry. */
+  /** Attempts for retryable errors; default 1 = no retry (agent.yaml `retries` overrides it). */
   readonly maxAttempts?: number;
+  /**
+   * The input schema the model sees, as JSON Schema, when it comes from outside (MCP, HTTP tools);
+   * `parameters` then only checks that the arguments are an object. Default: `parameters` converted.
+   */
+  readonly inputSchema?: Readonly<Record<string, unknown>>;
   /** Receives the parsed arguments; returns what the model sees. Throws ToolError (or any Error) on failure. */
   execute(args: z.output<P>, ctx: ToolContext): Promise<string | ToolOutput>;
 }
@@ -94,16 +99,23 @@ export function defineTool<P extends z.ZodType>(tool: Tool<P>): Tool {
   return tool;
 }
 
-/** Retry behaviour of a failed tool call. */
-export type ToolErrorKind = 'error' | 'cancel' | 'discard' | 'snooze';
+/**
+ * Retry behaviour of a failed tool call (docs/tools.md#errors-and-retries): `retryable` uses an
+ * attempt, `cancel` and `discard` stop at once, `snooze` waits and retries without using one.
+ */
+export type ToolErrorKind = 'retryable' | 'cancel' | 'discard' | 'snooze';
+
+/** The error kinds a tool's answer may name. */
+export const TOOL_ERROR_KINDS: readonly ToolErrorKind[] = ['retryable', 'cancel', 'discard', 'snooze'];
 
 export class ToolError extends Error {
   readonly kind: ToolErrorKind;
-  readonly snoozeMs: number;
-  constructor(message: string, kind: ToolErrorKind = 'error', snoozeMs = 0) {
+  /** For `snooze`: the wait; for `retryable`: a wait the tool asks for (Retry-After), else the backoff. */
+  readonly delayMs: number | undefined;
+  constructor(message: string, kind: ToolErrorKind = 'retryable', delayMs?: number) {
     super(message);
     this.name = 'ToolError';
     this.kind = kind;
-    this.snoozeMs = snoozeMs;
+    this.delayMs = delayMs;
   }
 }

@@ -101,6 +101,13 @@ function applyToThread(t: ThreadChat, env: AgentEventEnvelope): ThreadChat {
     }
     case 'on_tool_pending':
       return setTool(t, e.data.tool_call_id, { status: 'pending' });
+    case 'on_tool_retry': {
+      const d = e.data;
+      return setTool(t, d.tool_call_id, {
+        attempts: { n: d.attempt, max: d.max_attempts },
+        retrying: `${d.kind === 'snooze' ? 'snoozed' : 'retrying'} in ${Math.round(d.delay_ms / 100) / 10} s: ${d.error}`,
+      });
+    }
     case 'on_tool_start': {
       const id = e.data.tool_call_id;
       const prev = t.tools[id]?.status;
@@ -117,6 +124,8 @@ function applyToThread(t: ThreadChat, env: AgentEventEnvelope): ThreadChat {
         error: d.error,
         durationMs: d.duration_ms,
         ...(d.rewritten_by ? { ranArgs: d.args, rewrittenBy: d.rewritten_by } : {}),
+        ...(d.attempts ? { attempts: d.attempts } : {}),
+        retrying: undefined,
       });
     }
     case 'on_hook_message': {

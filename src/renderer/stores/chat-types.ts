@@ -26,6 +26,10 @@ export interface ToolRun {
   /** The args the call ran with when a hook rewrote the model's input, and that hook's name. */
   ranArgs?: Record<string, unknown>;
   rewrittenBy?: string;
+  /** For a tool with retries: the attempt that ended the call, of how many. */
+  attempts?: { n: number; max: number };
+  /** While a retry waits: why and for how long. */
+  retrying?: string;
 }
 
 export interface ApprovalView {

@@ -10,6 +10,7 @@ import type {
   HookInfo,
   HookReplayRow,
   HookRunRecord,
+  McpListing,
   SpanRecord,
   StreamEvent,
   ThreadSummary,
@@ -81,7 +82,9 @@ export interface TrustItem {
     | 'skills'
     | 'system_prompt'
     | 'memory_paths'
-    | 'skills_paths';
+    | 'skills_paths'
+    | 'mcp_servers'
+    | 'http_tools';
   path: string;
   /** What the item says (agent.yaml's system prompt's first lines, the paths it names); used only with trust. */
   detail?: string;
@@ -287,6 +290,9 @@ export interface InvokeResults {
   'workspace.recent': string[];
   'trust.status': TrustStatus;
   'trust.set': TrustStatus;
+  'mcp.list': McpListing;
+  'mcp.set': McpListing;
+  'mcp.restart': McpListing;
   'settings.get': SettingsView;
   'settings.update': SettingsView;
   'settings.setApiKey': SettingsView;

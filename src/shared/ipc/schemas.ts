@@ -14,6 +14,7 @@ const Url = z.string().min(1).max(2048);
 const Key = z.string().max(4096);
 const Empty = z.strictObject({});
 const Scope = z.enum(['user', 'workspace']);
+const McpName = z.string().regex(/^[A-Za-z0-9_-]{1,64}$/);
 const HookId = z.string().min(1).max(1000);
 const ProviderId = z.enum(['openai', 'ollama', 'lmstudio', 'vllm', 'llamacpp', 'openrouter', 'custom']);
 
@@ -57,6 +58,15 @@ export const ARG_SCHEMAS = {
   'workspace.recent': Empty,
   'trust.status': z.strictObject({ workspace: Path }),
   'trust.set': z.strictObject({ workspace: Path, trusted: z.boolean() }),
+  'mcp.list': z.strictObject({ workspace: Path.optional() }),
+  'mcp.set': z.strictObject({
+    workspace: Path.optional(),
+    server: McpName,
+    enabled: z.boolean().optional(),
+    read_only: z.boolean().optional(),
+    tool: z.strictObject({ name: z.string().min(1).max(500), enabled: z.boolean() }).optional(),
+  }),
+  'mcp.restart': z.strictObject({ workspace: Path.optional(), server: McpName }),
   'settings.get': Empty,
   'settings.update': z.strictObject({ patch: SettingsPatch }),
   'settings.setApiKey': z.strictObject({ apiKey: Key.nullable() }),

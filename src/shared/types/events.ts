@@ -2,7 +2,7 @@
  * The run event stream: one discriminated union on `event`, with typed `data` per name. One stream
  * feeds the UI, socket clients and `--json` output (docs/architecture.md).
  */
-import type { ToolCall, Todo, Usage, Message, ToolStatus } from './messages.ts';
+import type { ToolCall, Todo, Usage, Message, ToolStatus, ToolAttempts } from './messages.ts';
 import type { SpanRecord } from './spans.ts';
 
 /** `interrupted`: the process running it died; set on the next start (docs/events.md#run-rescue). */
@@ -42,6 +42,8 @@ export interface StreamEventData {
     /** Set when a hook rewrote the input: the args the tool actually ran with, and that hook's name. */
     args?: Record<string, unknown>;
     rewritten_by?: string;
+    /** For a tool with retries: the attempt that ended the call, of how many. */
+    attempts?: ToolAttempts;
   };
   done: { stop_reason: RunStopReason; iterations: number };
   error: { message: string; code?: string };
@@ -58,6 +60,16 @@ export interface StreamEventData {
     finish_reason?: string;
   };
   on_tool_pending: { tool_call_id: string; tool_name: string };
+  /** A failed attempt of a tool with retries; the next starts after `delay_ms` (docs/tools.md#errors-and-retries). */
+  on_tool_retry: {
+    tool_call_id: string;
+    /** The attempt about to run, of `max_attempts` (a snooze does not count one). */
+    attempt: number;
+    max_attempts: number;
+    kind: 'retryable' | 'snooze';
+    delay_ms: number;
+    error: string;
+  };
   on_tools_complete: { count: number };
   on_hook_end: {
     hook: string;

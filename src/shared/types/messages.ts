@@ -44,6 +44,14 @@ export interface ToolResult {
   rewritten?: { by: string; args: Record<string, unknown> };
   /** A hook asked to end the run after this call (Claude `continue: false`): the run stops here. */
   halt?: { by: string; reason: string };
+  /** Attempts made and allowed, for a tool with retries (docs/tools.md#errors-and-retries). */
+  attempts?: ToolAttempts;
+}
+
+/** Attempt `n` of `max` (the tool card shows it when `max` > 1). */
+export interface ToolAttempts {
+  n: number;
+  max: number;
 }
 
 export type TodoStatus = 'pending' | 'in_progress' | 'done';

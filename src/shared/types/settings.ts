@@ -25,6 +25,38 @@ export interface SandboxSettings {
   network: boolean;
 }
 
+/** One MCP server, in Claude Code's `.mcp.json` format (docs/tools.md#mcp-servers). */
+export interface McpServerConfig {
+  /** `stdio` (default when `command` is set) or `http` (Streamable HTTP). */
+  type?: 'stdio' | 'http';
+  command?: string;
+  args?: string[];
+  env?: Record<string, string>;
+  url?: string;
+  headers?: Record<string, string>;
+}
+
+/** Switches for one MCP server (user or workspace), keyed by its name. */
+export interface McpServerOverride {
+  enabled?: boolean;
+  /** Its tools run without asking for approval. */
+  read_only?: boolean;
+  /** Tool names (as the server names them) not offered to the model. */
+  disabled_tools?: string[];
+  /** Deadline of one call (default 120,000). */
+  timeout_ms?: number;
+}
+
+/** An HTTP tool (docs/tools.md#http-tools). */
+export interface HttpToolSettings {
+  name: string;
+  description: string;
+  parameters?: Record<string, unknown>;
+  url: string;
+  timeout_ms?: number;
+  headers?: Record<string, string>;
+}
+
 export interface WorkbenchSettings {
   provider: ProviderSettings;
   approval_mode: ApprovalMode;
@@ -45,6 +77,10 @@ export interface WorkbenchSettings {
   allow_hard_links: boolean;
   /** POST feed events to URLs, with retries (docs/events.md#webhooks). */
   webhooks?: WebhookSettings[];
+  /** User MCP servers, as `mcpServers` of Claude Code's `.mcp.json`. */
+  mcp_servers: Record<string, McpServerConfig>;
+  mcp_overrides: Record<string, McpServerOverride>;
+  http_tools: HttpToolSettings[];
 }
 
 /** One webhook: the feed event types it receives, where, and an optional HMAC secret. */
@@ -67,4 +103,7 @@ export const DEFAULT_SETTINGS: WorkbenchSettings = {
   disabled_skills: [],
   sandbox: { mode: 'auto', network: false },
   allow_hard_links: false,
+  mcp_servers: {},
+  mcp_overrides: {},
+  http_tools: [],
 };

@@ -62,6 +62,7 @@ describe('self-describing middleware', () => {
       'builtin:user-hooks',
       'builtin:approval',
       'builtin:filesystem',
+      'builtin:external-tools',
       'builtin:profile',
       'builtin:skills',
       'builtin:memory',

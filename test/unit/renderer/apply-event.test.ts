@@ -417,4 +417,41 @@ describe('tool outcome from data, live and after a reload', () => {
       rewrittenBy: 'dry-run.sh',
     });
   });
+
+  it('a retried call shows its attempt while it waits, and keeps the one that ended it', () => {
+    const waiting = run([
+      env({ event: 'on_message', data: { index: 0, message: { role: 'user', content: 'go' } } }),
+      env({ event: 'on_tool_start', data: { tool_call_id: 'c1', args: {} } }),
+      env({
+        event: 'on_tool_retry',
+        data: {
+          tool_call_id: 'c1',
+          attempt: 2,
+          max_attempts: 3,
+          kind: 'retryable',
+          delay_ms: 1500,
+          error: 'HTTP 503',
+        },
+      }),
+    ]);
+    expect(waiting.threads[T]!.tools.c1).toMatchObject({
+      status: 'running',
+      attempts: { n: 2, max: 3 },
+      retrying: 'retrying in 1.5 s: HTTP 503',
+    });
+    const d = run([
+      env({ event: 'on_message', data: { index: 0, message: { role: 'user', content: 'go' } } }),
+      env({
+        event: 'on_tool_end',
+        data: {
+          tool_call_id: 'c1',
+          output: 'ok',
+          status: 'ok',
+          duration_ms: 3,
+          attempts: { n: 2, max: 3 },
+        },
+      }),
+    ]);
+    expect(d.threads[T]!.tools.c1).toMatchObject({ status: 'done', attempts: { n: 2, max: 3 } });
+  });
 });

@@ -78,6 +78,11 @@ export function createStubWorkbench(workspace = '/tmp', home = '/tmp/home'): Stu
     agents: createAgentsService(panels),
     hooks: createHooksService(panels),
     trust: createTrustService(trust),
+    mcp: {
+      list: async () => ({ servers: [], diagnostics: [] }),
+      set: async () => ({ servers: [], diagnostics: [] }),
+      restart: async () => ({ servers: [], diagnostics: [] }),
+    },
     credentials: { setApiKey: (a) => void (key = a.apiKey), hasApiKey: () => Boolean(key) },
     subscribe: (l) => {
       listeners.add(l);

@@ -7,6 +7,7 @@ import { readdir, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { TrustItem, TrustStatus } from '../../../shared/ipc/contract.ts';
 import { realDir } from '../../fs/real-dir.ts';
+import { MCP_FILE, mcpServerConfigSchema, readMcpFile } from '../../mcp/config.ts';
 import {
   loadAgentProfile,
   defaultSystemPrompt,
@@ -51,7 +52,23 @@ async function inspectWorkspace(workspace: string): Promise<TrustItem[]> {
     }
     items.push({ kind, path });
   }
-  return [...items, ...(await profileItems(workspace))];
+  return [...items, ...(await profileItems(workspace)), ...(await mcpItems(workspace))];
+}
+
+/** The servers of `.mcp.json`, each with what it starts or calls. */
+async function mcpItems(workspace: string): Promise<TrustItem[]> {
+  const file = join(workspace, MCP_FILE);
+  const read = await readMcpFile(file);
+  if (!read || typeof read === 'string') return [];
+  // As written (variables not expanded): the prompt must not show a secret from the environment.
+  const detail = Object.entries(read)
+    .map(([name, raw]) => {
+      const s = mcpServerConfigSchema.safeParse(raw);
+      if (!s.success) return `${name}: (not a valid entry)`;
+      return `${name}: ${s.data.url ?? [s.data.command, ...(s.data.args ?? [])].join(' ')}`;
+    })
+    .join('\n');
+  return detail ? [{ kind: 'mcp_servers', path: file, detail }] : [];
 }
 
 /** Lines of agent.yaml's system prompt shown in the prompt. */
@@ -76,6 +93,12 @@ async function profileItems(workspace: string): Promise<TrustItem[]> {
     items.push({ kind: 'memory_paths', path, detail: profile.memory.paths.join('\n') });
   if (profile.skills.paths.length > 0)
     items.push({ kind: 'skills_paths', path, detail: profile.skills.paths.join('\n') });
+  if (profile.http_tools?.length)
+    items.push({
+      kind: 'http_tools',
+      path,
+      detail: profile.http_tools.map((t) => `${t.name}: ${t.url}`).join('\n'),
+    });
   return items;
 }
 

@@ -67,6 +67,16 @@ export const ToolCard = memo(function ToolCard({
             changed by {run.rewrittenBy}
           </span>
         )}
+        {run?.attempts && run.attempts.max > 1 && (
+          <span className="tool-attempts muted" data-testid="tool-attempts">
+            attempt {run.attempts.n} of {run.attempts.max}
+          </span>
+        )}
+        {run?.retrying && status === 'running' && (
+          <span className="tool-retrying muted" data-testid="tool-retrying" title={run.retrying}>
+            {run.retrying.split(':')[0]}
+          </span>
+        )}
         <span className="tool-status" data-testid="tool-status">
           {LABEL[status]}
         </span>

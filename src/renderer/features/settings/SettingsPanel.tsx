@@ -4,6 +4,7 @@ import type { ApprovalMode, ProviderSettings, SandboxSettings, WorkbenchSettings
 import { call } from '../../ipc/client.ts';
 import { useWorkbenchStore } from '../../stores/store.ts';
 import { errorMessage } from '../../../shared/error-message.ts';
+import { McpServers } from './McpServers.tsx';
 
 const STORAGE: Record<KeyStorage, string> = {
   'safe-storage': 'encrypted with the OS keychain',
@@ -221,6 +222,7 @@ export function SettingsPanel() {
         </button>
         {saved && <span role="status" data-testid="settings-saved">{saved}</span>}
       </div>
+      <McpServers />
     </form>
   );
 }

@@ -1,0 +1,158 @@
+/**
+ * Where MCP servers are configured (docs/tools.md#mcp-servers): settings `mcp_servers` and a trusted
+ * workspace's `.mcp.json`, both in Claude Code's format `{ mcpServers: { name: { command, args, env }
+ * | { type: "http", url, headers } } }`, with `${VAR}` and `${VAR:-default}` expanded.
+ */
+import { readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { z } from 'zod';
+import type { McpServerConfig, WorkbenchSettings } from '../../shared/types/index.ts';
+import { expandAll, expandVars } from '../env/expand-vars.ts';
+
+export const mcpServerConfigSchema = z.looseObject({
+  type: z.enum(['stdio', 'http']).optional(),
+  command: z.string().min(1).optional(),
+  args: z.array(z.string()).optional(),
+  env: z.record(z.string(), z.string()).optional(),
+  url: z.string().min(1).optional(),
+  headers: z.record(z.string(), z.string()).optional(),
+});
+
+export const mcpOverrideSchema = z.looseObject({
+  enabled: z.boolean().optional(),
+  read_only: z.boolean().optional(),
+  disabled_tools: z.array(z.string()).optional(),
+  timeout_ms: z.number().int().positive().optional(),
+});
+
+// Entries are checked one by one (toSpec), so one bad entry does not hide the others.
+const mcpFileSchema = z.looseObject({ mcpServers: z.record(z.string(), z.unknown()) });
+
+export type McpSource = 'user' | 'workspace';
+
+/** A server ready to start: its transport with every variable expanded. */
+export type McpServerSpec = {
+  name: string;
+  source: McpSource;
+  /** Stable identity of the configuration: a changed config is a new server. */
+  key: string;
+} & (
+  | {
+      transport: 'stdio';
+      command: string;
+      args: string[];
+      env: Record<string, string>;
+      cwd: string;
+    }
+  | { transport: 'http'; url: string; headers: Record<string, string> }
+);
+
+export const MCP_FILE = '.mcp.json';
+/** Server names become part of tool names (`mcp__<server>__<tool>`). */
+const NAME = /^[A-Za-z0-9_-]{1,64}$/;
+
+export interface McpConfigResult {
+  servers: McpServerSpec[];
+  diagnostics: string[];
+}
+
+/**
+ * The servers of settings and, when `trusted`, of `<workspace>/.mcp.json` (a workspace server
+ * replaces a user server of the same name, as in Claude Code's project scope).
+ * Contract: never rejects; a broken file or entry is a diagnostic.
+ */
+export async function loadMcpConfig(o: {
+  workspace: string;
+  settings: WorkbenchSettings;
+  trusted: boolean;
+}): Promise<McpConfigResult> {
+  const diagnostics: string[] = [];
+  const byName = new Map<string, McpServerSpec>();
+  const add = (source: McpSource, where: string, entries: Record<string, unknown>) => {
+    for (const [name, raw] of Object.entries(entries)) {
+      const config = mcpServerConfigSchema.safeParse(raw);
+      const spec = config.success
+        ? toSpec(name, source, config.data as McpServerConfig, o.workspace)
+        : entryProblem(raw);
+      if (typeof spec === 'string') diagnostics.push(`${where}: mcp server "${name}": ${spec}`);
+      else byName.set(name, spec);
+    }
+  };
+  add('user', 'settings mcp_servers', o.settings.mcp_servers ?? {});
+  const file = join(o.workspace, MCP_FILE);
+  const read = await readMcpFile(file);
+  if (read && !o.trusted) {
+    diagnostics.push(`${file} ignored: the workspace is not trusted (run \`workbench trust DIR\`)`);
+  } else if (typeof read === 'string') diagnostics.push(read);
+  else if (read) add('workspace', file, read);
+  return { servers: [...byName.values()], diagnostics };
+}
+
+/** The `mcpServers` of a `.mcp.json` as written (entries unchecked); undefined when absent, a message when broken. */
+export async function readMcpFile(
+  file: string,
+): Promise<Record<string, unknown> | string | undefined> {
+  let text: string;
+  try {
+    text = await readFile(file, 'utf8');
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
+    return `${file}: cannot read: ${(err as Error).message}`;
+  }
+  let json: unknown;
+  try {
+    json = JSON.parse(text);
+  } catch (err) {
+    return `${file}: invalid JSON: ${(err as Error).message}`;
+  }
+  const parsed = mcpFileSchema.safeParse(json);
+  if (!parsed.success) return `${file}: expected { "mcpServers": { name: { command | url } } }`;
+  return parsed.data.mcpServers;
+}
+
+/** Why an entry does not parse, in the words of the file format. */
+function entryProblem(raw: unknown): string {
+  const type = (raw as { type?: unknown } | null)?.type;
+  if (type === 'sse') return '"type": "sse" is not supported; use "type": "http" (Streamable HTTP)';
+  return 'expected { "command", "args", "env" } or { "type": "http", "url", "headers" }';
+}
+
+/** One entry as a spec, or why it cannot start. */
+function toSpec(
+  name: string,
+  source: McpSource,
+  config: McpServerConfig,
+  workspace: string,
+): McpServerSpec | string {
+  if (!NAME.test(name)) return 'a name must be letters, digits, _ and - (at most 64)';
+  const missing: string[] = [];
+  const key = `${source}:${name}:${JSON.stringify(config)}`;
+  const type = config.type ?? (config.url && !config.command ? 'http' : 'stdio');
+  if (type === 'http') {
+    if (!config.url) return '"type": "http" needs a "url"';
+    const url = expandVars(config.url);
+    const headers = expandAll(config.headers ?? {});
+    missing.push(...url.missing, ...headers.missing);
+    if (missing.length > 0) return unset(missing);
+    return { name, source, key, transport: 'http', url: url.value, headers: headers.value };
+  }
+  if (!config.command) return 'needs a "command" (or "type": "http" and a "url")';
+  const command = expandVars(config.command);
+  const args = expandAll(config.args ?? []);
+  const env = expandAll(config.env ?? {});
+  missing.push(...command.missing, ...args.missing, ...env.missing);
+  if (missing.length > 0) return unset(missing);
+  return {
+    name,
+    source,
+    key,
+    transport: 'stdio',
+    command: command.value,
+    args: args.value,
+    env: env.value,
+    cwd: workspace,
+  };
+}
+
+const unset = (names: string[]) =>
+  `environment variable${names.length > 1 ? 's' : ''} ${[...new Set(names)].join(', ')} not set (and no \${VAR:-default})`;

@@ -1,0 +1,221 @@
+/**
+ * One MCP server (docs/tools.md#mcp-servers): started over stdio (with the child environment, no
+ * inherited secrets, and a process marker so nothing it starts outlives the workbench) or Streamable
+ * HTTP; its tools listed; a crash restarted with a bounded backoff; every step reported as a
+ * lifecycle event, stderr included.
+ */
+import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
+import type { CallToolResult, Tool as McpTool } from '@modelcontextprotocol/sdk/types.js';
+import type { McpServerStatus } from '../../shared/types/index.ts';
+import { safeChildEnv } from '../env/child-env.ts';
+import { killMarked, newProcessMarker, withMarker } from '../tools/process-tracking.ts';
+import { errorMessage } from '../errors.ts';
+import type { McpServerSpec } from './config.ts';
+
+/** What a server did, for the trace and the settings panel. */
+export interface McpLifecycleEvent {
+  server: string;
+  kind:
+    | 'connecting'
+    | 'connected'
+    | 'tools_listed'
+    | 'stderr'
+    | 'crashed'
+    | 'restarting'
+    | 'failed'
+    | 'closed';
+  message?: string;
+  tools?: number;
+}
+
+export interface McpConnectionOptions {
+  onEvent?: (e: McpLifecycleEvent) => void;
+  /** Deadline of the handshake and the tool listing (default 15 s). */
+  connectTimeoutMs?: number;
+  /** Restarts after a crash before the server is left failed (default 5). */
+  maxRestarts?: number;
+  /** Wait before restart n (default 500 ms doubling, at most 30 s). */
+  restartDelayMs?: (n: number) => number;
+}
+
+/** The last stderr lines kept to explain a failure. */
+const STDERR_LINES = 20;
+
+export interface McpConnection {
+  readonly spec: McpServerSpec;
+  status(): McpServerStatus;
+  tools(): McpTool[];
+  /** Resolves once the server is connected or has failed. */
+  ready(): Promise<void>;
+  /** Contract: waits for a restart in progress; rejects when the server is not connected. */
+  callTool(
+    name: string,
+    args: Record<string, unknown>,
+    opts: { signal: AbortSignal; timeoutMs: number },
+  ): Promise<CallToolResult>;
+  restart(): Promise<void>;
+  close(): Promise<void>;
+}
+
+/** Creates and starts a connection. Contract: never throws; a failure is its status. */
+export function createMcpConnection(
+  spec: McpServerSpec,
+  opts: McpConnectionOptions = {},
+): McpConnection {
+  const emit = (e: Omit<McpLifecycleEvent, 'server'>) =>
+    opts.onEvent?.({ server: spec.name, ...e });
+  const maxRestarts = opts.maxRestarts ?? 5;
+  const delay = opts.restartDelayMs ?? ((n: number) => Math.min(500 * 2 ** (n - 1), 30_000));
+  const marker = newProcessMarker();
+  let client: Client | undefined;
+  let tools: McpTool[] = [];
+  let status: McpServerStatus['status'] = 'connecting';
+  let error: string | undefined;
+  let stderr: string[] = [];
+  let restarts = 0;
+  let closed = false;
+  let pending: Promise<void> = start();
+  let restartTimer: NodeJS.Timeout | undefined;
+
+  /** Waits until no start or restart is under way (a failed restart may schedule another). */
+  async function settled(): Promise<void> {
+    let current: Promise<void>;
+    do {
+      current = pending;
+      await current;
+    } while (current !== pending);
+  }
+
+  /** The SDK is loaded on first use: a run or CLI command without MCP servers never pays for it. */
+  async function transport(): Promise<Transport> {
+    if (spec.transport === 'http') {
+      const { StreamableHTTPClientTransport } =
+        await import('@modelcontextprotocol/sdk/client/streamableHttp.js');
+      return new StreamableHTTPClientTransport(new URL(spec.url), {
+        requestInit: { headers: spec.headers },
+      });
+    }
+    const { StdioClientTransport } = await import('@modelcontextprotocol/sdk/client/stdio.js');
+    const t = new StdioClientTransport({
+      command: spec.command,
+      args: spec.args,
+      env: withMarker({ ...safeChildEnv(), ...spec.env }, marker),
+      cwd: spec.cwd,
+      stderr: 'pipe',
+    });
+    t.stderr?.on('data', (chunk: Buffer) => {
+      for (const line of chunk.toString('utf8').split('\n')) {
+        if (!line.trim()) continue;
+        stderr = [...stderr, line].slice(-STDERR_LINES);
+        emit({ kind: 'stderr', message: line.slice(0, 1000) });
+      }
+    });
+    return t;
+  }
+
+  async function start(): Promise<void> {
+    status = 'connecting';
+    emit({ kind: 'connecting' });
+    const { Client } = await import('@modelcontextprotocol/sdk/client/index.js');
+    const c: Client = new Client({ name: 'agent-workbench', version: '1' }, { capabilities: {} });
+    const timeout = opts.connectTimeoutMs ?? 15_000;
+    try {
+      await c.connect(await transport(), { timeout });
+      const listed: McpTool[] = [];
+      let cursor: string | undefined;
+      do {
+        const page = await c.listTools(cursor ? { cursor } : undefined, { timeout });
+        listed.push(...page.tools);
+        cursor = page.nextCursor;
+      } while (cursor);
+      if (closed) return void (await c.close());
+      client = c;
+      tools = listed;
+      status = 'connected';
+      error = undefined;
+      c.onclose = () => onClosed(c);
+      emit({ kind: 'connected' });
+      emit({ kind: 'tools_listed', tools: listed.length });
+    } catch (err) {
+      await c.close().catch(() => undefined);
+      if (closed) return;
+      // A restart that fails is tried again, within the same bound; a first start is not.
+      if (restarts > 0) {
+        emit({ kind: 'failed', message: `cannot restart: ${errorMessage(err)}` });
+        return scheduleRestart();
+      }
+      fail(`cannot start: ${errorMessage(err)}`);
+    }
+  }
+
+  function fail(message: string): void {
+    status = 'failed';
+    error = message;
+    emit({ kind: 'failed', message });
+  }
+
+  function onClosed(c: Client): void {
+    if (closed || client !== c) return;
+    client = undefined;
+    emit({ kind: 'crashed', message: stderr.at(-1) });
+    scheduleRestart();
+  }
+
+  function scheduleRestart(): void {
+    if (restarts >= maxRestarts) return fail(`stopped ${restarts + 1} times; not restarted again`);
+    restarts++;
+    const wait = delay(restarts);
+    emit({ kind: 'restarting', message: `restart ${restarts} of ${maxRestarts} in ${wait} ms` });
+    status = 'connecting';
+    pending = new Promise<void>((resolve) => {
+      restartTimer = setTimeout(() => void start().then(resolve), wait);
+    });
+  }
+
+  return {
+    spec,
+    status: () => ({
+      name: spec.name,
+      source: spec.source,
+      transport: spec.transport,
+      status,
+      // stderr read at the time of asking: the last lines may arrive after the failure.
+      ...(error ? { error: [error, ...stderr].join('\n') } : {}),
+      restarts,
+    }),
+    tools: () => tools,
+    ready: settled,
+    async callTool(name, args, { signal, timeoutMs }) {
+      await settled();
+      if (!client)
+        throw new Error(`MCP server "${spec.name}" is not connected${error ? `: ${error}` : ''}`);
+      const result = (await client.callTool({ name, arguments: args }, undefined, {
+        signal,
+        timeout: timeoutMs,
+      })) as CallToolResult;
+      restarts = 0;
+      return result;
+    },
+    async restart() {
+      const c = client;
+      client = undefined;
+      await c?.close().catch(() => undefined);
+      await killMarked(marker);
+      restarts = 0;
+      stderr = [];
+      pending = start();
+      await pending;
+    },
+    async close() {
+      closed = true;
+      clearTimeout(restartTimer);
+      const c = client;
+      client = undefined;
+      await c?.close().catch(() => undefined);
+      if (spec.transport === 'stdio') await killMarked(marker);
+      status = 'closed';
+      emit({ kind: 'closed' });
+    },
+  };
+}

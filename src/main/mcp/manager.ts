@@ -1,0 +1,134 @@
+/**
+ * The workbench's MCP servers (docs/tools.md#mcp-servers): one connection per configured server,
+ * shared by every run of its workspace, started on first use, replaced when its configuration
+ * changes, stopped when switched off and when the workbench closes.
+ */
+import type {
+  McpServerInfo,
+  McpServerOverride,
+  WorkbenchSettings,
+} from '../../shared/types/index.ts';
+import {
+  createMcpConnection,
+  type McpConnection,
+  type McpConnectionOptions,
+  type McpLifecycleEvent,
+} from './connection.ts';
+import { loadMcpConfig, type McpServerSpec } from './config.ts';
+import { qualifiedName } from './tools.ts';
+
+export interface McpManager {
+  /**
+   * The connected or failed servers of a workspace, started as needed and waited for.
+   * Contract: an untrusted workspace's `.mcp.json` is never read; a disabled server is stopped.
+   */
+  servers(o: { workspace: string; settings: WorkbenchSettings; trusted: boolean }): Promise<{
+    connections: McpConnection[];
+    diagnostics: string[];
+  }>;
+  /** The panel's view of a workspace's servers (starting them as `servers` does). */
+  list(o: { workspace: string; settings: WorkbenchSettings; trusted: boolean }): Promise<{
+    servers: McpServerInfo[];
+    diagnostics: string[];
+  }>;
+  restart(workspace: string, name: string): Promise<boolean>;
+  /** Lifecycle events of every server (the run's trace subscribes). Returns an unsubscribe. */
+  subscribe(listener: (e: McpLifecycleEvent) => void): () => void;
+  close(): Promise<void>;
+}
+
+/** The override of a server (settings `mcp_overrides`). */
+export const overrideOf = (settings: WorkbenchSettings, name: string): McpServerOverride =>
+  settings.mcp_overrides?.[name] ?? {};
+
+export function createMcpManager(opts: Omit<McpConnectionOptions, 'onEvent'> = {}): McpManager {
+  /** `<workspace>\0<source>:<name>` → connection. */
+  const live = new Map<string, McpConnection>();
+  const listeners = new Set<(e: McpLifecycleEvent) => void>();
+  const onEvent = (e: McpLifecycleEvent) => {
+    for (const l of listeners) l(e);
+  };
+  const stop = (id: string, conn: McpConnection) => {
+    live.delete(id);
+    return conn.close();
+  };
+  const slot = (workspace: string, s: McpServerSpec) => `${workspace}\0${s.source}:${s.name}`;
+
+  async function servers(o: { workspace: string; settings: WorkbenchSettings; trusted: boolean }) {
+    const { servers: specs, diagnostics } = await loadMcpConfig(o);
+    const wanted = new Set<string>();
+    const connections: McpConnection[] = [];
+    for (const spec of specs) {
+      const id = slot(o.workspace, spec);
+      const current = live.get(id);
+      if (overrideOf(o.settings, spec.name).enabled === false) {
+        if (current) await stop(id, current);
+        continue;
+      }
+      wanted.add(id);
+      if (current && current.spec.key === spec.key) {
+        connections.push(current);
+        continue;
+      }
+      if (current) await current.close();
+      const conn = createMcpConnection(spec, { ...opts, onEvent });
+      live.set(id, conn);
+      connections.push(conn);
+    }
+    // Servers removed from this workspace's configuration are stopped.
+    for (const [id, conn] of live) {
+      if (id.startsWith(`${o.workspace}\0`) && !wanted.has(id)) await stop(id, conn);
+    }
+    await Promise.all(connections.map((c) => c.ready()));
+    return { connections, diagnostics, specs };
+  }
+
+  return {
+    servers: (o) =>
+      servers(o).then(({ connections, diagnostics }) => ({ connections, diagnostics })),
+    async list(o) {
+      const { connections, diagnostics, specs } = await servers(o);
+      const infos = specs.map((spec): McpServerInfo => {
+        const override = overrideOf(o.settings, spec.name);
+        const conn = connections.find((c) => c.spec.name === spec.name);
+        const disabled = new Set(override.disabled_tools ?? []);
+        const status = conn?.status() ?? {
+          name: spec.name,
+          source: spec.source,
+          transport: spec.transport,
+          status: 'disabled' as const,
+          restarts: 0,
+        };
+        return {
+          ...status,
+          enabled: override.enabled !== false,
+          read_only: override.read_only === true,
+          tools: (conn?.tools() ?? []).map((t) => ({
+            name: t.name,
+            qualified: qualifiedName(spec.name, t.name),
+            description: t.description ?? '',
+            enabled: !disabled.has(t.name),
+          })),
+        };
+      });
+      return { servers: infos, diagnostics };
+    },
+    async restart(workspace, name) {
+      const conn = [...live.entries()].find(
+        ([id, c]) => id.startsWith(`${workspace}\0`) && c.spec.name === name,
+      )?.[1];
+      if (!conn) return false;
+      await conn.restart();
+      return true;
+    },
+    subscribe(listener) {
+      listeners.add(listener);
+      return () => listeners.delete(listener);
+    },
+    async close() {
+      const all = [...live.values()];
+      live.clear();
+      await Promise.allSettled(all.map((c) => c.close()));
+    },
+  };
+}

@@ -1,0 +1,42 @@
+/**
+ * As a new user would: drop a `.mcp.json` naming a local MCP server, trust the workspace, and
+ * `workbench run` uses its tools (the real CLI; only the model is the fake OpenAI server).
+ */
+import { writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { startFakeOpenAi, type FakeOpenAi } from '../../helpers/fake-openai-server.ts';
+import { events, runCli, sandbox } from '../../helpers/run-cli.ts';
+import { DEMO_MCP_SERVER } from '../../helpers/mcp-http-server.ts';
+
+let fake: FakeOpenAi | undefined;
+afterEach(async () => {
+  await fake?.close();
+  fake = undefined;
+});
+
+describe('workbench run with a .mcp.json', () => {
+  it('uses the server once the workspace is trusted', async () => {
+    const { home, workspace } = await sandbox();
+    await writeFile(
+      join(workspace, '.mcp.json'),
+      JSON.stringify({
+        mcpServers: { demo: { command: process.execPath, args: [DEMO_MCP_SERVER] } },
+      }),
+    );
+    fake = await startFakeOpenAi({
+      script: [
+        { toolCalls: [{ name: 'mcp__demo__echo', args: { text: 'from the cli' } }] },
+        { text: 'done' },
+      ],
+    });
+    const env = { home, workspace, baseURL: fake.baseURL };
+    expect((await runCli(['trust', workspace], env)).code).toBe(0);
+    const r = await runCli(['run', '--auto', '--json', 'use the demo server'], env, 60_000);
+    expect(r.code).toBe(0);
+    const ends = events(r.stdout).flatMap((e) => (e.event === 'on_tool_end' ? [e] : []));
+    expect(ends.map((e) => [e.name, e.data.status, e.data.output])).toEqual([
+      ['mcp__demo__echo', 'ok', 'echo: from the cli'],
+    ]);
+  });
+});

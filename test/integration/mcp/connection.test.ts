@@ -1,0 +1,121 @@
+/** One MCP connection: why a server failed, bounded restarts, `${VAR}` expansion of the configuration. */
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { createMcpConnection, type McpLifecycleEvent } from '../../../src/main/mcp/connection.ts';
+import { loadMcpConfig } from '../../../src/main/mcp/config.ts';
+import { DEFAULT_SETTINGS } from '../../../src/shared/types/index.ts';
+import { DEMO_MCP_SERVER } from '../../helpers/mcp-http-server.ts';
+
+const stdio = (args: string[]) =>
+  ({
+    name: 'demo',
+    source: 'user',
+    key: 'k',
+    transport: 'stdio',
+    command: process.execPath,
+    args,
+    env: {},
+    cwd: process.cwd(),
+  }) as const;
+const signal = new AbortController().signal;
+
+describe('MCP connection', () => {
+  it('a server that cannot start is failed, and the reason carries its stderr', async () => {
+    const conn = createMcpConnection(
+      stdio(['-e', "process.stderr.write('missing config file\\n'); process.exit(1)"]),
+    );
+    await conn.ready();
+    const status = conn.status();
+    expect(status.status).toBe('failed');
+    expect(status.error).toMatch(/^cannot start: /);
+    expect(status.error).toContain('missing config file');
+    await expect(conn.callTool('echo', {}, { signal, timeoutMs: 1000 })).rejects.toThrow(
+      /not connected/,
+    );
+    await conn.close();
+  });
+
+  it('restarts a crashed server at most maxRestarts times in a row', async () => {
+    const events: McpLifecycleEvent[] = [];
+    const conn = createMcpConnection(stdio([DEMO_MCP_SERVER]), {
+      maxRestarts: 1,
+      restartDelayMs: () => 10,
+      onEvent: (e) => events.push(e),
+    });
+    await conn.ready();
+    await expect(conn.callTool('crash', {}, { signal, timeoutMs: 5000 })).rejects.toThrow();
+    await conn.ready();
+    expect(conn.status()).toMatchObject({ status: 'connected', restarts: 1 });
+    await expect(conn.callTool('crash', {}, { signal, timeoutMs: 5000 })).rejects.toThrow();
+    await conn.ready();
+    await new Promise((r) => setTimeout(r, 50));
+    expect(conn.status().status).toBe('failed');
+    expect(conn.status().error).toMatch(/not restarted again/);
+    expect(events.filter((e) => e.kind === 'crashed')).toHaveLength(2);
+    expect(events.filter((e) => e.kind === 'restarting')).toHaveLength(1);
+    await conn.close();
+  });
+});
+
+describe('MCP configuration', () => {
+  it('expands ${VAR} and ${VAR:-default}; an unset variable without default keeps the server out', async () => {
+    process.env.MCP_CFG_TEST = 'value';
+    const { servers, diagnostics } = await loadMcpConfig({
+      workspace: '/nonexistent-workspace',
+      trusted: true,
+      settings: {
+        ...DEFAULT_SETTINGS,
+        mcp_servers: {
+          a: {
+            command: 'run-${MCP_CFG_TEST}',
+            args: ['--x=${MCP_CFG_UNSET:-fallback}'],
+            env: { T: '${MCP_CFG_TEST}' },
+          },
+          b: { type: 'http', url: 'https://example.com/${MCP_CFG_UNSET}' },
+          'bad name': { command: 'x' },
+        },
+      },
+    });
+    delete process.env.MCP_CFG_TEST;
+    expect(servers).toEqual([
+      expect.objectContaining({
+        name: 'a',
+        transport: 'stdio',
+        command: 'run-value',
+        args: ['--x=fallback'],
+        env: { T: 'value' },
+      }),
+    ]);
+    expect(diagnostics).toEqual([
+      expect.stringContaining('mcp server "b": environment variable MCP_CFG_UNSET not set'),
+      expect.stringContaining('mcp server "bad name": a name must be'),
+    ]);
+  });
+
+  it('a bad .mcp.json entry is reported and the others still start', async () => {
+    const ws = mkdtempSync(join(tmpdir(), 'wb-mcp-cfg-'));
+    writeFileSync(
+      join(ws, '.mcp.json'),
+      JSON.stringify({
+        mcpServers: {
+          old: { type: 'sse', url: 'http://x/sse' },
+          ok: { command: 'srv' },
+          junk: null,
+        },
+      }),
+    );
+    const { servers, diagnostics } = await loadMcpConfig({
+      workspace: ws,
+      trusted: true,
+      settings: DEFAULT_SETTINGS,
+    });
+    rmSync(ws, { recursive: true, force: true });
+    expect(servers.map((s) => [s.name, s.source])).toEqual([['ok', 'workspace']]);
+    expect(diagnostics).toEqual([
+      expect.stringContaining('"old": "type": "sse" is not supported; use "type": "http"'),
+      expect.stringContaining('"junk": expected { "command"'),
+    ]);
+  });
+});

@@ -1,0 +1,263 @@
+/**
+ * MCP servers through a whole run: a real SDK server over stdio (a trusted workspace's `.mcp.json`)
+ * and over Streamable HTTP (settings), the scripted model calling `mcp__<server>__<tool>`, a crash
+ * restarted, an untrusted workspace's servers never started, approval, a `mcp__.*` hook matcher.
+ */
+import { mkdirSync, readFileSync, writeFileSync, chmodSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { createWorkbench } from '../../../src/main/api/workbench.ts';
+import type { Workbench } from '../../../src/main/api/types.ts';
+import type { ApprovalMode, StreamEvent } from '../../../src/shared/types/index.ts';
+import { createTrustStore } from '../../../src/main/user-hooks/index.ts';
+import {
+  createScriptedLlm,
+  type ScriptedLlm,
+  type ScriptedTurn,
+} from '../../helpers/scripted-llm.ts';
+import { sandbox, type Sandbox } from '../../unit/user-hooks/helpers.ts';
+import {
+  DEMO_MCP_SERVER,
+  startMcpHttpServer,
+  type McpHttpServer,
+} from '../../helpers/mcp-http-server.ts';
+
+let sb: Sandbox;
+let wb: Workbench | undefined;
+let http: McpHttpServer;
+const realHome = process.env.HOME;
+
+beforeAll(async () => {
+  http = await startMcpHttpServer();
+});
+afterAll(async () => {
+  await http.close();
+});
+beforeEach(() => {
+  sb = sandbox();
+  process.env.HOME = sb.home;
+});
+afterEach(async () => {
+  await wb?.close();
+  wb = undefined;
+  process.env.HOME = realHome;
+  delete process.env.LEAKY_SECRET_TOKEN;
+  sb.cleanup();
+});
+
+function mcpJson(servers: Record<string, unknown>): void {
+  writeFileSync(join(sb.ws, '.mcp.json'), JSON.stringify({ mcpServers: servers }));
+}
+const demo = (env: Record<string, string> = {}) => ({
+  command: process.execPath,
+  args: [DEMO_MCP_SERVER],
+  env,
+});
+const call = (name: string, args: Record<string, unknown> = {}): ScriptedTurn => ({
+  toolCalls: [{ name, args }],
+});
+
+async function run(
+  turns: ScriptedTurn[],
+  o: { approvalMode?: ApprovalMode; trusted?: boolean; settings?: Record<string, unknown> } = {},
+): Promise<{ llm: ScriptedLlm; events: StreamEvent[]; threadId: string }> {
+  if (o.trusted !== false) await createTrustStore(sb.home).trust(sb.ws);
+  if (o.settings) writeFileSync(join(sb.home, 'settings.json'), JSON.stringify(o.settings));
+  const llm = createScriptedLlm(turns);
+  wb = await createWorkbench({ home: sb.home, workspace: sb.ws, llm, interactive: false });
+  const events: StreamEvent[] = [];
+  wb.subscribe((e) => events.push(e));
+  const handle = await wb.chat.send({ text: 'go', approvalMode: o.approvalMode ?? 'auto' });
+  const done = await handle.finished;
+  expect(done.stop_reason).toBe('completed');
+  llm.assertComplete();
+  const threadId = events.find((e) => e.thread_id)!.thread_id!;
+  return { llm, events, threadId };
+}
+
+/** What the model saw of the tool results, in order. */
+const toolResults = (llm: ScriptedLlm) =>
+  llm.calls
+    .at(-1)!
+    .request.messages.filter((m) => m.role === 'tool')
+    .map((m) => m.content);
+const offered = (llm: ScriptedLlm) => llm.calls[0].request.tools.map((t) => t.name);
+const toolEnds = (events: StreamEvent[]) =>
+  events.flatMap((e) => (e.event === 'on_tool_end' ? [e.data] : []));
+
+describe('MCP servers', () => {
+  it('offers a stdio server of a trusted workspace and maps its results (text, structured content, images)', async () => {
+    process.env.LEAKY_SECRET_TOKEN = 'do-not-pass';
+    mcpJson({ demo: demo({ DEMO_VAR: '${DEMO_UNSET_VAR:-from-default}' }) });
+    const { llm } = await run([
+      call('mcp__demo__echo', { text: 'hello' }),
+      call('mcp__demo__add', { a: 2, b: 3 }),
+      call('mcp__demo__picture'),
+      call('mcp__demo__env'),
+      { text: 'done' },
+    ]);
+    const echo = llm.calls[0].request.tools.find((t) => t.name === 'mcp__demo__echo');
+    expect(echo?.description).toBe('Echoes the text');
+    expect(echo?.parameters).toMatchObject({
+      type: 'object',
+      properties: { text: { type: 'string' } },
+    });
+    const [e, add, picture, env] = toolResults(llm);
+    expect(e).toBe('echo: hello');
+    expect(JSON.parse(add)).toEqual({ sum: 5 });
+    expect(picture).toBe('here it is\n[image: image/png, 10 bytes]');
+    const seen = JSON.parse(env) as Record<string, unknown>;
+    expect(seen.DEMO_VAR).toBe('from-default');
+    expect(seen.LEAKY_SECRET_TOKEN).toBeNull();
+    expect(seen.cwd).toBe(sb.ws);
+    // The server ends with the workbench.
+    await wb!.close();
+    wb = undefined;
+    expect(() => process.kill(seen.pid as number, 0)).toThrow(/ESRCH/);
+  });
+
+  it('never starts the servers of an untrusted workspace, says so, and lists them in the trust prompt', async () => {
+    mcpJson({ demo: { ...demo(), args: [DEMO_MCP_SERVER, '${MCP_TEST_SECRET}'] } });
+    process.env.MCP_TEST_SECRET = 'expanded-secret';
+    const { llm, events } = await run([{ text: 'nothing to do' }], { trusted: false });
+    delete process.env.MCP_TEST_SECRET;
+    expect(offered(llm).filter((n) => n.startsWith('mcp__'))).toEqual([]);
+    const listing = await wb!.mcp.list({});
+    expect(listing.servers).toEqual([]);
+    expect(listing.diagnostics[0]).toMatch(/\.mcp\.json ignored: the workspace is not trusted/);
+    const diagnostics = events.flatMap((e) => (e.event === 'error' ? [e.data.message] : []));
+    expect(diagnostics.some((m) => m.includes('.mcp.json ignored'))).toBe(true);
+    const trust = await wb!.trust.status({ workspace: sb.ws });
+    const item = trust.items.find((i) => i.kind === 'mcp_servers');
+    expect(item?.detail).toBe(`demo: ${process.execPath} ${DEMO_MCP_SERVER} \${MCP_TEST_SECRET}`);
+  });
+
+  it('calls a Streamable HTTP server from settings', async () => {
+    const { llm } = await run([call('mcp__web__echo', { text: 'over http' }), { text: 'done' }], {
+      settings: { mcp_servers: { web: { type: 'http', url: http.url } } },
+    });
+    expect(toolResults(llm)).toEqual(['echo: over http']);
+    const listing = await wb!.mcp.list({});
+    expect(listing.servers[0]).toMatchObject({ name: 'web', source: 'user', status: 'connected' });
+  });
+
+  it('restarts a crashed server, and the trace shows the crash and the restart', async () => {
+    mcpJson({ demo: demo() });
+    const { llm, events, threadId } = await run([
+      call('mcp__demo__crash'),
+      call('mcp__demo__echo', { text: 'after the crash' }),
+      { text: 'done' },
+    ]);
+    const [crash, echo] = toolEnds(events);
+    expect(crash.status).toBe('error');
+    expect(echo.status).toBe('ok');
+    expect(toolResults(llm)[1]).toBe('echo: after the crash');
+    const names = wb!.trace.list({ threadId }).flatMap((s) => s.events.map((e) => e.name));
+    expect(names).toEqual(
+      expect.arrayContaining([
+        'mcp.connected',
+        'mcp.tools_listed',
+        'mcp.crashed',
+        'mcp.restarting',
+      ]),
+    );
+    const stderr = wb!.trace
+      .list({ threadId })
+      .flatMap((s) =>
+        s.events.filter((e) => e.name === 'mcp.stderr').map((e) => e.attributes?.message),
+      );
+    expect(stderr).toContain('demo server: crashing on purpose');
+  });
+
+  it('asks approval like a write unless the server is read-only; switched-off tools are not offered', async () => {
+    mcpJson({ demo: demo() });
+    const first = await run([call('mcp__demo__echo', { text: 'x' }), { text: 'done' }], {
+      approvalMode: 'ask',
+    });
+    expect(toolEnds(first.events)[0].status).toBe('denied');
+    await wb!.mcp.set({ server: 'demo', read_only: true, tool: { name: 'crash', enabled: false } });
+    await wb!.close();
+    const second = await run([call('mcp__demo__echo', { text: 'x' }), { text: 'done' }], {
+      approvalMode: 'ask',
+    });
+    expect(toolEnds(second.events)[0].status).toBe('ok');
+    expect(offered(second.llm)).not.toContain('mcp__demo__crash');
+    const listing = await wb!.mcp.list({});
+    expect(listing.servers[0]).toMatchObject({ read_only: true, status: 'connected' });
+    expect(listing.servers[0].tools.find((t) => t.name === 'crash')?.enabled).toBe(false);
+  });
+
+  it('a Claude Code PreToolUse hook with matcher mcp__.* sees the call under its MCP name', async () => {
+    mcpJson({ demo: demo() });
+    const log = join(sb.ws, 'hook-input.json');
+    const hook = join(sb.ws, '.claude', 'log-input.mjs');
+    mkdirSync(join(sb.ws, '.claude'), { recursive: true });
+    const script = [
+      '#!/usr/bin/env node',
+      "import { writeFileSync } from 'node:fs';",
+      "let input = '';",
+      "process.stdin.on('data', (d) => (input += d));",
+      `process.stdin.on('end', () => writeFileSync(${JSON.stringify(log)}, input));`,
+    ];
+    writeFileSync(hook, script.join('\n'));
+    chmodSync(hook, 0o755);
+    writeFileSync(
+      join(sb.ws, '.claude', 'settings.json'),
+      JSON.stringify({
+        hooks: {
+          PreToolUse: [{ matcher: 'mcp__.*', hooks: [{ type: 'command', command: hook }] }],
+        },
+      }),
+    );
+    await run([call('mcp__demo__echo', { text: 'seen' }), { text: 'done' }]);
+    const input = JSON.parse(readFileSync(log, 'utf8')) as Record<string, unknown>;
+    expect(input).toMatchObject({ tool_name: 'mcp__demo__echo', tool_input: { text: 'seen' } });
+  });
+
+  it('an MCP error result names its kind; agent.yaml retries apply to MCP tools', async () => {
+    mcpJson({ demo: demo() });
+    mkdirSync(join(sb.ws, '.workbench'), { recursive: true });
+    writeFileSync(
+      join(sb.ws, '.workbench', 'agent.yaml'),
+      'retries:\n  "mcp__demo__*": { max_attempts: 3, backoff: 0 }\n',
+    );
+    const { events } = await run([
+      call('mcp__demo__flaky', { key: 'a', failures: 2 }),
+      call('mcp__demo__fail', { kind: 'cancel' }),
+      call('mcp__demo__flaky', { key: 'b', failures: 4, kind: 'snooze' }),
+      { text: 'done' },
+    ]);
+    const [flaky, cancelled, snoozed] = toolEnds(events);
+    expect(flaky).toMatchObject({
+      status: 'ok',
+      output: 'flaky ok on call 3',
+      attempts: { n: 3, max: 3 },
+    });
+    expect(cancelled).toMatchObject({
+      status: 'error',
+      error: 'failed (cancel)',
+      attempts: { n: 1, max: 3 },
+    });
+    expect(snoozed).toMatchObject({
+      status: 'ok',
+      output: 'flaky ok on call 5',
+      attempts: { n: 1, max: 3 },
+    });
+  });
+
+  it('a call past its deadline fails and the server keeps serving', async () => {
+    mcpJson({ demo: demo() });
+    const { events } = await run(
+      [
+        call('mcp__demo__slow', { ms: 3_000 }),
+        call('mcp__demo__echo', { text: 'still here' }),
+        { text: 'done' },
+      ],
+      { settings: { mcp_overrides: { demo: { timeout_ms: 200 } } } },
+    );
+    const [slow, echo] = toolEnds(events);
+    expect(slow).toMatchObject({ status: 'error', error: 'no answer within 200 ms' });
+    expect(slow.duration_ms).toBeLessThan(2_000);
+    expect(echo).toMatchObject({ status: 'ok', output: 'echo: still here' });
+  });
+});
