@@ -20,6 +20,7 @@ import {
 import { createWorkspace } from '../tools/workspace.ts';
 import { createTrustStore } from '../user-hooks/index.ts';
 import { endHookLeftovers } from '../user-hooks/runner.ts';
+import { endHookServers } from '../user-hooks/hook-server.ts';
 import { registerSecret } from '../secrets/redaction.ts';
 import { exporterFromSettings } from '../tracing/index.ts';
 import { compactThreadNow } from '../middleware/summarization.ts';
@@ -261,6 +262,7 @@ export async function createWorkbench(opts: WorkbenchOptions): Promise<Workbench
       await Promise.allSettled([...running.values()].map((r) => r.handle.finished));
       db.transaction(() => spans.flush());
       await exporter?.shutdown();
+      await endHookServers();
       await endHookLeftovers();
       db.close();
     },
