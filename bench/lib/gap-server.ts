@@ -18,6 +18,8 @@ export interface GapServer {
   /** Gaps (ms) between each response's end and the next request's arrival, in order. */
   gaps(): number[];
   requests(): number;
+  /** Size of the last request's body. */
+  lastRequestBytes(): number;
   close(): Promise<void>;
 }
 
@@ -25,6 +27,7 @@ export async function startGapServer(): Promise<GapServer> {
   let rounds = 0;
   let arrivals: number[] = [];
   let ends: number[] = [];
+  let lastBytes = 0;
   const server = createServer((req, res) => {
     const arrived = performance.now();
     if (req.method === 'GET') {
@@ -32,8 +35,10 @@ export async function startGapServer(): Promise<GapServer> {
       res.end('{"object":"list","data":[{"id":"fake-model","object":"model"}]}');
       return;
     }
-    req.resume();
+    let bytes = 0;
+    req.on('data', (d: Buffer) => (bytes += d.length));
     req.on('end', () => {
+      lastBytes = bytes;
       arrivals.push(arrived);
       const n = arrivals.length;
       const turn =
@@ -59,6 +64,7 @@ export async function startGapServer(): Promise<GapServer> {
     },
     gaps: () => ends.slice(0, arrivals.length - 1).map((end, i) => arrivals[i + 1]! - end),
     requests: () => arrivals.length,
+    lastRequestBytes: () => lastBytes,
     close: () =>
       new Promise<void>((resolve) => {
         server.closeAllConnections();
