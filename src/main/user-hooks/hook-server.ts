@@ -2,11 +2,12 @@
  * Long-lived executable hooks (docs/hooks.md#persistent-hooks): a hook that declared itself persistent
  * is started once as `<hook> serve` and answers every call as one JSON line on stdout
  * (`{"id":1,"event":"…","payload":{…}}` in, `{"id":1,"result":{…}}` out). A server that dies is
- * started again on the next call; one that misses a call's deadline is killed (its process group,
+ * started again on the next call (and so is one whose file changed); one that misses a call's deadline is killed (its process group,
  * SIGTERM then SIGKILL) and its calls fail as timed out. Servers live until `endHookServers()` (the
  * workbench's close) or the exit of this process, and carry a process marker like every hook run.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
+import { statSync } from 'node:fs';
 import { HOOK_KILL_GRACE_MS } from '../../shared/constants.ts';
 import { redactSecrets } from '../secrets/redaction.ts';
 import { newProcessMarker, withMarker } from '../tools/process-tracking.ts';
@@ -29,6 +30,8 @@ interface Pending {
 
 interface HookServer {
   child: ChildProcess;
+  /** The hook file's mtime when started: an edited hook gets a new server. */
+  version: number;
   marker: string;
   pending: Map<number, Pending>;
   /** Stderr written since the last answer, given to the next call's result (capped). */
@@ -219,11 +222,16 @@ export async function callHookServer(
   const started = performance.now();
   if (spec.signal?.aborted) return result(started, { exitCode: null, error: 'cancelled' });
   const key = JSON.stringify([spec.command, spec.cwd, Boolean(spec.sandbox)]);
+  const version = statSync(spec.command, { throwIfNoEntry: false })?.mtimeMs ?? 0;
   let server = servers.get(key);
+  if (server && server.version !== version) {
+    endServer(key, server, { exitCode: null, error: 'hook file changed' });
+    server = undefined;
+  }
   if (!server) {
     let pending = starting.get(key);
     if (!pending) {
-      pending = startServer(key, spec);
+      pending = startServer(key, spec, version);
       starting.set(key, pending);
       void pending.finally(() => starting.delete(key));
     }
