@@ -129,6 +129,7 @@ function onLine(server: HookServer, line: string): void {
 async function startServer(
   key: string,
   spec: HookProcessSpec,
+  version: number,
 ): Promise<HookServer | { error: string }> {
   const marker = newProcessMarker();
   let command = spec.command;
@@ -158,6 +159,7 @@ async function startServer(
   }
   const server: HookServer = {
     child,
+    version,
     marker,
     pending: new Map(),
     stderr: '',
