@@ -47,15 +47,21 @@ function writeHook(file: string, event: string): void {
   chmodSync(file, 0o755);
 }
 
-/** A persistent hook (docs/hooks.md#persistent-hooks) that answers every call with "no action". */
+/**
+ * A persistent hook (docs/hooks.md#persistent-hooks) that answers every call with "no action", in
+ * Python: bash's `read` takes a byte per system call from a pipe, slow for a 5 KB after_tool_call payload.
+ */
 function writePersistentHook(file: string, event: string): void {
   writeFileSync(
     file,
-    `#!/bin/bash
-case "$1" in
-  hook) echo '{"event":"${event}","persistent":true}' ;;
-  serve) while IFS= read -r line; do id=\${line#'{"id":'}; printf '{"id":%s,"result":null}\\n' "\${id%%,*}"; done ;;
-esac
+    `#!/usr/bin/env python3
+import json, sys
+if sys.argv[1] == "hook":
+    print(json.dumps({"event": "${event}", "persistent": True}))
+elif sys.argv[1] == "serve":
+    for line in sys.stdin:
+        sys.stdout.write('{"id":%d,"result":null}\\n' % json.loads(line)["id"])
+        sys.stdout.flush()
 `,
   );
   chmodSync(file, 0o755);
