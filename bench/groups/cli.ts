@@ -102,6 +102,18 @@ await runGroup('cli', async (ctx) => {
       source.walls,
     );
     figures.peak_rss = figure('from TypeScript source: peak RSS', 'MiB', source.rss);
+    // No credential variable: the launcher runs the CLI in its own process (no key handover).
+    const noKey = await measure({ ...fromSource, OPENAI_API_KEY: undefined });
+    figures.run_wall_no_key = figure(
+      'from source, no key in the environment (no handover child): start + one round + exit',
+      'ms',
+      noKey.walls,
+    );
+    figures.peak_rss_no_key = figure(
+      'from source, no key in the environment: peak RSS',
+      'MiB',
+      noKey.rss,
+    );
     // Node's module compile cache (which also keeps the type-stripped source) switched off.
     const cold = await measure({ ...fromSource, NODE_DISABLE_COMPILE_CACHE: '1' });
     figures.run_wall_no_cache = figure(
