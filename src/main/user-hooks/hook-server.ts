@@ -41,6 +41,8 @@ interface HookServer {
 }
 
 const servers = new Map<string, HookServer>();
+/** Every server process not yet exited, including ended ones still in their SIGTERM grace. */
+const alive = new Set<ChildProcess>();
 let nextId = 1;
 
 const result = (started: number, fields: Partial<HookProcessResult>): HookProcessResult => ({
@@ -198,7 +200,9 @@ async function startServer(
       server.stderr += chunk.slice(0, STDERR_CAP_BYTES - server.stderr.length);
   });
   child.stdin!.on('error', () => {});
+  alive.add(child);
   child.on('exit', (code, signal) => {
+    alive.delete(child);
     const first = server.stderr.trim().split('\n')[0]?.slice(0, 300);
     endServer(key, server, {
       exitCode: code ?? null,
@@ -288,5 +292,5 @@ export function hookServerPids(): number[] {
 
 // A server must not outlive this process even when the workbench was never closed.
 process.once('exit', () => {
-  for (const s of servers.values()) killGroup(s.child, 'SIGKILL');
+  for (const child of alive) killGroup(child, 'SIGKILL');
 });
