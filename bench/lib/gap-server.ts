@@ -18,6 +18,8 @@ export interface GapServer {
   /** Gaps (ms) between each response's end and the next request's arrival, in order. */
   gaps(): number[];
   requests(): number;
+  /** TCP connections opened since the last reset (1 when the client keeps its connection alive). */
+  connections(): number;
   /** Size of the last request's body. */
   lastRequestBytes(): number;
   close(): Promise<void>;
@@ -53,18 +55,22 @@ export async function startGapServer(): Promise<GapServer> {
       );
     });
   });
+  let connections = 0;
+  server.on('connection', () => void connections++);
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const { port } = server.address() as AddressInfo;
   return {
     baseURL: `http://127.0.0.1:${port}/v1`,
     reset(r) {
       rounds = r;
+      connections = 0;
       arrivals = [];
       ends = [];
     },
     gaps: () => ends.slice(0, arrivals.length - 1).map((end, i) => arrivals[i + 1]! - end),
     requests: () => arrivals.length,
     lastRequestBytes: () => lastBytes,
+    connections: () => connections,
     close: () =>
       new Promise<void>((resolve) => {
         server.closeAllConnections();
