@@ -134,5 +134,9 @@ describe('persistent executable hooks', () => {
     const seen = pids();
     expect(seen).toHaveLength(2);
     expect(seen[0]).toBe(seen[1]);
+    const { hooks } = await wb.hooks.list({ workspace: sb.ws });
+    expect(hooks.find((h) => h.id === 'executable:workspace:server')).toMatchObject({
+      persistent: true,
+    });
   });
 });
