@@ -8,7 +8,14 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createWorkbench } from '../../../src/main/api/workbench.ts';
 import type { Workbench } from '../../../src/main/api/types.ts';
+import { detectSandbox } from '../../../src/main/tools/sandbox/index.ts';
+import {
+  callHookServer,
+  endHookServers,
+  hookServerPids,
+} from '../../../src/main/user-hooks/hook-server.ts';
 import { createTrustStore } from '../../../src/main/user-hooks/index.ts';
+import { DEFAULT_SETTINGS } from '../../../src/shared/types/index.ts';
 import {
   createScriptedLlm,
   type ScriptedLlm,
@@ -138,5 +145,47 @@ describe('persistent executable hooks', () => {
     expect(hooks.find((h) => h.id === 'executable:workspace:server')).toMatchObject({
       persistent: true,
     });
+  });
+});
+
+const availability = await detectSandbox();
+const bwrapUsable = availability.available && availability.engine === 'bubblewrap';
+
+describe.skipIf(!bwrapUsable)('a sandboxed persistent hook', () => {
+  it('serves every call from one process inside the sandbox (its own PID namespace)', async () => {
+    const path = join(sb.wsHooks, 'boxed');
+    writeFileSync(
+      path,
+      `#!/usr/bin/env python3
+import json, os, sys
+if sys.argv[1] == "serve":
+    for line in sys.stdin:
+        call = json.loads(line)
+        print(json.dumps({"id": call["id"], "result": {"blocked": True, "reason": str(os.getpid())}}), flush=True)
+`,
+    );
+    chmodSync(path, 0o755);
+    const spec = {
+      command: path,
+      cwd: sb.ws,
+      env: { PATH: process.env.PATH },
+      stdin: '{}',
+      timeoutMs: 10_000,
+      sandbox: {
+        settings: DEFAULT_SETTINGS.sandbox,
+        workbenchHome: sb.home,
+        workspace: sb.ws,
+        scripts: [path],
+      },
+    };
+    const pidInside = async () =>
+      Number(JSON.parse((await callHookServer(spec, 'before_tool_call')).stdout).reason);
+    const first = await pidInside();
+    expect(await pidInside()).toBe(first);
+    // Pids of a fresh PID namespace start at 1: the server runs inside the sandbox's.
+    expect(first).toBeLessThan(10);
+    expect(hookServerPids()).toHaveLength(1);
+    await endHookServers();
+    expect(hookServerPids()).toEqual([]);
   });
 });
