@@ -5,7 +5,7 @@
  * figure is the median of its 20 gaps, measured at the server. When `WB_BENCH_PEER` names a peer CLI
  * command (e.g. `pi -p`; `{baseURL}` is replaced), the same scenario runs with it side by side.
  */
-import { spawn } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { homePaths, openDatabase } from '../../src/main/store/index.ts';
 import type { GroupContext } from './group.ts';
 import { startGapServer } from './gap-server.ts';
@@ -82,6 +82,8 @@ export async function measureClientGap(
       ctx.log(`client gap at ${size} messages: ${median(medians).toFixed(2)} ms`);
     }
     const peer = process.env.WB_BENCH_PEER;
+    if (!peer && spawnSync('sh', ['-c', 'command -v pi'], { stdio: 'ignore' }).status === 0)
+      ctx.log('pi is on PATH: set WB_BENCH_PEER to its command line to measure it side by side');
     if (peer) {
       const medians: number[] = [];
       for (let i = 0; i <= runs; i++) {
