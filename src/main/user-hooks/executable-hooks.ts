@@ -66,13 +66,14 @@ export async function invokeExecutableHook(
 ): Promise<ExecutableInvocation> {
   const stdin = JSON.stringify(payload);
   let value: Record<string, unknown> | undefined;
-  const spec = { command: path, args: ref.persistent ? [] : ['run'], cwd, env: buildHookEnv(cwd), stdin, timeoutMs: ref.timeoutMs, ...hookSandbox(ref.sandbox, sandbox, cwd, [path]) };
+  // A persistent hook's environment is built only when its server starts (buildHookEnv reads all of process.env).
+  const spec = { command: path, args: ref.persistent ? [] : ['run'], cwd, env: ref.persistent ? {} : buildHookEnv(cwd), stdin, timeoutMs: ref.timeoutMs, ...hookSandbox(ref.sandbox, sandbox, cwd, [path]) };
   const read = (res: HookProcessResult) => {
     const r = readExecutableResult(res, check);
     value = r.value;
     return r.reading;
   };
-  const exec = ref.persistent ? (s: HookProcessSpec) => callHookServer(s, ref.event) : undefined;
+  const exec = ref.persistent ? (s: HookProcessSpec) => callHookServer(s, ref.event, () => buildHookEnv(cwd)) : undefined;
   const { reading } = await runAndRecord(target, ref, stdin, spec, read, exec);
   return { reading, value };
 }

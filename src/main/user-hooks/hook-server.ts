@@ -219,11 +219,13 @@ const starting = new Map<string, Promise<HookServer | { error: string }>>();
  * Runs one call of a persistent hook on its server (started on first use, again after it died),
  * resolving to the same result shape as a spawned `<hook> run`.
  * Contract: never rejects; a call that misses `spec.timeoutMs` kills the server and resolves timed
- * out; the run's abort kills the server and resolves `cancelled`.
+ * out; the run's abort kills the server and resolves `cancelled`. `makeEnv`, when given, builds the
+ * server's environment only when one starts (instead of `spec.env`, which each call would pay for).
  */
 export async function callHookServer(
   spec: HookProcessSpec,
   event: string,
+  makeEnv?: () => NodeJS.ProcessEnv,
 ): Promise<HookProcessResult> {
   const started = performance.now();
   if (spec.signal?.aborted) return result(started, { exitCode: null, error: 'cancelled' });
@@ -237,7 +239,7 @@ export async function callHookServer(
   if (!server) {
     let pending = starting.get(key);
     if (!pending) {
-      pending = startServer(key, spec, version);
+      pending = startServer(key, makeEnv ? { ...spec, env: makeEnv() } : spec, version);
       starting.set(key, pending);
       void pending.finally(() => starting.delete(key));
     }
