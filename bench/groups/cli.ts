@@ -3,6 +3,8 @@
  * OpenAI server (answering "ok" at once), and the run's peak RSS. Measured three ways: from TypeScript
  * source (WORKBENCH_FROM_SOURCE=1: the goal's case), from source with Node's compile cache switched off,
  * and through the esbuild bundle (out/cli) when the launcher would use it (newer than every source).
+ * Then the client gap per round of a 20-round `read_file` run, measured at the model server
+ * (bench/lib/client-gap.ts), on threads of 20 and 2,000 messages.
  * The home is reused between runs (the database exists, as for a returning user).
  */
 import { spawn } from 'node:child_process';
@@ -13,6 +15,7 @@ import { startFakeOpenAi } from '../../test/helpers/fake-openai-server.ts';
 import { runGroup } from '../lib/group.ts';
 import { tempDir } from '../lib/tmp.ts';
 import { figure, goal, median, sample, type Figure } from '../lib/stats.ts';
+import { measureClientGap } from '../lib/client-gap.ts';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 
@@ -51,12 +54,13 @@ await runGroup('cli', async (ctx) => {
   delete env.NODE_OPTIONS;
   delete env.NODE_COMPILE_CACHE;
   delete env.WORKBENCH_FROM_SOURCE;
-  const runCli = (withRss: boolean, extraEnv: NodeJS.ProcessEnv) =>
+  const oneRound = ['run', '--base-url', fake.baseURL, '--model', 'fake-model', '--auto', 'say ok'];
+  const runCli = (withRss: boolean, extraEnv: NodeJS.ProcessEnv, cliArgs = oneRound) =>
     new Promise<number>((resolve, reject) => {
       const args = [
         ...(withRss ? ['--import', path.join(root, 'bench/lib/report-rss.mjs')] : []),
         path.join(root, 'bin/workbench.mjs'),
-        ...['run', '--base-url', fake.baseURL, '--model', 'fake-model', '--auto', 'say ok'],
+        ...cliArgs,
       ];
       const t0 = performance.now();
       const child = spawn(process.execPath, args, {
@@ -98,6 +102,18 @@ await runGroup('cli', async (ctx) => {
       source.walls,
     );
     figures.peak_rss = figure('from TypeScript source: peak RSS', 'MiB', source.rss);
+    // No credential variable: the launcher runs the CLI in its own process (no key handover).
+    const noKey = await measure({ ...fromSource, OPENAI_API_KEY: undefined });
+    figures.run_wall_no_key = figure(
+      'from source, no key in the environment (no handover child): start + one round + exit',
+      'ms',
+      noKey.walls,
+    );
+    figures.peak_rss_no_key = figure(
+      'from source, no key in the environment: peak RSS',
+      'MiB',
+      noKey.rss,
+    );
     // Node's module compile cache (which also keeps the type-stripped source) switched off.
     const cold = await measure({ ...fromSource, NODE_DISABLE_COMPILE_CACHE: '1' });
     figures.run_wall_no_cache = figure(
@@ -109,6 +125,14 @@ await runGroup('cli', async (ctx) => {
       'from source, NODE_DISABLE_COMPILE_CACHE=1: peak RSS',
       'MiB',
       cold.rss,
+    );
+    Object.assign(
+      figures,
+      await measureClientGap(ctx, {
+        home,
+        workspace,
+        run: (cliArgs) => runCli(false, fromSource, cliArgs),
+      }),
     );
     if (bundleFresh()) {
       const bundled = await measure({});
@@ -141,6 +165,9 @@ await runGroup('cli', async (ctx) => {
       goal('peak RSS of that run < 174 MiB', figures.peak_rss!.median, 'MiB', 174, {
         figure: 'peak_rss',
         strict: true,
+      }),
+      goal('client gap ≤ 1 ms per round at 2,000 messages', figures.gap_long!.median, 'ms', 1, {
+        figure: 'gap_long',
       }),
     ],
     notes,

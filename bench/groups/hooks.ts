@@ -4,7 +4,9 @@
  * output, JSON reading, span, hook_runs row in SQLite) and through the bare runner, each against a bare
  * `child_process.spawn` of the same script with the same payload and environment, in the same process;
  * (2) the same for a Claude-dialect handler (`/bin/sh -c`); (3) the extra time per tool call of a run with
- * 5 executable hooks on (3 before_tool_call + 2 after_tool_call) against the same run with hooks off.
+ * 5 executable hooks on (3 before_tool_call + 2 after_tool_call) against the same run with hooks off;
+ * (4) where the checkout has them, one call to a persistent hook (docs/hooks.md#persistent-hooks) and
+ * the same 5-hook run with the hooks persistent.
  */
 import { spawn } from 'node:child_process';
 import { chmodSync, mkdirSync, writeFileSync } from 'node:fs';
@@ -44,6 +46,32 @@ function writeHook(file: string, event: string): void {
   writeFileSync(file, `#!/bin/sh\nif [ "$1" = hook ]; then echo ${event}; fi\nexit 0\n`);
   chmodSync(file, 0o755);
 }
+
+/**
+ * A persistent hook (docs/hooks.md#persistent-hooks) that answers every call with "no action", in
+ * Python: bash's `read` takes a byte per system call from a pipe, slow for a 5 KB after_tool_call payload.
+ */
+function writePersistentHook(file: string, event: string): void {
+  writeFileSync(
+    file,
+    `#!/usr/bin/env python3
+import json, sys
+if sys.argv[1] == "hook":
+    print(json.dumps({"event": "${event}", "persistent": True}))
+elif sys.argv[1] == "serve":
+    for line in sys.stdin:
+        sys.stdout.write('{"id":%d,"result":null}\\n' % json.loads(line)["id"])
+        sys.stdout.flush()
+`,
+  );
+  chmodSync(file, 0o755);
+}
+
+/** Whether this checkout has persistent hooks (an older commit benchmarked side by side has not). */
+const hasPersistentHooks = await import('../../src/main/user-hooks/hook-server.ts').then(
+  () => true,
+  () => false,
+);
 
 await runGroup('hooks', async (ctx) => {
   const { invokeExecutableHook } = await import('../../src/main/user-hooks/executable-hooks.ts');
@@ -111,8 +139,15 @@ await runGroup('hooks', async (ctx) => {
     () => invokeExecutableHook(target, ref, script, workspace, execPayload, () => 'none', box),
     bareExec,
   );
-  figures.bare_executable = figure('bare child_process.spawn of the script', 'ms', [...bare1, ...bare2]);
-  figures.executable_runner = figure('executable hook, runner only (runHookProcess)', 'ms', execRunner);
+  figures.bare_executable = figure('bare child_process.spawn of the script', 'ms', [
+    ...bare1,
+    ...bare2,
+  ]);
+  figures.executable_runner = figure(
+    'executable hook, runner only (runHookProcess)',
+    'ms',
+    execRunner,
+  );
   figures.executable_full = figure(
     'executable hook, whole path (invokeExecutableHook: runner + span + hook_runs row)',
     'ms',
@@ -129,9 +164,15 @@ await runGroup('hooks', async (ctx) => {
     median(execFull) / median(bare2),
   );
   goals.push(
-    goal('executable hook: runner ≤ 1.2× bare spawn', figures.executable_runner_ratio.median, '×', 1.2, {
-      figure: 'executable_runner_ratio',
-    }),
+    goal(
+      'executable hook: runner ≤ 1.2× bare spawn',
+      figures.executable_runner_ratio.median,
+      '×',
+      1.2,
+      {
+        figure: 'executable_runner_ratio',
+      },
+    ),
   );
   goals.push(
     goal(
@@ -216,20 +257,54 @@ await runGroup('hooks', async (ctx) => {
   ctx.log(
     `claude: bare ${median(bare3).toFixed(2)} ms, dialect ${median(claudeFull).toFixed(2)} ms`,
   );
+  if (hasPersistentHooks) {
+    const { endHookServers } = await import('../../src/main/user-hooks/hook-server.ts');
+    const served = path.join(home, 'served-hook');
+    writePersistentHook(served, 'before_tool_call');
+    const persistentRef = { ...ref, id: 'user:served-hook', name: 'served-hook', persistent: true };
+    const persistent = await sample(runs, warmup, async () => {
+      const t0 = performance.now();
+      await invokeExecutableHook(
+        target,
+        persistentRef,
+        served,
+        workspace,
+        execPayload,
+        () => 'none',
+        box,
+      );
+      return performance.now() - t0;
+    });
+    await endHookServers();
+    figures.persistent_call = figure(
+      'persistent hook, one call, whole path (server round trip + span + hook_runs row)',
+      'ms',
+      persistent,
+    );
+    goals.push(
+      goal('one call to a persistent hook ≤ 0.3 ms', figures.persistent_call.median, 'ms', 0.3, {
+        figure: 'persistent_call',
+      }),
+    );
+    ctx.log(`persistent hook call: ${median(persistent).toFixed(3)} ms`);
+  }
   db.transaction(() => spans.flush());
   db.close();
 
   // A whole run with 5 user hooks ($WORKBENCH_HOME/hooks: user scope, no trust needed) against hooks off.
   mkdirSync(homePaths(home).hooksDir, { recursive: true });
-  for (const [i, event] of [
-    'before_tool_call',
-    'before_tool_call',
-    'before_tool_call',
-    'after_tool_call',
-    'after_tool_call',
-  ].entries()) {
-    writeHook(path.join(homePaths(home).hooksDir, `hook-${i}`), event);
-  }
+  const installFive = (write: (file: string, event: string) => void) => {
+    for (const [i, event] of [
+      'before_tool_call',
+      'before_tool_call',
+      'before_tool_call',
+      'after_tool_call',
+      'after_tool_call',
+    ].entries()) {
+      write(path.join(homePaths(home).hooksDir, `hook-${i}`), event);
+    }
+  };
+  installFive(writeHook);
   const { createWorkbench } = await import('../../src/main/api/workbench.ts');
   const llm = createInstantLlm(READ_PATH);
   const wb: Workbench = await createWorkbench({ home, workspace, llm, interactive: false });
@@ -249,16 +324,40 @@ await runGroup('hooks', async (ctx) => {
     const gaps = llm.callTimes.slice(1).map((t, i) => t - llm.callTimes[i]!);
     return { perRound: (performance.now() - t0) / rounds, interval: median(gaps) };
   };
-  const on: { perRound: number; interval: number }[] = [];
-  const off: { perRound: number; interval: number }[] = [];
-  await sample(ctx.quick ? 3 : 7, 1, async () => {
-    off.push(await runOnce(true));
-    on.push(await runOnce(false));
-  });
-  await wb.close();
   const tail = <T>(a: T[]) => a.slice(-(ctx.quick ? 3 : 7));
-  const diffs = tail(on).map((o, i) => o.perRound - tail(off)[i]!.perRound);
-  const intervalDiffs = tail(on).map((o, i) => o.interval - tail(off)[i]!.interval);
+  const compare = async () => {
+    const on: { perRound: number; interval: number }[] = [];
+    const off: { perRound: number; interval: number }[] = [];
+    await sample(ctx.quick ? 3 : 7, 1, async () => {
+      off.push(await runOnce(true));
+      on.push(await runOnce(false));
+    });
+    return {
+      diffs: tail(on).map((o, i) => o.perRound - tail(off)[i]!.perRound),
+      intervalDiffs: tail(on).map((o, i) => o.interval - tail(off)[i]!.interval),
+    };
+  };
+  const { diffs, intervalDiffs } = await compare();
+  if (hasPersistentHooks) {
+    installFive(writePersistentHook);
+    const served = await compare();
+    figures.five_persistent_interval = figure(
+      '5 persistent hooks on: extra steady-state time per tool call',
+      'ms',
+      served.intervalDiffs,
+    );
+    goals.push(
+      goal(
+        'five persistent hooks per tool call ≤ 1 ms',
+        figures.five_persistent_interval.median,
+        'ms',
+        1,
+        { figure: 'five_persistent_interval' },
+      ),
+    );
+    ctx.log(`5 persistent hooks: +${median(served.intervalDiffs).toFixed(2)} ms per tool call`);
+  }
+  await wb.close();
   figures.five_hooks_per_call = figure(
     '5 hooks on: extra wall time per tool call (incl. discovery, amortised)',
     'ms',

@@ -23,6 +23,7 @@ import {
 import { createWorkspace } from '../tools/workspace.ts';
 import { createTrustStore } from '../user-hooks/index.ts';
 import { endHookLeftovers } from '../user-hooks/runner.ts';
+import { endHookServers } from '../user-hooks/hook-server.ts';
 import { registerSecret } from '../secrets/redaction.ts';
 import { exporterFromSettings } from '../tracing/index.ts';
 import { compactThreadNow } from '../middleware/summarization.ts';
@@ -427,6 +428,7 @@ export async function createWorkbench(opts: WorkbenchOptions): Promise<Workbench
       db.transaction(() => spans.flush());
       await feed.close();
       await exporter?.shutdown();
+      await endHookServers();
       await endHookLeftovers();
       await mcp.close();
       db.close();

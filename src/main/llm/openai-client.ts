@@ -3,10 +3,9 @@
  * we retry ourselves, only before the stream starts, so a half-streamed answer is never repeated.
  */
 import OpenAI, { APIError } from 'openai';
-import type { ChatCompletionCreateParamsStreaming } from 'openai/resources/chat/completions';
 import type { ChatOptions, LlmClient, LlmResponse, ModelRequest } from './types.ts';
 import { LlmError } from './types.ts';
-import { requestMessages, toOpenAiTools } from './message-mapping.ts';
+import { requestBody } from './request-body.ts';
 import { createStreamAccumulator } from './stream-accumulator.ts';
 import { classifyError, networkCode, scrub } from './error-mapping.ts';
 import type { ClassifiedError } from './error-mapping.ts';
@@ -77,10 +76,17 @@ export function createOpenAiClient(opts: OpenAiClientOptions): LlmClient {
     try {
       let stream: AsyncIterable<unknown>;
       try {
-        stream = await sdk.chat.completions.create(buildParams(req), {
-          signal: ctrl.signal,
-          maxRetries: 0,
-        });
+        // The body is sent as built by requestBody (each message serialized once per thread); the
+        // params object only tells the SDK to read the answer as a stream.
+        stream = await sdk.chat.completions.create(
+          { model: req.model, messages: [], stream: true },
+          {
+            signal: ctrl.signal,
+            maxRetries: 0,
+            body: requestBody(req),
+            headers: { 'content-type': 'application/json' },
+          },
+        );
       } catch (err) {
         if (o.signal.aborted) throw abortError(o.signal);
         if (idleFired) {
@@ -136,25 +142,6 @@ export function createOpenAiClient(opts: OpenAiClientOptions): LlmClient {
       }
     },
   };
-}
-
-function buildParams(req: ModelRequest): ChatCompletionCreateParamsStreaming {
-  const params: ChatCompletionCreateParamsStreaming = {
-    model: req.model,
-    messages: requestMessages(req) as ChatCompletionCreateParamsStreaming['messages'],
-    stream: true,
-    stream_options: { include_usage: true },
-  };
-  const tools = toOpenAiTools(req.tools);
-  if (tools) params.tools = tools;
-  const { temperature, max_tokens, top_p, stop } = req.params;
-  if (temperature !== undefined) params.temperature = temperature;
-  if (max_tokens !== undefined) params.max_tokens = max_tokens;
-  if (req.params.max_completion_tokens !== undefined)
-    params.max_completion_tokens = req.params.max_completion_tokens;
-  if (top_p !== undefined) params.top_p = top_p;
-  if (stop?.length) params.stop = stop;
-  return params;
 }
 
 function done(response: LlmResponse): Attempt {

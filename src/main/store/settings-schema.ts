@@ -7,6 +7,7 @@ const hookOverride = z.looseObject({
   fail_mode: z.enum(['open', 'closed']).optional(),
   timeout_ms: z.number().int().positive().optional(),
   sandbox: z.boolean().optional(),
+  persistent: z.boolean().optional(),
 });
 
 /** Validates a full (already merged) WorkbenchSettings. */

@@ -28,6 +28,8 @@ export interface ExecutableHookEntry {
   path: string;
   scope: 'workspace' | 'user';
   event?: ExecutableEvent;
+  /** Its `hook` answer asked to be served by one long-lived process (docs/hooks.md#persistent-hooks). */
+  persistent?: boolean;
   /** False when the file name ends with `.disable`. */
   enabled: boolean;
   trusted: boolean;
@@ -37,10 +39,13 @@ export interface ExecutableHookEntry {
   shadowed?: boolean;
 }
 
-interface CacheEntry {
-  key: string;
+interface TypeAnswer {
   event?: ExecutableEvent;
+  persistent?: boolean;
   problem?: string;
+}
+interface CacheEntry extends TypeAnswer {
+  key: string;
 }
 // Keyed by device:inode so a `.disable` rename keeps the answer; invalidated by mtime/size/inode change.
 const typeCache = new Map<string, CacheEntry>();
@@ -93,13 +98,28 @@ export function isRunnableFile(path: string): boolean {
   }
 }
 
+/** Reads a `hook` answer: the event name, or `{"event": "…", "persistent": true}`. */
+export function readTypeAnswer(stdout: string): TypeAnswer {
+  const answer = stdout.trim();
+  if (isExecutableEvent(answer)) return { event: answer };
+  if (answer.startsWith('{')) {
+    try {
+      const o = JSON.parse(answer) as { event?: unknown; persistent?: unknown };
+      if (typeof o.event === 'string' && isExecutableEvent(o.event)) return { event: o.event, ...(o.persistent === true ? { persistent: true } : {}) };
+    } catch {
+      /* reported below */
+    }
+  }
+  return { problem: `bad hook type "${answer.slice(0, 60)}" (expected one of ${EXECUTABLE_EVENTS.join(', ')})` };
+}
+
 /** How `<hook> hook` is asked: in the sandbox when the hook opted in (docs/hooks.md#sandboxing-a-hook). */
 interface QueryContext {
   cwd: string;
   sandbox?: HookSandboxContext;
 }
 
-async function queryType(path: string, q: QueryContext): Promise<{ event?: ExecutableEvent; problem?: string }> {
+async function queryType(path: string, q: QueryContext): Promise<TypeAnswer> {
   const res = await runHookProcess({
     command: path,
     args: ['hook'],
@@ -111,9 +131,7 @@ async function queryType(path: string, q: QueryContext): Promise<{ event?: Execu
   if (res.error) return { problem: res.error };
   if (res.timedOut) return { problem: '`hook` query timed out' };
   if (res.exitCode !== 0) return { problem: `\`hook\` query exited with ${res.exitCode ?? res.signal}` };
-  const answer = res.stdout.trim();
-  if (isExecutableEvent(answer)) return { event: answer };
-  return { problem: `bad hook type "${answer.slice(0, 60)}" (expected one of ${EXECUTABLE_EVENTS.join(', ')})` };
+  return readTypeAnswer(res.stdout);
 }
 
 async function scanDir({ path: dir, scope, idPrefix, namePrefix = '' }: HookDir, opts: DiscoverOptions, mayRun: boolean): Promise<ExecutableHookEntry[]> {
@@ -146,6 +164,7 @@ async function scanDir({ path: dir, scope, idPrefix, namePrefix = '' }: HookDir,
         const cached = typeCache.get(identity(st));
         if (cached && cached.key === version(st)) {
           if (cached.event) entry.event = cached.event;
+          if (cached.persistent) entry.persistent = true;
           if (cached.problem) entry.problem = cached.problem;
           return entry;
         }

@@ -13,7 +13,8 @@ import { buildHookEnv } from '../env/child-env.ts';
 import { markRewritten, refuseRewrittenInput } from './input-guard.ts';
 import { parseHookJson } from './json-output.ts';
 import { processFailure, runAndRecord, targetOf } from './record.ts';
-import { hookSandbox, type HookProcessResult, type HookSandboxContext } from './runner.ts';
+import { hookSandbox, type HookProcessResult, type HookProcessSpec, type HookSandboxContext } from './runner.ts';
+import { callHookServer } from './hook-server.ts';
 import { isRunnableFile, type ExecutableHookEntry } from './executable-discovery.ts';
 import { basePayload, executableDecision, type ExecutableEvent } from './executable-events.ts';
 import {
@@ -53,7 +54,8 @@ export function executableRef(e: ExecutableHookEntry, settings: WorkbenchSetting
   const o = settings.hook_overrides[e.id] ?? {};
   // A hook that asked for containment blocks what it guards when it cannot run in it.
   const failMode = o.fail_mode ?? (o.sandbox ? 'closed' : 'open');
-  return { id: e.id, name: e.name, event: e.event ?? 'unknown', failMode, timeoutMs: o.timeout_ms ?? EXECUTABLE_HOOK_TIMEOUT_MS, ...(o.sandbox ? { sandbox: true } : {}) };
+  const persistent = o.persistent ?? e.persistent;
+  return { id: e.id, name: e.name, event: e.event ?? 'unknown', failMode, timeoutMs: o.timeout_ms ?? EXECUTABLE_HOOK_TIMEOUT_MS, ...(o.sandbox ? { sandbox: true } : {}), ...(persistent ? { persistent: true } : {}) };
 }
 
 export interface ExecutableInvocation {
@@ -77,12 +79,15 @@ export async function invokeExecutableHook(
 ): Promise<ExecutableInvocation> {
   const stdin = JSON.stringify(payload);
   let value: Record<string, unknown> | undefined;
-  const spec = { command: path, args: ['run'], cwd, env: buildHookEnv(cwd), stdin, timeoutMs: ref.timeoutMs, ...hookSandbox(ref.sandbox, sandbox, cwd, [path]) };
-  const { reading } = await runAndRecord(target, ref, stdin, spec, (res) => {
+  // A persistent hook's environment is built only when its server starts (buildHookEnv reads all of process.env).
+  const spec = { command: path, args: ref.persistent ? [] : ['run'], cwd, env: ref.persistent ? {} : buildHookEnv(cwd), stdin, timeoutMs: ref.timeoutMs, ...hookSandbox(ref.sandbox, sandbox, cwd, [path]) };
+  const read = (res: HookProcessResult) => {
     const r = readExecutableResult(res, check);
     value = r.value;
     return r.reading;
-  });
+  };
+  const exec = ref.persistent ? (s: HookProcessSpec) => callHookServer(s, ref.event, () => buildHookEnv(cwd)) : undefined;
+  const { reading } = await runAndRecord(target, ref, stdin, spec, read, exec);
   return { reading, value };
 }
 

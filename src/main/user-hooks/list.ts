@@ -39,6 +39,7 @@ export function executableInfo(e: ExecutableHookEntry, settings: WorkbenchSettin
     timeout_ms: ref.timeoutMs,
     fail_mode: ref.failMode,
     ...(ref.sandbox ? { sandboxed: true } : {}),
+    ...(ref.persistent ? { persistent: true } : {}),
     ...(problem ? { problem } : {}),
   };
 }

@@ -63,6 +63,7 @@ export async function runAndRecord(
   payload: string,
   spec: HookProcessSpec,
   read: (res: HookProcessResult) => HookReading,
+  exec: (spec: HookProcessSpec) => Promise<HookProcessResult> = runHookProcess,
 ): Promise<RecordedRun> {
   const startedAt = Date.now();
   const span = target.trace?.startSpan(`hook ${hook.event} ${hook.name}`, 'hook', {
@@ -70,8 +71,9 @@ export async function runAndRecord(
     'workbench.hook.event': hook.event,
     'workbench.hook.kind': 'external',
     'workbench.hook.fail_mode': hook.failMode,
+    ...(hook.persistent ? { 'workbench.hook.persistent': true } : {}),
   });
-  const result = await runHookProcess(target.signal ? { ...spec, signal: target.signal } : spec);
+  const result = await exec(target.signal ? { ...spec, signal: target.signal } : spec);
   let reading: HookReading;
   try {
     reading = read(result);

@@ -29,6 +29,11 @@ export async function endHookLeftovers(): Promise<number> {
   return killMarked(...markers);
 }
 
+/** Records that the run of `marker` ended, so `endHookLeftovers()` ends what it left behind. */
+export function markHookRunEnded(marker: string): void {
+  endedRuns.add(marker);
+}
+
 /** Captured stdout bytes; beyond this the output is drained and discarded. */
 export const STDOUT_CAP_BYTES = 1024 * 1024;
 /** Captured stderr bytes. */

@@ -10,6 +10,8 @@ export interface UserHookRef {
   timeoutMs: number;
   /** Runs in the command sandbox (it opted in); fail-closed unless its override says otherwise. */
   sandbox?: boolean;
+  /** An executable hook served by one long-lived `<hook> serve` process (docs/hooks.md#persistent-hooks). */
+  persistent?: boolean;
 }
 
 /** How a hook run was read: the decision stored and traced. */

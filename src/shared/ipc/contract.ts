@@ -234,7 +234,13 @@ export interface AgentFile {
   script?: string;
 }
 
-export type HookTemplateId = 'audit-logger' | 'guardrail' | 'follow-up';
+export type HookTemplateId =
+  | 'audit-logger'
+  | 'guardrail'
+  | 'follow-up'
+  | 'persistent-shell'
+  | 'persistent-python'
+  | 'persistent-node';
 
 export interface HookListing {
   /** Every hook in pipeline order (built-ins with the user hooks in place of `user-hooks`). */

@@ -118,7 +118,14 @@ export const ARG_SCHEMAS = {
   'hooks.create': z.strictObject({
     scope: Scope,
     name: z.string().regex(/^[A-Za-z0-9][A-Za-z0-9._-]{0,99}$/, 'letters, digits, dot, dash and underscore'),
-    template: z.enum(['audit-logger', 'guardrail', 'follow-up']),
+    template: z.enum([
+      'audit-logger',
+      'guardrail',
+      'follow-up',
+      'persistent-shell',
+      'persistent-python',
+      'persistent-node',
+    ]),
   }),
 } as const satisfies Record<InvokeChannel, z.ZodType>;
 

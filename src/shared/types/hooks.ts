@@ -20,6 +20,8 @@ export interface HookInfo {
   fail_mode?: FailMode;
   /** The user hook runs in the command sandbox (it opted in). */
   sandboxed?: boolean;
+  /** An executable hook served by one long-lived process (docs/hooks.md#persistent-hooks). */
+  persistent?: boolean;
   problem?: string;
   /** How its last runs ended (user hooks only; replays never count). */
   health?: HookHealth;

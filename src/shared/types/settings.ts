@@ -13,6 +13,8 @@ export interface HookOverride {
   timeout_ms?: number;
   /** Run this hook in the command sandbox (docs/hooks.md#sandboxing-a-hook). */
   sandbox?: boolean;
+  /** An executable hook served by one long-lived process (docs/hooks.md#persistent-hooks). */
+  persistent?: boolean;
 }
 
 /**

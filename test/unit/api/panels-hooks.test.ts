@@ -42,7 +42,14 @@ describe('hooks service', () => {
     });
     expect(hooks[5]).toMatchObject({ dialect: 'claude', matcher: 'Bash' });
     expect(trusted).toBe(false);
-    expect(templates.map((t) => t.id)).toEqual(['audit-logger', 'guardrail', 'follow-up']);
+    expect(templates.map((t) => t.id)).toEqual([
+      'audit-logger',
+      'guardrail',
+      'follow-up',
+      'persistent-shell',
+      'persistent-python',
+      'persistent-node',
+    ]);
   });
 
   it('shows workspace hooks as untrusted until the workspace is trusted', async () => {

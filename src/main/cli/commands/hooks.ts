@@ -24,7 +24,7 @@ function formatInfo(i: HookInfo): string {
   const what = [i.events.join(',') || '?', i.matcher ? `[${i.matcher}]` : '']
     .filter(Boolean)
     .join(' ');
-  const where = `${i.path ?? i.command ?? ''}${i.sandboxed ? ' (sandboxed)' : ''}`;
+  const where = `${i.path ?? i.command ?? ''}${i.sandboxed ? ' (sandboxed)' : ''}${i.persistent ? ' (persistent)' : ''}`;
   const lastError = i.health?.last_error
     ? `\n        last error: ${i.health.last_error.slice(0, 160)}`
     : '';

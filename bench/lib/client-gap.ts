@@ -1,0 +1,104 @@
+/**
+ * The client gap per round as a user feels it: `workbench run` (a real CLI process) against
+ * bench/lib/gap-server.ts, 20 rounds of one `read_file` call each, on threads pre-filled to 20 and
+ * 2,000 messages (the long ones with the stored summary a thread of that length has). Each run's
+ * figure is the median of its 20 gaps, measured at the server. When `WB_BENCH_PEER` names a peer CLI
+ * command (e.g. `pi -p`; `{baseURL}` is replaced), the same scenario runs with it side by side.
+ */
+import { spawn, spawnSync } from 'node:child_process';
+import { homePaths, openDatabase } from '../../src/main/store/index.ts';
+import type { GroupContext } from './group.ts';
+import { startGapServer } from './gap-server.ts';
+import { syntheticThread } from './messages.ts';
+import { figure, median, type Figure } from './stats.ts';
+import { READ_PATH, writeReadTarget } from './workspace-files.ts';
+
+const ROUNDS = 20;
+
+function prefill(home: string, workspace: string, size: number, count: number): string[] {
+  const db = openDatabase(homePaths(home).db);
+  try {
+    return Array.from({ length: count }, (_, i) => {
+      const id = db.threads.loadOrCreate(undefined, workspace).thread_id;
+      const msgs = syntheticThread(size, i);
+      db.threads.appendMessages(id, msgs);
+      if (size > 100)
+        db.threads.setCompaction(id, {
+          upto: msgs.findLastIndex((m) => m.role === 'user'),
+          content: 'Summary: the user asked to read the router and related files; each was read.',
+          created_at: Date.now(),
+        });
+      return id;
+    });
+  } finally {
+    db.close();
+  }
+}
+
+function runPeer(command: string, baseURL: string, cwd: string): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const line = `${command.replaceAll('{baseURL}', baseURL)} 'read ${READ_PATH} ${ROUNDS} times'`;
+    const child = spawn('/bin/sh', ['-c', line], { cwd, stdio: 'ignore' });
+    child.on('error', reject);
+    child.on('close', (code) =>
+      code === 0 ? resolve() : reject(new Error(`peer exited ${code}`)),
+    );
+  });
+}
+
+/** Figures `gap_short` / `gap_long` (and `gap_peer_short` / `gap_peer_long` with a peer). */
+export async function measureClientGap(
+  ctx: GroupContext,
+  o: { home: string; workspace: string; run: (args: string[]) => Promise<number> },
+): Promise<Record<string, Figure>> {
+  writeReadTarget(o.workspace);
+  const server = await startGapServer();
+  const runs = ctx.quick ? 3 : 7;
+  const figures: Record<string, Figure> = {};
+  try {
+    for (const [key, size] of [
+      ['short', 20],
+      ['long', ctx.size(2000, 200)],
+    ] as const) {
+      const threads = prefill(o.home, o.workspace, size, runs + 1);
+      const medians: number[] = [];
+      for (const [i, thread] of threads.entries()) {
+        server.reset(ROUNDS);
+        await o.run([
+          ...['run', '--base-url', server.baseURL, '--model', 'fake-model', '--auto'],
+          ...['--thread', thread, '--max-iterations', String(ROUNDS + 2), 'read the router'],
+        ]);
+        if (server.gaps().length !== ROUNDS)
+          throw new Error(
+            `expected ${ROUNDS} rounds, the server saw ${server.requests()} requests`,
+          );
+        if (i > 0) medians.push(median(server.gaps())); // the first run warms the OS caches
+      }
+      figures[`gap_${key}`] = figure(
+        `client gap per round at the model server, workbench run, ${size}-message thread`,
+        'ms',
+        medians,
+      );
+      ctx.log(`client gap at ${size} messages: ${median(medians).toFixed(2)} ms`);
+    }
+    const peer = process.env.WB_BENCH_PEER;
+    if (!peer && spawnSync('sh', ['-c', 'command -v pi'], { stdio: 'ignore' }).status === 0)
+      ctx.log('pi is on PATH: set WB_BENCH_PEER to its command line to measure it side by side');
+    if (peer) {
+      const medians: number[] = [];
+      for (let i = 0; i <= runs; i++) {
+        server.reset(ROUNDS);
+        await runPeer(peer, server.baseURL, o.workspace);
+        if (i > 0) medians.push(median(server.gaps()));
+      }
+      figures.gap_peer = figure(
+        `client gap per round, peer CLI (${peer}), new thread`,
+        'ms',
+        medians,
+      );
+    }
+  } finally {
+    await server.close();
+  }
+  return figures;
+}

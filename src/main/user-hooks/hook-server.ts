@@ -1,0 +1,298 @@
+/**
+ * Long-lived executable hooks (docs/hooks.md#persistent-hooks): a hook that declared itself persistent
+ * is started once as `<hook> serve` and answers every call as one JSON line on stdout
+ * (`{"id":1,"event":"…","payload":{…}}` in, `{"id":1,"result":{…}}` out). A server that dies is
+ * started again on the next call (and so is one whose file changed); one that misses a call's deadline is killed (its process group,
+ * SIGTERM then SIGKILL) and its calls fail as timed out. Servers live until `endHookServers()` (the
+ * workbench's close) or the exit of this process, and carry a process marker like every hook run.
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { statSync } from 'node:fs';
+import { HOOK_KILL_GRACE_MS } from '../../shared/constants.ts';
+import { redactSecrets } from '../secrets/redaction.ts';
+import { newProcessMarker, withMarker } from '../tools/process-tracking.ts';
+import { wrapHookProcess } from '../tools/sandbox/index.ts';
+import {
+  STDERR_CAP_BYTES,
+  STDOUT_CAP_BYTES,
+  markHookRunEnded,
+  type HookProcessResult,
+  type HookProcessSpec,
+} from './runner.ts';
+
+interface Pending {
+  resolve(r: HookProcessResult): void;
+  started: number;
+  timer: NodeJS.Timeout;
+  signal?: AbortSignal;
+  onAbort?: () => void;
+}
+
+interface HookServer {
+  child: ChildProcess;
+  /** The hook file's mtime when started: an edited hook gets a new server. */
+  version: number;
+  marker: string;
+  pending: Map<number, Pending>;
+  /** Stderr written since the last answer, given to the next call's result (capped). */
+  stderr: string;
+  cleanup?: () => Promise<void>;
+  ended: boolean;
+}
+
+const servers = new Map<string, HookServer>();
+/** Every server process not yet exited, including ended ones still in their SIGTERM grace. */
+const alive = new Set<ChildProcess>();
+let nextId = 1;
+
+const result = (started: number, fields: Partial<HookProcessResult>): HookProcessResult => ({
+  exitCode: 0,
+  signal: null,
+  timedOut: false,
+  stdout: '',
+  stderr: '',
+  stdoutTruncated: false,
+  stderrTruncated: false,
+  stdoutBytes: 0,
+  stderrBytes: 0,
+  durationMs: Math.round(performance.now() - started),
+  ...fields,
+});
+
+function killGroup(child: ChildProcess, signal: NodeJS.Signals): void {
+  if (child.pid === undefined) return;
+  try {
+    process.kill(-child.pid, signal);
+  } catch {
+    /* the group is gone already */
+  }
+}
+
+/** Ends a server: every open call fails with `why` (or times out), the group is killed. */
+function endServer(key: string, server: HookServer, why: Partial<HookProcessResult>): void {
+  if (servers.get(key) === server) servers.delete(key);
+  if (!server.ended) {
+    server.ended = true;
+    markHookRunEnded(server.marker);
+    killGroup(server.child, 'SIGTERM');
+    setTimeout(() => killGroup(server.child, 'SIGKILL'), HOOK_KILL_GRACE_MS).unref();
+    void server.cleanup?.();
+  }
+  for (const [id, p] of server.pending) {
+    server.pending.delete(id);
+    settle(p, result(p.started, { exitCode: null, stderr: redactSecrets(server.stderr), ...why }));
+  }
+}
+
+function settle(p: Pending, r: HookProcessResult): void {
+  clearTimeout(p.timer);
+  if (p.onAbort) p.signal?.removeEventListener('abort', p.onAbort);
+  p.resolve(r);
+}
+
+/** Reads one answer line; a line that is not an answer to an open call is ignored. */
+function onLine(server: HookServer, line: string): void {
+  let answer: unknown;
+  try {
+    answer = JSON.parse(line);
+  } catch {
+    return;
+  }
+  if (!answer || typeof answer !== 'object') return;
+  const {
+    id,
+    result: value,
+    error,
+  } = answer as { id?: unknown; result?: unknown; error?: unknown };
+  const p = typeof id === 'number' ? server.pending.get(id) : undefined;
+  if (!p || typeof id !== 'number') return;
+  server.pending.delete(id);
+  const stderr = redactSecrets(server.stderr);
+  server.stderr = '';
+  if (typeof error === 'string') {
+    settle(p, result(p.started, { exitCode: 1, stderr: error.slice(0, STDERR_CAP_BYTES) }));
+    return;
+  }
+  // `null` or no result is "no action", like an empty stdout of `<hook> run`.
+  const stdout = value === undefined || value === null ? '' : redactSecrets(JSON.stringify(value));
+  const bytes = Buffer.byteLength(stdout);
+  const truncated = bytes > STDOUT_CAP_BYTES;
+  settle(
+    p,
+    result(p.started, {
+      stdout: truncated ? '' : stdout,
+      stdoutBytes: bytes,
+      stdoutTruncated: truncated,
+      stderr,
+    }),
+  );
+}
+
+async function startServer(
+  key: string,
+  spec: HookProcessSpec,
+  version: number,
+): Promise<HookServer | { error: string }> {
+  const marker = newProcessMarker();
+  let command = spec.command;
+  let args = [...(spec.args ?? []), 'serve'];
+  let env = withMarker(spec.env, marker);
+  let cleanup: (() => Promise<void>) | undefined;
+  if (spec.sandbox) {
+    const wrapped = await wrapHookProcess(spec.sandbox, { ...spec, args }).catch((e: Error) => ({
+      refused: e.message,
+    }));
+    if ('refused' in wrapped) return { error: `not run: ${wrapped.refused}` };
+    env = { ...env, ...wrapped.env };
+    cleanup = wrapped.cleanup;
+    args = ['-c', wrapped.command];
+    command = '/bin/sh';
+  }
+  let child: ChildProcess;
+  try {
+    child = spawn(command, args, {
+      cwd: spec.cwd,
+      env,
+      detached: true,
+      stdio: ['pipe', 'pipe', 'pipe'],
+    });
+  } catch (e) {
+    return { error: `cannot run ${spec.command}: ${(e as Error).message}` };
+  }
+  const server: HookServer = {
+    child,
+    version,
+    marker,
+    pending: new Map(),
+    stderr: '',
+    cleanup,
+    ended: false,
+  };
+  const started = await new Promise<string | undefined>((resolve) => {
+    child.once('spawn', () => resolve(undefined));
+    child.once('error', (e: NodeJS.ErrnoException) =>
+      resolve(`cannot run ${spec.command}: ${e.code ?? e.message}`),
+    );
+  });
+  if (started) {
+    void cleanup?.();
+    return { error: started };
+  }
+  let buffered = '';
+  child.stdout!.setEncoding('utf8').on('data', (chunk: string) => {
+    buffered += chunk;
+    let nl: number;
+    while ((nl = buffered.indexOf('\n')) >= 0) {
+      const line = buffered.slice(0, nl).trim();
+      buffered = buffered.slice(nl + 1);
+      if (line) onLine(server, line);
+    }
+    // A line longer than the output cap is an answer too large: the server is ended.
+    if (buffered.length > STDOUT_CAP_BYTES)
+      endServer(key, server, {
+        exitCode: null,
+        stdoutTruncated: true,
+        stdoutBytes: buffered.length,
+      });
+  });
+  child.stderr!.setEncoding('utf8').on('data', (chunk: string) => {
+    if (server.stderr.length < STDERR_CAP_BYTES)
+      server.stderr += chunk.slice(0, STDERR_CAP_BYTES - server.stderr.length);
+  });
+  child.stdin!.on('error', () => {});
+  alive.add(child);
+  child.on('exit', (code, signal) => {
+    alive.delete(child);
+    const first = server.stderr.trim().split('\n')[0]?.slice(0, 300);
+    endServer(key, server, {
+      exitCode: code ?? null,
+      signal,
+      error: `hook server exited (${code ?? signal})${first ? `: ${first}` : ''}`,
+    });
+  });
+  return server;
+}
+
+const starting = new Map<string, Promise<HookServer | { error: string }>>();
+
+/**
+ * Runs one call of a persistent hook on its server (started on first use, again after it died),
+ * resolving to the same result shape as a spawned `<hook> run`.
+ * Contract: never rejects; a call that misses `spec.timeoutMs` kills the server and resolves timed
+ * out; the run's abort kills the server and resolves `cancelled`. `makeEnv`, when given, builds the
+ * server's environment only when one starts (instead of `spec.env`, which each call would pay for).
+ */
+export async function callHookServer(
+  spec: HookProcessSpec,
+  event: string,
+  makeEnv?: () => NodeJS.ProcessEnv,
+): Promise<HookProcessResult> {
+  const started = performance.now();
+  if (spec.signal?.aborted) return result(started, { exitCode: null, error: 'cancelled' });
+  const key = JSON.stringify([spec.command, spec.cwd, Boolean(spec.sandbox)]);
+  const version = statSync(spec.command, { throwIfNoEntry: false })?.mtimeMs ?? 0;
+  let server = servers.get(key);
+  if (server && server.version !== version) {
+    endServer(key, server, { exitCode: null, error: 'hook file changed' });
+    server = undefined;
+  }
+  if (!server) {
+    let pending = starting.get(key);
+    if (!pending) {
+      pending = startServer(key, makeEnv ? { ...spec, env: makeEnv() } : spec, version);
+      starting.set(key, pending);
+      void pending.finally(() => starting.delete(key));
+    }
+    const s = await pending;
+    if ('error' in s) return result(started, { exitCode: null, error: s.error });
+    if (!s.ended && !servers.has(key)) servers.set(key, s);
+    server = s;
+  }
+  if (server.ended) return result(started, { exitCode: null, error: 'hook server exited' });
+  const live = server;
+  const id = nextId++;
+  return new Promise((resolve) => {
+    const p: Pending = {
+      resolve,
+      started,
+      signal: spec.signal,
+      timer: setTimeout(
+        () => endServer(key, live, { timedOut: true, exitCode: null }),
+        spec.timeoutMs,
+      ),
+    };
+    if (spec.signal) {
+      p.onAbort = () => endServer(key, live, { exitCode: null, error: 'cancelled' });
+      spec.signal.addEventListener('abort', p.onAbort, { once: true });
+    }
+    live.pending.set(id, p);
+    const payload = spec.stdin ?? '{}';
+    live.child.stdin!.write(`{"id":${id},"event":${JSON.stringify(event)},"payload":${payload}}\n`);
+  });
+}
+
+/** Ends every hook server (the workbench's close). Contract: never throws; waits for their exit. */
+export async function endHookServers(): Promise<void> {
+  const all = [...servers.entries()];
+  await Promise.all(
+    all.map(([key, server]) => {
+      const exited = new Promise<void>((resolve) => {
+        if (server.child.exitCode !== null || server.child.signalCode !== null) resolve();
+        else server.child.once('exit', () => resolve());
+      });
+      server.child.stdin?.end();
+      endServer(key, server, { exitCode: null, error: 'workbench closed' });
+      return exited;
+    }),
+  );
+}
+
+/** Pids of the running hook servers (for `workbench hooks list` and tests). */
+export function hookServerPids(): number[] {
+  return [...servers.values()].flatMap((s) => (s.child.pid === undefined ? [] : [s.child.pid]));
+}
+
+// A server must not outlive this process even when the workbench was never closed.
+process.once('exit', () => {
+  for (const child of alive) killGroup(child, 'SIGKILL');
+});
