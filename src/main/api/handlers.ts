@@ -242,6 +242,8 @@ export function createHandlers(deps: HandlerDeps): InvokeHandlers {
     'hooks.test': (a) => wb.hooks.test({ ...a, workspace: current }),
     'hooks.replay': (a) => wb.hooks.replay({ ...a, workspace: current }),
     'hooks.create': (a) => wb.hooks.create({ ...a, workspace: current }),
+    'hooks.readScript': (a) => wb.hooks.readScript({ ...a, workspace: current }),
+    'hooks.writeScript': (a) => wb.hooks.writeScript({ ...a, workspace: current }),
   };
 }
 

@@ -50,6 +50,8 @@ export const INVOKE_CHANNELS = [
   'hooks.test',
   'hooks.replay',
   'hooks.create',
+  'hooks.readScript',
+  'hooks.writeScript',
 ] as const;
 
 /** Every event the main side pushes to the renderer. */

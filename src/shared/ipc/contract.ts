@@ -194,6 +194,18 @@ export interface SkillFile {
 
 export type HookTemplateId = 'audit-logger' | 'guardrail' | 'follow-up';
 
+/** The script file of one executable hook, as the hooks panel edits it. */
+export interface HookScript {
+  id: string;
+  path: string;
+  content: string;
+  /** Version token of `content` for the conflict check on save. */
+  version: string;
+}
+
+/** A script save: written, or refused because the file changed since it was read (`script` is the disk). */
+export type HookScriptWrite = { status: 'saved' | 'conflict'; script: HookScript };
+
 export interface HookListing {
   /** Every hook in pipeline order (built-ins with the user hooks in place of `user-hooks`). */
   hooks: HookInfo[];
@@ -275,6 +287,8 @@ export interface InvokeResults {
   'hooks.test': HookTestResult;
   'hooks.replay': HookReplayRow[];
   'hooks.create': HookInfo;
+  'hooks.readScript': HookScript;
+  'hooks.writeScript': HookScriptWrite;
 }
 
 export type InvokeArgs<C extends InvokeChannel> = z.input<ArgSchemas[C]>;

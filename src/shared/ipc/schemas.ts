@@ -83,6 +83,12 @@ export const ARG_SCHEMAS = {
     threadId: Id.optional(),
     last: z.number().int().min(1).max(100).optional(),
   }),
+  'hooks.readScript': z.strictObject({ id: HookId }),
+  'hooks.writeScript': z.strictObject({
+    id: HookId,
+    content: z.string().max(1_000_000),
+    baseVersion: z.string().max(100),
+  }),
   'hooks.create': z.strictObject({
     scope: Scope,
     name: z.string().regex(/^[A-Za-z0-9][A-Za-z0-9._-]{0,99}$/, 'letters, digits, dot, dash and underscore'),

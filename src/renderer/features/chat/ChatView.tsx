@@ -3,6 +3,7 @@ import { emptyThread } from '../../stores/chat-types.ts';
 import { ApprovalCard } from './ApprovalCard.tsx';
 import { Composer } from './Composer.tsx';
 import { MessageList } from './MessageList.tsx';
+import { LayoutToggles } from '../layout/LayoutToggles.tsx';
 
 const NO_THREAD = emptyThread('');
 
@@ -21,6 +22,7 @@ export function ChatView() {
             Running
           </span>
         )}
+        <LayoutToggles />
       </header>
       {empty ? (
         <div className="chat-empty" data-testid="chat-empty">

@@ -2,6 +2,7 @@ import { lazy, Suspense, type KeyboardEvent } from 'react';
 import { useWorkbenchStore } from '../../stores/store.ts';
 import type { MemoryScope } from '../../stores/slices/memory-slice.ts';
 import { ConflictBar } from './ConflictBar.tsx';
+import { confirmDiscard } from '../../components/confirm-discard.ts';
 import { estimateTokens, isDirty } from './memory-model.ts';
 
 const MonacoEditor = lazy(() => import('../../components/MonacoEditor.tsx'));
@@ -63,7 +64,9 @@ export function MemoryEditorPane({ scope }: { scope: MemoryScope }) {
           <div className="inline">
             <button
               type="button"
-              onClick={() => resolve(scope, 'theirs')}
+              onClick={() =>
+                confirmDiscard(true, 'this AGENTS.md') && resolve(scope, 'theirs')
+              }
               data-testid="memory-reload"
             >
               Reload from disk

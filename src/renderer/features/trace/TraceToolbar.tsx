@@ -5,6 +5,8 @@ import { useWorkbenchStore } from '../../stores/store.ts';
 import type { TraceFilter } from './trace-filter.ts';
 import { FULL_VIEW, zoomAt, type ViewWindow } from './trace-view.ts';
 import { saveFile } from './save-file.ts';
+import { Maximize2, Minimize2 } from 'lucide-react';
+import { useLayout } from '../layout/layout-store.ts';
 
 const KINDS: Array<{ kind: SpanKind; label: string }> = [
   { kind: 'agent', label: 'Run' },
@@ -36,6 +38,8 @@ export function TraceToolbar({
   const exportTrace = useWorkbenchStore((s) => s.exportTrace);
   const importTrace = useWorkbenchStore((s) => s.importTrace);
   const fileInput = useRef<HTMLInputElement>(null);
+  const full = useLayout((s) => s.traceFull);
+  const setFull = useLayout((s) => s.setTraceFull);
   const toggleKind = (kind: SpanKind) =>
     onFilter({
       ...filter,
@@ -152,6 +156,17 @@ export function TraceToolbar({
         </span>
         <span className="muted trace-count" data-testid="trace-count">{`${spanCount} spans`}</span>
         <span className="trace-spacer" />
+        <button
+          type="button"
+          className="trace-full-toggle"
+          onClick={() => setFull(!full)}
+          aria-pressed={full}
+          title={full ? 'Back to the chat' : 'Show the trace in the main area'}
+          data-testid="trace-full-toggle"
+        >
+          {full ? <Minimize2 size={12} aria-hidden /> : <Maximize2 size={12} aria-hidden />} Full
+          view
+        </button>
         <button
           type="button"
           onClick={() => void doExport('otlp')}
