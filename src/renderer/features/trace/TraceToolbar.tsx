@@ -147,7 +147,8 @@ export function TraceToolbar({
           <button
             type="button"
             onClick={() => onView(FULL_VIEW)}
-            aria-label="Reset zoom"
+            aria-label={`${Math.round(1 / (view.to - view.from))}× zoom, reset`}
+            title="Reset zoom"
             data-testid="trace-zoom-level"
             disabled={view.from === 0 && view.to === 1}
           >
