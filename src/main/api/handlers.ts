@@ -3,6 +3,7 @@
  * and the `serve` socket both call `dispatch()`, which checks the channel, parses the arguments with
  * the channel's zod schema and turns thrown errors into `IpcResult` data.
  */
+import { endpointInUse, withModelCheck } from './endpoint-in-use.ts';
 import { commandSandbox, describeCommandSandbox, detectSandbox, type SandboxAvailability } from '../tools/sandbox/index.ts';
 import type { z } from 'zod';
 import type { StreamEvent, WorkbenchSettings } from '../../shared/types/index.ts';
@@ -207,17 +208,21 @@ export function createHandlers(deps: HandlerDeps): InvokeHandlers {
     'providers.presets': async () => (await getProviders()).presets(),
     'providers.models': async (a) => {
       const p = await getProviders();
+      const { baseURL } = endpointInUse(a, deps.envOverrides);
       try {
-        return await p.listModels({ baseURL: a.baseURL, apiKey: keyFor(a.baseURL, a.apiKey) });
+        return await p.listModels({ baseURL, apiKey: keyFor(baseURL, a.apiKey) });
       } catch (err) {
         throw new WorkbenchError('unavailable', errorMessage(err));
       }
     },
-    'providers.test': async (a) =>
-      (await getProviders()).testConnection({
-        baseURL: a.baseURL,
-        apiKey: keyFor(a.baseURL, a.apiKey),
-      }),
+    'providers.test': async (a) => {
+      const endpoint = endpointInUse(a, deps.envOverrides);
+      const result = await (await getProviders()).testConnection({
+        baseURL: endpoint.baseURL,
+        apiKey: keyFor(endpoint.baseURL, a.apiKey),
+      });
+      return withModelCheck(result, endpoint);
+    },
     'providers.probe': async () => (await getProviders()).probe(),
     'todos.get': (a) => threadOrThrow(a.threadId).state.todos,
     'trace.list': (a) => wb.trace.list(a),

@@ -60,9 +60,11 @@ export interface ProviderPresetView {
   needsKey: boolean;
 }
 
-export type ConnectionResultView =
+/** `baseURL` is the endpoint actually tested; `fromEnvironment` when an environment override chose it. */
+export type ConnectionResultView = (
   | { ok: true; models: number; modelIds: string[]; message: string }
-  | { ok: false; message: string };
+  | { ok: false; message: string; modelIds?: string[] }
+) & { baseURL?: string; fromEnvironment?: boolean };
 
 export interface ProbeResultView {
   id: string;

@@ -50,7 +50,11 @@ export const ARG_SCHEMAS = {
   'settings.setApiKey': z.strictObject({ apiKey: Key.nullable() }),
   'providers.presets': Empty,
   'providers.models': z.strictObject({ baseURL: Url, apiKey: Key.optional() }),
-  'providers.test': z.strictObject({ baseURL: Url, apiKey: Key.optional() }),
+  'providers.test': z.strictObject({
+    baseURL: Url,
+    apiKey: Key.optional(),
+    model: z.string().max(500).optional(),
+  }),
   'providers.probe': Empty,
   'todos.get': z.strictObject({ threadId: Id }),
   'trace.list': z.strictObject({ threadId: Id }),
