@@ -40,7 +40,12 @@ export function TracePanel() {
   );
   const connected = useWorkbenchStore((s) => s.connection === 'open' || s.connection === 'bridge');
 
+  // Another thread clears the selection; mounting does not, so a link that selected a span and
+  // then opened this panel ("show this run in the trace") keeps it.
+  const shownThread = useRef(threadId);
   useEffect(() => {
+    if (shownThread.current === threadId) return;
+    shownThread.current = threadId;
     selectSpan(null);
     setView(FULL_VIEW);
   }, [threadId, selectSpan]);
