@@ -83,7 +83,8 @@ export interface TrustItem {
     | 'skills'
     | 'system_prompt'
     | 'memory_paths'
-    | 'skills_paths';
+    | 'skills_paths'
+    | 'mcp_servers';
   path: string;
   /** What the item says (agent.yaml's system prompt's first lines, the paths it names); used only with trust. */
   detail?: string;

@@ -11,7 +11,7 @@ describe('requestAttributes', () => {
     const a = requestAttributes(
       request([
         { role: 'user', content: 'read a.txt' },
-        { role: 'assistant', content: '', tool_calls: [{ id: '1', name: 'read_file', arguments: '{}' }] },
+        { role: 'assistant', content: '', tool_calls: [{ id: '1', name: 'read_file', args: {} }] },
       ]),
     );
     expect(a['gen_ai.system_instructions']).toBe('You are helpful.');

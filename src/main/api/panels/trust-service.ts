@@ -7,6 +7,7 @@ import { readdir, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { TrustItem, TrustStatus } from '../../../shared/ipc/contract.ts';
 import { realDir } from '../../fs/real-dir.ts';
+import { folderDetail, mcpServersDetail, settingsHooksDetail } from './trust-details.ts';
 import {
   loadAgentProfile,
   defaultSystemPrompt,
@@ -42,6 +43,7 @@ async function inspectWorkspace(workspace: string): Promise<TrustItem[]> {
     ['workbench_settings', join(workspace, '.workbench', 'settings.json')],
     ['claude_settings', join(workspace, '.claude', 'settings.json')],
     ['skills', join(workspace, '.workbench', 'skills')],
+    ['mcp_servers', join(workspace, '.mcp.json')],
   ];
   for (const [kind, path] of candidates) {
     if (!(await exists(path))) continue;
@@ -49,9 +51,17 @@ async function inspectWorkspace(workspace: string): Promise<TrustItem[]> {
       const names = await readdir(path).catch(() => [] as string[]);
       if (names.length === 0) continue;
     }
-    items.push({ kind, path });
+    items.push({ kind, path, detail: await detailOf(kind, path) });
   }
   return [...items, ...(await profileItems(workspace))];
+}
+
+/** Exactly what an item would run or add: hook files, commands, servers. */
+function detailOf(kind: TrustItem['kind'], path: string): Promise<string> | undefined {
+  if (kind === 'hooks' || kind === 'skills') return folderDetail(path);
+  if (kind === 'claude_settings' || kind === 'workbench_settings') return settingsHooksDetail(path);
+  if (kind === 'mcp_servers') return mcpServersDetail(path);
+  return undefined;
 }
 
 /** Lines of agent.yaml's system prompt shown in the prompt. */
