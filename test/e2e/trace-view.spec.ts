@@ -81,3 +81,19 @@ test('"show this run in the trace" selects the hook span', async ({ app, fake, c
   await expect(selected).toHaveAttribute('data-kind', 'hook');
   await expect(selected).toBeInViewport();
 });
+
+test('the trace window page (#trace=<thread>) shows only that thread\'s trace', async ({ app, fake, chat, context }) => {
+  await fake.script([{ text: 'Traced answer.' }]);
+  await chat.sendNew('Trace me in a window');
+  await chat.waitIdle();
+  const threadId = await app.evaluate(() => localStorage.getItem('wb.activeThread'));
+  expect(threadId).toBeTruthy();
+  const win = await context.newPage();
+  await win.setViewportSize({ width: 1024, height: 700 });
+  await win.goto(`${e2eEnv('WB_URL')}#trace=${encodeURIComponent(threadId!)}`);
+  await expect(win.getByTestId('trace-full')).toBeVisible();
+  await expect(win.getByRole('main', { name: 'Chat' })).toHaveCount(0);
+  await expect(win.locator('[data-testid="trace-row"][data-kind="llm"]')).toHaveCount(1);
+  await expect(win.getByTestId('trace-full-exit')).toHaveText(/Close window/);
+  await win.close();
+});

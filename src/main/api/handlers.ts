@@ -47,6 +47,8 @@ export interface HandlerDeps {
   secrets: SecretPort;
   /** Electron's folder dialog; absent in serve (the path is typed instead). */
   pickFolder?: () => Promise<string | undefined>;
+  /** Electron's own trace window for a thread; absent in serve (the renderer's full view is used). */
+  openTraceWindow?: (threadId: string) => Promise<void>;
   /** Base URL / model set by the environment (serve), overriding settings. */
   envOverrides?: { baseURL?: string; model?: string };
   providers?: ProvidersPort;
@@ -129,7 +131,14 @@ export function createHandlers(deps: HandlerDeps): InvokeHandlers {
       home: wb.home,
       workspace: current,
       canPickFolder: Boolean(deps.pickFolder),
+      canOpenWindows: Boolean(deps.openTraceWindow),
     }),
+    'app.openTraceWindow': async (a) => {
+      if (!deps.openTraceWindow) return { opened: false };
+      threadOrThrow(a.threadId);
+      await deps.openTraceWindow(a.threadId);
+      return { opened: true };
+    },
     'threads.list': (a) => wb.threads.list({ workspace: a.workspace, search: a.search }),
     'threads.get': (a) => {
       const { summary, state } = threadOrThrow(a.threadId);

@@ -1,4 +1,4 @@
-import { useEffect, type CSSProperties } from 'react';
+import { useEffect, useState, type CSSProperties } from 'react';
 import { X } from 'lucide-react';
 import { useWorkbenchStore } from '../stores/store.ts';
 import { Sidebar } from '../features/sidebar/Sidebar.tsx';
@@ -6,7 +6,7 @@ import { ChatView } from '../features/chat/ChatView.tsx';
 import { Dock } from '../features/dock/Dock.tsx';
 import { Onboarding } from '../features/settings/Onboarding.tsx';
 import { TrustPrompt } from '../features/trust/TrustPrompt.tsx';
-import { TraceFullView } from '../features/trace/TraceFullView.tsx';
+import { TraceFullView, traceWindowThread } from '../features/trace/TraceFullView.tsx';
 import { LIMITS, useLayout } from '../features/layout/layout-store.ts';
 import { Splitter } from '../features/layout/Splitter.tsx';
 import { bootstrap } from './bootstrap.ts';
@@ -24,7 +24,12 @@ export function App() {
   const dockOpen = useWorkbenchStore((s) => s.dockOpen);
   const ready = useWorkbenchStore((s) => s.ready);
   const layout = useLayout();
+  const [traceThread] = useState(() => traceWindowThread(location.hash));
   useEffect(() => bootstrap(), []);
+  // The Electron trace window: once started, show the thread it was opened for.
+  useEffect(() => {
+    if (traceThread && ready) void useWorkbenchStore.getState().openThread(traceThread);
+  }, [traceThread, ready]);
   useShortcuts();
   useTheme();
   useUnsavedGuard();
@@ -32,6 +37,13 @@ export function App() {
     '--sidebar-w': `${layout.sidebarOpen ? layout.sidebarWidth : 0}px`,
     '--dock-w': `${layout.dockWidth}px`,
   } as CSSProperties;
+  if (traceThread) {
+    return (
+      <div className="app" style={style} data-testid="app" data-ready={ready}>
+        <TraceFullView standalone />
+      </div>
+    );
+  }
   return (
     <div className="app" style={style} data-testid="app" data-ready={ready}>
       {layout.sidebarOpen && (

@@ -6,6 +6,7 @@
 /** Every `domain.verb` invoke channel, in contract order. */
 export const INVOKE_CHANNELS = [
   'app.info',
+  'app.openTraceWindow',
   'threads.list',
   'threads.get',
   'threads.create',

@@ -37,6 +37,8 @@ export interface AppInfo {
   home: string;
   workspace: string;
   canPickFolder: boolean;
+  /** Electron: the trace can open in its own window. */
+  canOpenWindows?: boolean;
 }
 
 export interface SettingsView {
@@ -246,6 +248,7 @@ export interface HookTestResult {
 /** Result types by channel. */
 export interface InvokeResults {
   'app.info': AppInfo;
+  'app.openTraceWindow': { opened: boolean };
   'threads.list': ThreadSummary[];
   'threads.get': ThreadView;
   'threads.create': ThreadSummary;

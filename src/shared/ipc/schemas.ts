@@ -31,6 +31,7 @@ const SettingsPatch = z.strictObject({
 /** Argument schemas by channel. */
 export const ARG_SCHEMAS = {
   'app.info': Empty,
+  'app.openTraceWindow': z.strictObject({ threadId: Id }),
   'threads.list': z.strictObject({ workspace: Path.optional(), search: z.string().max(500).optional() }),
   'threads.get': z.strictObject({ threadId: Id }),
   'threads.create': z.strictObject({ workspace: Path.optional(), title: Title.optional() }),

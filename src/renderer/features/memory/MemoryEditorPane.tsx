@@ -2,7 +2,6 @@ import { lazy, Suspense, type KeyboardEvent } from 'react';
 import { useWorkbenchStore } from '../../stores/store.ts';
 import type { MemoryScope } from '../../stores/slices/memory-slice.ts';
 import { ConflictBar } from './ConflictBar.tsx';
-import { confirmDiscard } from '../../components/confirm-discard.ts';
 import { estimateTokens, isDirty } from './memory-model.ts';
 
 const MonacoEditor = lazy(() => import('../../components/MonacoEditor.tsx'));
@@ -64,9 +63,7 @@ export function MemoryEditorPane({ scope }: { scope: MemoryScope }) {
           <div className="inline">
             <button
               type="button"
-              onClick={() =>
-                confirmDiscard(true, 'this AGENTS.md') && resolve(scope, 'theirs')
-              }
+              onClick={() => resolve(scope, 'theirs')}
               data-testid="memory-reload"
             >
               Reload from disk

@@ -5,19 +5,27 @@ import { useWorkbenchStore } from '../../stores/store.ts';
 import { useLayout } from '../layout/layout-store.ts';
 import { TracePanel } from './TracePanel.tsx';
 
-/** The full trace view. */
-export function TraceFullView() {
+/** The thread a `#trace=<id>` page (the Electron trace window) shows, if this is one. */
+export function traceWindowThread(hash: string): string | null {
+  const m = /^#trace=(.+)$/.exec(hash);
+  return m ? decodeURIComponent(m[1]!) : null;
+}
+
+/** The full trace view; `standalone` in its own window, where leaving closes the window. */
+export function TraceFullView({ standalone = false }: { standalone?: boolean }) {
   const setTraceFull = useLayout((s) => s.setTraceFull);
+  const leave = () => (standalone ? window.close() : setTraceFull(false));
   const title = useWorkbenchStore(
     (s) => s.threads.find((t) => t.thread_id === s.activeThreadId)?.title,
   );
   useEffect(() => {
+    if (standalone) return;
     const onKey = (e: KeyboardEvent) => {
       if (e.key === 'Escape' && !e.defaultPrevented) setTraceFull(false);
     };
     window.addEventListener('keydown', onKey);
     return () => window.removeEventListener('keydown', onKey);
-  }, [setTraceFull]);
+  }, [setTraceFull, standalone]);
   return (
     <main className="trace-full" aria-label="Trace" data-testid="trace-full">
       <header className="chat-header">
@@ -25,10 +33,10 @@ export function TraceFullView() {
         <button
           type="button"
           className="icon-button layout-toggle trace-full-exit"
-          onClick={() => setTraceFull(false)}
+          onClick={leave}
           data-testid="trace-full-exit"
         >
-          <Minimize2 size={16} aria-hidden /> Back to chat
+          <Minimize2 size={16} aria-hidden /> {standalone ? 'Close window' : 'Back to chat'}
         </button>
       </header>
       <div className="trace-full-body">

@@ -5,7 +5,8 @@ import { useWorkbenchStore } from '../../stores/store.ts';
 import type { TraceFilter } from './trace-filter.ts';
 import { FULL_VIEW, zoomAt, type ViewWindow } from './trace-view.ts';
 import { saveFile } from './save-file.ts';
-import { Maximize2, Minimize2 } from 'lucide-react';
+import { AppWindow, Maximize2, Minimize2 } from 'lucide-react';
+import { call } from '../../ipc/client.ts';
 import { useLayout } from '../layout/layout-store.ts';
 
 const KINDS: Array<{ kind: SpanKind; label: string }> = [
@@ -40,6 +41,7 @@ export function TraceToolbar({
   const fileInput = useRef<HTMLInputElement>(null);
   const full = useLayout((s) => s.traceFull);
   const setFull = useLayout((s) => s.setTraceFull);
+  const canWindow = useWorkbenchStore((s) => Boolean(s.app?.canOpenWindows));
   const toggleKind = (kind: SpanKind) =>
     onFilter({
       ...filter,
@@ -168,6 +170,16 @@ export function TraceToolbar({
           {full ? <Minimize2 size={12} aria-hidden /> : <Maximize2 size={12} aria-hidden />} Full
           view
         </button>
+        {canWindow && threadId && (
+          <button
+            type="button"
+            onClick={() => void call('app.openTraceWindow', { threadId })}
+            title="Open this trace in its own window"
+            data-testid="trace-window"
+          >
+            <AppWindow size={12} aria-hidden /> Window
+          </button>
+        )}
         <button
           type="button"
           onClick={() => void doExport('otlp')}
