@@ -381,7 +381,10 @@ await runGroup('ui', async (ctx) => {
         .filter({ hasText: END_MARKER })
         .waitFor({ timeout: 120_000 });
       await page.waitForTimeout(300);
-      const tasks = (await page.evaluate('window.__longtasks')) as { start: number; duration: number }[];
+      const tasks = (await page.evaluate('window.__longtasks')) as {
+        start: number;
+        duration: number;
+      }[];
       const during = tasks.filter((t) => t.start >= start);
       ctx.log(
         `long tasks while ${answerBytes} characters stream: ${during.map((t) => Math.round(t.duration)).join(', ') || 'none'}`,
@@ -416,9 +419,15 @@ await runGroup('ui', async (ctx) => {
     const sorted = [...frames].sort((a, b) => a - b);
     const p95 = sorted[Math.floor(sorted.length * 0.95)] ?? 0;
     goals.push(
-      goal(`scrolling ${size.toLocaleString('en-US')} messages: 95th percentile frame ≤ 16.7 ms (60 fps)`, p95, 'ms', 16.7, {
-        figure: 'scroll_frame',
-      }),
+      goal(
+        `scrolling ${size.toLocaleString('en-US')} messages: 95th percentile frame ≤ 16.7 ms (60 fps)`,
+        p95,
+        'ms',
+        16.7,
+        {
+          figure: 'scroll_frame',
+        },
+      ),
     );
     ctx.log(`scroll: p95 frame ${p95.toFixed(1)} ms over ${frames.length} frames`);
 

@@ -9,7 +9,13 @@ async function seriousViolations(page: Page): Promise<string[]> {
   const r = await new AxeBuilder({ page }).exclude('.monaco-editor').analyze();
   return r.violations
     .filter((v) => v.impact === 'serious' || v.impact === 'critical')
-    .map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).slice(0, 3).join(' | ')}`);
+    .map(
+      (v) =>
+        `${v.id}: ${v.nodes
+          .map((n) => n.target.join(' '))
+          .slice(0, 3)
+          .join(' | ')}`,
+    );
 }
 
 const RUNS = [
@@ -20,7 +26,11 @@ const RUNS = [
 
 for (const { scheme, ...size } of RUNS) {
   {
-    test(`no serious axe violations on any panel, ${scheme} theme, ${size.width}×${size.height}`, async ({ app, chat, fake }) => {
+    test(`no serious axe violations on any panel, ${scheme} theme, ${size.width}×${size.height}`, async ({
+      app,
+      chat,
+      fake,
+    }) => {
       test.setTimeout(180_000);
       await app.setViewportSize(size);
       await app.emulateMedia({ colorScheme: scheme });

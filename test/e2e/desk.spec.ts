@@ -20,7 +20,9 @@ for (const size of [
   { width: 1024, height: 700 },
   { width: 1400, height: 900 },
 ]) {
-  test(`at ${size.width}×${size.height} a hook script is edited and saved in Monaco; closing with edits asks first`, async ({ app }) => {
+  test(`at ${size.width}×${size.height} a hook script is edited and saved in Monaco; closing with edits asks first`, async ({
+    app,
+  }) => {
     await app.setViewportSize(size);
     const hooks = new HooksPage(app);
     await hooks.open();
@@ -57,7 +59,9 @@ test('leaving the page with unsaved memory edits asks first', async ({ app }) =>
   await d.accept();
 });
 
-test('Test connection fails when the chosen model is not on the endpoint, and a preset switch drops the old model', async ({ settings }) => {
+test('Test connection fails when the chosen model is not on the endpoint, and a preset switch drops the old model', async ({
+  settings,
+}) => {
   await settings.open();
   await settings.model.fill('no-such-model');
   await settings.testButton.click();
@@ -71,7 +75,10 @@ test('Test connection fails when the chosen model is not on the endpoint, and a 
   await expect(settings.page.getByTestId('models-note')).toContainText('Type the model name');
 });
 
-test('the theme applies at once, without Save, and stays after a reload', async ({ settings, app }) => {
+test('the theme applies at once, without Save, and stays after a reload', async ({
+  settings,
+  app,
+}) => {
   await settings.open();
   await settings.page.getByTestId('settings-theme').selectOption('dark');
   await expect(app.locator('html')).toHaveAttribute('data-theme', 'dark');

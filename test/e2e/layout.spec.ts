@@ -17,12 +17,18 @@ async function box(l: Locator) {
 }
 
 async function expectNoHorizontalOverflow(page: Page) {
-  const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+  const overflow = await page.evaluate(
+    () => document.documentElement.scrollWidth - window.innerWidth,
+  );
   expect(overflow).toBeLessThanOrEqual(0);
 }
 
 for (const size of SIZES) {
-  test(`at ${size.width}×${size.height} the dock sits beside the chat on every tab`, async ({ app, chat, fake }) => {
+  test(`at ${size.width}×${size.height} the dock sits beside the chat on every tab`, async ({
+    app,
+    chat,
+    fake,
+  }) => {
     await app.setViewportSize(size);
     await fake.script([{ text: 'Hello from the model.' }]);
     await chat.sendNew('A message of mine');
@@ -77,6 +83,9 @@ test('pane sizes follow the splitters and survive a reload', async ({ app }) => 
   await app.reload();
   await expect(app.getByTestId('app')).toHaveAttribute('data-ready', 'true');
   await expect.poll(async () => (await box(dock)).width).toBe(before + 64);
-  await expect(app.getByRole('separator', { name: 'Resize sidebar' })).toHaveAttribute('aria-valuenow', String(sidebarWidth));
+  await expect(app.getByRole('separator', { name: 'Resize sidebar' })).toHaveAttribute(
+    'aria-valuenow',
+    String(sidebarWidth),
+  );
   await app.evaluate(() => localStorage.removeItem('workbench.layout'));
 });

@@ -10,7 +10,10 @@ test.beforeAll(() => {
   const dir = join(e2eEnv('WB_HOME'), 'hooks');
   mkdirSync(dir, { recursive: true });
   const file = join(dir, HOOK);
-  writeFileSync(file, `#!/bin/sh\nif [ "$1" = hook ]; then echo before_tool_call; exit 0; fi\ncat >/dev/null\necho '{}'\n`);
+  writeFileSync(
+    file,
+    `#!/bin/sh\nif [ "$1" = hook ]; then echo before_tool_call; exit 0; fi\ncat >/dev/null\necho '{}'\n`,
+  );
   chmodSync(file, 0o755);
 });
 
@@ -22,10 +25,17 @@ for (const size of [
   { width: 1024, height: 700 },
   { width: 1400, height: 900 },
 ]) {
-  test(`full view at ${size.width}×${size.height}: model request and answer, chat links both ways`, async ({ app, fake, chat }) => {
+  test(`full view at ${size.width}×${size.height}: model request and answer, chat links both ways`, async ({
+    app,
+    fake,
+    chat,
+  }) => {
     await app.setViewportSize(size);
     const trace = new TracePage(app);
-    await fake.script([{ toolCalls: [{ name: 'read_file', args: { path: 'README.md' } }] }, { text: 'The readme says hello.' }]);
+    await fake.script([
+      { toolCalls: [{ name: 'read_file', args: { path: 'README.md' } }] },
+      { text: 'The readme says hello.' },
+    ]);
     await chat.sendNew('Summarise the readme please');
     await chat.waitIdle();
 
@@ -38,7 +48,12 @@ for (const size of [
     await app.getByTestId('trace-full-toggle').click();
     await expect(app.getByTestId('trace-full')).toBeVisible();
     await expect(app.getByRole('main', { name: 'Chat' })).toHaveCount(0);
-    for (const id of ['trace-search', 'trace-export-otlp', 'trace-export-chrome', 'trace-full-toggle']) {
+    for (const id of [
+      'trace-search',
+      'trace-export-otlp',
+      'trace-export-chrome',
+      'trace-full-toggle',
+    ]) {
       await expect(app.getByTestId(id)).toBeInViewport({ ratio: 1 });
     }
 
@@ -68,7 +83,10 @@ for (const size of [
 
 test('"show this run in the trace" selects the hook span', async ({ app, fake, chat }) => {
   const trace = new TracePage(app);
-  await fake.script([{ toolCalls: [{ name: 'read_file', args: { path: 'README.md' } }] }, { text: 'Done.' }]);
+  await fake.script([
+    { toolCalls: [{ name: 'read_file', args: { path: 'README.md' } }] },
+    { text: 'Done.' },
+  ]);
   await chat.sendNew('Read it');
   await chat.waitIdle();
   await app.getByTestId('tab-hooks').click();
@@ -82,7 +100,12 @@ test('"show this run in the trace" selects the hook span', async ({ app, fake, c
   await expect(selected).toBeInViewport();
 });
 
-test('the trace window page (#trace=<thread>) shows only that thread\'s trace', async ({ app, fake, chat, context }) => {
+test("the trace window page (#trace=<thread>) shows only that thread's trace", async ({
+  app,
+  fake,
+  chat,
+  context,
+}) => {
   await fake.script([{ text: 'Traced answer.' }]);
   await chat.sendNew('Trace me in a window');
   await chat.waitIdle();

@@ -34,9 +34,7 @@ export function withModelCheck(
   result: ConnectionResultView,
   endpoint: EndpointInUse,
 ): ConnectionResultView {
-  const where = endpoint.fromEnvironment
-    ? ` (from OPENAI_BASE_URL, which overrides Settings)`
-    : '';
+  const where = endpoint.fromEnvironment ? ` (from OPENAI_BASE_URL, which overrides Settings)` : '';
   const base = { baseURL: endpoint.baseURL, fromEnvironment: endpoint.fromEnvironment };
   if (!result.ok) return { ...result, ...base, message: `${result.message}${where}` };
   const model = endpoint.model?.trim();

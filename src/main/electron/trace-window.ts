@@ -21,7 +21,9 @@ export function traceHash(threadId: string): string {
 }
 
 /** Contract: returns the opener; the window it makes is closed with the app like any other. */
-export function createTraceWindowOpener(deps: TraceWindowDeps): (threadId: string) => Promise<void> {
+export function createTraceWindowOpener(
+  deps: TraceWindowDeps,
+): (threadId: string) => Promise<void> {
   let win: BrowserWindow | null = null;
   return async (threadId) => {
     const url = `${deps.pageUrl}${traceHash(threadId)}`;

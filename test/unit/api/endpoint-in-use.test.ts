@@ -2,7 +2,12 @@ import { describe, expect, it } from 'vitest';
 import { endpointInUse, withModelCheck } from '../../../src/main/api/endpoint-in-use.ts';
 
 const connected = (ids: string[]) =>
-  ({ ok: true, models: ids.length, modelIds: ids, message: `Connected: ${ids.length} models.` }) as const;
+  ({
+    ok: true,
+    models: ids.length,
+    modelIds: ids,
+    message: `Connected: ${ids.length} models.`,
+  }) as const;
 
 describe('endpointInUse', () => {
   it('tests the environment override, not the field, and says so', () => {

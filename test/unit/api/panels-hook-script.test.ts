@@ -10,7 +10,8 @@ afterEach(async () => {
   sb = undefined;
 });
 
-const SCRIPT = '#!/bin/sh\nif [ "$1" = hook ]; then echo after_tool_call; exit 0; fi\ncat >/dev/null\n';
+const SCRIPT =
+  '#!/bin/sh\nif [ "$1" = hook ]; then echo after_tool_call; exit 0; fi\ncat >/dev/null\n';
 
 async function withHook() {
   sb = await panelSandbox();
@@ -28,7 +29,12 @@ describe('hook scripts', () => {
     const script = await sb.wb.hooks!.readScript({ workspace: sb.ws, id });
     expect(script).toMatchObject({ path, content: SCRIPT });
     const edited = `${SCRIPT}echo '{}'\n`;
-    const r = await sb.wb.hooks!.writeScript({ workspace: sb.ws, id, content: edited, baseVersion: script.version });
+    const r = await sb.wb.hooks!.writeScript({
+      workspace: sb.ws,
+      id,
+      content: edited,
+      baseVersion: script.version,
+    });
     expect(r.status).toBe('saved');
     expect(readFileSync(path, 'utf8')).toBe(edited);
     expect(statSync(path).mode & 0o777).toBe(0o755);
@@ -38,7 +44,12 @@ describe('hook scripts', () => {
     const { sb, path, id } = await withHook();
     const script = await sb.wb.hooks!.readScript({ workspace: sb.ws, id });
     writeFileSync(path, `${SCRIPT}# changed elsewhere\n`);
-    const r = await sb.wb.hooks!.writeScript({ workspace: sb.ws, id, content: 'mine', baseVersion: script.version });
+    const r = await sb.wb.hooks!.writeScript({
+      workspace: sb.ws,
+      id,
+      content: 'mine',
+      baseVersion: script.version,
+    });
     expect(r.status).toBe('conflict');
     expect(r.script.content).toContain('changed elsewhere');
     expect(readFileSync(path, 'utf8')).toContain('changed elsewhere');
@@ -47,9 +58,16 @@ describe('hook scripts', () => {
   it('refuses ids the panel does not list and hooks without a script file', async () => {
     const { sb } = await withHook();
     await expect(
-      sb.wb.hooks!.writeScript({ workspace: sb.ws, id: 'executable:user:../../etc/passwd', content: 'x', baseVersion: '' }),
+      sb.wb.hooks!.writeScript({
+        workspace: sb.ws,
+        id: 'executable:user:../../etc/passwd',
+        content: 'x',
+        baseVersion: '',
+      }),
     ).rejects.toMatchObject({ code: 'not_found' });
-    await expect(sb.wb.hooks!.readScript({ workspace: sb.ws, id: 'builtin:tracing' })).rejects.toMatchObject({
+    await expect(
+      sb.wb.hooks!.readScript({ workspace: sb.ws, id: 'builtin:tracing' }),
+    ).rejects.toMatchObject({
       code: 'invalid_args',
     });
   });

@@ -22,7 +22,11 @@ describe('trust status details', () => {
     writeFileSync(
       join(sb.ws, '.claude', 'settings.json'),
       JSON.stringify({
-        hooks: { PreToolUse: [{ matcher: 'Bash', hooks: [{ type: 'command', command: './check.sh --strict' }] }] },
+        hooks: {
+          PreToolUse: [
+            { matcher: 'Bash', hooks: [{ type: 'command', command: './check.sh --strict' }] },
+          ],
+        },
       }),
     );
     writeFileSync(
@@ -41,6 +45,8 @@ describe('trust status details', () => {
     mkdirSync(join(sb.ws, '.claude'));
     writeFileSync(join(sb.ws, '.claude', 'settings.json'), '{ not json');
     const status = await sb.wb.trust.status({ workspace: sb.ws });
-    expect(status.items.find((i) => i.kind === 'claude_settings')?.detail).toContain('does not parse');
+    expect(status.items.find((i) => i.kind === 'claude_settings')?.detail).toContain(
+      'does not parse',
+    );
   });
 });

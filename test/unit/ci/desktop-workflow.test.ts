@@ -52,7 +52,9 @@ describe('.github/workflows/desktop.yml', () => {
       'windows-latest',
     ]);
     expect(matrix.map((m) => m.target).sort()).toEqual(['--linux', '--mac', '--win']);
-    expect(runs('installers')).toContain('npx electron-builder ${{ matrix.target }} --publish never');
+    expect(runs('installers')).toContain(
+      'npx electron-builder ${{ matrix.target }} --publish never',
+    );
     expect(existsSync(join(root, 'electron-builder.yml'))).toBe(true);
   });
 });

@@ -1,6 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import type { BrowserWindow } from 'electron';
-import { createTraceWindowOpener, createTrustedContents, traceHash } from '../../../src/main/electron/trace-window.ts';
+import {
+  createTraceWindowOpener,
+  createTrustedContents,
+  traceHash,
+} from '../../../src/main/electron/trace-window.ts';
 
 /** A stand-in BrowserWindow recording what the opener did with it. */
 function fakeWindow() {
@@ -46,7 +50,9 @@ describe('trace window', () => {
     await open('thread-1');
     expect(made).toHaveLength(1);
     expect(made[0]!.urls).toEqual(['app://workbench/index.html#trace=thread-1']);
-    expect(made[0]!.options).toMatchObject({ webPreferences: { sandbox: true, contextIsolation: true } });
+    expect(made[0]!.options).toMatchObject({
+      webPreferences: { sandbox: true, contextIsolation: true },
+    });
     await open('thread 2');
     expect(made).toHaveLength(1);
     expect(made[0]!.urls.at(-1)).toBe(`app://workbench/index.html${traceHash('thread 2')}`);

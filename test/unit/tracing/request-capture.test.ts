@@ -23,7 +23,10 @@ describe('requestAttributes', () => {
   });
 
   it('keeps the newest messages of a long thread and counts the rest', () => {
-    const many = Array.from({ length: 2000 }, (_, i) => ({ role: 'user' as const, content: `message ${i} `.repeat(20) }));
+    const many = Array.from({ length: 2000 }, (_, i) => ({
+      role: 'user' as const,
+      content: `message ${i} `.repeat(20),
+    }));
     const a = requestAttributes(request(many));
     const kept = JSON.parse(String(a['gen_ai.input.messages'])) as Array<{ content: string }>;
     expect(kept.at(-1)!.content).toContain('message 1999');
@@ -34,7 +37,10 @@ describe('requestAttributes', () => {
   it('redacts registered secrets from the prompt', () => {
     registerSecret('sk-test-capture-0123456789');
     const a = requestAttributes(
-      request([{ role: 'user', content: 'my key is sk-test-capture-0123456789' }], ['key sk-test-capture-0123456789']),
+      request(
+        [{ role: 'user', content: 'my key is sk-test-capture-0123456789' }],
+        ['key sk-test-capture-0123456789'],
+      ),
     );
     expect(String(a['gen_ai.input.messages'])).not.toContain('sk-test-capture-0123456789');
     expect(String(a['gen_ai.system_instructions'])).not.toContain('sk-test-capture-0123456789');

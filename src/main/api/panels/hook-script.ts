@@ -44,6 +44,9 @@ export async function writeHookScript(
   } catch (err) {
     if (!(err instanceof ConflictError)) throw err;
     const disk = err.current ?? '';
-    return { status: 'conflict', script: { id: hook.id, path, content: disk, version: versionOf(err.current) } };
+    return {
+      status: 'conflict',
+      script: { id: hook.id, path, content: disk, version: versionOf(err.current) },
+    };
   }
 }

@@ -42,7 +42,8 @@ export async function settingsHooksDetail(path: string): Promise<string> {
     if (!Array.isArray(groups)) continue;
     for (const group of groups) {
       if (!isRecord(group) || !Array.isArray(group.hooks)) continue;
-      const matcher = typeof group.matcher === 'string' && group.matcher ? ` [${group.matcher}]` : '';
+      const matcher =
+        typeof group.matcher === 'string' && group.matcher ? ` [${group.matcher}]` : '';
       for (const h of group.hooks) {
         if (isRecord(h) && typeof h.command === 'string')
           lines.push(`${event}${matcher}: ${h.command}`);

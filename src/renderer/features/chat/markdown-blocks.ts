@@ -41,7 +41,12 @@ export function splitBlocks(text: string, prev: BlockSplit = EMPTY): BlockSplit 
         blocks.push(text.slice(openStart, lineEnd));
         openStart = lineEnd;
       }
-    } else if (marker && marker[0] === fence[0] && marker.length >= fence.length && line.trim() === marker) {
+    } else if (
+      marker &&
+      marker[0] === fence[0] &&
+      marker.length >= fence.length &&
+      line.trim() === marker
+    ) {
       fence = null;
     }
     scanned = lineEnd;

@@ -20,7 +20,12 @@ export function HookScriptEditor() {
   const editor = useHookScript((s) => s.editor);
   const error = useHookScript((s) => s.error);
   const { edit, save, resolve, open } = useHookScript.getState();
-  if (!editor) return error ? <p className="error-text" role="alert">{error}</p> : null;
+  if (!editor)
+    return error ? (
+      <p className="error-text" role="alert">
+        {error}
+      </p>
+    ) : null;
   const dirty = editor.draft !== editor.content;
   const onKey = (e: KeyboardEvent) => {
     if ((e.ctrlKey || e.metaKey) && !e.shiftKey && !e.altKey && e.key.toLowerCase() === 's') {

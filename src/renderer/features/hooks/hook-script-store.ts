@@ -29,7 +29,10 @@ export const useHookScript = create<HookScriptState>()((set, get) => ({
     if (!id) return set({ editor: null, error: null });
     try {
       const script = await call('hooks.readScript', { id });
-      set({ editor: { ...script, draft: script.content, saving: false, conflict: null }, error: null });
+      set({
+        editor: { ...script, draft: script.content, saving: false, conflict: null },
+        error: null,
+      });
     } catch (err) {
       set({ error: `Could not open the script: ${errorMessage(err)}` });
     }
@@ -40,7 +43,11 @@ export const useHookScript = create<HookScriptState>()((set, get) => ({
     if (!e || e.saving || e.conflict) return;
     set({ editor: { ...e, saving: true } });
     try {
-      const r = await call('hooks.writeScript', { id: e.id, content: e.draft, baseVersion: e.version });
+      const r = await call('hooks.writeScript', {
+        id: e.id,
+        content: e.draft,
+        baseVersion: e.version,
+      });
       set((s) => {
         if (!s.editor) return {};
         return r.status === 'saved'

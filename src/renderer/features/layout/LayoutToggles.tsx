@@ -22,7 +22,11 @@ export function LayoutToggles() {
         aria-expanded={sidebarOpen}
         data-testid="sidebar-toggle"
       >
-        {sidebarOpen ? <PanelLeftClose size={16} aria-hidden /> : <PanelLeftOpen size={16} aria-hidden />}
+        {sidebarOpen ? (
+          <PanelLeftClose size={16} aria-hidden />
+        ) : (
+          <PanelLeftOpen size={16} aria-hidden />
+        )}
       </button>
       <button
         type="button"
@@ -33,7 +37,11 @@ export function LayoutToggles() {
         aria-expanded={dockOpen}
         data-testid="dock-toggle"
       >
-        {dockOpen ? <PanelRightClose size={16} aria-hidden /> : <PanelRightOpen size={16} aria-hidden />}
+        {dockOpen ? (
+          <PanelRightClose size={16} aria-hidden />
+        ) : (
+          <PanelRightOpen size={16} aria-hidden />
+        )}
       </button>
     </div>
   );

@@ -29,8 +29,7 @@ export function Splitter({ label, value, min, max, direction, onChange, testId }
     drag.current = null;
   };
   const onKeyDown = (e: KeyboardEvent<HTMLDivElement>) => {
-    const delta =
-      e.key === 'ArrowRight' ? STEP : e.key === 'ArrowLeft' ? -STEP : 0;
+    const delta = e.key === 'ArrowRight' ? STEP : e.key === 'ArrowLeft' ? -STEP : 0;
     if (delta !== 0) {
       e.preventDefault();
       onChange(value + direction * delta);

@@ -49,7 +49,10 @@ function load(): LayoutPrefs {
       sidebarWidth: clamp(Number(raw.sidebarWidth ?? DEFAULTS.sidebarWidth), LIMITS.sidebar),
       dockWidth: clamp(Number(raw.dockWidth ?? DEFAULTS.dockWidth), LIMITS.dock),
       sidebarOpen: raw.sidebarOpen !== false,
-      traceTreeWidth: clamp(Number(raw.traceTreeWidth ?? DEFAULTS.traceTreeWidth), LIMITS.traceTree),
+      traceTreeWidth: clamp(
+        Number(raw.traceTreeWidth ?? DEFAULTS.traceTreeWidth),
+        LIMITS.traceTree,
+      ),
     };
   } catch {
     return DEFAULTS;
@@ -59,7 +62,10 @@ function load(): LayoutPrefs {
 function save(s: LayoutPrefs): void {
   const { sidebarWidth, dockWidth, sidebarOpen, traceTreeWidth } = s;
   try {
-    localStorage.setItem(KEY, JSON.stringify({ sidebarWidth, dockWidth, sidebarOpen, traceTreeWidth }));
+    localStorage.setItem(
+      KEY,
+      JSON.stringify({ sidebarWidth, dockWidth, sidebarOpen, traceTreeWidth }),
+    );
   } catch {
     // Private windows may refuse storage; the layout then lasts for this page only.
   }

@@ -5,7 +5,10 @@ import type { Row } from '../chat/rows.ts';
 import { rowOfCall, useReveal } from './span-reveal.ts';
 
 /** Contract: does nothing when the call is not in this thread's rows. */
-export function useRevealCall(rows: readonly Row[], virtualizer: Virtualizer<HTMLDivElement, Element>): void {
+export function useRevealCall(
+  rows: readonly Row[],
+  virtualizer: Virtualizer<HTMLDivElement, Element>,
+): void {
   const call = useReveal((s) => s.call);
   useEffect(() => {
     if (!call) return;
