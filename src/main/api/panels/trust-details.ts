@@ -1,7 +1,7 @@
 /**
  * Exactly what a workspace would run once trusted, for the trust prompt: each hook program, each
  * settings hook's command (by event and matcher) and each MCP server's command line. Read-only and
- * forgiving: a file that does not parse is shown as such, never thrown (docs/security.md).
+ * forgiving: a file that does not parse is shown as such, never thrown (docs/hooks.md, "Trust").
  */
 import { readdir, readFile } from 'node:fs/promises';
 
