@@ -4,6 +4,8 @@
  * - time from clicking a 5,000-message thread in the sidebar until its last message is on screen
  *   (fresh page load before each sample, so nothing is cached in the renderer);
  * - the longest main-thread task (PerformanceObserver 'longtask') while 2,000 tokens stream at 500 tokens/s;
+ * - the longest task while a 100 KB answer with code blocks streams;
+ * - frame times while a 5,000-message thread is scrolled top to bottom;
  * - 20,000-span trace render and filter, when the trace panel exists;
  * - the renderer's JS heap after all of it (after a forced GC, through CDP).
  */
@@ -20,6 +22,7 @@ import { syntheticThread } from '../lib/messages.ts';
 import { ensureRenderer } from '../lib/renderer-build.ts';
 import { NEEDLE_TOOL, writeSyntheticSpans } from '../lib/spans.ts';
 import { tempDir } from '../lib/tmp.ts';
+import { bigAnswer } from '../lib/big-answer.ts';
 import { figure, goal, median, sample, type Figure, type Goal } from '../lib/stats.ts';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
@@ -93,6 +96,22 @@ const LONGTASK_OBSERVER_JS = `window.__longtasks = [];
 new PerformanceObserver((list) => {
   for (const e of list.getEntries()) window.__longtasks.push({ start: e.startTime, duration: e.duration });
 }).observe({ type: 'longtask', buffered: true });`;
+
+/** In the page: scrolls the message list top to bottom, 120 px a frame; resolves with every frame's duration. */
+const SCROLL_FRAMES_JS = `new Promise((resolve) => {
+  const el = document.querySelector('[data-testid="message-list"]');
+  el.scrollTop = 0;
+  const frames = [];
+  let last = 0;
+  const step = (t) => {
+    if (last) frames.push(t - last);
+    last = t;
+    if (el.scrollTop + el.clientHeight >= el.scrollHeight - 2 || frames.length > 3000) return resolve(frames);
+    el.scrollTop += 120;
+    requestAnimationFrame(step);
+  };
+  requestAnimationFrame(step);
+})`;
 
 function timeThreadOpen(page: Page, title: string, marker: string): Promise<number> {
   return page.evaluate(
@@ -346,6 +365,71 @@ await runGroup('ui', async (ctx) => {
         `trace: drawn in ${median(drawTimes).toFixed(0)} ms, filtered in ${median(filterTimes).toFixed(0)} ms`,
       );
     }
+
+    // 3b. A 100 KB answer with code blocks (prose, lists, four languages) streamed in 64-character chunks.
+    const answerBytes = ctx.size(100_000, 20_000);
+    const bigLongest: number[] = [];
+    for (let i = 0; i < (ctx.quick ? 1 : 3); i++) {
+      await load();
+      fake.push({ text: bigAnswer(answerBytes, END_MARKER), chunkSize: 64, delayMs: 2 });
+      await page.getByTestId('new-thread').click();
+      await page.getByTestId('composer-input').fill('a long answer please');
+      const start = (await page.evaluate('performance.now()')) as number;
+      await page.getByTestId('composer-input').press('Enter');
+      await page
+        .getByTestId('message-assistant')
+        .filter({ hasText: END_MARKER })
+        .waitFor({ timeout: 120_000 });
+      await page.waitForTimeout(300);
+      const tasks = (await page.evaluate('window.__longtasks')) as {
+        start: number;
+        duration: number;
+      }[];
+      const during = tasks.filter((t) => t.start >= start);
+      ctx.log(
+        `long tasks while ${answerBytes} characters stream: ${during.map((t) => Math.round(t.duration)).join(', ') || 'none'}`,
+      );
+      bigLongest.push(during.reduce((m, t) => Math.max(m, t.duration), 0));
+    }
+    const kb = Math.round(answerBytes / 1000);
+    figures.big_answer_longest = figure(
+      `longest task while a ${kb} KB answer with code blocks streams`,
+      'ms',
+      bigLongest,
+    );
+    goals.push(
+      goal(
+        `worst long task streaming a ${kb} KB answer ≤ 50 ms`,
+        Math.max(...bigLongest),
+        'ms',
+        50,
+        { figure: 'big_answer_longest' },
+      ),
+    );
+
+    // 3c. Scrolling the 5,000-message thread from top to bottom in wheel-sized steps, one per frame.
+    await load();
+    await openBig();
+    const frames = (await page.evaluate(SCROLL_FRAMES_JS)) as number[];
+    figures.scroll_frame = figure(
+      `${size.toLocaleString('en-US')}-message thread scrolled top to bottom: frame time`,
+      'ms',
+      frames,
+    );
+    const sorted = [...frames].sort((a, b) => a - b);
+    const p95 = sorted[Math.floor(sorted.length * 0.95)] ?? 0;
+    goals.push(
+      goal(
+        `scrolling ${size.toLocaleString('en-US')} messages: 95th percentile frame ≤ 16.7 ms (60 fps)`,
+        p95,
+        'ms',
+        16.7,
+        {
+          figure: 'scroll_frame',
+        },
+      ),
+    );
+    ctx.log(`scroll: p95 frame ${p95.toFixed(1)} ms over ${frames.length} frames`);
 
     // 4. Heap with both loaded: the 5,000-message thread, then the traced thread with its trace drawn.
     await load();

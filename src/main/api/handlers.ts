@@ -3,6 +3,7 @@
  * and the `serve` socket both call `dispatch()`, which checks the channel, parses the arguments with
  * the channel's zod schema and turns thrown errors into `IpcResult` data.
  */
+import { endpointInUse, withModelCheck } from './endpoint-in-use.ts';
 import { commandSandbox, describeCommandSandbox, detectSandbox, type SandboxAvailability } from '../tools/sandbox/index.ts';
 import type { z } from 'zod';
 import type { StreamEvent, WorkbenchSettings } from '../../shared/types/index.ts';
@@ -46,6 +47,8 @@ export interface HandlerDeps {
   secrets: SecretPort;
   /** Electron's folder dialog; absent in serve (the path is typed instead). */
   pickFolder?: () => Promise<string | undefined>;
+  /** Electron's own trace window for a thread; absent in serve (the renderer's full view is used). */
+  openTraceWindow?: (threadId: string) => Promise<void>;
   /** Base URL / model set by the environment (serve), overriding settings. */
   envOverrides?: { baseURL?: string; model?: string };
   providers?: ProvidersPort;
@@ -128,7 +131,14 @@ export function createHandlers(deps: HandlerDeps): InvokeHandlers {
       home: wb.home,
       workspace: current,
       canPickFolder: Boolean(deps.pickFolder),
+      canOpenWindows: Boolean(deps.openTraceWindow),
     }),
+    'app.openTraceWindow': async (a) => {
+      if (!deps.openTraceWindow) return { opened: false };
+      threadOrThrow(a.threadId);
+      await deps.openTraceWindow(a.threadId);
+      return { opened: true };
+    },
     'threads.list': (a) => wb.threads.list({ workspace: a.workspace, search: a.search }),
     'threads.get': (a) => {
       const { summary, state } = threadOrThrow(a.threadId);
@@ -219,17 +229,21 @@ export function createHandlers(deps: HandlerDeps): InvokeHandlers {
     'providers.presets': async () => (await getProviders()).presets(),
     'providers.models': async (a) => {
       const p = await getProviders();
+      const { baseURL } = endpointInUse(a, deps.envOverrides);
       try {
-        return await p.listModels({ baseURL: a.baseURL, apiKey: keyFor(a.baseURL, a.apiKey) });
+        return await p.listModels({ baseURL, apiKey: keyFor(baseURL, a.apiKey) });
       } catch (err) {
         throw new WorkbenchError('unavailable', errorMessage(err));
       }
     },
-    'providers.test': async (a) =>
-      (await getProviders()).testConnection({
-        baseURL: a.baseURL,
-        apiKey: keyFor(a.baseURL, a.apiKey),
-      }),
+    'providers.test': async (a) => {
+      const endpoint = endpointInUse(a, deps.envOverrides);
+      const result = await (await getProviders()).testConnection({
+        baseURL: endpoint.baseURL,
+        apiKey: keyFor(endpoint.baseURL, a.apiKey),
+      });
+      return withModelCheck(result, endpoint);
+    },
     'providers.probe': async () => (await getProviders()).probe(),
     'todos.get': (a) => threadOrThrow(a.threadId).state.todos,
     'trace.list': (a) => wb.trace.list(a),
@@ -258,6 +272,8 @@ export function createHandlers(deps: HandlerDeps): InvokeHandlers {
     'hooks.test': (a) => wb.hooks.test({ ...a, workspace: current }),
     'hooks.replay': (a) => wb.hooks.replay({ ...a, workspace: current }),
     'hooks.create': (a) => wb.hooks.create({ ...a, workspace: current }),
+    'hooks.readScript': (a) => wb.hooks.readScript({ ...a, workspace: current }),
+    'hooks.writeScript': (a) => wb.hooks.writeScript({ ...a, workspace: current }),
   };
 }
 

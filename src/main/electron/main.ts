@@ -17,6 +17,7 @@ import { devRendererUrl } from './renderer-url.ts';
 import { hardenSession, hardenWindow } from './security.ts';
 import { APP_ORIGIN, isTrustedSender } from './sender-guard.ts';
 import { loadWindowState, saveWindowState } from './window-state.ts';
+import { createTraceWindowOpener, createTrustedContents } from './trace-window.ts';
 import { errorMessage } from '../errors.ts';
 
 const devUrl = devRendererUrl(process.env, app.isPackaged);
@@ -45,25 +46,45 @@ async function start(): Promise<void> {
   handleAppScheme(protocol, join(import.meta.dirname, '../renderer'));
   hardenSession(session.defaultSession, devUrl);
   const state = loadWindowState(home);
+  const webPreferences = {
+    preload: join(import.meta.dirname, '../preload/preload.cjs'),
+    contextIsolation: true,
+    sandbox: true,
+    nodeIntegration: false,
+    webSecurity: true,
+    webviewTag: false,
+    spellcheck: true,
+  };
   win = new BrowserWindow({
     ...state,
     minWidth: 720,
     minHeight: 480,
     show: false,
     title: 'Agent Workbench',
-    webPreferences: {
-      preload: join(import.meta.dirname, '../preload/preload.cjs'),
-      contextIsolation: true,
-      sandbox: true,
-      nodeIntegration: false,
-      webSecurity: true,
-      webviewTag: false,
-      spellcheck: true,
-    },
+    webPreferences,
   });
   if (state.maximized) win.maximize();
   hardenWindow(win, origins, shell, dialog);
   const current = win;
+  const wb = workbench;
+  const trusted = createTrustedContents();
+  trusted.add(current.webContents);
+  const pageUrl = devUrl ?? `${APP_ORIGIN}/index.html`;
+  const openTraceWindow = createTraceWindowOpener({
+    create: (options) => new BrowserWindow(options),
+    pageUrl,
+    webPreferences,
+    attach: (w) => {
+      hardenWindow(w, origins, shell, dialog);
+      const contents = w.webContents;
+      trusted.add(contents);
+      const stop = forwardEvents(wb, createEventSender(contents));
+      return () => {
+        stop();
+        trusted.remove(contents);
+      };
+    },
+  });
   const handlers = createHandlers({
     workbench,
     mode: 'electron',
@@ -74,8 +95,16 @@ async function start(): Promise<void> {
       const r = await dialog.showOpenDialog(current, { properties: ['openDirectory', 'createDirectory'] });
       return r.canceled ? undefined : r.filePaths[0];
     },
+    openTraceWindow,
   });
-  const unregister = registerIpc(ipcMain, handlers, (event) => isTrustedSender(event.senderFrame, current.webContents.mainFrame, origins));
+  // Only the main frames of the windows this process made, at the app origin, may call IPC.
+  const unregister = registerIpc(
+    ipcMain,
+    handlers,
+    (event) =>
+      trusted.has(event.sender) &&
+      isTrustedSender(event.senderFrame, event.sender.mainFrame, origins),
+  );
   const send = createEventSender(win.webContents);
   const unsubscribe = forwardEvents(workbench, send);
   Menu.setApplicationMenu(Menu.buildFromTemplate(menuTemplate(process.platform === 'darwin', (action) => send('app.command', { action }))));
@@ -87,7 +116,7 @@ async function start(): Promise<void> {
     unregister();
     win = null;
   });
-  await win.loadURL(devUrl ?? `${APP_ORIGIN}/index.html`);
+  await win.loadURL(pageUrl);
 }
 
 if (primary) {

@@ -9,6 +9,7 @@ import type { ToolResult } from '../../shared/types/index.ts';
 import { jsonPreview, PREVIEW_CHARS, truncate } from '../tracing/attributes.ts';
 import { PROVIDER_NAME } from '../tracing/run-span.ts';
 import { runInSpan } from '../tracing/in-span.ts';
+import { requestAttributes } from '../tracing/request-capture.ts';
 import type { SpanHandle } from '../tracing/types.ts';
 
 function recordResponse(span: SpanHandle, res: LlmResponse): void {
@@ -71,6 +72,7 @@ export function createTracingHook(): Hook {
           // The system blocks go out as one leading system message.
           message_count: req.messages.length + (req.system.length ? 1 : 0),
           'workbench.input.length': inputLength(req),
+          ...requestAttributes(req),
           ...(req.params.temperature !== undefined ? { 'gen_ai.request.temperature': req.params.temperature } : {}),
           ...(req.params.max_tokens !== undefined ? { 'gen_ai.request.max_tokens': req.params.max_tokens } : {}),
         },

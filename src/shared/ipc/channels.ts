@@ -6,6 +6,7 @@
 /** Every `domain.verb` invoke channel, in contract order. */
 export const INVOKE_CHANNELS = [
   'app.info',
+  'app.openTraceWindow',
   'threads.list',
   'threads.get',
   'threads.create',
@@ -60,6 +61,8 @@ export const INVOKE_CHANNELS = [
   'hooks.test',
   'hooks.replay',
   'hooks.create',
+  'hooks.readScript',
+  'hooks.writeScript',
 ] as const;
 
 /** Every event the main side pushes to the renderer. */

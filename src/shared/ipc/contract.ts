@@ -38,6 +38,8 @@ export interface AppInfo {
   home: string;
   workspace: string;
   canPickFolder: boolean;
+  /** Electron: the trace can open in its own window. */
+  canOpenWindows?: boolean;
 }
 
 export interface SettingsView {
@@ -61,9 +63,11 @@ export interface ProviderPresetView {
   needsKey: boolean;
 }
 
-export type ConnectionResultView =
+/** `baseURL` is the endpoint actually tested; `fromEnvironment` when an environment override chose it. */
+export type ConnectionResultView = (
   | { ok: true; models: number; modelIds: string[]; message: string }
-  | { ok: false; message: string };
+  | { ok: false; message: string; modelIds?: string[] }
+) & { baseURL?: string; fromEnvironment?: boolean };
 
 export interface ProbeResultView {
   id: string;
@@ -242,6 +246,18 @@ export type HookTemplateId =
   | 'persistent-python'
   | 'persistent-node';
 
+/** The script file of one executable hook, as the hooks panel edits it. */
+export interface HookScript {
+  id: string;
+  path: string;
+  content: string;
+  /** Version token of `content` for the conflict check on save. */
+  version: string;
+}
+
+/** A script save: written, or refused because the file changed since it was read (`script` is the disk). */
+export type HookScriptWrite = { status: 'saved' | 'conflict'; script: HookScript };
+
 export interface HookListing {
   /** Every hook in pipeline order (built-ins with the user hooks in place of `user-hooks`). */
   hooks: HookInfo[];
@@ -279,6 +295,7 @@ export interface HookTestResult {
 /** Result types by channel. */
 export interface InvokeResults {
   'app.info': AppInfo;
+  'app.openTraceWindow': { opened: boolean };
   'threads.list': ThreadSummary[];
   'threads.get': ThreadView;
   'threads.create': ThreadSummary;
@@ -333,6 +350,8 @@ export interface InvokeResults {
   'hooks.test': HookTestResult;
   'hooks.replay': HookReplayRow[];
   'hooks.create': HookInfo;
+  'hooks.readScript': HookScript;
+  'hooks.writeScript': HookScriptWrite;
 }
 
 export type InvokeArgs<C extends InvokeChannel> = z.input<ArgSchemas[C]>;

@@ -32,6 +32,7 @@ const SettingsPatch = z.strictObject({
 /** Argument schemas by channel. */
 export const ARG_SCHEMAS = {
   'app.info': Empty,
+  'app.openTraceWindow': z.strictObject({ threadId: Id }),
   'threads.list': z.strictObject({ workspace: Path.optional(), search: z.string().max(500).optional() }),
   'threads.get': z.strictObject({ threadId: Id }),
   'threads.create': z.strictObject({ workspace: Path.optional(), title: Title.optional() }),
@@ -72,7 +73,11 @@ export const ARG_SCHEMAS = {
   'settings.setApiKey': z.strictObject({ apiKey: Key.nullable() }),
   'providers.presets': Empty,
   'providers.models': z.strictObject({ baseURL: Url, apiKey: Key.optional() }),
-  'providers.test': z.strictObject({ baseURL: Url, apiKey: Key.optional() }),
+  'providers.test': z.strictObject({
+    baseURL: Url,
+    apiKey: Key.optional(),
+    model: z.string().max(500).optional(),
+  }),
   'providers.probe': Empty,
   'todos.get': z.strictObject({ threadId: Id }),
   'trace.list': z.strictObject({ threadId: Id }),
@@ -114,6 +119,12 @@ export const ARG_SCHEMAS = {
     event: z.string().min(1).max(100).optional(),
     threadId: Id.optional(),
     last: z.number().int().min(1).max(100).optional(),
+  }),
+  'hooks.readScript': z.strictObject({ id: HookId }),
+  'hooks.writeScript': z.strictObject({
+    id: HookId,
+    content: z.string().max(1_000_000),
+    baseVersion: z.string().max(100),
   }),
   'hooks.create': z.strictObject({
     scope: Scope,

@@ -6,7 +6,12 @@
  */
 import { chmod, stat } from 'node:fs/promises';
 import { join } from 'node:path';
-import type { HookListing, HookTestResult } from '../../../shared/ipc/contract.ts';
+import type {
+  HookListing,
+  HookScript,
+  HookScriptWrite,
+  HookTestResult,
+} from '../../../shared/ipc/contract.ts';
 import type { HookInfo, HookReplayRow, HookRunRecord } from '../../../shared/types/index.ts';
 import {
   discoverExecutableHooks,
@@ -31,6 +36,7 @@ import { withHealth } from '../../user-hooks/list.ts';
 import { loadAgentProfile } from '../../agents/profile.ts';
 import { WorkbenchError, errorMessage } from '../../errors.ts';
 import type { PanelDeps } from './panel-deps.ts';
+import { readHookScript, writeHookScript } from './hook-script.ts';
 
 /** `trust: true` treats the workspace as trusted for that call (`workbench hooks … --trust`). */
 export interface HooksService {
@@ -75,6 +81,15 @@ export interface HooksService {
     name: string;
     template: HookTemplateId;
   }): Promise<HookInfo>;
+  /** Contract: only the script of an executable hook this workspace's pipeline lists. */
+  readScript(args: { workspace: string; id: string }): Promise<HookScript>;
+  /** Contract: as readScript; refuses (status conflict) when the file changed since baseVersion. */
+  writeScript(args: {
+    workspace: string;
+    id: string;
+    content: string;
+    baseVersion: string;
+  }): Promise<HookScriptWrite>;
 }
 
 /** Creates the hooks service. */
@@ -256,6 +271,12 @@ export function createHooksService(deps: PanelDeps): HooksService {
       });
       await chmod(path, 0o755);
       return find(a.workspace, `executable:${a.scope}:${a.name}`);
+    },
+    async readScript(a) {
+      return readHookScript(await find(a.workspace, a.id));
+    },
+    async writeScript(a) {
+      return writeHookScript(await find(a.workspace, a.id), a.content, a.baseVersion);
     },
   };
 }

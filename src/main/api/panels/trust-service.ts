@@ -8,6 +8,7 @@ import { join } from 'node:path';
 import type { TrustItem, TrustStatus } from '../../../shared/ipc/contract.ts';
 import { realDir } from '../../fs/real-dir.ts';
 import { MCP_FILE, mcpServerConfigSchema, readMcpFile } from '../../mcp/config.ts';
+import { folderDetail, settingsHooksDetail } from './trust-details.ts';
 import {
   loadAgentProfile,
   defaultSystemPrompt,
@@ -50,7 +51,7 @@ async function inspectWorkspace(workspace: string): Promise<TrustItem[]> {
       const names = await readdir(path).catch(() => [] as string[]);
       if (names.length === 0) continue;
     }
-    items.push({ kind, path });
+    items.push({ kind, path, detail: await detailOf(kind, path) });
   }
   return [...items, ...(await profileItems(workspace)), ...(await mcpItems(workspace))];
 }
@@ -69,6 +70,13 @@ async function mcpItems(workspace: string): Promise<TrustItem[]> {
     })
     .join('\n');
   return detail ? [{ kind: 'mcp_servers', path: file, detail }] : [];
+}
+
+/** Exactly what an item would run or add: hook files, commands, servers. */
+function detailOf(kind: TrustItem['kind'], path: string): Promise<string> | undefined {
+  if (kind === 'hooks' || kind === 'skills') return folderDetail(path);
+  if (kind === 'claude_settings' || kind === 'workbench_settings') return settingsHooksDetail(path);
+  return undefined;
 }
 
 /** Lines of agent.yaml's system prompt shown in the prompt. */

@@ -6,6 +6,7 @@ import { Composer } from './Composer.tsx';
 import { MessageList } from './MessageList.tsx';
 import { InterruptedBanner } from './InterruptedBanner.tsx';
 import { ThreadInfoDrawer } from './ThreadInfoDrawer.tsx';
+import { LayoutToggles } from '../layout/LayoutToggles.tsx';
 
 const NO_THREAD = emptyThread('');
 
@@ -31,6 +32,7 @@ export function ChatView() {
             Info
           </button>
         )}
+        <LayoutToggles />
       </header>
       {activeId && infoOpen && <ThreadInfoDrawer threadId={activeId} onClose={() => setInfoOpen(false)} />}
       {activeId && interrupted && !thread.running && <InterruptedBanner threadId={activeId} />}

@@ -1,10 +1,19 @@
-import { memo, useCallback, useMemo, type MouseEvent } from 'react';
-import { renderMarkdown } from './markdown.ts';
+import { memo, useCallback, useRef, type MouseEvent } from 'react';
 import { openExternal } from '../../components/open-external.ts';
+import { renderBlock, splitBlocks, type BlockSplit } from './markdown-blocks.ts';
+
+/** One top-level block; memoized, so a growing answer re-renders only its last block. */
+const MarkdownBlock = memo(function MarkdownBlock({ text }: { text: string }) {
+  return <div className="md-block" dangerouslySetInnerHTML={{ __html: renderBlock(text) }} />;
+});
 
 /** Sanitized Markdown with copy buttons on code blocks and links opened only after a confirm. */
 export const Markdown = memo(function Markdown({ text }: { text: string }) {
-  const html = useMemo(() => renderMarkdown(text), [text]);
+  const split = useRef<BlockSplit | undefined>(undefined);
+  const s = splitBlocks(text, split.current);
+  split.current = s;
+  const open = text.slice(s.openStart);
+  const blocks = open.trim() ? [...s.blocks, open] : s.blocks;
   const onClick = useCallback((e: MouseEvent<HTMLDivElement>) => {
     const target = e.target as HTMLElement;
     const copy = target.closest('button.code-copy');
@@ -23,5 +32,11 @@ export const Markdown = memo(function Markdown({ text }: { text: string }) {
       if (href) openExternal(href);
     }
   }, []);
-  return <div className="markdown" onClick={onClick} dangerouslySetInnerHTML={{ __html: html }} />;
+  return (
+    <div className="markdown" onClick={onClick}>
+      {blocks.map((b, i) => (
+        <MarkdownBlock key={i} text={b} />
+      ))}
+    </div>
+  );
 });

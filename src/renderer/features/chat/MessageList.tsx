@@ -3,6 +3,7 @@ import { useVirtualizer } from '@tanstack/react-virtual';
 import type { ThreadChat } from '../../stores/chat-types.ts';
 import { buildRows } from './rows.ts';
 import { MessageRow } from './MessageRow.tsx';
+import { useRevealCall } from '../trace/use-reveal-call.ts';
 
 /** The virtualized message list; sticks to the bottom while the user is there. */
 export function MessageList({ thread }: { thread: ThreadChat }) {
@@ -17,6 +18,8 @@ export function MessageList({ thread }: { thread: ThreadChat }) {
     overscan: 8,
     getItemKey: (i) => rows[i]!.key,
   });
+
+  useRevealCall(rows, virtualizer);
 
   useEffect(() => {
     const el = scrollRef.current;

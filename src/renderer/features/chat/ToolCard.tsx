@@ -1,4 +1,5 @@
 import { lazy, memo, Suspense, useEffect, useState } from 'react';
+import { ShowSpanButton } from '../trace/ShowSpanButton.tsx';
 import type { ToolCall } from '../../../shared/types/index.ts';
 import { isEnded, type ToolRun } from '../../stores/chat-types.ts';
 import { FAILED_STATUSES, TOOL_STATUS_LABEL as LABEL } from './tool-status.ts';
@@ -52,6 +53,8 @@ export const ToolCard = memo(function ToolCard({
       data-testid="tool-card"
       data-tool={call.name}
       data-status={status}
+      data-call-id={call.id}
+      tabIndex={-1}
       aria-label={`Tool ${call.name}: ${LABEL[status]}`}
     >
       <div className="tool-head">
@@ -85,6 +88,7 @@ export const ToolCard = memo(function ToolCard({
             {formatMs(elapsed)}
           </span>
         )}
+        <ShowSpanButton callId={call.id} />
         <button
           type="button"
           className="link-button"

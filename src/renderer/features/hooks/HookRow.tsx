@@ -5,6 +5,8 @@ import { hookState } from './hook-state.ts';
 import { HookTestPane } from './HookTestPane.tsx';
 import { HookHealthDots } from './HookHealthDots.tsx';
 import { HookReplayPane } from './HookReplayPane.tsx';
+import { useHookScript } from './hook-script-store.ts';
+import { confirmDiscard } from '../../components/confirm-discard.ts';
 
 /** One hook of the pipeline: state, health, switch, details, fail mode and timeout, Test, Replay. */
 export function HookRow({
@@ -23,6 +25,12 @@ export function HookRow({
   const replay = useWorkbenchStore((s) => s.replayHook);
   const replaying = useWorkbenchStore((s) => s.hookReplay?.id === hook.id);
   const [open, setOpen] = useState(false);
+  const openScript = () => {
+    const e = useHookScript.getState().editor;
+    if (e?.id === hook.id) return;
+    if (confirmDiscard(Boolean(e && e.draft !== e.content), 'the open hook script'))
+      void useHookScript.getState().open(hook.id);
+  };
   const [timeout, setTimeoutMs] = useState(String(hook.timeout_ms ?? ''));
   const state = hookState(hook, allOff);
   const user = hook.dialect !== 'builtin';
@@ -66,6 +74,17 @@ export function HookRow({
         {hook.dialect === 'builtin' && <span className="badge">built-in</span>}
         <HookHealthDots health={hook.health} />
         <span className="spacer" />
+        {hook.dialect === 'executable' && hook.path && (
+          <button
+            type="button"
+            className="icon-button"
+            onClick={openScript}
+            title={`Edit ${hook.path}`}
+            data-testid="hook-edit-script"
+          >
+            Edit
+          </button>
+        )}
         {user && !script && (
           <button
             type="button"

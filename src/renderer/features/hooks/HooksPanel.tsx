@@ -3,6 +3,7 @@ import { useWorkbenchStore } from '../../stores/store.ts';
 import { HookRow } from './HookRow.tsx';
 import { HookRunsList } from './HookRunsList.tsx';
 import { NewHookForm } from './NewHookForm.tsx';
+import { HookScriptEditor } from './HookScriptEditor.tsx';
 import { useHooksWatch } from './use-hooks-watch.ts';
 import { PanelToolbar } from '../../components/PanelToolbar.tsx';
 import '../../styles/panels.css';
@@ -60,6 +61,7 @@ export function HooksPanel() {
         <p className="warning small">All user hooks are off; built-in middleware still runs.</p>
       )}
       {creating && <NewHookForm onDone={() => setCreating(false)} />}
+      <HookScriptEditor />
       <h3 className="section-title">Pipeline (outermost first)</h3>
       <ol className="card-list" data-testid="hook-list">
         {listing?.hooks.map((h, i) => (

@@ -73,9 +73,9 @@ export function SettingsPanel() {
     setBusy(true);
     setTest(null);
     try {
-      const r = await call('providers.test', { baseURL: provider.base_url, apiKey: apiKey || undefined });
+      const r = await call('providers.test', { baseURL: provider.base_url, apiKey: apiKey || undefined, model: provider.model || undefined });
       setTest(r);
-      if (r.ok) setModels(r.modelIds);
+      if (r.modelIds) setModels(r.modelIds);
     } catch (err) {
       setTest({ ok: false, message: errorMessage(err) });
     } finally {
@@ -104,11 +104,36 @@ export function SettingsPanel() {
     setSettings(await call('settings.setApiKey', { apiKey: null }));
   };
 
-  const onPreset = (id: ProviderSettings['preset']) => {
+  // A new preset is a new endpoint: the old model name rarely exists there, so take the endpoint's
+  // first model unless it also serves the current one.
+  const onPreset = async (id: ProviderSettings['preset']) => {
     const preset = presets.find((p) => p.id === id);
-    setProvider({ ...provider, preset: id, base_url: preset?.baseURL || provider.base_url });
+    const next = { ...provider, preset: id, base_url: preset?.baseURL || provider.base_url };
+    setProvider(next);
     setModels([]);
     setTest(null);
+    setModelsNote('');
+    try {
+      const ids = await call('providers.models', { baseURL: next.base_url });
+      setModels(ids);
+      const model = ids.includes(next.model) ? next.model : (ids[0] ?? '');
+      setProvider({ ...next, model });
+      setModelsNote(ids.length ? '' : 'The endpoint lists no models; type the name.');
+    } catch (err) {
+      setProvider({ ...next, model: '' });
+      setModelsNote(`Could not list the models of ${next.base_url}: ${errorMessage(err)}. Type the model name.`);
+    }
+  };
+
+  // The theme shows at once and is kept at once: it is not a setting worth a separate Save.
+  const onTheme = async (next: WorkbenchSettings['theme']) => {
+    setTheme(next);
+    if (view) setSettings({ ...view, settings: { ...view.settings, theme: next } });
+    try {
+      setSettings(await call('settings.update', { patch: { theme: next } }));
+    } catch (err) {
+      setSaved(`Theme not saved: ${errorMessage(err)}`);
+    }
   };
 
   return (
@@ -123,7 +148,7 @@ export function SettingsPanel() {
       <h2>Model provider</h2>
       <label>
         Provider
-        <select value={provider.preset} onChange={(e) => onPreset(e.target.value as ProviderSettings['preset'])} data-testid="settings-preset">
+        <select value={provider.preset} onChange={(e) => void onPreset(e.target.value as ProviderSettings['preset'])} data-testid="settings-preset">
           {presets.map((p) => (
             <option key={p.id} value={p.id}>
               {p.label}
@@ -135,7 +160,16 @@ export function SettingsPanel() {
         Base URL
         <input value={provider.base_url} onChange={(e) => setProvider({ ...provider, base_url: e.target.value })} placeholder="http://127.0.0.1:11434/v1" data-testid="settings-base-url" spellCheck={false} />
       </label>
-      {view.envOverrides?.baseURL && <p className="hint">OPENAI_BASE_URL is set on the server ({view.envOverrides.baseURL}) and wins over this.</p>}
+      {view.envOverrides?.baseURL && (
+        <p className="warning" data-testid="settings-env-override">
+          In use: <code>{view.envOverrides.baseURL}</code> from OPENAI_BASE_URL on the server, which overrides this field. Test connection and List models ask that endpoint.
+        </p>
+      )}
+      {view.envOverrides?.model && (
+        <p className="warning" data-testid="settings-env-model">
+          In use: model <code>{view.envOverrides.model}</code> from WORKBENCH_MODEL, which overrides the model below.
+        </p>
+      )}
       <label>
         Model
         <div className="inline">
@@ -210,7 +244,7 @@ export function SettingsPanel() {
       )}
       <label>
         Theme
-        <select value={theme} onChange={(e) => setTheme(e.target.value as WorkbenchSettings['theme'])} data-testid="settings-theme">
+        <select value={theme} onChange={(e) => void onTheme(e.target.value as WorkbenchSettings['theme'])} data-testid="settings-theme">
           <option value="system">System</option>
           <option value="light">Light</option>
           <option value="dark">Dark</option>

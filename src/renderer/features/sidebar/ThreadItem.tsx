@@ -1,3 +1,4 @@
+import { Pencil, Trash2 } from 'lucide-react';
 import { useState } from 'react';
 import type { ThreadSummary } from '../../../shared/types/index.ts';
 import { call } from '../../ipc/client.ts';
@@ -78,7 +79,7 @@ export function ThreadItem({ thread, active, running }: { thread: ThreadSummary;
             setEditing(true);
           }}
         >
-          ✎
+          <Pencil size={13} aria-hidden />
         </button>
         <button
           type="button"
@@ -90,7 +91,7 @@ export function ThreadItem({ thread, active, running }: { thread: ThreadSummary;
             if (window.confirm(`Delete the thread “${thread.title}”? This cannot be undone.`)) void deleteThread(thread.thread_id);
           }}
         >
-          🗑
+          <Trash2 size={13} aria-hidden />
         </button>
       </span>
     </div>

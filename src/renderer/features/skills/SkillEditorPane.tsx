@@ -1,5 +1,6 @@
 import { lazy, Suspense, useMemo, type KeyboardEvent } from 'react';
 import { ConflictBar } from '../memory/ConflictBar.tsx';
+import { confirmDiscard } from '../../components/confirm-discard.ts';
 import { useWorkbenchStore } from '../../stores/store.ts';
 import { catalogLine } from './catalog-line.ts';
 import { folderOf, validateSkill } from './validate-skill.ts';
@@ -47,7 +48,11 @@ export function SkillEditorPane() {
         >
           {editor.saving ? 'Saving…' : 'Save'}
         </button>
-        <button type="button" onClick={() => void close(null)}>
+        <button
+          type="button"
+          onClick={() => confirmDiscard(dirty, 'this skill') && void close(null)}
+          data-testid="skill-close"
+        >
           Close
         </button>
       </div>

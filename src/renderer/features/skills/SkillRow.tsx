@@ -1,6 +1,7 @@
 import { useState } from 'react';
 import type { SkillView } from '../../../shared/ipc/contract.ts';
 import { useWorkbenchStore } from '../../stores/store.ts';
+import { confirmDiscard } from '../../components/confirm-discard.ts';
 
 /** One skill: name, source, description, folder, on/off, edit and delete (after confirmation). */
 export function SkillRow({ skill, selected }: { skill: SkillView; selected: boolean }) {
@@ -30,7 +31,12 @@ export function SkillRow({ skill, selected }: { skill: SkillView; selected: bool
         <button
           type="button"
           className="link-button name"
-          onClick={() => void open(skill.path)}
+          onClick={() => {
+            const e = useWorkbenchStore.getState().skillEditor;
+            if (e?.file.path === skill.path) return;
+            if (confirmDiscard(Boolean(e && e.draft !== e.file.content), 'the open skill'))
+              void open(skill.path);
+          }}
           data-testid="skill-open"
         >
           {skill.name}

@@ -1,4 +1,5 @@
 /** The detail drawer of the selected span: timing, status, usage, previews, tool arguments, hook run, attributes. */
+import { X } from 'lucide-react';
 import type { AttributeValue, SpanRecord } from '../../../shared/types/index.ts';
 import type { RunLayout } from './trace-layout.ts';
 import { formatDuration, prettyJson } from './trace-view.ts';
@@ -6,6 +7,9 @@ import { TraceBlock as Block } from './TraceBlock.tsx';
 import { selfTime } from './trace-accounting.ts';
 import { HookRunDetails } from './HookRunDetails.tsx';
 import { SpanLinks } from './SpanLinks.tsx';
+import { ModelRequest } from './ModelRequest.tsx';
+import { callIdOfSpan, useReveal } from './span-reveal.ts';
+import { useLayout } from '../layout/layout-store.ts';
 
 interface Props {
   span: SpanRecord;
@@ -30,6 +34,11 @@ export function SpanDrawer({ span, run, onClose, onSelect }: Props) {
   const inTok = a['gen_ai.usage.input_tokens'];
   const outTok = a['gen_ai.usage.output_tokens'];
   const ttft = span.events.find((e) => e.name === 'first_chunk');
+  const callId = callIdOfSpan(span);
+  const showInChat = (id: string) => {
+    useLayout.getState().setTraceFull(false);
+    useReveal.getState().revealCall(id);
+  };
   const children = run
     ? run.rows.filter((r) => r.span.parent_span_id === span.span_id).map((r) => r.span)
     : [];
@@ -42,7 +51,7 @@ export function SpanDrawer({ span, run, onClose, onSelect }: Props) {
       <header>
         <strong className={`kind-text-${span.kind}`}>{span.name}</strong>
         <button type="button" className="link-button" onClick={onClose} aria-label="Close details">
-          ✕
+          <X size={14} aria-hidden />
         </button>
       </header>
       <dl className="trace-facts">
@@ -86,12 +95,23 @@ export function SpanDrawer({ span, run, onClose, onSelect }: Props) {
         )}
       </dl>
       <SpanLinks span={span} run={run} onSelect={onSelect} />
+      {callId && (
+        <button
+          type="button"
+          className="link-button"
+          onClick={() => showInChat(callId)}
+          data-testid="trace-drawer-show-in-chat"
+        >
+          Show in chat
+        </button>
+      )}
+      {span.kind === 'llm' && <ModelRequest span={span} />}
       {typeof args === 'string' && (
         <Block title="Arguments" text={prettyJson(args)} testId="trace-drawer-args" />
       )}
       {typeof output === 'string' && (
         <Block
-          title={span.kind === 'llm' ? 'Output (preview)' : 'Result (preview)'}
+          title={span.kind === 'llm' ? 'Answer (preview)' : 'Result (preview)'}
           text={output}
           testId="trace-drawer-output"
         />

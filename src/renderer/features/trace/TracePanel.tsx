@@ -13,6 +13,9 @@ import { FULL_VIEW, type ViewWindow } from './trace-view.ts';
 import { TraceToolbar } from './TraceToolbar.tsx';
 import { TraceTimeline } from './TraceTimeline.tsx';
 import { SpanDrawer } from './SpanDrawer.tsx';
+import { LIMITS, useLayout } from '../layout/layout-store.ts';
+import { Splitter } from '../layout/Splitter.tsx';
+import type { CSSProperties } from 'react';
 import './trace.css';
 
 const NO_SPANS: SpanRecord[] = [];
@@ -29,13 +32,20 @@ export function TracePanel() {
   const selectSpan = useWorkbenchStore((s) => s.selectSpan);
   const [filter, setFilter] = useState<TraceFilter>(NO_FILTER);
   const [view, setView] = useState<ViewWindow>(FULL_VIEW);
+  const treeWidth = useLayout((s) => s.traceTreeWidth);
+  const setTreeWidth = useLayout((s) => s.setTraceTreeWidth);
 
   const running = useWorkbenchStore((s) =>
     threadId ? Boolean(s.chat.threads[threadId]?.running) : false,
   );
   const connected = useWorkbenchStore((s) => s.connection === 'open' || s.connection === 'bridge');
 
+  // Another thread clears the selection; mounting does not, so a link that selected a span and
+  // then opened this panel ("show this run in the trace") keeps it.
+  const shownThread = useRef(threadId);
   useEffect(() => {
+    if (shownThread.current === threadId) return;
+    shownThread.current = threadId;
     selectSpan(null);
     setView(FULL_VIEW);
   }, [threadId, selectSpan]);
@@ -62,7 +72,11 @@ export function TracePanel() {
   );
 
   return (
-    <div className="trace-panel" data-testid="trace-panel">
+    <div
+      className="trace-panel"
+      data-testid="trace-panel"
+      style={{ '--trace-tree-w': `${treeWidth}px` } as CSSProperties}
+    >
       <TraceToolbar
         threadId={threadId}
         filter={filter}
@@ -84,15 +98,25 @@ export function TracePanel() {
             : 'Loading the trace…'}
         </p>
       ) : (
-        <TraceTimeline
-          runs={runs}
-          filter={filter}
-          view={view}
-          onView={setView}
-          selected={selected}
-          onSelect={selectSpan}
-          p90={p90}
-        />
+        <div className="trace-columns">
+          <TraceTimeline
+            runs={runs}
+            filter={filter}
+            view={view}
+            onView={setView}
+            selected={selected}
+            onSelect={selectSpan}
+            p90={p90}
+          />
+          <Splitter
+            label="Resize span names"
+            value={treeWidth}
+            {...LIMITS.traceTree}
+            direction={1}
+            onChange={setTreeWidth}
+            testId="splitter-trace-tree"
+          />
+        </div>
       )}
       {selectedSpan && (
         <SpanDrawer

@@ -61,6 +61,15 @@ export function TraceTimeline({ runs, filter, view, onView, selected, onSelect, 
     () => items.flatMap((it) => (it.type === 'span' ? [it.row.span.span_id] : [])),
     [items],
   );
+  // A selection made elsewhere (a chat card, a hook run) scrolls its span into view.
+  useEffect(() => {
+    if (!selected) return;
+    const index = items.findIndex((it) => it.type === 'span' && it.row.span.span_id === selected);
+    if (index >= 0) virtualizer.scrollToIndex(index, { align: 'center' });
+    // Only a new selection scrolls, not every new span of a live run.
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [selected, items.length > 0]);
+
   const onKeyDown = (e: React.KeyboardEvent) => {
     const v = viewRef.current;
     if (e.key === '+' || e.key === '=') onView(zoomAt(v, 0.5, 0.5));

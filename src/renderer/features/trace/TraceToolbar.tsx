@@ -5,6 +5,9 @@ import { useWorkbenchStore } from '../../stores/store.ts';
 import type { TraceFilter } from './trace-filter.ts';
 import { FULL_VIEW, zoomAt, type ViewWindow } from './trace-view.ts';
 import { saveFile } from './save-file.ts';
+import { AppWindow, Maximize2, Minimize2 } from 'lucide-react';
+import { call } from '../../ipc/client.ts';
+import { useLayout } from '../layout/layout-store.ts';
 
 const KINDS: Array<{ kind: SpanKind; label: string }> = [
   { kind: 'agent', label: 'Run' },
@@ -36,6 +39,9 @@ export function TraceToolbar({
   const exportTrace = useWorkbenchStore((s) => s.exportTrace);
   const importTrace = useWorkbenchStore((s) => s.importTrace);
   const fileInput = useRef<HTMLInputElement>(null);
+  const full = useLayout((s) => s.traceFull);
+  const setFull = useLayout((s) => s.setTraceFull);
+  const canWindow = useWorkbenchStore((s) => Boolean(s.app?.canOpenWindows));
   const toggleKind = (kind: SpanKind) =>
     onFilter({
       ...filter,
@@ -143,7 +149,8 @@ export function TraceToolbar({
           <button
             type="button"
             onClick={() => onView(FULL_VIEW)}
-            aria-label="Reset zoom"
+            aria-label={`${Math.round(1 / (view.to - view.from))}× zoom, reset`}
+            title="Reset zoom"
             data-testid="trace-zoom-level"
             disabled={view.from === 0 && view.to === 1}
           >
@@ -152,6 +159,27 @@ export function TraceToolbar({
         </span>
         <span className="muted trace-count" data-testid="trace-count">{`${spanCount} spans`}</span>
         <span className="trace-spacer" />
+        <button
+          type="button"
+          className="trace-full-toggle"
+          onClick={() => setFull(!full)}
+          aria-pressed={full}
+          title={full ? 'Back to the chat' : 'Show the trace in the main area'}
+          data-testid="trace-full-toggle"
+        >
+          {full ? <Minimize2 size={12} aria-hidden /> : <Maximize2 size={12} aria-hidden />} Full
+          view
+        </button>
+        {canWindow && threadId && (
+          <button
+            type="button"
+            onClick={() => void call('app.openTraceWindow', { threadId })}
+            title="Open this trace in its own window"
+            data-testid="trace-window"
+          >
+            <AppWindow size={12} aria-hidden /> Window
+          </button>
+        )}
         <button
           type="button"
           onClick={() => void doExport('otlp')}

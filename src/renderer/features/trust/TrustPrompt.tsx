@@ -13,7 +13,7 @@ const KIND: Record<TrustItem['kind'], string> = {
   system_prompt: 'A system prompt in agent.yaml (used only if you trust it)',
   memory_paths: 'Extra memory files named in agent.yaml (read only if you trust it)',
   skills_paths: 'Extra skill folders named in agent.yaml (read only if you trust it)',
-  mcp_servers: 'MCP servers in .mcp.json (started only if you trust it)',
+  mcp_servers: 'MCP servers in .mcp.json (programs started on your machine, only if you trust it)',
   http_tools: 'HTTP tools in agent.yaml (offered only if you trust it)',
 };
 

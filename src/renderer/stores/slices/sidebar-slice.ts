@@ -1,4 +1,6 @@
 /** Sidebar: workspace, thread list and search. */
+import { confirmDiscard } from '../../components/confirm-discard.ts';
+import { hasUnsavedEdits } from '../unsaved-edits.ts';
 import type { StateCreator } from 'zustand';
 import { call } from '../../ipc/client.ts';
 import type { SidebarSlice, WorkbenchState } from '../state.ts';
@@ -24,6 +26,8 @@ export const createSidebarSlice: StateCreator<WorkbenchState, [], [], SidebarSli
   },
 
   async openWorkspace(path) {
+    // Another folder means other AGENTS.md, skills and hooks: open editors would lose their edits.
+    if (!confirmDiscard(hasUnsavedEdits(get()), 'the files open in the editors')) return;
     try {
       const r = await call('workspace.open', path ? { path } : {});
       if (!r) return;

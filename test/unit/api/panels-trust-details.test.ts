@@ -1,0 +1,52 @@
+/** The trust prompt lists exactly what would run: hook programs, settings hook commands, MCP servers. */
+import { chmodSync, mkdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { panelSandbox, type PanelSandbox } from './panels-helpers.ts';
+
+let sb: PanelSandbox | undefined;
+afterEach(async () => {
+  await sb?.cleanup();
+  sb = undefined;
+});
+
+describe('trust status details', () => {
+  it('names each hook, each settings hook command with its event, and each MCP server command', async () => {
+    sb = await panelSandbox();
+    const hooks = join(sb.ws, '.workbench', 'hooks');
+    mkdirSync(hooks, { recursive: true });
+    writeFileSync(join(hooks, 'guard'), '#!/bin/sh\n');
+    chmodSync(join(hooks, 'guard'), 0o755);
+    writeFileSync(join(hooks, 'audit.disable'), '#!/bin/sh\n');
+    mkdirSync(join(sb.ws, '.claude'));
+    writeFileSync(
+      join(sb.ws, '.claude', 'settings.json'),
+      JSON.stringify({
+        hooks: {
+          PreToolUse: [
+            { matcher: 'Bash', hooks: [{ type: 'command', command: './check.sh --strict' }] },
+          ],
+        },
+      }),
+    );
+    writeFileSync(
+      join(sb.ws, '.mcp.json'),
+      JSON.stringify({ mcpServers: { files: { command: 'npx', args: ['-y', 'some-server'] } } }),
+    );
+    const status = await sb.wb.trust.status({ workspace: sb.ws });
+    const detail = (kind: string) => status.items.find((i) => i.kind === kind)?.detail;
+    expect(detail('hooks')).toBe('audit (switched off)\nguard');
+    expect(detail('claude_settings')).toBe('PreToolUse [Bash]: ./check.sh --strict');
+    expect(detail('mcp_servers')).toBe('files: npx -y some-server');
+  });
+
+  it('says so when a settings file does not parse instead of hiding it', async () => {
+    sb = await panelSandbox();
+    mkdirSync(join(sb.ws, '.claude'));
+    writeFileSync(join(sb.ws, '.claude', 'settings.json'), '{ not json');
+    const status = await sb.wb.trust.status({ workspace: sb.ws });
+    expect(status.items.find((i) => i.kind === 'claude_settings')?.detail).toContain(
+      'does not parse',
+    );
+  });
+});

@@ -1,0 +1,56 @@
+import { describe, expect, it } from 'vitest';
+import { splitBlocks } from '../../../src/renderer/features/chat/markdown-blocks.ts';
+
+const TEXT = [
+  '# Title',
+  '',
+  'A paragraph',
+  'on two lines.',
+  '',
+  '```ts',
+  'const a = 1;',
+  '',
+  'const b = 2;',
+  '```',
+  '',
+  '- one',
+  '- two',
+  '',
+  'tail',
+].join('\n');
+
+const joined = (s: ReturnType<typeof splitBlocks>) => s.blocks.join('') + s.text.slice(s.openStart);
+
+describe('splitBlocks', () => {
+  it('splits at blank lines but never inside a code fence, and loses nothing', () => {
+    const s = splitBlocks(TEXT);
+    expect(s.blocks.map((b) => b.trim())).toEqual([
+      '# Title',
+      'A paragraph\non two lines.',
+      '```ts\nconst a = 1;\n\nconst b = 2;\n```',
+      '- one\n- two',
+    ]);
+    expect(TEXT.slice(s.openStart)).toBe('tail');
+    expect(joined(s)).toBe(TEXT);
+  });
+
+  it('gives the same blocks when the text arrives in small pieces', () => {
+    let s = splitBlocks('');
+    for (let i = 1; i <= TEXT.length; i += 3) s = splitBlocks(TEXT.slice(0, i), s);
+    s = splitBlocks(TEXT, s);
+    expect(s.blocks).toEqual(splitBlocks(TEXT).blocks);
+    expect(joined(s)).toBe(TEXT);
+  });
+
+  it('starts over when the text is not a continuation', () => {
+    const s = splitBlocks(TEXT);
+    const other = splitBlocks('new\n\ntext', s);
+    expect(other.blocks).toEqual(['new\n\n']);
+    expect(joined(other)).toBe('new\n\ntext');
+  });
+
+  it('keeps a tilde fence open across a backtick line', () => {
+    const s = splitBlocks('~~~\n```\n\nstill code\n~~~\n\nafter');
+    expect(s.blocks).toEqual(['~~~\n```\n\nstill code\n~~~\n\n']);
+  });
+});
