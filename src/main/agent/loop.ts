@@ -14,6 +14,7 @@ import type { Pipeline } from '../pipeline/run-phase.ts';
 import { validate } from './messages.ts';
 import { dispatchToolCall } from './tool-dispatch.ts';
 import { mapBounded } from './map-bounded.ts';
+import { redactSecrets } from '../secrets/redaction.ts';
 
 export interface AgentLoopInput {
   ctx: RunContext;
@@ -64,7 +65,16 @@ export async function runAgentLoop(input: AgentLoopInput): Promise<RunSummary> {
         tools: ctx.tools,
         invalidArgs: pendingInvalidArgs,
         trace: ctx.trace,
-        context: (c) => ({ callId: c.id, workspace: ctx.workspace, signal: ctx.signal, state: ctx.state, env: ctx.toolEnv }),
+        context: (c) => ({
+          callId: c.id,
+          workspace: ctx.workspace,
+          signal: ctx.signal,
+          state: ctx.state,
+          env: ctx.toolEnv,
+          // Live output reaches the stream redacted, like the result (agent/tool-dispatch.ts).
+          onOutput: (stream, chunk) =>
+            ctx.emit({ event: 'on_tool_output', name: c.name, data: { tool_call_id: c.id, stream, chunk: redactSecrets(chunk) } }),
+        }),
       }),
     );
     const offeredTool = (call: ToolCall) => (offered.has(call.name) ? callTool(call) : Promise.resolve(notOffered(call, offered)));

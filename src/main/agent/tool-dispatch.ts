@@ -39,6 +39,11 @@ export async function dispatchToolCall(call: ToolCall, opts: DispatchOptions): P
   const result = await dispatch(call, opts);
   const redacted = { ...result, output: redactSecrets(result.output) };
   if (result.error !== undefined) redacted.error = redactSecrets(result.error);
+  if (result.streams)
+    redacted.streams = {
+      stdout: redactSecrets(result.streams.stdout),
+      stderr: redactSecrets(result.streams.stderr),
+    };
   return redacted;
 }
 
@@ -76,10 +81,10 @@ async function executeWithRetries(
   let snoozes = 0;
   for (;;) {
     try {
-      const { content, status } = toolOutput(
+      const { content, status, streams } = toolOutput(
         await untilAborted(tool.execute(args, ctx), ctx.signal),
       );
-      return { tool_call_id: call.id, name: call.name, output: content, status };
+      return { tool_call_id: call.id, name: call.name, output: content, status, ...(streams ? { streams } : {}) };
     } catch (err) {
       if (isAbortError(err) || ctx.signal.aborted)
         throw isAbortError(err) ? err : abortError(ctx.signal);

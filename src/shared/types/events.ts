@@ -36,6 +36,8 @@ export interface StreamEventData {
     args?: Record<string, unknown>;
     rewritten_by?: string;
   };
+  /** Output of a running command, batched; stdout and stderr apart (docs/tools.md#live-output). */
+  on_tool_output: { tool_call_id: string; stream: 'stdout' | 'stderr'; chunk: string };
   done: { stop_reason: RunStopReason; iterations: number };
   error: { message: string; code?: string };
   on_run_start: { workspace: string; model: string };

@@ -42,6 +42,8 @@ export interface ToolResult {
   rewritten?: { by: string; args: Record<string, unknown> };
   /** A hook asked to end the run after this call (Claude `continue: false`): the run stops here. */
   halt?: { by: string; reason: string };
+  /** A command's stdout and stderr apart (execute), for other agents' hooks; never sent to the model. */
+  streams?: { stdout: string; stderr: string };
 }
 
 export type TodoStatus = 'pending' | 'in_progress' | 'done';
