@@ -7,6 +7,7 @@ import type { AgentEventEnvelope, PendingApproval } from '../../shared/ipc/contr
 import type { AgentState, Message, StreamEventData } from '../../shared/types/index.ts';
 import { applySpanEvents, type TraceData } from '../features/trace/trace-data.ts';
 import {
+  appendLive,
   emptyThread,
   endStatusOf,
   isEnded,
@@ -107,6 +108,11 @@ function applyToThread(t: ThreadChat, env: AgentEventEnvelope): ThreadChat {
         status: prev === 'awaiting_approval' ? prev : 'running',
         startedAt: Date.now(),
       });
+    }
+    case 'on_tool_output': {
+      const d = e.data;
+      const live = appendLive(t.tools[d.tool_call_id]?.live, { stream: d.stream, text: d.chunk });
+      return setTool(t, d.tool_call_id, { live });
     }
     case 'on_tool_end': {
       const d = e.data;

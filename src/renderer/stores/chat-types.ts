@@ -26,6 +26,34 @@ export interface ToolRun {
   /** The args the call ran with when a hook rewrote the model's input, and that hook's name. */
   ranArgs?: Record<string, unknown>;
   rewrittenBy?: string;
+  /** Output received while the call ran (execute), in arrival order, stdout and stderr apart. */
+  live?: LiveChunk[];
+}
+
+/** A run of output from one stream of a running command. */
+export interface LiveChunk {
+  stream: 'stdout' | 'stderr';
+  text: string;
+}
+
+/** Characters of live output a card keeps (the oldest go first). */
+export const LIVE_KEEP_CHARS = 200_000;
+
+/** `live` with `chunk` appended, merged into the last run of the same stream and bounded. */
+export function appendLive(live: readonly LiveChunk[] = [], chunk: LiveChunk): LiveChunk[] {
+  const next = live.slice();
+  const last = next.at(-1);
+  if (last?.stream === chunk.stream) next[next.length - 1] = { ...last, text: last.text + chunk.text };
+  else next.push(chunk);
+  let total = next.reduce((n, c) => n + c.text.length, 0);
+  while (total > LIVE_KEEP_CHARS && next.length) {
+    const first = next[0]!;
+    const cut = Math.min(first.text.length, total - LIVE_KEEP_CHARS);
+    total -= cut;
+    if (cut === first.text.length) next.shift();
+    else next[0] = { ...first, text: first.text.slice(cut) };
+  }
+  return next;
 }
 
 export interface ApprovalView {

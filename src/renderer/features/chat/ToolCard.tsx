@@ -2,6 +2,7 @@ import { lazy, memo, Suspense, useEffect, useState } from 'react';
 import type { ToolCall } from '../../../shared/types/index.ts';
 import { isEnded, type ToolRun } from '../../stores/chat-types.ts';
 import { FAILED_STATUSES, TOOL_STATUS_LABEL as LABEL } from './tool-status.ts';
+import { TerminalOutput } from './TerminalOutput.tsx';
 
 const MonacoEditor = lazy(() => import('../../components/MonacoEditor.tsx'));
 
@@ -84,6 +85,9 @@ export const ToolCard = memo(function ToolCard({
           {open ? 'Hide' : 'Details'}
         </button>
       </div>
+      {run?.live && run.live.length > 0 && (
+        <TerminalOutput chunks={run.live} footer={liveFooter(status)} />
+      )}
       {failed && (run?.reason || run?.error) && (
         <div className="tool-error" role="alert" data-testid="tool-error">
           {status === 'blocked'
@@ -128,6 +132,13 @@ export const ToolCard = memo(function ToolCard({
     </div>
   );
 });
+
+/** The terminal's last line once a command stopped early: it never looks like a plain success. */
+function liveFooter(status: ToolRun['status']): string | undefined {
+  if (status === 'cancelled') return '■ cancelled';
+  if (status === 'timeout') return '■ timed out';
+  return undefined;
+}
 
 /** Tool calls from one model turn, shown together (they run in parallel). */
 export function ToolGroup({
