@@ -102,8 +102,20 @@ export function startRun(deps: RunDeps, setup: RunSetup, runId: string): RunHand
     approvalMode: setup.approvalMode ?? setup.settings.approval_mode,
     toolEnv: {},
     emit,
-    recordFile: (path, content, change) => {
-      deps.db.threads.setFile(threadId, path, content);
+    recordFile: (path, content, change, before) => {
+      deps.db.transaction(() => {
+        deps.db.threads.setFile(threadId, path, content);
+        deps.db.checkpoints.add({
+          thread_id: threadId,
+          run_id: runId,
+          tool_call_id: change.tool_call_id ?? '',
+          workspace: setup.workspace.root,
+          path,
+          before: before ?? null,
+          before_known: before !== undefined,
+          after: Buffer.from(content, 'utf8'),
+        });
+      });
       emit({ event: 'file_changed', data: { path, ...change } });
     },
     setTodos: (todos) => {

@@ -21,6 +21,7 @@ import { fail, ok, type IpcResult } from '../../shared/ipc/result.ts';
 import { errorMessage, WorkbenchError } from '../errors.ts';
 import { realDir } from '../fs/real-dir.ts';
 import type { Workbench } from './types.ts';
+import { deskHandlers } from './desk-handlers.ts';
 
 /** Where the face keeps the API key (safeStorage in the app; env / secrets.json in serve). */
 export interface SecretPort {
@@ -155,6 +156,8 @@ export function createHandlers(deps: HandlerDeps): InvokeHandlers {
       const handle = await wb.chat.send({
         threadId: a.threadId,
         text: a.text,
+        model: a.model,
+        approvalMode: a.approvalMode,
         workspace: a.threadId ? undefined : (a.workspace ?? current),
       });
       return { threadId: handle.threadId, runId: handle.runId };
@@ -242,6 +245,7 @@ export function createHandlers(deps: HandlerDeps): InvokeHandlers {
     'hooks.test': (a) => wb.hooks.test({ ...a, workspace: current }),
     'hooks.replay': (a) => wb.hooks.replay({ ...a, workspace: current }),
     'hooks.create': (a) => wb.hooks.create({ ...a, workspace: current }),
+    ...deskHandlers(wb, threadOrThrow, () => current),
   };
 }
 

@@ -33,6 +33,9 @@ import type { PanelDeps } from './panels/panel-deps.ts';
 import type { LastRequest, RunHandle, SendArgs, Workbench, WorkbenchOptions } from './types.ts';
 import { createTraceService } from './panels/trace-service.ts';
 import { createTrustService } from './panels/trust-service.ts';
+import { createCheckpointService } from '../checkpoints/service.ts';
+import { forkThread } from './thread-fork.ts';
+import { estimateTokens } from '../agent/tokens.ts';
 
 export async function createWorkbench(opts: WorkbenchOptions): Promise<Workbench> {
   const home = opts.home;
@@ -214,6 +217,15 @@ export async function createWorkbench(opts: WorkbenchOptions): Promise<Workbench
         db.threads.delete(a.threadId);
       },
       compact,
+      fork: (a) => forkThread(db.threads, (fn) => db.transaction(fn), a),
+      context: async (a) => {
+        const state = db.threads.get(a.threadId);
+        const summary = db.threads.summary(a.threadId);
+        if (!state || !summary) throw new WorkbenchError('not_found', `unknown thread ${a.threadId}`);
+        const { profile } = await loadAgentProfile(summary.workspace);
+        const last = lastRequests.get(a.threadId);
+        return { used: last?.estimated_tokens ?? estimateTokens(state.messages), window: profile.context_window };
+      },
     },
     chat: {
       send,
@@ -238,6 +250,10 @@ export async function createWorkbench(opts: WorkbenchOptions): Promise<Workbench
     skills: createSkillsService(panelDeps),
     hooks: createHooksService(panelDeps),
     trust: createTrustService(trust),
+    checkpoints: createCheckpointService({
+      store: db.checkpoints,
+      isRunning: (threadId) => running.has(threadId),
+    }),
     trace: createTraceService({
       spans: db.spans,
       threads: db.threads,

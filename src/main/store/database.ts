@@ -10,6 +10,7 @@ import { createThreadStore, type SqliteThreadStore } from './thread-store.ts';
 import { createSpanStore } from './span-store.ts';
 import { createHookRunStore } from './hook-run-store.ts';
 import { createLeaseStore, type LeaseStore } from './lease-store.ts';
+import { createCheckpointStore, type CheckpointStore } from './checkpoint-store.ts';
 
 /** A running thread's lease is refreshed this often and counts as abandoned after LEASE_STALE_MS. */
 const LEASE_HEARTBEAT_MS = 5_000;
@@ -34,6 +35,8 @@ export interface SqliteDatabase extends Database {
   readonly hookRuns: HookRunStore;
   /** Which process runs which thread (one run per thread across processes). */
   readonly leases: LeaseStore;
+  /** Agent writes' content before and after, for revert. */
+  readonly checkpoints: CheckpointStore;
   readonly file: string;
   /** `PRAGMA integrity_check` rows; `['ok']` when healthy. */
   integrityCheck(): string[];
@@ -71,6 +74,7 @@ export function openDatabase(file: string, opts: OpenDatabaseOptions = {}): Sqli
   });
   const spans = createSpanStore(db, tx);
   const hookRuns = createHookRunStore(db, tx);
+  const checkpoints = createCheckpointStore(db, tx, opts.now);
   let closed = false;
   return {
     file,
@@ -78,6 +82,7 @@ export function openDatabase(file: string, opts: OpenDatabaseOptions = {}): Sqli
     spans,
     hookRuns,
     leases,
+    checkpoints,
     transaction: (fn, txOpts) => tx.run(fn, txOpts),
     integrityCheck: () =>
       (db.prepare('PRAGMA integrity_check').all() as { integrity_check: string }[]).map(

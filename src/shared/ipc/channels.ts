@@ -50,6 +50,14 @@ export const INVOKE_CHANNELS = [
   'hooks.test',
   'hooks.replay',
   'hooks.create',
+  'threads.fork',
+  'threads.compact',
+  'threads.context',
+  'checkpoints.list',
+  'checkpoints.diff',
+  'checkpoints.revert',
+  'checkpoints.proposed',
+  'workspace.files',
 ] as const;
 
 /** Every event the main side pushes to the renderer. */

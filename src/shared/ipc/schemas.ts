@@ -17,6 +17,9 @@ const Scope = z.enum(['user', 'workspace']);
 const HookId = z.string().min(1).max(1000);
 const ProviderId = z.enum(['openai', 'ollama', 'lmstudio', 'vllm', 'llamacpp', 'openrouter', 'custom']);
 
+/** What a revert or diff is about: one tool call, one file (optionally within a run) or one run. */
+const RevertTarget = { toolCallId: Id.optional(), path: Path.optional(), runId: Id.optional() };
+
 const SettingsPatch = z.strictObject({
   provider: z
     .strictObject({ preset: ProviderId.optional(), base_url: z.string().max(2048).optional(), model: z.string().max(500).optional() })
@@ -36,7 +39,13 @@ export const ARG_SCHEMAS = {
   'threads.create': z.strictObject({ workspace: Path.optional(), title: Title.optional() }),
   'threads.rename': z.strictObject({ threadId: Id, title: Title.min(1) }),
   'threads.delete': z.strictObject({ threadId: Id }),
-  'chat.send': z.strictObject({ threadId: Id.optional(), text: Text.min(1), workspace: Path.optional() }),
+  'chat.send': z.strictObject({
+    threadId: Id.optional(),
+    text: Text.min(1),
+    workspace: Path.optional(),
+    model: z.string().min(1).max(500).optional(),
+    approvalMode: z.enum(['ask', 'auto-edit', 'auto']).optional(),
+  }),
   'chat.cancel': z.strictObject({ threadId: Id }),
   'chat.approve': z.strictObject({ approvalId: Id, decision: z.enum(['allow_once', 'allow_network', 'allow_thread', 'deny']) }),
   'chat.running': Empty,
@@ -88,6 +97,14 @@ export const ARG_SCHEMAS = {
     name: z.string().regex(/^[A-Za-z0-9][A-Za-z0-9._-]{0,99}$/, 'letters, digits, dot, dash and underscore'),
     template: z.enum(['audit-logger', 'guardrail', 'follow-up']),
   }),
+  'threads.fork': z.strictObject({ threadId: Id, upTo: z.number().int().min(0).max(10_000_000) }),
+  'threads.compact': z.strictObject({ threadId: Id }),
+  'threads.context': z.strictObject({ threadId: Id }),
+  'checkpoints.list': z.strictObject({ threadId: Id }),
+  'checkpoints.diff': z.strictObject({ threadId: Id, ...RevertTarget }),
+  'checkpoints.revert': z.strictObject({ threadId: Id, ...RevertTarget, force: z.boolean().optional() }),
+  'checkpoints.proposed': z.strictObject({ threadId: Id, approvalId: Id }),
+  'workspace.files': z.strictObject({ query: z.string().max(500) }),
 } as const satisfies Record<InvokeChannel, z.ZodType>;
 
 export type ArgSchemas = typeof ARG_SCHEMAS;

@@ -4,3 +4,4 @@ export type * from './spans.ts';
 export type * from './hooks.ts';
 export type * from './settings.ts';
 export { DEFAULT_SETTINGS } from './settings.ts';
+export type * from './checkpoints.ts';

@@ -45,6 +45,8 @@ export function createStubWorkbench(workspace = '/tmp', home = '/tmp/home'): Stu
       rename: ({ threadId, title }) => void (threads.get(threadId)!.title = title),
       delete: ({ threadId }) => void threads.delete(threadId),
       compact: async () => ({ compacted: false, before_tokens: 0, after_tokens: 0, summarized_messages: 0 }),
+      fork: () => create(),
+      context: async () => ({ used: 0, window: 128_000 }),
     },
     chat: {
       send: async (a) => {
@@ -71,6 +73,11 @@ export function createStubWorkbench(workspace = '/tmp', home = '/tmp/home'): Stu
     skills: createSkillsService(panels),
     hooks: createHooksService(panels),
     trust: createTrustService(trust),
+    checkpoints: {
+      list: () => [],
+      diff: () => [],
+      revert: async () => ({ status: 'nothing', reverted: [], conflicts: [], unavailable: [] }),
+    },
     credentials: { setApiKey: (a) => void (key = a.apiKey), hasApiKey: () => Boolean(key) },
     subscribe: (l) => {
       listeners.add(l);
