@@ -8,7 +8,7 @@ import type { MemorySlice } from './slices/memory-slice.ts';
 import type { SkillsSlice } from './slices/skills-slice.ts';
 import type { HooksSlice } from './slices/hooks-slice.ts';
 
-export type DockTab = 'todos' | 'trace' | 'memory' | 'skills' | 'hooks' | 'settings';
+export type DockTab = 'todos' | 'trace' | 'changes' | 'memory' | 'skills' | 'hooks' | 'settings';
 
 export interface ChatSlice {
   chat: ChatData;

@@ -3,6 +3,11 @@ import type { ToolCall } from '../../../shared/types/index.ts';
 import { isEnded, type ToolRun } from '../../stores/chat-types.ts';
 import { FAILED_STATUSES, TOOL_STATUS_LABEL as LABEL } from './tool-status.ts';
 import { TerminalOutput } from './TerminalOutput.tsx';
+import { RevertButton } from '../changes/RevertButton.tsx';
+import { useWorkbenchStore } from '../../stores/store.ts';
+
+/** Tools whose calls are checkpointed and can be reverted from their card. */
+const WRITING_TOOLS: ReadonlySet<string> = new Set(['write_file', 'edit_file']);
 
 const MonacoEditor = lazy(() => import('../../components/MonacoEditor.tsx'));
 
@@ -46,6 +51,9 @@ export const ToolCard = memo(function ToolCard({
   const headline = headlineOf(ran);
   const failed = FAILED_STATUSES.has(status);
   const output = run?.output ?? '';
+  const threadId = useWorkbenchStore((s) => s.activeThreadId);
+  const setDockTab = useWorkbenchStore((s) => s.setDockTab);
+  const revertable = status === 'done' && WRITING_TOOLS.has(call.name) && threadId;
   return (
     <div
       className={`tool-card status-${status}`}
@@ -93,6 +101,14 @@ export const ToolCard = memo(function ToolCard({
           {status === 'blocked'
             ? `Blocked by a hook: ${run?.reason ?? run?.error}`
             : (run?.error ?? run?.reason)}
+        </div>
+      )}
+      {revertable && (
+        <div className="tool-actions">
+          <RevertButton threadId={threadId} target={{ toolCallId: call.id }} title="Undo this change" />
+          <button type="button" className="link-button" onClick={() => setDockTab('changes')} data-testid="show-changes">
+            Show changes
+          </button>
         </div>
       )}
       {open && (

@@ -6,10 +6,12 @@ import { TracePanel } from '../trace/TracePanel.tsx';
 import { MemoryPanel } from '../memory/MemoryPanel.tsx';
 import { SkillsPanel } from '../skills/SkillsPanel.tsx';
 import { HooksPanel } from '../hooks/HooksPanel.tsx';
+import { ChangesPanel } from '../changes/ChangesPanel.tsx';
 
 const TABS: Array<{ id: DockTab; label: string }> = [
   { id: 'todos', label: 'Todos' },
   { id: 'trace', label: 'Trace' },
+  { id: 'changes', label: 'Changes' },
   { id: 'memory', label: 'Memory' },
   { id: 'skills', label: 'Skills' },
   { id: 'hooks', label: 'Hooks' },
@@ -41,6 +43,7 @@ export function Dock() {
         {tab === 'todos' && <TodosPanel />}
         {tab === 'settings' && <SettingsPanel />}
         {tab === 'trace' && <TracePanel />}
+        {tab === 'changes' && <ChangesPanel />}
         {tab === 'memory' && <MemoryPanel />}
         {tab === 'skills' && <SkillsPanel />}
         {tab === 'hooks' && <HooksPanel />}

@@ -6,6 +6,7 @@ import { TraceBlock as Block } from './TraceBlock.tsx';
 import { selfTime } from './trace-accounting.ts';
 import { HookRunDetails } from './HookRunDetails.tsx';
 import { SpanLinks } from './SpanLinks.tsx';
+import { SpanRevert } from '../changes/SpanRevert.tsx';
 
 interface Props {
   span: SpanRecord;
@@ -86,6 +87,7 @@ export function SpanDrawer({ span, run, onClose, onSelect }: Props) {
         )}
       </dl>
       <SpanLinks span={span} run={run} onSelect={onSelect} />
+      <SpanRevert span={span} />
       {typeof args === 'string' && (
         <Block title="Arguments" text={prettyJson(args)} testId="trace-drawer-args" />
       )}
