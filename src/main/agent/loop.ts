@@ -15,6 +15,7 @@ import { validate } from './messages.ts';
 import { dispatchToolCall } from './tool-dispatch.ts';
 import { mapBounded } from './map-bounded.ts';
 import { redactSecrets } from '../secrets/redaction.ts';
+import { LlmError } from '../llm/types.ts';
 
 export interface AgentLoopInput {
   ctx: RunContext;
@@ -34,6 +35,8 @@ export interface RunSummary {
   stop_reason: RunStopReason;
   iterations: number;
   error?: string;
+  /** The model error's code (unauthorized, unreachable, model_not_found…) when the model call failed. */
+  error_code?: string;
   input_tokens: number;
   output_tokens: number;
 }
@@ -141,6 +144,7 @@ export async function runAgentLoop(input: AgentLoopInput): Promise<RunSummary> {
     }
     summary.stop_reason = 'error';
     summary.error = errorMessage(err);
+    if (err instanceof LlmError) summary.error_code = err.code;
     return summary;
   } finally {
     await pipeline.afterAgent(ctx, { stop_reason: summary.stop_reason });

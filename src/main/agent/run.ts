@@ -183,7 +183,11 @@ export function startRun(deps: RunDeps, setup: RunSetup, runId: string): RunHand
       emit({ event: 'on_run_state', data: { state, previous_state: 'running' } });
       emit({ event: 'on_run_finalized', data: { state, stop_reason: summary.stop_reason } });
     }
-    if (summary.error) emit({ event: 'error', data: { message: summary.error } });
+    if (summary.error)
+      emit({
+        event: 'error',
+        data: { message: summary.error, ...(summary.error_code ? { code: summary.error_code } : {}) },
+      });
     emit({
       event: 'done',
       data: { stop_reason: summary.stop_reason, iterations: summary.iterations },

@@ -68,7 +68,7 @@ export interface Notice {
   id: string;
   /** Shown after message `afterIndex` (-1 = before any). */
   afterIndex: number;
-  kind: 'blocked' | 'error' | 'cancelled' | 'warning' | 'hook_failed';
+  kind: 'blocked' | 'error' | 'cancelled' | 'warning' | 'hook_failed' | 'iteration_cap';
   text: string;
   by?: string;
   /** kind 'hook_failed': the hook's event, how it failed and which way (open: went ahead; closed: blocked). */
@@ -94,7 +94,28 @@ export interface ThreadChat {
   queue: string[];
   /** Set when an event shows the local copy missed something; the app re-reads the thread. */
   stale: boolean;
+  /** The text of the message being sent, until the model answers (what a failure gives back). */
+  pendingText?: string;
+  /** A send that got no answer: the composer gives the text back with Retry. */
+  failedSend?: FailedSend;
 }
+
+/** Why a message got no answer, and its text so nothing has to be typed again. */
+export interface FailedSend {
+  text: string;
+  error: string;
+  /** The model error's code (unauthorized, unreachable, model_not_found…): configuration to fix. */
+  code?: string;
+  /** The hook that blocked the prompt. */
+  by?: string;
+}
+
+/** Error codes a user fixes in Settings (the key, the endpoint or the model). */
+export const CONFIG_ERROR_CODES: ReadonlySet<string> = new Set([
+  'unauthorized',
+  'unreachable',
+  'model_not_found',
+]);
 
 export interface ChatData {
   threads: Record<string, ThreadChat>;

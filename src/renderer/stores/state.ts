@@ -1,6 +1,6 @@
 /** The renderer store's full shape; each slice contributes a part. */
 import type { AppInfo, ProviderPresetView, SettingsView, TrustStatus } from '../../shared/ipc/contract.ts';
-import type { ApprovalDecision, ThreadSummary } from '../../shared/types/index.ts';
+import type { ApprovalDecision, ApprovalMode, ThreadSummary } from '../../shared/types/index.ts';
 import type { ConnectionState } from '../ipc/socket-bridge.ts';
 import type { ChatData } from './chat-types.ts';
 import type { TraceSlice } from './slices/trace-slice.ts';
@@ -15,11 +15,25 @@ export interface ChatSlice {
   activeThreadId: string | null;
   openThread(threadId: string | null): Promise<void>;
   reloadThread(threadId: string): Promise<void>;
-  send(text: string): Promise<void>;
+  /**
+   * Sends `text` on the active thread (queued while a run goes). Contract: resolves false when the
+   * send was refused; the thread's `failedSend` then holds the text and the reason.
+   */
+  send(text: string, options?: SendOptions): Promise<boolean>;
+  /** Forgets a thread's failed send (the user retried, edited or dismissed it). */
+  clearFailure(threadId: string): void;
+  /** Forks the active thread before message `index` and sends `text` there (edit-and-resend, regenerate). */
+  resendFrom(index: number, text: string): Promise<void>;
   cancel(): Promise<void>;
   approve(approvalId: string, decision: ApprovalDecision): Promise<void>;
   /** Sends the next queued message of a thread whose run ended. */
   drainQueue(threadId: string): Promise<void>;
+}
+
+/** The composer's pickers: the model and approval mode of one send. */
+export interface SendOptions {
+  model?: string;
+  approvalMode?: ApprovalMode;
 }
 
 export interface SidebarSlice {

@@ -46,7 +46,15 @@ function FileDiff({ threadId, path }: { threadId: string; path: string }) {
   );
 }
 
-function FileRow({ threadId, group, revision }: { threadId: string; group: FileGroup; revision: number }) {
+function FileRow({
+  threadId,
+  group,
+  revision,
+}: {
+  threadId: string;
+  group: FileGroup;
+  revision: number;
+}) {
   const [open, setOpen] = useState(false);
   const pending = group.writes.filter((w) => !w.reverted);
   const created = group.writes[0]?.change === 'created';
@@ -63,7 +71,8 @@ function FileRow({ threadId, group, revision }: { threadId: string; group: FileG
           <code>{group.path}</code>
         </button>
         <span className="muted change-meta">
-          {created ? 'created' : 'modified'} · {group.writes.length} write{group.writes.length > 1 ? 's' : ''}
+          {created ? 'created' : 'modified'} · {group.writes.length} write
+          {group.writes.length > 1 ? 's' : ''}
           {pending.length === 0 ? ' · reverted' : ''}
         </span>
         {pending.length > 0 && (
@@ -136,7 +145,8 @@ export function ChangesPanel() {
   );
   const groups = useMemo(() => groupByFile(list), [list]);
   const lastRun = list.filter((c) => !c.reverted).at(-1)?.run_id;
-  if (!threadId) return <p className="muted panel-pad">Open a thread to see what the agent changed.</p>;
+  if (!threadId)
+    return <p className="muted panel-pad">Open a thread to see what the agent changed.</p>;
   return (
     <section className="changes-panel" aria-label="Changes" data-testid="changes-panel">
       <div className="changes-toolbar">

@@ -27,11 +27,19 @@ function RevertConflict({
         <div key={c.path} className="revert-conflict-file">
           <div className="diff-caption">
             <code>{c.path}</code>{' '}
-            {c.actual === null ? '— deleted since' : '— the agent’s version (left) against the file now (right)'}
+            {c.actual === null
+              ? '— deleted since'
+              : '— the agent’s version (left) against the file now (right)'}
           </div>
           {c.actual !== null && (
             <Suspense fallback={<p className="muted">Loading diff…</p>}>
-              <MonacoDiff before={c.expected} after={c.actual} path={c.path} height={180} sideBySide />
+              <MonacoDiff
+                before={c.expected}
+                after={c.actual}
+                path={c.path}
+                height={180}
+                sideBySide
+              />
             </Suspense>
           )}
         </div>
@@ -66,7 +74,10 @@ export function RevertButton({
   testId?: string;
 }) {
   const [state, setState] = useState<
-    { kind: 'idle' } | { kind: 'busy' } | { kind: 'done'; text: string } | { kind: 'conflict'; result: RevertResultView }
+    | { kind: 'idle' }
+    | { kind: 'busy' }
+    | { kind: 'done'; text: string }
+    | { kind: 'conflict'; result: RevertResultView }
   >({ kind: 'idle' });
   const run = async (force: boolean) => {
     setState({ kind: 'busy' });
@@ -74,10 +85,15 @@ export function RevertButton({
       const result = await call('checkpoints.revert', { threadId, ...target, force });
       if (result.status === 'conflict') return setState({ kind: 'conflict', result });
       checkpointsChanged();
-      const skipped = result.unavailable.length ? ` (${result.unavailable.join(', ')} too large to restore)` : '';
+      const skipped = result.unavailable.length
+        ? ` (${result.unavailable.join(', ')} too large to restore)`
+        : '';
       setState({
         kind: 'done',
-        text: result.status === 'reverted' ? `Reverted ${result.reverted.join(', ')}${skipped}` : `Nothing to revert${skipped}`,
+        text:
+          result.status === 'reverted'
+            ? `Reverted ${result.reverted.join(', ')}${skipped}`
+            : `Nothing to revert${skipped}`,
       });
     } catch (err) {
       setState({ kind: 'done', text: `Could not revert: ${errorMessage(err)}` });

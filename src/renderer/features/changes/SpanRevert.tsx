@@ -7,7 +7,8 @@ const WRITING_TOOLS: ReadonlySet<string> = new Set(['write_file', 'edit_file']);
 export function SpanRevert({ span }: { span: SpanRecord }) {
   const tool = span.attributes['gen_ai.tool.name'];
   const callId = span.attributes['gen_ai.tool.call.id'];
-  if (typeof tool !== 'string' || !WRITING_TOOLS.has(tool) || typeof callId !== 'string') return null;
+  if (typeof tool !== 'string' || !WRITING_TOOLS.has(tool) || typeof callId !== 'string')
+    return null;
   if (span.end_ms === undefined || span.status.code === 'ERROR') return null;
   return (
     <div className="span-revert" data-testid="span-revert">

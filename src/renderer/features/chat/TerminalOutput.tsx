@@ -59,7 +59,11 @@ export const TerminalOutput = memo(function TerminalOutput({
       }}
     >
       {chunks.map((c, i) => (
-        <span key={i} className={c.stream === 'stderr' ? 'term-stderr' : undefined} data-stream={c.stream}>
+        <span
+          key={i}
+          className={c.stream === 'stderr' ? 'term-stderr' : undefined}
+          data-stream={c.stream}
+        >
           <AnsiText text={c.text} />
         </span>
       ))}
