@@ -1,6 +1,5 @@
-import './monaco-setup.ts';
+import { monaco } from './monaco-setup.ts';
 import { useEffect, useRef } from 'react';
-import { DiffEditor, type DiffOnMount } from '@monaco-editor/react';
 import { useMonacoTheme } from './use-monaco-theme.ts';
 
 export interface MonacoDiffProps {
@@ -37,8 +36,8 @@ export function languageOf(path = ''): string {
 
 /**
  * A read-only Monaco diff (before on the left or above, after on the right or below); load it with
- * React.lazy. The models are released by this component, after the editor let go of them, so
- * unmounting never disposes a model the diff widget still holds.
+ * React.lazy. Built on monaco's own diff editor: this component creates and disposes the editor and
+ * both models itself, the editor first, so no model is ever disposed while the widget holds it.
  */
 export default function MonacoDiff({
   before,
@@ -48,38 +47,33 @@ export default function MonacoDiff({
   sideBySide = false,
 }: MonacoDiffProps) {
   const theme = useMonacoTheme();
-  const editor = useRef<Parameters<DiffOnMount>[0] | null>(null);
-  useEffect(
-    () => () => {
-      const e = editor.current;
-      const models = e?.getModel();
-      e?.setModel(null);
-      models?.original.dispose();
-      models?.modified.dispose();
-    },
-    [],
-  );
+  const host = useRef<HTMLDivElement>(null);
+  useEffect(() => {
+    if (!host.current) return;
+    const language = languageOf(path);
+    const original = monaco.editor.createModel(before, language);
+    const modified = monaco.editor.createModel(after, language);
+    const editor = monaco.editor.createDiffEditor(host.current, {
+      readOnly: true,
+      originalEditable: false,
+      renderSideBySide: sideBySide,
+      minimap: { enabled: false },
+      fontSize: 12,
+      wordWrap: 'on',
+      automaticLayout: true,
+      scrollBeyondLastLine: false,
+    });
+    editor.setModel({ original, modified });
+    return () => {
+      editor.dispose();
+      original.dispose();
+      modified.dispose();
+    };
+  }, [before, after, path, sideBySide]);
+  useEffect(() => monaco.editor.setTheme(theme), [theme]);
   return (
     <div className="monaco-frame" data-testid="monaco-diff">
-      <DiffEditor
-        original={before}
-        modified={after}
-        language={languageOf(path)}
-        height={height}
-        theme={theme}
-        keepCurrentOriginalModel
-        keepCurrentModifiedModel
-        onMount={(e) => (editor.current = e)}
-        options={{
-          readOnly: true,
-          renderSideBySide: sideBySide,
-          minimap: { enabled: false },
-          fontSize: 12,
-          wordWrap: 'on',
-          automaticLayout: true,
-          scrollBeyondLastLine: false,
-        }}
-      />
+      <div ref={host} style={{ height, width: '100%' }} />
     </div>
   );
 }

@@ -3,13 +3,16 @@ import type { CheckpointDiff } from '../../../shared/types/index.ts';
 import { call } from '../../ipc/client.ts';
 import '../chat/desk.css';
 
-const MonacoDiff = lazy(() => import('../../components/MonacoDiff.tsx'));
+const loadDiff = () => import('../../components/MonacoDiff.tsx');
+const MonacoDiff = lazy(loadDiff);
 
 /** The real diff of a pending write or edit: the file now against what the call would leave. */
 export function ApprovalDiff({ threadId, approvalId }: { threadId: string; approvalId: string }) {
   const [diff, setDiff] = useState<CheckpointDiff | null>(null);
   useEffect(() => {
     let live = true;
+    // Monaco is large: start loading it while the diff is computed.
+    void loadDiff();
     call('checkpoints.proposed', { threadId, approvalId })
       .then((d) => live && setDiff(d))
       .catch(() => live && setDiff(null));
