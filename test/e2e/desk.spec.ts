@@ -17,9 +17,16 @@ for (const size of SIZES) {
     test.use({ viewport: { width: size.width, height: size.height } });
     const ws = () => e2eEnv('WB_WORKSPACE');
 
-    test('a command streams its output while it runs, and a cancelled one says so', async ({ fake, chat }) => {
-      const command = 'for i in 1 2 3; do echo "line-$i"; sleep 0.8; done; printf "\\033[31mred-alert\\033[0m\\n" >&2';
-      await fake.script([{ toolCalls: [{ name: 'execute', args: { command } }] }, { text: 'Ran it.' }]);
+    test('a command streams its output while it runs, and a cancelled one says so', async ({
+      fake,
+      chat,
+    }) => {
+      const command =
+        'for i in 1 2 3; do echo "line-$i"; sleep 0.8; done; printf "\\033[31mred-alert\\033[0m\\n" >&2';
+      await fake.script([
+        { toolCalls: [{ name: 'execute', args: { command } }] },
+        { text: 'Ran it.' },
+      ]);
       await chat.sendNew('Run the loop');
       await chat.page.getByTestId('approve-once').click();
       const card = chat.toolCard('execute');
@@ -32,7 +39,10 @@ for (const size of SIZES) {
       await expect(card).toHaveAttribute('data-status', 'done');
       await expect(chat.assistant.last()).toContainText('Ran it.');
 
-      await fake.script([{ toolCalls: [{ name: 'execute', args: { command: 'echo started; sleep 30' } }] }, { text: 'never' }]);
+      await fake.script([
+        { toolCalls: [{ name: 'execute', args: { command: 'echo started; sleep 30' } }] },
+        { text: 'never' },
+      ]);
       await chat.send('Run something long');
       await chat.page.getByTestId('approve-once').click();
       const long = chat.toolCard('execute').last();
@@ -43,12 +53,19 @@ for (const size of SIZES) {
       await expect(long.getByTestId('terminal-footer')).toContainText('cancelled');
     });
 
-    test('an edit is reviewed as a diff, listed in Changes, and reverted from its card', async ({ fake, chat }) => {
+    test('an edit is reviewed as a diff, listed in Changes, and reverted from its card', async ({
+      fake,
+      chat,
+    }) => {
       test.setTimeout(90_000);
       const file = `review-${size.name}.txt`;
       writeFileSync(join(ws(), file), 'alpha\nbeta\ngamma\n');
       await fake.script([
-        { toolCalls: [{ name: 'edit_file', args: { path: file, old_text: 'beta', new_text: 'BETA changed' } }] },
+        {
+          toolCalls: [
+            { name: 'edit_file', args: { path: file, old_text: 'beta', new_text: 'BETA changed' } },
+          ],
+        },
         { text: 'Edited.' },
       ]);
       await chat.sendNew('Edit the file');
@@ -69,12 +86,17 @@ for (const size of SIZES) {
       await expect(row.locator('.monaco-diff-editor')).toBeVisible({ timeout: 30_000 });
 
       await chat.toolCard('edit_file').getByTestId('revert').click();
-      await expect(chat.toolCard('edit_file').getByTestId('revert-status')).toContainText(`Reverted ${file}`);
+      await expect(chat.toolCard('edit_file').getByTestId('revert-status')).toContainText(
+        `Reverted ${file}`,
+      );
       expect(readFileSync(join(ws(), file), 'utf8')).toBe('alpha\nbeta\ngamma\n');
       await expect(row).toContainText('reverted');
     });
 
-    test('a file changed since the agent wrote it is a conflict, shown before anything is overwritten', async ({ fake, chat }) => {
+    test('a file changed since the agent wrote it is a conflict, shown before anything is overwritten', async ({
+      fake,
+      chat,
+    }) => {
       const file = `conflict-${size.name}.txt`;
       await fake.script([
         { toolCalls: [{ name: 'write_file', args: { path: file, content: 'agent text\n' } }] },
@@ -96,7 +118,11 @@ for (const size of SIZES) {
       expect(readFileSync(join(ws(), file), 'utf8')).toBe('my own text\n');
     });
 
-    test('a failed send keeps its text across a reload, links to Settings and is retried without retyping', async ({ fake, chat, app }) => {
+    test('a failed send keeps its text across a reload, links to Settings and is retried without retyping', async ({
+      fake,
+      chat,
+      app,
+    }) => {
       const prompt = `Summarize the project (${size.name})`;
       await fake.script([{ error: { status: 401 } }]);
       await chat.sendNew(prompt);
