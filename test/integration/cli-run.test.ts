@@ -157,6 +157,21 @@ describe('workbench run', () => {
     expect(r.stderr).toMatch(/✓ ls \(\d+ ms\)/);
   });
 
+  it('prints the output of a command live on stderr and marks a timed-out command as such', async () => {
+    const { home, workspace } = await sandbox();
+    fake = await startFakeOpenAi({
+      script: [
+        { toolCalls: [{ name: 'execute', args: { command: 'echo live-line; sleep 5', timeout_seconds: 0.5 } }] },
+        { text: 'It timed out.' },
+      ],
+    });
+    const r = await runCli(['run', '--auto', 'run it'], { home, workspace, baseURL: fake.baseURL });
+    expect(r.code).toBe(0);
+    expect(r.stderr).toMatch(/→ execute[^\n]*\nlive-line\n/);
+    expect(r.stderr).toMatch(/■ execute timed out \(\d+ ms\)/);
+    expect(r.stdout).not.toContain('live-line');
+  });
+
   it('refuses writes without --auto and tells the model why', async () => {
     const { home, workspace } = await sandbox();
     fake = await startFakeOpenAi({
