@@ -24,6 +24,8 @@ commands:
       [--trust] [--max-iterations N] [--json] PROMPT    run the agent once
   threads list [--json]                                  list threads
   threads show ID [--json]                               print a thread (AgentState JSON with --json)
+  threads changes ID [--json]                            list the files the agent changed
+  threads revert ID --call C|--file P|--run R [--force]  revert agent writes (conflicts stop it)
   compact THREAD_ID                                      compact a thread's context now
   trace export THREAD_ID --format otlp|chrome [--out F] [--content]
                                                          export a thread's trace

@@ -1,11 +1,21 @@
-/** `workbench threads list|show`: the threads kept in $WORKBENCH_HOME/workbench.db. */
+/** `workbench threads list|show|changes|revert`: the threads kept in $WORKBENCH_HOME/workbench.db. */
 import { prettyPrint } from '../../agent/messages.ts';
 import { parse } from '../args.ts';
 import { withWorkbench } from '../open-workbench.ts';
 import { UsageError, type CliCommand } from '../types.ts';
+import { printChanges, revertChanges } from './thread-changes.ts';
 
 export const threadsCommand: CliCommand = async (argv, io) => {
   const [sub, ...rest] = argv;
+  if (sub === 'changes' || sub === 'revert') {
+    const [threadId, ...more] = rest;
+    if (!threadId || threadId.startsWith('-')) throw new UsageError(`threads ${sub} needs a thread ID`);
+    return withWorkbench(io, {}, (wb) =>
+      sub === 'changes'
+        ? printChanges(wb, io, threadId, more.includes('--json'))
+        : revertChanges(wb, io, threadId, more),
+    );
+  }
   const { values, positionals } = parse(rest, {
     json: { type: 'boolean' },
     search: { type: 'string' },
