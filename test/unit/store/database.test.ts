@@ -60,7 +60,7 @@ describe('openDatabase', () => {
 
     // Back to version 1: no status column, as a file written by an older build.
     const raw = new DatabaseSync(file);
-    raw.exec('DROP TABLE thread_leases; ALTER TABLE messages DROP COLUMN status; PRAGMA user_version = 1');
+    raw.exec('DROP TABLE checkpoints; DROP TABLE thread_leases; ALTER TABLE messages DROP COLUMN status; PRAGMA user_version = 1');
     raw.close();
     const old = openAt(file);
     expect(pragma(file, 'user_version')).toBe(SCHEMA_VERSION);
