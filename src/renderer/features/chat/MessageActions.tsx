@@ -64,8 +64,10 @@ export function UserMessage({ text, index }: { text: string; index: number }) {
       </div>
     );
   return (
-    <div className="msg msg-user" data-testid="message-user">
-      <div className="bubble">{text}</div>
+    <div className="msg msg-user" data-testid="message-user-row">
+      <div className="bubble" data-testid="message-user">
+        {text}
+      </div>
       <div className="message-actions">
         {!running && (
           <button
