@@ -152,6 +152,40 @@ for (const size of SIZES) {
       await expect(chat.assistant.last()).toContainText('Finished after continuing.');
     });
 
+    test('an edit is reverted from its span in the trace, and a message is edited and resent on a fork', async ({
+      fake,
+      chat,
+    }) => {
+      const file = `trace-revert-${size.name}.txt`;
+      writeFileSync(join(ws(), file), 'before\n');
+      await fake.script([
+        { toolCalls: [{ name: 'write_file', args: { path: file, content: 'after\n' } }] },
+        { text: 'Changed it.' },
+      ]);
+      await chat.sendNew('Change the file');
+      await chat.page.getByTestId('approve-once').click();
+      await expect(chat.assistant.last()).toContainText('Changed it.');
+      await chat.page.getByTestId('tab-trace').click();
+      const row = chat.page
+        .locator('[data-testid="trace-row"][data-kind="tool"]')
+        .filter({ hasText: 'write_file' })
+        .first();
+      await row.click();
+      await chat.page.getByTestId('span-revert-button').click();
+      await expect(chat.page.getByTestId('span-revert-button-status')).toContainText(
+        `Reverted ${file}`,
+      );
+      expect(readFileSync(join(ws(), file), 'utf8')).toBe('before\n');
+
+      await fake.script([{ text: 'Answer to the edited question.' }]);
+      await chat.page.getByTestId('message-user-row').first().getByTestId('message-edit').click();
+      await chat.page.getByTestId('edit-input').fill('Change nothing, just answer');
+      await chat.page.getByTestId('edit-send').click();
+      await expect(chat.assistant.last()).toContainText('Answer to the edited question.');
+      await expect(chat.user.first()).toHaveText('Change nothing, just answer');
+      await expect(chat.page.getByTestId('thread-title')).toContainText('(fork)');
+    });
+
     test('@ completes workspace files and / lists commands', async ({ chat }) => {
       mkdirSync(join(ws(), 'src'), { recursive: true });
       writeFileSync(join(ws(), 'src', `mention-target-${size.width}.ts`), 'export {};\n');
