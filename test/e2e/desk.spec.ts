@@ -1,95 +1,204 @@
-/** Settings that tell the truth, hook scripts edited in the app, and unsaved edits never dropped silently. */
-import { chmodSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+/**
+ * The desk a user lives at: a command's output streaming live, reviewing and reverting the agent's
+ * edits, recovering a failed send without retyping, Continue after the iteration cap, and `@file`
+ * completion — at a small laptop size and a large screen.
+ */
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test, expect, e2eEnv } from './fixtures.ts';
-import { HooksPage } from './pages/hooks-page.ts';
-import { setMonacoText } from './pages/memory-monaco.ts';
 
-const HOOK = 'desk-edit-probe';
-const SCRIPT = `#!/bin/sh\nif [ "$1" = hook ]; then echo after_tool_call; exit 0; fi\ncat >/dev/null\n`;
-const hookPath = () => join(e2eEnv('WB_HOME'), 'hooks', HOOK);
+const SIZES = [
+  { name: '1024x700', width: 1024, height: 700 },
+  { name: '1400x900', width: 1400, height: 900 },
+];
 
-test.beforeEach(() => {
-  mkdirSync(join(e2eEnv('WB_HOME'), 'hooks'), { recursive: true });
-  writeFileSync(hookPath(), SCRIPT);
-  chmodSync(hookPath(), 0o755);
-});
-test.afterEach(() => rmSync(hookPath(), { force: true }));
+for (const size of SIZES) {
+  test.describe(`at ${size.name}`, () => {
+    test.use({ viewport: { width: size.width, height: size.height } });
+    const ws = () => e2eEnv('WB_WORKSPACE');
 
-for (const size of [
-  { width: 1024, height: 700 },
-  { width: 1400, height: 900 },
-]) {
-  test(`at ${size.width}×${size.height} a hook script is edited and saved in Monaco; closing with edits asks first`, async ({
-    app,
-  }) => {
-    await app.setViewportSize(size);
-    const hooks = new HooksPage(app);
-    await hooks.open();
-    await hooks.row(`executable:user:${HOOK}`).getByTestId('hook-edit-script').click();
-    const editor = app.getByTestId('hook-script-editor');
-    await expect(editor).toContainText(HOOK);
-    const edited = `${SCRIPT}echo '{}'\n`;
-    await setMonacoText(app, editor, edited);
-    await expect(app.getByTestId('hook-script-dirty')).toBeVisible();
-    await app.keyboard.press('ControlOrMeta+S');
-    await expect(app.getByTestId('hook-script-dirty')).toHaveCount(0);
-    expect(readFileSync(hookPath(), 'utf8')).toBe(edited);
+    test('a command streams its output while it runs, and a cancelled one says so', async ({
+      fake,
+      chat,
+    }) => {
+      const command =
+        'for i in 1 2 3; do echo "line-$i"; sleep 0.8; done; printf "\\033[31mred-alert\\033[0m\\n" >&2';
+      await fake.script([
+        { toolCalls: [{ name: 'execute', args: { command } }] },
+        { text: 'Ran it.' },
+      ]);
+      await chat.sendNew('Run the loop');
+      await chat.page.getByTestId('approve-once').click();
+      const card = chat.toolCard('execute');
+      const terminal = card.getByTestId('tool-terminal');
+      // Output shows up while the command is still running.
+      await expect(terminal).toContainText('line-1');
+      await expect(card).toHaveAttribute('data-status', 'running');
+      await expect(terminal).toContainText('line-3');
+      await expect(terminal.locator('[data-stream="stderr"] .ansi-red-fg')).toHaveText('red-alert');
+      await expect(card).toHaveAttribute('data-status', 'done');
+      await expect(chat.assistant.last()).toContainText('Ran it.');
 
-    await setMonacoText(app, editor, `${edited}# more\n`);
-    app.once('dialog', (d) => void d.dismiss());
-    await app.getByTestId('hook-script-close').click();
-    await expect(editor).toBeVisible();
-    app.once('dialog', (d) => void d.accept());
-    await app.getByTestId('hook-script-close').click();
-    await expect(editor).toHaveCount(0);
-    expect(readFileSync(hookPath(), 'utf8')).toBe(edited);
+      await fake.script([
+        { toolCalls: [{ name: 'execute', args: { command: 'echo started; sleep 30' } }] },
+        { text: 'never' },
+      ]);
+      await chat.send('Run something long');
+      await chat.page.getByTestId('approve-once').click();
+      const long = chat.toolCard('execute').last();
+      await expect(long.getByTestId('tool-terminal')).toContainText('started');
+      await chat.page.getByTestId('cancel-button').click();
+      await expect(long).toHaveAttribute('data-status', 'cancelled');
+      await expect(long.getByTestId('tool-status')).toHaveText('Cancelled');
+      await expect(long.getByTestId('terminal-footer')).toContainText('cancelled');
+    });
+
+    test('an edit is reviewed as a diff, listed in Changes, and reverted from its card', async ({
+      fake,
+      chat,
+    }) => {
+      test.setTimeout(90_000);
+      const file = `review-${size.name}.txt`;
+      writeFileSync(join(ws(), file), 'alpha\nbeta\ngamma\n');
+      await fake.script([
+        {
+          toolCalls: [
+            { name: 'edit_file', args: { path: file, old_text: 'beta', new_text: 'BETA changed' } },
+          ],
+        },
+        { text: 'Edited.' },
+      ]);
+      await chat.sendNew('Edit the file');
+      const diff = chat.page.getByTestId('approval-diff');
+      await expect(diff).toBeVisible();
+      await expect(diff).toHaveAttribute('data-path', file);
+      // Monaco is a large chunk: its first load on a busy machine takes a while.
+      await expect(diff.locator('.monaco-diff-editor')).toBeVisible({ timeout: 30_000 });
+      await expect(diff).toContainText('BETA changed');
+      await chat.page.getByTestId('approve-once').click();
+      await expect(chat.assistant.last()).toContainText('Edited.');
+      expect(readFileSync(join(ws(), file), 'utf8')).toBe('alpha\nBETA changed\ngamma\n');
+
+      await chat.toolCard('edit_file').getByTestId('show-changes').click();
+      const row = chat.page.locator(`[data-testid="change-file"][data-path="${file}"]`);
+      await expect(row).toBeVisible();
+      await row.getByTestId('change-toggle').click();
+      await expect(row.locator('.monaco-diff-editor')).toBeVisible({ timeout: 30_000 });
+
+      await chat.toolCard('edit_file').getByTestId('revert').click();
+      await expect(chat.toolCard('edit_file').getByTestId('revert-status')).toContainText(
+        `Reverted ${file}`,
+      );
+      expect(readFileSync(join(ws(), file), 'utf8')).toBe('alpha\nbeta\ngamma\n');
+      await expect(row).toContainText('reverted');
+    });
+
+    test('a file changed since the agent wrote it is a conflict, shown before anything is overwritten', async ({
+      fake,
+      chat,
+    }) => {
+      const file = `conflict-${size.name}.txt`;
+      await fake.script([
+        { toolCalls: [{ name: 'write_file', args: { path: file, content: 'agent text\n' } }] },
+        { text: 'Written.' },
+      ]);
+      await chat.sendNew('Write a file');
+      await chat.page.getByTestId('approve-once').click();
+      await expect(chat.assistant.last()).toContainText('Written.');
+      writeFileSync(join(ws(), file), 'my own text\n');
+      await chat.page.getByTestId('tab-changes').click();
+      const row = chat.page.locator(`[data-testid="change-file"][data-path="${file}"]`);
+      await row.getByTestId('revert-file').click();
+      const conflict = chat.page.getByTestId('revert-conflict');
+      await expect(conflict).toBeVisible();
+      await expect(conflict).toContainText(file);
+      expect(readFileSync(join(ws(), file), 'utf8')).toBe('my own text\n');
+      await conflict.getByTestId('revert-keep').click();
+      await expect(conflict).toHaveCount(0);
+      expect(readFileSync(join(ws(), file), 'utf8')).toBe('my own text\n');
+    });
+
+    test('a failed send keeps its text across a reload, links to Settings and is retried without retyping', async ({
+      fake,
+      chat,
+      app,
+    }) => {
+      const prompt = `Summarize the project (${size.name})`;
+      await fake.script([{ error: { status: 401 } }]);
+      await chat.sendNew(prompt);
+      const failure = chat.page.getByTestId('send-failure');
+      await expect(failure).toBeVisible();
+      await expect(chat.page.getByTestId('send-open-settings')).toBeVisible();
+      await expect(chat.input).toHaveValue(prompt);
+      await app.reload();
+      await expect(chat.page.getByTestId('app')).toHaveAttribute('data-ready', 'true');
+      await expect(chat.input).toHaveValue(prompt);
+      await expect(failure).toBeVisible();
+      await fake.script([{ text: 'Here is the summary.' }]);
+      await chat.page.getByTestId('send-retry').click();
+      await expect(chat.assistant.last()).toContainText('Here is the summary.');
+      await expect(failure).toHaveCount(0);
+      await expect(chat.input).toHaveValue('');
+    });
+
+    test('the iteration cap says so in the chat and Continue goes on', async ({ fake, chat }) => {
+      const steps = Array.from({ length: 25 }, () => ({ toolCalls: [{ name: 'ls', args: {} }] }));
+      await fake.script([...steps, { text: 'Finished after continuing.' }]);
+      await chat.sendNew('Do a long task');
+      const notice = chat.page.getByTestId('notice-iteration_cap');
+      await expect(notice).toBeVisible({ timeout: 20_000 });
+      await expect(notice).toContainText('25 steps');
+      await notice.getByTestId('continue-run').click();
+      await expect(chat.assistant.last()).toContainText('Finished after continuing.');
+    });
+
+    test('an edit is reverted from its span in the trace, and a message is edited and resent on a fork', async ({
+      fake,
+      chat,
+    }) => {
+      const file = `trace-revert-${size.name}.txt`;
+      writeFileSync(join(ws(), file), 'before\n');
+      await fake.script([
+        { toolCalls: [{ name: 'write_file', args: { path: file, content: 'after\n' } }] },
+        { text: 'Changed it.' },
+      ]);
+      await chat.sendNew('Change the file');
+      await chat.page.getByTestId('approve-once').click();
+      await expect(chat.assistant.last()).toContainText('Changed it.');
+      await chat.page.getByTestId('tab-trace').click();
+      const row = chat.page
+        .locator('[data-testid="trace-row"][data-kind="tool"]')
+        .filter({ hasText: 'write_file' })
+        .first();
+      await row.click();
+      await chat.page.getByTestId('span-revert-button').click();
+      await expect(chat.page.getByTestId('span-revert-button-status')).toContainText(
+        `Reverted ${file}`,
+      );
+      expect(readFileSync(join(ws(), file), 'utf8')).toBe('before\n');
+
+      await fake.script([{ text: 'Answer to the edited question.' }]);
+      await chat.page.getByTestId('message-user-row').first().getByTestId('message-edit').click();
+      await chat.page.getByTestId('edit-input').fill('Change nothing, just answer');
+      await chat.page.getByTestId('edit-send').click();
+      await expect(chat.assistant.last()).toContainText('Answer to the edited question.');
+      await expect(chat.user.first()).toHaveText('Change nothing, just answer');
+      await expect(chat.page.getByTestId('thread-title')).toContainText('(fork)');
+    });
+
+    test('@ completes workspace files and / lists commands', async ({ chat }) => {
+      mkdirSync(join(ws(), 'src'), { recursive: true });
+      writeFileSync(join(ws(), 'src', `mention-target-${size.width}.ts`), 'export {};\n');
+      await chat.page.getByTestId('new-thread').click();
+      await chat.input.fill('Look at @mention-target');
+      const menu = chat.page.getByTestId('completion-menu');
+      await expect(menu).toContainText(`src/mention-target-${size.width}.ts`);
+      await chat.input.press('Enter');
+      await expect(chat.input).toHaveValue(/^Look at @src\/mention-target-\d+\.ts $/);
+      await expect(menu).toHaveCount(0);
+      await chat.input.fill('/');
+      await expect(menu).toContainText('/new');
+      await expect(menu).toContainText('/clear');
+    });
   });
 }
-
-test('leaving the page with unsaved memory edits asks first', async ({ app }) => {
-  await app.getByTestId('tab-memory').click();
-  const pane = app.getByTestId('memory-pane-workspace');
-  await setMonacoText(app, pane, '# unsaved note\n');
-  await expect(app.getByTestId('memory-dirty')).toBeVisible();
-  const dialog = app.waitForEvent('dialog');
-  await app.close({ runBeforeUnload: true });
-  const d = await dialog;
-  expect(d.type()).toBe('beforeunload');
-  await d.accept();
-});
-
-test('Test connection fails when the chosen model is not on the endpoint, and a preset switch drops the old model', async ({
-  settings,
-}) => {
-  await settings.open();
-  await settings.model.fill('no-such-model');
-  await settings.testButton.click();
-  await expect(settings.result).toHaveClass(/warning/);
-  await expect(settings.result).toContainText('"no-such-model" is not on its list');
-  await settings.model.fill('fake-model');
-  await settings.testButton.click();
-  await expect(settings.result).toHaveClass(/success/);
-  await settings.preset.selectOption('ollama');
-  await expect(settings.model).toHaveValue('');
-  await expect(settings.page.getByTestId('models-note')).toContainText('Type the model name');
-});
-
-test('the theme applies at once, without Save, and stays after a reload', async ({
-  settings,
-  app,
-}) => {
-  await settings.open();
-  await settings.page.getByTestId('settings-theme').selectOption('dark');
-  await expect(app.locator('html')).toHaveAttribute('data-theme', 'dark');
-  await app.reload();
-  await expect(app.getByTestId('app')).toHaveAttribute('data-ready', 'true');
-  await expect(app.locator('html')).toHaveAttribute('data-theme', 'dark');
-  await settings.open();
-  await settings.page.getByTestId('settings-theme').selectOption('light');
-  await expect(app.locator('html')).toHaveAttribute('data-theme', 'light');
-  // Back to the default, which other specs rely on.
-  await app.emulateMedia({ colorScheme: 'dark' });
-  await settings.page.getByTestId('settings-theme').selectOption('system');
-  await expect(app.locator('html')).toHaveAttribute('data-theme', 'dark');
-});

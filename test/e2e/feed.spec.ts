@@ -15,10 +15,10 @@ test('a recipe is offered after / and runs as its filled prompt', async ({ fake,
   await fake.script([{ text: 'Reviewed.' }]);
   await chat.page.getByTestId('new-thread').click();
   await chat.input.fill('/rev');
-  const menu = chat.page.getByTestId('recipe-menu');
+  const menu = chat.page.getByTestId('completion-menu');
   await expect(menu).toContainText('/review');
   await expect(menu).toContainText('Review a file');
-  await menu.getByRole('button', { name: /review/ }).click();
+  await menu.getByTestId('completion-item').filter({ hasText: '/review' }).click();
   await expect(chat.input).toHaveValue('/review ');
   await chat.input.pressSequentially('index.js');
   await chat.input.press('Enter');

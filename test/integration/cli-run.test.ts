@@ -159,6 +159,47 @@ describe('workbench run', () => {
     expect(r.stderr).toMatch(/✓ ls \(\d+ ms\)/);
   });
 
+  it('prints the output of a command live on stderr and marks a timed-out command as such', async () => {
+    const { home, workspace } = await sandbox();
+    fake = await startFakeOpenAi({
+      script: [
+        { toolCalls: [{ name: 'execute', args: { command: 'echo live-line; sleep 5', timeout_seconds: 0.5 } }] },
+        { text: 'It timed out.' },
+      ],
+    });
+    const r = await runCli(['run', '--auto', 'run it'], { home, workspace, baseURL: fake.baseURL });
+    expect(r.code).toBe(0);
+    expect(r.stderr).toMatch(/→ execute[^\n]*\nlive-line\n/);
+    expect(r.stderr).toMatch(/■ execute timed out \(\d+ ms\)/);
+    expect(r.stdout).not.toContain('live-line');
+  });
+
+  it('threads changes lists the agent writes and threads revert stops on a conflict until --force', async () => {
+    const { home, workspace } = await sandbox();
+    await writeFile(join(workspace, 'notes.txt'), 'mine\n');
+    fake = await startFakeOpenAi({
+      script: [
+        { toolCalls: [{ name: 'write_file', args: { path: 'notes.txt', content: 'agent\n' } }] },
+        { text: 'Wrote it.' },
+      ],
+    });
+    const env = { home, workspace, baseURL: fake.baseURL };
+    const r = await runCli(['run', '--auto', '--json', 'write notes'], env);
+    const threadId = events(r.stdout).at(-1)!.thread_id!;
+    const changes = await runCli(['threads', 'changes', threadId, '--json'], env);
+    const [write] = JSON.parse(changes.stdout);
+    expect(write).toMatchObject({ path: 'notes.txt', change: 'modified', reverted: false });
+    await writeFile(join(workspace, 'notes.txt'), 'edited again\n');
+    const refused = await runCli(['threads', 'revert', threadId, '--run', write.run_id], env);
+    expect(refused.code).toBe(1);
+    expect(refused.stderr).toContain('conflict: notes.txt changed');
+    expect(await readFile(join(workspace, 'notes.txt'), 'utf8')).toBe('edited again\n');
+    const forced = await runCli(['threads', 'revert', threadId, '--run', write.run_id, '--force'], env);
+    expect(forced.code).toBe(0);
+    expect(forced.stdout).toBe('reverted notes.txt\n');
+    expect(await readFile(join(workspace, 'notes.txt'), 'utf8')).toBe('mine\n');
+  });
+
   it('refuses writes without --auto and tells the model why', async () => {
     const { home, workspace } = await sandbox();
     fake = await startFakeOpenAi({

@@ -14,6 +14,8 @@ import type { Pipeline } from '../pipeline/run-phase.ts';
 import { validate } from './messages.ts';
 import { dispatchToolCall } from './tool-dispatch.ts';
 import { mapBounded } from './map-bounded.ts';
+import { redactSecrets } from '../secrets/redaction.ts';
+import { LlmError } from '../llm/types.ts';
 
 export interface AgentLoopInput {
   ctx: RunContext;
@@ -33,6 +35,8 @@ export interface RunSummary {
   stop_reason: RunStopReason;
   iterations: number;
   error?: string;
+  /** The model error's code (unauthorized, unreachable, model_not_found…) when the model call failed. */
+  error_code?: string;
   input_tokens: number;
   output_tokens: number;
 }
@@ -71,7 +75,16 @@ export async function runAgentLoop(input: AgentLoopInput): Promise<RunSummary> {
             name: c.name,
             data: { tool_call_id: c.id, attempt: r.attempt, max_attempts: r.maxAttempts, kind: r.kind, delay_ms: r.delayMs, error: r.error },
           }),
-        context: (c) => ({ callId: c.id, workspace: ctx.workspace, signal: ctx.signal, state: ctx.state, env: ctx.toolEnv }),
+        context: (c) => ({
+          callId: c.id,
+          workspace: ctx.workspace,
+          signal: ctx.signal,
+          state: ctx.state,
+          env: ctx.toolEnv,
+          // Live output reaches the stream redacted, like the result (agent/tool-dispatch.ts).
+          onOutput: (stream, chunk) =>
+            ctx.emit({ event: 'on_tool_output', name: c.name, data: { tool_call_id: c.id, stream, chunk: redactSecrets(chunk) } }),
+        }),
       }),
     );
     const offeredTool = (call: ToolCall) => (offered.has(call.name) ? callTool(call) : Promise.resolve(notOffered(call, offered)));
@@ -138,6 +151,7 @@ export async function runAgentLoop(input: AgentLoopInput): Promise<RunSummary> {
     }
     summary.stop_reason = 'error';
     summary.error = errorMessage(err);
+    if (err instanceof LlmError) summary.error_code = err.code;
     return summary;
   } finally {
     await pipeline.afterAgent(ctx, { stop_reason: summary.stop_reason });

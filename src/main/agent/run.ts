@@ -140,8 +140,20 @@ export function startRun(deps: RunDeps, setup: RunSetup, runId: string): RunHand
     approvalMode: setup.approvalMode ?? setup.settings.approval_mode,
     toolEnv: {},
     emit,
-    recordFile: (path, content, change) => {
-      deps.db.threads.setFile(threadId, path, content);
+    recordFile: (path, content, change, before) => {
+      deps.db.transaction(() => {
+        deps.db.threads.setFile(threadId, path, content);
+        deps.db.checkpoints.add({
+          thread_id: threadId,
+          run_id: runId,
+          tool_call_id: change.tool_call_id ?? '',
+          workspace: setup.workspace.root,
+          path,
+          before: before ?? null,
+          before_known: before !== undefined,
+          after: Buffer.from(content, 'utf8'),
+        });
+      });
       emit({ event: 'file_changed', data: { path, ...change } });
     },
     setTodos: (todos) => {
@@ -235,7 +247,11 @@ export function startRun(deps: RunDeps, setup: RunSetup, runId: string): RunHand
       emit({ event: 'on_run_state', data: { state, previous_state: 'running' } });
       emit({ event: 'on_run_finalized', data: { state, stop_reason: summary.stop_reason } });
     }
-    if (summary.error) emit({ event: 'error', data: { message: summary.error } });
+    if (summary.error)
+      emit({
+        event: 'error',
+        data: { message: summary.error, ...(summary.error_code ? { code: summary.error_code } : {}) },
+      });
     emit({
       event: 'done',
       data: { stop_reason: summary.stop_reason, iterations: summary.iterations },

@@ -40,6 +40,11 @@ export async function dispatchToolCall(call: ToolCall, opts: DispatchOptions): P
   const result = await dispatch(call, opts);
   const redacted = { ...result, output: redactSecrets(result.output) };
   if (result.error !== undefined) redacted.error = redactSecrets(result.error);
+  if (result.streams)
+    redacted.streams = {
+      stdout: redactSecrets(result.streams.stdout),
+      stderr: redactSecrets(result.streams.stderr),
+    };
   return redacted;
 }
 
@@ -95,8 +100,8 @@ async function executeWithRetries(
     const { message, attempts: n } = outcome;
     return { ...fail(call, n > 1 ? `${message} (after ${n} attempts)` : message), ...attempts };
   }
-  const { content, status } = outcome.value;
-  return { tool_call_id: call.id, name: call.name, output: content, status, ...attempts };
+  const { content, status, streams } = outcome.value;
+  return { tool_call_id: call.id, name: call.name, output: content, status, ...(streams ? { streams } : {}), ...attempts };
 }
 
 /** The tool's promise, or an abort error as soon as the run is cancelled: a call that never returns still ends. */

@@ -22,6 +22,7 @@ import { fail, ok, type IpcResult } from '../../shared/ipc/result.ts';
 import { errorMessage, WorkbenchError } from '../errors.ts';
 import { realDir } from '../fs/real-dir.ts';
 import type { Workbench } from './types.ts';
+import { deskHandlers } from './desk-handlers.ts';
 
 /** Where the face keeps the API key (safeStorage in the app; env / secrets.json in serve). */
 export interface SecretPort {
@@ -165,6 +166,8 @@ export function createHandlers(deps: HandlerDeps): InvokeHandlers {
       const handle = await wb.chat.send({
         threadId: a.threadId,
         text: a.text,
+        model: a.model,
+        approvalMode: a.approvalMode,
         workspace: a.threadId ? undefined : (a.workspace ?? current),
         agent: a.agent,
       });
@@ -274,6 +277,7 @@ export function createHandlers(deps: HandlerDeps): InvokeHandlers {
     'hooks.create': (a) => wb.hooks.create({ ...a, workspace: current }),
     'hooks.readScript': (a) => wb.hooks.readScript({ ...a, workspace: current }),
     'hooks.writeScript': (a) => wb.hooks.writeScript({ ...a, workspace: current }),
+    ...deskHandlers(wb, threadOrThrow, () => current),
   };
 }
 

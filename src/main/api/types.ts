@@ -21,6 +21,7 @@ import type { HooksService } from './panels/hooks-service.ts';
 import type { TraceService } from './panels/trace-service.ts';
 import type { TrustService } from './panels/trust-service.ts';
 import type { McpService } from './panels/mcp-service.ts';
+import type { CheckpointService } from '../checkpoints/service.ts';
 
 export interface SendArgs {
   threadId?: string;
@@ -132,6 +133,10 @@ export interface Workbench {
     create(args?: { workspace?: string; title?: string }): ThreadSummary;
     rename(args: { threadId: string; title: string }): void;
     delete(args: { threadId: string }): void;
+    /** A new thread holding messages [0, upTo) of this one (edit-and-resend, regenerate). */
+    fork(args: { threadId: string; upTo: number }): ThreadSummary;
+    /** Estimated tokens of the thread's context (the last request, else its messages) and the window. */
+    context(args: { threadId: string }): Promise<{ used: number; window: number }>;
     /**
      * Summarizes a thread's older messages now and stores the summary (the thread keeps its full
      * history), with the context window and compaction settings of its workspace's agent.yaml.
@@ -182,6 +187,8 @@ export interface Workbench {
   trust: TrustService;
   /** MCP servers: status, tools, switches (docs/tools.md#mcp-servers). */
   mcp: McpService;
+  /** Agent writes kept for review and revert (docs/tools.md#checkpoints). */
+  checkpoints: CheckpointService;
   credentials: {
     /** Sets the API key for model calls (kept in memory by the core; the faces decide where it is stored). */
     setApiKey(args: { apiKey: string | undefined }): void;

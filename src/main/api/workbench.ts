@@ -45,6 +45,9 @@ import { createFeedService } from '../events/feed-service.ts';
 import { resolveRecipe } from './recipe-send.ts';
 import { listRecipes } from '../recipes/loader.ts';
 import type { ResumeArgs } from './types.ts';
+import { createCheckpointService } from '../checkpoints/service.ts';
+import { forkThread } from './thread-fork.ts';
+import { estimateTokens } from '../agent/tokens.ts';
 
 export async function createWorkbench(opts: WorkbenchOptions): Promise<Workbench> {
   const home = opts.home;
@@ -362,6 +365,15 @@ export async function createWorkbench(opts: WorkbenchOptions): Promise<Workbench
         db.threads.delete(a.threadId);
       },
       compact,
+      fork: (a) => forkThread(db.threads, (fn) => db.transaction(fn), a),
+      context: async (a) => {
+        const state = db.threads.get(a.threadId);
+        const summary = db.threads.summary(a.threadId);
+        if (!state || !summary) throw new WorkbenchError('not_found', `unknown thread ${a.threadId}`);
+        const { profile } = await loadAgentProfile(summary.workspace);
+        const last = lastRequests.get(a.threadId);
+        return { used: last?.estimated_tokens ?? estimateTokens(state.messages), window: profile.context_window };
+      },
     },
     chat: {
       send,
@@ -404,6 +416,10 @@ export async function createWorkbench(opts: WorkbenchOptions): Promise<Workbench
     hooks: createHooksService(panelDeps),
     trust: createTrustService(trust),
     mcp: createMcpService({ ...panelDeps, mcp, workspace: defaultWorkspace }),
+    checkpoints: createCheckpointService({
+      store: db.checkpoints,
+      isRunning: (threadId) => running.has(threadId),
+    }),
     trace: createTraceService({
       spans: db.spans,
       threads: db.threads,

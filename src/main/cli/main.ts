@@ -32,6 +32,8 @@ commands:
   threads resume ID                                      continue an interrupted run
   threads meta ID [--meta K=V]... [--remove K]...        set or remove thread metadata
   events [--follow] [--json] [--thread ID] [--since SEQ] print (and follow) the event feed
+  threads changes ID [--json]                            list the files the agent changed
+  threads revert ID --call C|--file P|--run R [--force]  revert agent writes (conflicts stop it)
   compact THREAD_ID                                      compact a thread's context now
   trace export THREAD_ID --format otlp|chrome [--out F] [--content]
                                                          export a thread's trace

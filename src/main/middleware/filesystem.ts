@@ -22,7 +22,8 @@ export function createFilesystemHook(opts: FilesystemHookOptions = {}): Hook {
       const tools = createFilesystemTools({
         ...opts,
         execute: { ...opts.execute, sandbox: { settings: ctx.settings.sandbox, workbenchHome: ctx.home } },
-        onFileChange: (path, content, change) => ctx.recordFile(path, content, change),
+        onFileChange: (path, content, change, before) =>
+          ctx.recordFile(path, content, change, before),
       });
       for (const tool of tools) ctx.tools.register(tool);
     },

@@ -36,9 +36,15 @@ export interface RunContext {
   emit(event: RunEvent): void;
   /**
    * Records a file the agent wrote or edited: updates `state.files`, persists it and emits
-   * `file_changed`. Contract: every agent write passes here exactly once.
+   * `file_changed`, and checkpoints `before` (null: the file did not exist) so the change can be
+   * reverted (docs/tools.md#checkpoints). Contract: every agent write passes here exactly once.
    */
-  recordFile(path: string, content: string, change: Omit<FileChange, 'path'>): void;
+  recordFile(
+    path: string,
+    content: string,
+    change: Omit<FileChange, 'path'>,
+    before?: Buffer | null,
+  ): void;
   /** Replaces the todo list: updates `state.todos`, persists it and emits `on_todos`. */
   setTodos(todos: Todo[]): void;
   /**

@@ -13,6 +13,7 @@ import { createLeaseStore, type LeaseStore } from './lease-store.ts';
 import { createRunStore, type RunStore } from './run-store.ts';
 import { createEventStore, type EventStore } from './event-store.ts';
 import { createWebhookStore, type WebhookStore } from './webhook-store.ts';
+import { createCheckpointStore, type CheckpointStore } from './checkpoint-store.ts';
 
 /** A running thread's lease is refreshed this often and counts as abandoned after LEASE_STALE_MS. */
 const LEASE_HEARTBEAT_MS = 5_000;
@@ -42,6 +43,8 @@ export interface SqliteDatabase extends Database {
   /** The event feed and its webhook deliveries (docs/events.md). */
   readonly events: EventStore;
   readonly webhooks: WebhookStore;
+  /** Agent writes' content before and after, for revert. */
+  readonly checkpoints: CheckpointStore;
   readonly file: string;
   /** `PRAGMA integrity_check` rows; `['ok']` when healthy. */
   integrityCheck(): string[];
@@ -82,6 +85,7 @@ export function openDatabase(file: string, opts: OpenDatabaseOptions = {}): Sqli
   const runs = createRunStore(db, opts.now ?? Date.now);
   const events = createEventStore(db, opts.now ?? Date.now);
   const webhooks = createWebhookStore(db, tx, opts.now ?? Date.now);
+  const checkpoints = createCheckpointStore(db, tx, opts.now);
   let closed = false;
   return {
     file,
@@ -92,6 +96,7 @@ export function openDatabase(file: string, opts: OpenDatabaseOptions = {}): Sqli
     runs,
     events,
     webhooks,
+    checkpoints,
     transaction: (fn, txOpts) => tx.run(fn, txOpts),
     integrityCheck: () =>
       (db.prepare('PRAGMA integrity_check').all() as { integrity_check: string }[]).map(

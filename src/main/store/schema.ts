@@ -134,6 +134,23 @@ const MIGRATIONS: readonly string[] = [
   );
   CREATE INDEX webhook_deliveries_due ON webhook_deliveries(next_at) WHERE state = 'pending';
   `,
+  // Checkpoints: the content of every agent write before and after it, for revert (checkpoint-store.ts).
+  `
+  CREATE TABLE checkpoints (
+    id INTEGER PRIMARY KEY AUTOINCREMENT,
+    thread_id TEXT NOT NULL REFERENCES threads(id) ON DELETE CASCADE,
+    run_id TEXT NOT NULL,
+    tool_call_id TEXT NOT NULL,
+    workspace TEXT NOT NULL,
+    path TEXT NOT NULL,
+    before BLOB,
+    before_known INTEGER NOT NULL,
+    after BLOB NOT NULL,
+    created_at INTEGER NOT NULL,
+    reverted_at INTEGER
+  );
+  CREATE INDEX checkpoints_thread ON checkpoints(thread_id, id);
+  `,
 ];
 
 /** The schema version this build writes. */

@@ -49,7 +49,10 @@ export function createEditFileTool(opts: { onFileChange?: FileChangeListener } =
         paths: ['file_path'],
         toInput: (input) => ({ ...input, replace_all: false }),
         fromInput: ({ replace_all: _r, ...rest }) => rest,
-        toResponse: ({ args, absolute }) => ({ filePath: absolute(String(args.path)), replaceAll: false }),
+        toResponse: ({ args, absolute }) => ({
+          filePath: absolute(String(args.path)),
+          replaceAll: false,
+        }),
       },
     },
     boundedOutput: true,
@@ -87,8 +90,14 @@ export function createEditFileTool(opts: { onFileChange?: FileChangeListener } =
         throw new ToolError(describeFsError(err, shown));
       }
       const others = countFrom(data, needle, at + needle.length);
-      opts.onFileChange?.(shown, updated.toString('utf8'), { tool_call_id: ctx.callId, change: 'modified' });
-      const note = others > 0 ? ` (${others} more occurrence${others === 1 ? '' : 's'} left unchanged)` : '';
+      opts.onFileChange?.(
+        shown,
+        updated.toString('utf8'),
+        { tool_call_id: ctx.callId, change: 'modified' },
+        data,
+      );
+      const note =
+        others > 0 ? ` (${others} more occurrence${others === 1 ? '' : 's'} left unchanged)` : '';
       return `Edited ${shown}: replaced 1 occurrence${note}`;
     },
   });

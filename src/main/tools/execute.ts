@@ -8,6 +8,7 @@ import { EXECUTE_TIMEOUT_MS } from '../../shared/constants.ts';
 import type { SandboxSettings } from '../../shared/types/index.ts';
 import { defineTool, ToolError, type Tool, type ToolOutput } from './types.ts';
 import { defaultShell, runInProcessGroup, type GroupRunResult } from './process-group.ts';
+import { createLiveOutput } from './live-output.ts';
 import { safeChildEnv } from '../env/child-env.ts';
 import {
   commandSandbox,
@@ -59,7 +60,8 @@ export interface ExecuteToolOptions {
  * Creates `execute`.
  * Contract: a non-zero exit, a timeout or a cancel is a normal result ending in a status line
  * (`exit code: N`, `killed by signal S`, `timed out after Ns`, `cancelled`), followed by a line saying
- * whether it ran sandboxed when `opts.sandbox` is given; a command the settings refuse to run
+ * whether it ran sandboxed when `opts.sandbox` is given; output is sent to `ctx.onOutput` while
+ * the command runs (batched, bounded) and stdout/stderr come back apart in `streams`; a command the settings refuse to run
  * without a sandbox throws a ToolError naming why; stdin is closed; the child environment is an
  * allowlist without secrets; the whole process group is killed on timeout or abort.
  */
@@ -76,15 +78,31 @@ export function createExecuteTool(opts: ExecuteToolOptions = {}): Tool {
       // Claude's Bash timeout is in milliseconds, Kodelet's in seconds.
       claude: {
         name: 'Bash',
-        toInput: ({ timeout_seconds: s, ...rest }) => ({ ...rest, ...(typeof s === 'number' ? { timeout: s * 1000 } : {}) }),
-        fromInput: ({ timeout: ms, description: _d, ...rest }) => ({ ...rest, ...(typeof ms === 'number' ? { timeout_seconds: ms / 1000 } : {}) }),
-        toResponse: ({ output, status }) => ({ stdout: output, stderr: '', interrupted: status === 'timeout' || status === 'cancelled', isImage: false }),
+        toInput: ({ timeout_seconds: s, ...rest }) => ({
+          ...rest,
+          ...(typeof s === 'number' ? { timeout: s * 1000 } : {}),
+        }),
+        fromInput: ({ timeout: ms, description: _d, ...rest }) => ({
+          ...rest,
+          ...(typeof ms === 'number' ? { timeout_seconds: ms / 1000 } : {}),
+        }),
+        toResponse: ({ output, status, streams }) => ({
+          stdout: streams?.stdout ?? output,
+          stderr: streams?.stderr ?? '',
+          interrupted: status === 'timeout' || status === 'cancelled',
+          isImage: false,
+        }),
       },
       kodelet: {
         name: 'bash',
         args: { timeout_seconds: 'timeout' },
         fromInput: ({ description: _d, ...rest }) => rest,
-        toResponse: ({ args, output, absolute }) => ({ command: args.command, exitCode: Number(/exit code: (-?\d+)/.exec(output)?.[1] ?? -1), output, workingDir: absolute('.') }),
+        toResponse: ({ args, output, absolute }) => ({
+          command: args.command,
+          exitCode: Number(/exit code: (-?\d+)/.exec(output)?.[1] ?? -1),
+          output,
+          workingDir: absolute('.'),
+        }),
       },
     },
     async execute({ command, timeout_seconds: timeoutSeconds }, ctx): Promise<ToolOutput> {
@@ -107,6 +125,7 @@ export function createExecuteTool(opts: ExecuteToolOptions = {}): Tool {
               cwd,
             )
           : undefined;
+      const live = ctx.onOutput && createLiveOutput({ emit: ctx.onOutput });
       try {
         const result = await runInProcessGroup({
           command: wrapped?.command ?? command,
@@ -117,10 +136,13 @@ export function createExecuteTool(opts: ExecuteToolOptions = {}): Tool {
           killGraceMs: opts.killGraceMs,
           headBytes: opts.keepBytes,
           tailBytes: opts.keepBytes,
+          onData: live ? (stream, chunk) => live.write(stream, chunk) : undefined,
         });
         const status = result.timedOut ? 'timeout' : result.cancelled ? 'cancelled' : 'ok';
-        return { content: formatResult(result, timeoutMs, sandbox), status };
+        const content = formatResult(result, timeoutMs, sandbox);
+        return { content, status, streams: { stdout: result.stdout, stderr: result.stderr } };
       } finally {
+        live?.close();
         await wrapped?.cleanup();
       }
     },

@@ -26,11 +26,20 @@ export interface GroupRunOptions {
   drainMs?: number;
   headBytes?: number;
   tailBytes?: number;
+  /** Receives every chunk as it arrives, stdout and stderr apart (live output; docs/tools.md). */
+  onData?: (stream: OutputStream, chunk: Buffer) => void;
 }
+
+/** Which pipe a chunk of output came from. */
+export type OutputStream = 'stdout' | 'stderr';
 
 /** How a command ended and what it printed. */
 export interface GroupRunResult {
+  /** Both streams interleaved as they arrived (what the model sees). */
   output: string;
+  /** Each stream on its own, with the same head + tail bound. */
+  stdout: string;
+  stderr: string;
   exitCode: number | null;
   signal: NodeJS.Signals | null;
   timedOut: boolean;
@@ -68,7 +77,10 @@ function signalGroup(pgid: number, sig: NodeJS.Signals): void {
 export function runInProcessGroup(opts: GroupRunOptions): Promise<GroupRunResult> {
   const grace = opts.killGraceMs ?? 2000;
   const drain = opts.drainMs ?? 200;
-  const buffer = new HeadTailBuffer(opts.headBytes ?? DEFAULT_KEEP_BYTES, opts.tailBytes ?? DEFAULT_KEEP_BYTES);
+  const keep = (): HeadTailBuffer =>
+    new HeadTailBuffer(opts.headBytes ?? DEFAULT_KEEP_BYTES, opts.tailBytes ?? DEFAULT_KEEP_BYTES);
+  const buffer = keep();
+  const apart = { stdout: keep(), stderr: keep() };
   const marker = newProcessMarker();
   return new Promise<GroupRunResult>((resolve, reject) => {
     const child = spawn(defaultShell(), ['-c', opts.command], {
@@ -96,8 +108,13 @@ export function runInProcessGroup(opts: GroupRunOptions): Promise<GroupRunResult
     if (opts.signal?.aborted) onAbort();
     else opts.signal?.addEventListener('abort', onAbort, { once: true });
 
-    child.stdout.on('data', (d: Buffer) => buffer.write(d));
-    child.stderr.on('data', (d: Buffer) => buffer.write(d));
+    const onChunk = (stream: OutputStream) => (d: Buffer) => {
+      buffer.write(d);
+      apart[stream].write(d);
+      opts.onData?.(stream, d);
+    };
+    child.stdout.on('data', onChunk('stdout'));
+    child.stderr.on('data', onChunk('stderr'));
     let streamsClosed = false;
     child.once('close', () => (streamsClosed = true));
     child.once('error', (err) => {
@@ -128,6 +145,8 @@ export function runInProcessGroup(opts: GroupRunOptions): Promise<GroupRunResult
         child.stderr.destroy();
         resolve({
           output: buffer.text(),
+          stdout: apart.stdout.text(),
+          stderr: apart.stderr.text(),
           exitCode: code,
           signal: sig,
           timedOut,

@@ -4,7 +4,7 @@
  * (docs/tools.md). Also the errors a tool may throw.
  */
 import type { z } from 'zod';
-import type { AgentState, ToolStatus } from '../../shared/types/index.ts';
+import type { AgentState, ToolResult, ToolStatus } from '../../shared/types/index.ts';
 import type { Workspace } from './workspace.ts';
 
 /** How a call affects the workspace; decides the approval policy. Reads are always allowed. */
@@ -27,6 +27,8 @@ export interface DialectCall {
   /** What the model saw. */
   readonly output: string;
   readonly status: ToolStatus;
+  /** A command's stdout and stderr apart, when the tool keeps them apart (execute). */
+  readonly streams?: ToolStreams;
   /** A workspace path made absolute, as other agents' hooks expect paths. */
   absolute(path: string): string;
 }
@@ -50,10 +52,15 @@ export interface ToolDialect {
   toResponse?(call: DialectCall): Record<string, unknown>;
 }
 
+/** A command's two output streams, each bounded like the combined output. */
+export type ToolStreams = NonNullable<ToolResult['streams']>;
+
 /** A result that did not end plainly: a timed-out or cancelled command still returns its output. */
 export interface ToolOutput {
   content: string;
   status: Extract<ToolStatus, 'ok' | 'timeout' | 'cancelled'>;
+  /** stdout and stderr apart, for other agents' hooks; the model sees `content`. */
+  streams?: ToolStreams;
 }
 
 export interface ToolContext {
@@ -63,6 +70,8 @@ export interface ToolContext {
   readonly state: AgentState;
   /** Extra variables for commands the call runs (hooks' `CLAUDE_ENV_FILE` exports). */
   readonly env?: Readonly<Record<string, string>>;
+  /** Receives output while the call runs (already batched by the tool); absent when nobody watches. */
+  readonly onOutput?: (stream: 'stdout' | 'stderr', chunk: string) => void;
 }
 
 export interface Tool<P extends z.ZodType = z.ZodType> {

@@ -77,6 +77,7 @@ export function toDialectResponse(
     args,
     output: result.output,
     status: result.status,
+    streams: result.streams,
     absolute: absoluteIn(workspaceRoot),
   });
 }

@@ -8,6 +8,7 @@ import type { AgentState, Message, StreamEventData } from '../../shared/types/in
 import { applySpanEvents, type TraceData } from '../features/trace/trace-data.ts';
 import { applySubagentEvent } from '../features/agents/subagent-events.ts';
 import {
+  appendLive,
   emptyThread,
   endStatusOf,
   isEnded,
@@ -60,6 +61,13 @@ export function toolRunFromMessage(message: Message): ToolRun {
   return { status, error, output: rest.join('\n') };
 }
 
+/** The text a failed send gives back: what was being sent, else the last unanswered user message. */
+function unansweredText(t: ThreadChat): string {
+  if (t.pendingText !== undefined) return t.pendingText;
+  const last = t.messages.at(-1);
+  return last?.role === 'user' ? last.content.replace(/\n\n<hook_context>[\s\S]*$/, '') : '';
+}
+
 function lastAssistantIndex(messages: Message[]): number {
   for (let i = messages.length - 1; i >= 0; i--) if (messages[i]!.role === 'assistant') return i;
   return -1;
@@ -71,7 +79,10 @@ function onMessage(t: ThreadChat, d: StreamEventData['on_message']): ThreadChat 
   if (d.index > messages.length) return { ...t, stale: true };
   messages[d.index] = d.message;
   const next: ThreadChat = { ...t, loaded: true, messages };
-  if (d.message.role === 'assistant') next.streaming = '';
+  if (d.message.role === 'assistant') {
+    next.streaming = '';
+    next.pendingText = undefined;
+  }
   if (d.message.role === 'tool' && d.message.tool_call_id) {
     const run = t.tools[d.message.tool_call_id];
     if (!run || run.status === 'pending' || run.status === 'running') {
@@ -115,6 +126,11 @@ function applyToThread(t: ThreadChat, env: AgentEventEnvelope): ThreadChat {
         status: prev === 'awaiting_approval' ? prev : 'running',
         startedAt: Date.now(),
       });
+    }
+    case 'on_tool_output': {
+      const d = e.data;
+      const live = appendLive(t.tools[d.tool_call_id]?.live, { stream: d.stream, text: d.chunk });
+      return setTool(t, d.tool_call_id, { live });
     }
     case 'on_tool_end': {
       const d = e.data;
@@ -177,7 +193,8 @@ function applyToThread(t: ThreadChat, env: AgentEventEnvelope): ThreadChat {
       const d = e.data;
       if (d.target === 'tool_call' && d.tool_call_id)
         return setTool(t, d.tool_call_id, { status: 'blocked', reason: d.reason });
-      return addNotice(t, { kind: 'blocked', text: d.reason, by: d.by });
+      const failedSend = { text: t.pendingText ?? '', error: d.reason, by: d.by };
+      return addNotice({ ...t, failedSend }, { kind: 'blocked', text: d.reason, by: d.by });
     }
     case 'on_hook_end': {
       const d = e.data;
@@ -194,7 +211,12 @@ function applyToThread(t: ThreadChat, env: AgentEventEnvelope): ThreadChat {
       return { ...t, todos: e.data.todos };
     case 'error': {
       const d = e.data;
-      return addNotice(t, { kind: d.code === 'diagnostic' ? 'warning' : 'error', text: d.message });
+      if (d.code === 'diagnostic') return addNotice(t, { kind: 'warning', text: d.message });
+      const text = unansweredText(t);
+      const failed: ThreadChat = text
+        ? { ...t, failedSend: { text, error: d.message, ...(d.code ? { code: d.code } : {}) } }
+        : t;
+      return addNotice(failed, { kind: 'error', text: d.message });
     }
     case 'done': {
       const tools = { ...t.tools };
@@ -204,12 +226,18 @@ function applyToThread(t: ThreadChat, env: AgentEventEnvelope): ThreadChat {
       }
       const ended: ThreadChat = {
         ...t,
+        pendingText: undefined,
         running: false,
         runId: e.run_id,
         streaming: '',
         approvals: [],
         tools,
       };
+      if (e.data.stop_reason === 'max_iterations')
+        return addNotice(ended, {
+          kind: 'iteration_cap',
+          text: `The agent stopped after ${e.data.iterations} steps, its limit for one run. It can pick up where it left off.`,
+        });
       return e.data.stop_reason === 'cancelled'
         ? addNotice(ended, { kind: 'cancelled', text: 'Run cancelled.' })
         : ended;

@@ -30,6 +30,34 @@ export interface ToolRun {
   attempts?: { n: number; max: number };
   /** While a retry waits: why and for how long. */
   retrying?: string;
+  /** Output received while the call ran (execute), in arrival order, stdout and stderr apart. */
+  live?: LiveChunk[];
+}
+
+/** A run of output from one stream of a running command. */
+export interface LiveChunk {
+  stream: 'stdout' | 'stderr';
+  text: string;
+}
+
+/** Characters of live output a card keeps (the oldest go first). */
+export const LIVE_KEEP_CHARS = 200_000;
+
+/** `live` with `chunk` appended, merged into the last run of the same stream and bounded. */
+export function appendLive(live: readonly LiveChunk[] = [], chunk: LiveChunk): LiveChunk[] {
+  const next = live.slice();
+  const last = next.at(-1);
+  if (last?.stream === chunk.stream) next[next.length - 1] = { ...last, text: last.text + chunk.text };
+  else next.push(chunk);
+  let total = next.reduce((n, c) => n + c.text.length, 0);
+  while (total > LIVE_KEEP_CHARS && next.length) {
+    const first = next[0]!;
+    const cut = Math.min(first.text.length, total - LIVE_KEEP_CHARS);
+    total -= cut;
+    if (cut === first.text.length) next.shift();
+    else next[0] = { ...first, text: first.text.slice(cut) };
+  }
+  return next;
 }
 
 export interface ApprovalView {
@@ -58,7 +86,7 @@ export interface Notice {
   /** Shown after message `afterIndex` (-1 = before any). */
   afterIndex: number;
   /** 'script': a script hook's `send` output or Next's `data` (docs/agents.md). */
-  kind: 'blocked' | 'error' | 'cancelled' | 'warning' | 'hook_failed' | 'script';
+  kind: 'blocked' | 'error' | 'cancelled' | 'warning' | 'hook_failed' | 'script' | 'iteration_cap';
   text: string;
   by?: string;
   /** kind 'hook_failed': the hook's event, how it failed and which way (open: went ahead; closed: blocked). */
@@ -88,7 +116,28 @@ export interface ThreadChat {
   agent?: string;
   /** Subagents this thread's `task` calls started, by tool call id. */
   subagents?: Record<string, SubagentRun>;
+  /** The text of the message being sent, until the model answers (what a failure gives back). */
+  pendingText?: string;
+  /** A send that got no answer: the composer gives the text back with Retry. */
+  failedSend?: FailedSend;
 }
+
+/** Why a message got no answer, and its text so nothing has to be typed again. */
+export interface FailedSend {
+  text: string;
+  error: string;
+  /** The model error's code (unauthorized, unreachable, model_not_found…): configuration to fix. */
+  code?: string;
+  /** The hook that blocked the prompt. */
+  by?: string;
+}
+
+/** Error codes a user fixes in Settings (the key, the endpoint or the model). */
+export const CONFIG_ERROR_CODES: ReadonlySet<string> = new Set([
+  'unauthorized',
+  'unreachable',
+  'model_not_found',
+]);
 
 export interface ChatData {
   threads: Record<string, ThreadChat>;

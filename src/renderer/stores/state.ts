@@ -1,6 +1,6 @@
 /** The renderer store's full shape; each slice contributes a part. */
 import type { AppInfo, ProviderPresetView, SettingsView, TrustStatus } from '../../shared/ipc/contract.ts';
-import type { ApprovalDecision, ThreadSummary } from '../../shared/types/index.ts';
+import type { ApprovalDecision, ApprovalMode, ThreadSummary } from '../../shared/types/index.ts';
 import type { ConnectionState } from '../ipc/socket-bridge.ts';
 import type { ChatData } from './chat-types.ts';
 import type { TraceSlice } from './slices/trace-slice.ts';
@@ -8,21 +8,36 @@ import type { MemorySlice } from './slices/memory-slice.ts';
 import type { SkillsSlice } from './slices/skills-slice.ts';
 import type { HooksSlice } from './slices/hooks-slice.ts';
 
-export type DockTab = 'todos' | 'trace' | 'memory' | 'skills' | 'agents' | 'hooks' | 'settings';
+export type DockTab = 'todos' | 'trace' | 'changes' | 'memory' | 'skills' | 'agents' | 'hooks' | 'settings';
 
 export interface ChatSlice {
   chat: ChatData;
   activeThreadId: string | null;
   openThread(threadId: string | null): Promise<void>;
   reloadThread(threadId: string): Promise<void>;
-  /** Sends a message; `agent` sets the thread's agent profile (docs/agents.md). */
-  send(text: string, agent?: string): Promise<void>;
+  /**
+   * Sends `text` on the active thread (queued while a run goes). Contract: resolves false when the
+   * send was refused; the thread's `failedSend` then holds the text and the reason.
+   */
+  send(text: string, options?: SendOptions): Promise<boolean>;
+  /** Forgets a thread's failed send (the user retried, edited or dismissed it). */
+  clearFailure(threadId: string): void;
+  /** Forks the active thread before message `index` and sends `text` there (edit-and-resend, regenerate). */
+  resendFrom(index: number, text: string): Promise<void>;
   /** Continues a thread whose last run was interrupted (docs/events.md#run-rescue). */
   resume(threadId: string): Promise<void>;
   cancel(): Promise<void>;
   approve(approvalId: string, decision: ApprovalDecision): Promise<void>;
   /** Sends the next queued message of a thread whose run ended. */
   drainQueue(threadId: string): Promise<void>;
+}
+
+/** The composer's pickers: the model and approval mode of one send. */
+export interface SendOptions {
+  model?: string;
+  approvalMode?: ApprovalMode;
+  /** Sets the thread's agent profile (docs/agents.md). */
+  agent?: string;
 }
 
 export interface SidebarSlice {

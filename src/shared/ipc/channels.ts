@@ -63,6 +63,14 @@ export const INVOKE_CHANNELS = [
   'hooks.create',
   'hooks.readScript',
   'hooks.writeScript',
+  'threads.fork',
+  'threads.compact',
+  'threads.context',
+  'checkpoints.list',
+  'checkpoints.diff',
+  'checkpoints.revert',
+  'checkpoints.proposed',
+  'workspace.files',
 ] as const;
 
 /** Every event the main side pushes to the renderer. */

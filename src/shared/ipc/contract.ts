@@ -18,6 +18,7 @@ import type {
   ToolCall,
   WorkbenchSettings,
 } from '../types/index.ts';
+import type { CheckpointDiff, CheckpointView, RevertResultView } from '../types/checkpoints.ts';
 import type { ArgSchemas } from './schemas.ts';
 import type { EventChannel, InvokeChannel } from './channels.ts';
 import type { IpcResult } from './result.ts';
@@ -352,6 +353,20 @@ export interface InvokeResults {
   'hooks.create': HookInfo;
   'hooks.readScript': HookScript;
   'hooks.writeScript': HookScriptWrite;
+  'threads.fork': ThreadSummary;
+  'threads.compact': { compacted: boolean; before_tokens: number; after_tokens: number };
+  'threads.context': ContextUsage;
+  'checkpoints.list': CheckpointView[];
+  'checkpoints.diff': CheckpointDiff[];
+  'checkpoints.revert': RevertResultView;
+  'checkpoints.proposed': CheckpointDiff | null;
+  'workspace.files': string[];
+}
+
+/** How full a thread's context is (the composer's meter): estimated tokens of the window. */
+export interface ContextUsage {
+  used: number;
+  window: number;
 }
 
 export type InvokeArgs<C extends InvokeChannel> = z.input<ArgSchemas[C]>;

@@ -18,6 +18,9 @@ const McpName = z.string().regex(/^[A-Za-z0-9_-]{1,64}$/);
 const HookId = z.string().min(1).max(1000);
 const ProviderId = z.enum(['openai', 'ollama', 'lmstudio', 'vllm', 'llamacpp', 'openrouter', 'custom']);
 
+/** What a revert or diff is about: one tool call, one file (optionally within a run) or one run. */
+const RevertTarget = { toolCallId: Id.optional(), path: Path.optional(), runId: Id.optional() };
+
 const SettingsPatch = z.strictObject({
   provider: z
     .strictObject({ preset: ProviderId.optional(), base_url: z.string().max(2048).optional(), model: z.string().max(500).optional() })
@@ -43,6 +46,8 @@ export const ARG_SCHEMAS = {
     text: Text.min(1),
     workspace: Path.optional(),
     agent: z.string().min(1).max(64).optional(),
+    model: z.string().min(1).max(500).optional(),
+    approvalMode: z.enum(['ask', 'auto-edit', 'auto']).optional(),
   }),
   'chat.cancel': z.strictObject({ threadId: Id }),
   'chat.approve': z.strictObject({ approvalId: Id, decision: z.enum(['allow_once', 'allow_network', 'allow_thread', 'deny']) }),
@@ -138,6 +143,14 @@ export const ARG_SCHEMAS = {
       'persistent-node',
     ]),
   }),
+  'threads.fork': z.strictObject({ threadId: Id, upTo: z.number().int().min(0).max(10_000_000) }),
+  'threads.compact': z.strictObject({ threadId: Id }),
+  'threads.context': z.strictObject({ threadId: Id }),
+  'checkpoints.list': z.strictObject({ threadId: Id }),
+  'checkpoints.diff': z.strictObject({ threadId: Id, ...RevertTarget }),
+  'checkpoints.revert': z.strictObject({ threadId: Id, ...RevertTarget, force: z.boolean().optional() }),
+  'checkpoints.proposed': z.strictObject({ threadId: Id, approvalId: Id }),
+  'workspace.files': z.strictObject({ query: z.string().max(500) }),
 } as const satisfies Record<InvokeChannel, z.ZodType>;
 
 export type ArgSchemas = typeof ARG_SCHEMAS;

@@ -45,6 +45,8 @@ export interface StreamEventData {
     /** For a tool with retries: the attempt that ended the call, of how many. */
     attempts?: ToolAttempts;
   };
+  /** Output of a running command, batched; stdout and stderr apart (docs/tools.md#live-output). */
+  on_tool_output: { tool_call_id: string; stream: 'stdout' | 'stderr'; chunk: string };
   done: { stop_reason: RunStopReason; iterations: number };
   error: { message: string; code?: string };
   on_run_start: { workspace: string; model: string };

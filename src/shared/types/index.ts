@@ -6,3 +6,4 @@ export type * from './settings.ts';
 export type * from './feed.ts';
 export type * from './mcp.ts';
 export { DEFAULT_SETTINGS } from './settings.ts';
+export type * from './checkpoints.ts';

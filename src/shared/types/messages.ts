@@ -46,6 +46,8 @@ export interface ToolResult {
   halt?: { by: string; reason: string };
   /** Attempts made and allowed, for a tool with retries (docs/tools.md#errors-and-retries). */
   attempts?: ToolAttempts;
+  /** A command's stdout and stderr apart (execute), for other agents' hooks; never sent to the model. */
+  streams?: { stdout: string; stderr: string };
 }
 
 /** Attempt `n` of `max` (the tool card shows it when `max` > 1). */

@@ -49,6 +49,8 @@ export function createStubWorkbench(workspace = '/tmp', home = '/tmp/home'): Stu
       compact: async () => ({ compacted: false, before_tokens: 0, after_tokens: 0, summarized_messages: 0 }),
       setMetadata: (a) => ({ ...a.set }),
       runs: () => [],
+      fork: () => create(),
+      context: async () => ({ used: 0, window: 128_000 }),
     },
     chat: {
       send: async (a) => {
@@ -82,6 +84,11 @@ export function createStubWorkbench(workspace = '/tmp', home = '/tmp/home'): Stu
       list: async () => ({ servers: [], diagnostics: [] }),
       set: async () => ({ servers: [], diagnostics: [] }),
       restart: async () => ({ servers: [], diagnostics: [] }),
+    },
+    checkpoints: {
+      list: () => [],
+      diff: () => [],
+      revert: async () => ({ status: 'nothing', reverted: [], conflicts: [], unavailable: [] }),
     },
     credentials: { setApiKey: (a) => void (key = a.apiKey), hasApiKey: () => Boolean(key) },
     subscribe: (l) => {

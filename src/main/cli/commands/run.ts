@@ -1,6 +1,6 @@
 /**
  * `workbench run PROMPT`: one agent run from the terminal. The answer streams to stdout and tool
- * activity to stderr; with `--json`, one StreamEvent per line on stdout.
+ * activity, with commands' live output, to stderr; with `--json`, one StreamEvent per line on stdout.
  */
 import { constants } from 'node:os';
 import { resolve } from 'node:path';
@@ -135,12 +135,18 @@ function textPrinter(io: CliIo) {
       case 'on_tool_start':
         io.stderr(`\n${who(event)}→ ${event.name} ${oneLine(JSON.stringify(event.data.args))}\n`);
         break;
+      case 'on_tool_output':
+        // Command output goes with the tool activity on stderr; stdout stays the answer.
+        io.stderr(event.data.chunk);
+        break;
       case 'on_tool_end': {
         const d = event.data;
         io.stderr(
           d.error
             ? `${who(event)}✗ ${event.name}: ${oneLine(d.error)}\n`
-            : `${who(event)}✓ ${event.name} (${d.duration_ms} ms)\n`,
+            : d.status === 'ok'
+              ? `${who(event)}✓ ${event.name} (${d.duration_ms} ms)\n`
+              : `${who(event)}■ ${event.name} ${d.status === 'timeout' ? 'timed out' : d.status} (${d.duration_ms} ms)\n`,
         );
         if (d.rewritten_by) io.stderr(`  (input changed by hook ${d.rewritten_by}: ${oneLine(JSON.stringify(d.args))})\n`);
         break;

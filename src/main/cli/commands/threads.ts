@@ -1,8 +1,9 @@
-/** `workbench threads list|show|resume|meta`: the threads kept in $WORKBENCH_HOME/workbench.db. */
+/** `workbench threads list|show|resume|meta|changes|revert`: the threads kept in $WORKBENCH_HOME/workbench.db. */
 import { prettyPrint } from '../../agent/messages.ts';
 import { metaPairs, parse } from '../args.ts';
 import { withWorkbench } from '../open-workbench.ts';
 import { UsageError, type CliCommand } from '../types.ts';
+import { printChanges, revertChanges } from './thread-changes.ts';
 
 const SUBCOMMANDS = ['list', 'show', 'resume', 'meta'];
 
@@ -15,6 +16,15 @@ export const threadsCommand: CliCommand = async (argv, io) => {
     const { runCommand } = await import('./run.ts');
     return runCommand(['--resume', id, ...flags], io);
   }
+  if (sub === 'changes' || sub === 'revert') {
+    const [threadId, ...more] = rest;
+    if (!threadId || threadId.startsWith('-')) throw new UsageError(`threads ${sub} needs a thread ID`);
+    return withWorkbench(io, {}, (wb) =>
+      sub === 'changes'
+        ? printChanges(wb, io, threadId, more.includes('--json'))
+        : revertChanges(wb, io, threadId, more),
+    );
+  }
   const { values, positionals } = parse(rest, {
     json: { type: 'boolean' },
     all: { type: 'boolean' },
@@ -25,7 +35,7 @@ export const threadsCommand: CliCommand = async (argv, io) => {
   });
   if (!SUBCOMMANDS.includes(sub ?? ''))
     throw new UsageError(
-      'expected "threads list", "threads show ID", "threads resume ID" or "threads meta ID"',
+      'expected "threads list", "threads show ID", "threads resume ID", "threads meta ID", "threads changes ID" or "threads revert ID"',
     );
   const id = positionals[0];
   if (sub !== 'list' && !id) throw new UsageError(`threads ${sub} needs a thread ID`);

@@ -2,12 +2,14 @@ import { useEffect, useRef, type KeyboardEvent } from 'react';
 import type { ApprovalView } from '../../stores/chat-types.ts';
 import { useWorkbenchStore } from '../../stores/store.ts';
 import { approvalForKey } from './approval-keys.ts';
+import { ApprovalDiff } from '../changes/ApprovalDiff.tsx';
 
 /** Asks the user about one write or command, showing exactly what will run or be written; takes focus and answers with keys. */
 export function ApprovalCard({ approval }: { approval: ApprovalView }) {
   const approve = useWorkbenchStore((s) => s.approve);
   const card = useRef<HTMLDivElement>(null);
   useEffect(() => card.current?.focus(), []);
+  const threadId = useWorkbenchStore((s) => s.activeThreadId);
   const what = approval.kind === 'execute' ? 'run this command' : 'write this change';
   const onKeyDown = (e: KeyboardEvent) => {
     if (e.ctrlKey || e.metaKey || e.altKey) return;
@@ -22,6 +24,7 @@ export function ApprovalCard({ approval }: { approval: ApprovalView }) {
       <div className="approval-title">
         {approval.agent ? `The subagent ${approval.agent}` : 'The agent'} wants to {what} <span className="tool-name">({approval.toolCall.name})</span>
       </div>
+      {approval.kind === 'write' && threadId && <ApprovalDiff threadId={threadId} approvalId={approval.approvalId} />}
       <pre className="approval-preview" data-testid="approval-preview">{approval.preview}</pre>
       <div className="approval-actions">
         <button type="button" className="primary" data-testid="approve-once" aria-keyshortcuts="y" onClick={() => void approve(approval.approvalId, 'allow_once')}>

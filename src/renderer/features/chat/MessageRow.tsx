@@ -5,6 +5,7 @@ import { Markdown } from './Markdown.tsx';
 import { ToolGroup } from './ToolCard.tsx';
 import { HookWarningRow } from './HookWarningRow.tsx';
 import type { Row } from './rows.ts';
+import { ContinueButton, CopyButton, RegenerateButton, UserMessage } from './MessageActions.tsx';
 
 function UsageLine({ usage }: { usage?: Usage }) {
   if (!usage || (usage.input_tokens === undefined && usage.output_tokens === undefined)) return null;
@@ -20,17 +21,19 @@ function UsageLine({ usage }: { usage?: Usage }) {
 export const MessageRow = memo(function MessageRow({ row, tools, awaiting }: { row: Row; tools: Record<string, ToolRun>; awaiting: ReadonlySet<string> }) {
   switch (row.kind) {
     case 'user':
-      return (
-        <div className="msg msg-user" data-testid="message-user">
-          <div className="bubble">{row.text}</div>
-        </div>
-      );
+      return <UserMessage text={row.text} index={row.index} />;
     case 'assistant':
       return (
         <div className="msg msg-assistant" data-testid="message-assistant">
           <Markdown text={row.text} />
           {row.interrupted && <div className="notice notice-warning">The answer broke off.</div>}
           <UsageLine usage={row.usage} />
+          {row.text && (
+            <div className="message-actions">
+              <CopyButton text={row.text} />
+              {row.regenerate && <RegenerateButton userIndex={row.regenerate.index} userText={row.regenerate.text} />}
+            </div>
+          )}
         </div>
       );
     case 'tools':
@@ -42,6 +45,13 @@ export const MessageRow = memo(function MessageRow({ row, tools, awaiting }: { r
       );
     case 'notice':
       if (row.notice.kind === 'hook_failed') return <HookWarningRow notice={row.notice} />;
+      if (row.notice.kind === 'iteration_cap')
+        return (
+          <div className="notice notice-iteration_cap" role="status" data-testid="notice-iteration_cap">
+            <span>{row.notice.text}</span>
+            <ContinueButton />
+          </div>
+        );
       return (
         <div className={`notice notice-${row.notice.kind}`} role={row.notice.kind === 'error' ? 'alert' : undefined} data-testid={`notice-${row.notice.kind}`}>
           {row.notice.kind === 'blocked' ? `Blocked${row.notice.by ? ` by ${row.notice.by}` : ''}: ${row.notice.text}` : row.notice.text}

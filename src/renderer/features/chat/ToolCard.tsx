@@ -4,6 +4,12 @@ import type { ToolCall } from '../../../shared/types/index.ts';
 import { isEnded, type ToolRun } from '../../stores/chat-types.ts';
 import { FAILED_STATUSES, TOOL_STATUS_LABEL as LABEL } from './tool-status.ts';
 import { SubagentCard } from '../agents/SubagentCard.tsx';
+import { TerminalOutput } from './TerminalOutput.tsx';
+import { RevertButton } from '../changes/RevertButton.tsx';
+import { useWorkbenchStore } from '../../stores/store.ts';
+
+/** Tools whose calls are checkpointed and can be reverted from their card. */
+const WRITING_TOOLS: ReadonlySet<string> = new Set(['write_file', 'edit_file']);
 
 const MonacoEditor = lazy(() => import('../../components/MonacoEditor.tsx'));
 
@@ -47,6 +53,9 @@ export const ToolCard = memo(function ToolCard({
   const headline = headlineOf(ran);
   const failed = FAILED_STATUSES.has(status);
   const output = run?.output ?? '';
+  const threadId = useWorkbenchStore((s) => s.activeThreadId);
+  const setDockTab = useWorkbenchStore((s) => s.setDockTab);
+  const revertable = status === 'done' && WRITING_TOOLS.has(call.name) && threadId;
   return (
     <div
       className={`tool-card status-${status}`}
@@ -99,11 +108,22 @@ export const ToolCard = memo(function ToolCard({
           {open ? 'Hide' : 'Details'}
         </button>
       </div>
+      {run?.live && run.live.length > 0 && (
+        <TerminalOutput chunks={run.live} footer={liveFooter(status)} />
+      )}
       {failed && (run?.reason || run?.error) && (
         <div className="tool-error" role="alert" data-testid="tool-error">
           {status === 'blocked'
             ? `Blocked by a hook: ${run?.reason ?? run?.error}`
             : (run?.error ?? run?.reason)}
+        </div>
+      )}
+      {revertable && (
+        <div className="tool-actions">
+          <RevertButton threadId={threadId} target={{ toolCallId: call.id }} title="Undo this change" />
+          <button type="button" className="link-button" onClick={() => setDockTab('changes')} data-testid="show-changes">
+            Show changes
+          </button>
         </div>
       )}
       {open && (
@@ -143,6 +163,13 @@ export const ToolCard = memo(function ToolCard({
     </div>
   );
 });
+
+/** The terminal's last line once a command stopped early: it never looks like a plain success. */
+function liveFooter(status: ToolRun['status']): string | undefined {
+  if (status === 'cancelled') return '■ cancelled';
+  if (status === 'timeout') return '■ timed out';
+  return undefined;
+}
 
 /** Tool calls from one model turn, shown together (they run in parallel). */
 export function ToolGroup({

@@ -3,8 +3,16 @@ import type { ToolCall, Usage } from '../../../shared/types/index.ts';
 import type { Notice, ThreadChat } from '../../stores/chat-types.ts';
 
 export type Row =
-  | { key: string; kind: 'user'; text: string }
-  | { key: string; kind: 'assistant'; text: string; usage?: Usage; interrupted?: boolean }
+  | { key: string; kind: 'user'; text: string; index: number }
+  | {
+      key: string;
+      kind: 'assistant';
+      text: string;
+      usage?: Usage;
+      interrupted?: boolean;
+      /** On the thread's last answer when the run ended: the user message it answers, for Regenerate. */
+      regenerate?: { index: number; text: string };
+    }
   | { key: string; kind: 'tools'; calls: ToolCall[]; usage?: Usage }
   | { key: string; kind: 'notice'; notice: Notice }
   | { key: string; kind: 'streaming'; text: string; waiting: boolean };
@@ -17,7 +25,7 @@ export function buildRows(t: ThreadChat): Row[] {
   const pushNotices = (i: number) => notices.get(i)?.forEach((n) => rows.push({ key: n.id, kind: 'notice', notice: n }));
   pushNotices(-1);
   t.messages.forEach((m, i) => {
-    if (m.role === 'user') rows.push({ key: `m${i}`, kind: 'user', text: m.content });
+    if (m.role === 'user') rows.push({ key: `m${i}`, kind: 'user', text: stripHookContext(m.content), index: i });
     else if (m.role === 'assistant') {
       const hasCalls = Boolean(m.tool_calls?.length);
       if (m.content || !hasCalls) {
@@ -28,6 +36,28 @@ export function buildRows(t: ThreadChat): Row[] {
     pushNotices(i);
   });
   if (t.running) rows.push({ key: 'streaming', kind: 'streaming', text: t.streaming, waiting: t.approvals.length > 0 });
+  else markRegenerate(t, rows);
   return rows;
+}
+
+/** Hook context the run added to a user message is not what the user typed. */
+export const stripHookContext = (text: string): string =>
+  text.replace(/\n\n<hook_context>[\s\S]*<\/hook_context>$/, '');
+
+/** Gives the last answer row the user message it answers, so it can be regenerated. */
+function markRegenerate(t: ThreadChat, rows: Row[]): void {
+  let userIndex = -1;
+  for (let i = t.messages.length - 1; i >= 0; i--) {
+    if (t.messages[i]!.role === 'user') {
+      userIndex = i;
+      break;
+    }
+  }
+  const last = rows.at(-1);
+  if (userIndex < 0 || last?.kind !== 'assistant') return;
+  rows[rows.length - 1] = {
+    ...last,
+    regenerate: { index: userIndex, text: stripHookContext(t.messages[userIndex]!.content) },
+  };
 }
 

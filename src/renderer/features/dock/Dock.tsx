@@ -7,10 +7,12 @@ import { MemoryPanel } from '../memory/MemoryPanel.tsx';
 import { SkillsPanel } from '../skills/SkillsPanel.tsx';
 import { HooksPanel } from '../hooks/HooksPanel.tsx';
 import { AgentsPanel } from '../agents/AgentsPanel.tsx';
+import { ChangesPanel } from '../changes/ChangesPanel.tsx';
 
 const TABS: Array<{ id: DockTab; label: string }> = [
   { id: 'todos', label: 'Todos' },
   { id: 'trace', label: 'Trace' },
+  { id: 'changes', label: 'Changes' },
   { id: 'memory', label: 'Memory' },
   { id: 'skills', label: 'Skills' },
   { id: 'agents', label: 'Agents' },
@@ -43,6 +45,7 @@ export function Dock() {
         {tab === 'todos' && <TodosPanel />}
         {tab === 'settings' && <SettingsPanel />}
         {tab === 'trace' && <TracePanel />}
+        {tab === 'changes' && <ChangesPanel />}
         {tab === 'memory' && <MemoryPanel />}
         {tab === 'skills' && <SkillsPanel />}
         {tab === 'agents' && <AgentsPanel />}

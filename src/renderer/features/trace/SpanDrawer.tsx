@@ -10,6 +10,7 @@ import { SpanLinks } from './SpanLinks.tsx';
 import { ModelRequest } from './ModelRequest.tsx';
 import { callIdOfSpan, useReveal } from './span-reveal.ts';
 import { useLayout } from '../layout/layout-store.ts';
+import { SpanRevert } from '../changes/SpanRevert.tsx';
 
 interface Props {
   span: SpanRecord;
@@ -106,6 +107,7 @@ export function SpanDrawer({ span, run, onClose, onSelect }: Props) {
         </button>
       )}
       {span.kind === 'llm' && <ModelRequest span={span} />}
+      <SpanRevert span={span} />
       {typeof args === 'string' && (
         <Block title="Arguments" text={prettyJson(args)} testId="trace-drawer-args" />
       )}

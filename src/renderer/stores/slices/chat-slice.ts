@@ -1,11 +1,24 @@
 /** Chat: the active thread, sending (with a queue while a run is going), cancel and approvals. */
 import type { StateCreator } from 'zustand';
-import { call } from '../../ipc/client.ts';
-import { emptyThread } from '../chat-types.ts';
+import { call, CallError } from '../../ipc/client.ts';
+import { emptyThread, type ThreadChat } from '../chat-types.ts';
 import { loadThread } from '../apply-event.ts';
 import { subagentsFromChildren } from '../../features/agents/subagent-events.ts';
 import type { ChatSlice, WorkbenchState } from '../state.ts';
 import { errorMessage } from '../../../shared/error-message.ts';
+
+/** Where a failed send into a thread not created yet is kept (the composer of "New thread"). */
+export const NEW_THREAD_KEY = '';
+
+type Set = Parameters<StateCreator<WorkbenchState, [], [], ChatSlice>>[0];
+
+/** Replaces one thread's chat entry (creating an empty one when unknown). */
+function patch(set: Set, threadId: string, fn: (t: ThreadChat) => ThreadChat): void {
+  set((s) => {
+    const t = s.chat.threads[threadId] ?? emptyThread(threadId);
+    return { chat: { ...s.chat, threads: { ...s.chat.threads, [threadId]: fn(t) } } };
+  });
+}
 
 /** Creates the chat slice. */
 export const createChatSlice: StateCreator<WorkbenchState, [], [], ChatSlice> = (set, get) => ({
@@ -32,29 +45,60 @@ export const createChatSlice: StateCreator<WorkbenchState, [], [], ChatSlice> = 
     }
   },
 
-  async send(text, agent) {
+  async send(text, options = {}) {
     const trimmed = text.trim();
-    if (!trimmed) return;
+    if (!trimmed) return false;
     const id = get().activeThreadId;
     const thread = id ? get().chat.threads[id] : undefined;
     if (id && thread?.running) {
-      set((s) => ({ chat: { ...s.chat, threads: { ...s.chat.threads, [id]: { ...thread, queue: [...thread.queue, trimmed] } } } }));
-      return;
+      patch(set, id, (t) => ({ ...t, queue: [...t.queue, trimmed] }));
+      return true;
     }
+    // Set before the call: a hook may block the prompt before chat.send even answers.
+    if (id) patch(set, id, (t) => ({ ...t, pendingText: trimmed, failedSend: undefined }));
     try {
-      const r = await call('chat.send', { threadId: id ?? undefined, text: trimmed, workspace: id ? undefined : get().workspace.path || undefined, ...(agent ? { agent } : {}) });
+      const r = await call('chat.send', {
+        threadId: id ?? undefined,
+        text: trimmed,
+        workspace: id ? undefined : get().workspace.path || undefined,
+        ...options,
+      });
       set((s) => {
         const t = s.chat.threads[r.threadId] ?? { ...emptyThread(r.threadId), loaded: !id };
         // Events of this run may have arrived before the answer (even `done`): only an unseen run is marked running.
         const seen = t.runId === r.runId;
-        const started = seen ? t : { ...t, running: true, runId: r.runId };
-        const next = agent ? { ...started, agent } : started;
+        const base = seen ? t : { ...t, running: true, runId: r.runId };
+        const next = {
+          ...base,
+          ...(options.agent ? { agent: options.agent } : {}),
+          pendingText: base.running ? (base.pendingText ?? trimmed) : undefined,
+          failedSend: base.failedSend && !base.failedSend.text ? { ...base.failedSend, text: trimmed } : base.failedSend,
+        };
         return { activeThreadId: s.activeThreadId === id ? r.threadId : s.activeThreadId, chat: { ...s.chat, threads: { ...s.chat.threads, [r.threadId]: next } } };
       });
       if (!id && !get().chat.threads[r.threadId]?.messages.length) void get().reloadThread(r.threadId);
       void get().refreshThreads();
+      return true;
     } catch (err) {
-      get().setBanner(`Could not send: ${errorMessage(err)}`);
+      const failedSend = { text: trimmed, error: errorMessage(err), code: err instanceof CallError ? err.code : undefined };
+      patch(set, id ?? NEW_THREAD_KEY, (t) => ({ ...t, pendingText: undefined, failedSend }));
+      return false;
+    }
+  },
+
+  clearFailure(threadId) {
+    if (get().chat.threads[threadId]?.failedSend) patch(set, threadId, (t) => ({ ...t, failedSend: undefined }));
+  },
+
+  async resendFrom(index, text) {
+    const id = get().activeThreadId;
+    if (!id) return;
+    try {
+      const fork = await call('threads.fork', { threadId: id, upTo: index });
+      await get().openThread(fork.thread_id);
+      await get().send(text);
+    } catch (err) {
+      get().setBanner(`Could not resend: ${errorMessage(err)}`);
     }
   },
 
