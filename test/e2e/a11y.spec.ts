@@ -72,7 +72,7 @@ test('every panel is reachable by keyboard and the page has a favicon', async ({
   expect(icon).toMatch(/^data:image\/svg\+xml/);
   const tab = app.getByTestId('tab-todos');
   await tab.focus();
-  for (const name of ['Trace', 'Memory', 'Skills', 'Hooks', 'Settings']) {
+  for (const name of ['Trace', 'Changes', 'Memory', 'Skills', 'Agents', 'Hooks', 'Settings']) {
     await app.keyboard.press('Tab');
     await expect(app.getByRole('tab', { name })).toBeFocused();
     await app.keyboard.press('Enter');

@@ -37,8 +37,9 @@ test('the pipeline lists built-ins and user hooks; turning a hook off renames it
   const id = `executable:user:${HOOK}`;
   await expect(hooks.row('builtin:tracing')).toBeVisible();
   await expect(hooks.row(id)).toHaveAttribute('data-state', 'on');
-  await expect(hooks.rows.nth(2)).toHaveAttribute('data-id', 'builtin:user-hooks');
-  await expect(hooks.rows.nth(3)).toHaveAttribute('data-id', id);
+  // tracing → todolist → subagents → user hooks, the user's own hooks listed right after.
+  await expect(hooks.rows.nth(3)).toHaveAttribute('data-id', 'builtin:user-hooks');
+  await expect(hooks.rows.nth(4)).toHaveAttribute('data-id', id);
 
   await fake.script([
     { toolCalls: [{ name: 'read_file', args: { path: 'README.md' } }] },

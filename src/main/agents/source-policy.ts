@@ -4,7 +4,7 @@
  * the user's own agent config folders. A cloned repository can commit `AGENTS.md -> ~/.ssh/id_rsa`;
  * the link survives the clone, so the check is on where the link lands (docs/memory.md).
  */
-import { lstatSync } from 'node:fs';
+import { lstatIfAny } from '../fs/stat-if-any.ts';
 import { realpath } from 'node:fs/promises';
 import { homedir } from 'node:os';
 import { join, sep } from 'node:path';
@@ -35,7 +35,7 @@ export async function checkSource(
   home: string,
 ): Promise<SourceCheck> {
   // Most optional memory files do not exist: tell so without the cost of a thrown error.
-  if (!lstatSync(path, { throwIfNoEntry: false })) return { ok: false, reason: 'missing' };
+  if (!lstatIfAny(path)) return { ok: false, reason: 'missing' };
   let real: string;
   try {
     real = await realpath(path);

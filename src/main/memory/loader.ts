@@ -5,7 +5,7 @@
  * the agent touched, and the files all of these `@import`. Files are re-checked (stat) on every load
  * and re-read only when they changed.
  */
-import { statSync } from 'node:fs';
+import { statIfAny } from '../fs/stat-if-any.ts';
 import { open } from 'node:fs/promises';
 import { homedir } from 'node:os';
 import { isAbsolute, join, resolve } from 'node:path';
@@ -264,7 +264,7 @@ async function pickFile(dir: string): Promise<string> {
 
 async function readCached(path: string, cache: MemoryCache): Promise<CacheEntry | undefined> {
   // Checked on every request, and most optional files are missing: no thrown error for those.
-  const s = statSync(path, { throwIfNoEntry: false });
+  const s = statIfAny(path);
   if (!s?.isFile()) {
     cache.delete(path);
     return undefined;
@@ -305,9 +305,9 @@ async function readCapped(
 }
 
 async function isFile(p: string): Promise<boolean> {
-  return statSync(p, { throwIfNoEntry: false })?.isFile() ?? false;
+  return statIfAny(p)?.isFile() ?? false;
 }
 
 async function isDirectory(p: string): Promise<boolean> {
-  return statSync(p, { throwIfNoEntry: false })?.isDirectory() ?? false;
+  return statIfAny(p)?.isDirectory() ?? false;
 }

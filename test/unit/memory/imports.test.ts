@@ -177,3 +177,12 @@ describe('Claude Code memory locations', () => {
     expect(m.sources.filter((s) => s.scope === 'subfolder')).toHaveLength(2);
   });
 });
+
+describe('odd repositories', () => {
+  it('reads AGENTS.md when .claude is a file, not a folder (no ENOTDIR error)', async () => {
+    writeFileSync(join(workspace, 'AGENTS.md'), 'ROOT RULES');
+    writeFileSync(join(workspace, '.claude'), 'not a folder');
+    const memory = await loadMemory({ home, workspace });
+    expect(memory.text).toContain('ROOT RULES');
+  });
+});

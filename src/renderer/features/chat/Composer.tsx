@@ -77,6 +77,8 @@ export function Composer({ running, queued }: { running: boolean; queued: number
     saveDraft(keyRef.current, next);
   };
   const [caret, setCaret] = useState(0);
+  const workspacePath = useWorkbenchStore((s) => s.workspace.path);
+  useRecipeCommands(workspacePath, text.startsWith('/'));
   const [active, setActive] = useState(0);
   const [storedFailure, setStoredFailure] = useState(() => loadFailure(key));
   const [model, setModel] = useState('');
@@ -84,7 +86,6 @@ export function Composer({ running, queued }: { running: boolean; queued: number
   const ref = useRef<HTMLTextAreaElement>(null);
   const threadAgent = useThreadAgent();
   const [agent, setAgent] = useState(threadAgent);
-  useRecipeCommands(useWorkbenchStore((s) => s.workspace.path));
   const failure = failedSend ?? storedFailure;
   const { items, kind, mention } = useCompletions(text, caret, activeThreadId);
   const defaultModel = envModel ?? settings?.provider.model ?? '';

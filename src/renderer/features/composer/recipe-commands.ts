@@ -3,13 +3,18 @@
  * or typed as `/name args`, a recipe is sent as that text and the main process fills its template.
  * A built-in command of the same name (`/compact`, `/new`, `/clear`) keeps its meaning.
  */
-import { useEffect } from 'react';
+import { useEffect, useState } from 'react';
 import { call } from '../../ipc/client.ts';
 import { findCommand, registerComposerCommand } from './composer-commands.ts';
 
-/** Registers the recipes of `workspace` while the composer is shown; re-read when it changes. */
-export function useRecipeCommands(workspace: string): void {
+/**
+ * Registers the recipes of `workspace` each time the user starts typing a command (`active`), so a
+ * recipe file added meanwhile is offered. Contract: the component re-renders once they are in.
+ */
+export function useRecipeCommands(workspace: string, active: boolean): void {
+  const [, setLoaded] = useState(0);
   useEffect(() => {
+    if (!active) return;
     let live = true;
     const removers: Array<() => void> = [];
     call('recipes.list', {}).then(
@@ -26,6 +31,7 @@ export function useRecipeCommands(workspace: string): void {
             }),
           );
         }
+        setLoaded((n) => n + 1);
       },
       () => undefined,
     );
@@ -33,5 +39,5 @@ export function useRecipeCommands(workspace: string): void {
       live = false;
       for (const remove of removers) remove();
     };
-  }, [workspace]);
+  }, [workspace, active]);
 }
