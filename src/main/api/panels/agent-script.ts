@@ -34,7 +34,10 @@ export interface AgentScripts {
    * `script: ./<name>.hooks.ts` to its frontmatter through `saveProfile`.
    * Contract: only for a `.md` profile without a script.
    */
-  create(a: { workspace: string; name: string }): Promise<{ profile: AgentFile; script: AgentScript }>;
+  create(a: {
+    workspace: string;
+    name: string;
+  }): Promise<{ profile: AgentFile; script: AgentScript }>;
 }
 
 type SaveProfile = (a: {
@@ -82,15 +85,15 @@ export function createAgentScripts(deps: PanelDeps, saveProfile: SaveProfile): A
     return real;
   };
 
-  const view = (entry: AgentEntry, trusted: boolean, workspace: string, path: string) => (
-    content: string,
-  ): AgentScript => ({
-    name: entry.name,
-    path,
-    content,
-    version: versionOf(content),
-    inert: inside(workspace, path) && !trusted,
-  });
+  const view =
+    (entry: AgentEntry, trusted: boolean, workspace: string, path: string) =>
+    (content: string): AgentScript => ({
+      name: entry.name,
+      path,
+      content,
+      version: versionOf(content),
+      inert: inside(workspace, path) && !trusted,
+    });
 
   const scriptOf = async (workspace: string, name: string) => {
     const { entry, trusted } = await entryOf(workspace, name);
@@ -132,7 +135,10 @@ export function createAgentScripts(deps: PanelDeps, saveProfile: SaveProfile): A
       const profileText = await readTextOrNull(entry.path);
       const close = profileText?.startsWith('---') ? profileText.indexOf('\n---', 3) : -1;
       if (profileText === null || close < 0)
-        throw new WorkbenchError('invalid_args', `${entry.path} has no frontmatter to add script: to`);
+        throw new WorkbenchError(
+          'invalid_args',
+          `${entry.path} has no frontmatter to add script: to`,
+        );
       const file = `${a.name}.hooks.ts`;
       const path = join(dirname(entry.path), file);
       await checked(a.workspace, entry, path);

@@ -111,7 +111,8 @@ export function createAgentsService(deps: PanelDeps): AgentsService {
     try {
       await writeFileAtomic(file, a.content, { expectedVersion: a.baseVersion });
     } catch (err) {
-      if (err instanceof ConflictError) return { status: 'conflict', document: await readFile(file) };
+      if (err instanceof ConflictError)
+        return { status: 'conflict', document: await readFile(file) };
       throw err;
     }
     return {
