@@ -8,6 +8,7 @@ import { confirmDiscard } from '../../components/confirm-discard.ts';
 import { profileTemplate } from './profile-template.ts';
 import { AgentScriptEditor } from './AgentScriptEditor.tsx';
 import { scriptDirty, useAgentScript } from './agent-script-store.ts';
+import { useAgentsRevision } from './agents-revision.ts';
 import '../../styles/panels.css';
 import './agents.css';
 
@@ -44,6 +45,7 @@ export function AgentsPanel() {
     try {
       setListing(await call('agents.list', {}));
       setError(null);
+      useAgentsRevision.getState().bump();
     } catch (err) {
       setError(errorMessage(err));
     }
