@@ -17,6 +17,7 @@ const MonacoEditor = lazy(() => import('../../components/MonacoEditor.tsx'));
 /** What the editor holds: an existing file, or a new profile not saved yet. */
 interface Draft {
   path?: string;
+  /** The profile's name as listed (or to be created). */
   name?: string;
   scope?: 'workspace' | 'user';
   content: string;
@@ -34,7 +35,7 @@ export function AgentsPanel() {
   const [listing, setListing] = useState<AgentListing | null>(null);
   const [error, setError] = useState<string | null>(null);
   const [draft, setDraft] = useState<Draft | null>(null);
-  const [check, setCheck] = useState<{ diagnostics: string[]; name?: string; script?: string }>({
+  const [check, setCheck] = useState<{ diagnostics: string[]; script?: string }>({
     diagnostics: [],
   });
   const [newName, setNewName] = useState('');
@@ -64,10 +65,12 @@ export function AgentsPanel() {
     return () => clearTimeout(timer);
   }, [draft]);
 
-  const openFile = async (path: string) => {
+  const openFile = async (name: string, path: string) => {
     try {
       const file: AgentFile = await call('agents.read', { path });
+      setCheck({ diagnostics: [] });
       setDraft({
+        name,
         path: file.path,
         content: file.content,
         version: file.version,
@@ -89,6 +92,7 @@ export function AgentsPanel() {
         setError(`${r.document.path} changed on disk; reopen it to see the new text`);
       else
         setDraft({
+          name: draft.name,
           path: r.document.path,
           content: r.document.content,
           version: r.document.version,
@@ -109,6 +113,7 @@ export function AgentsPanel() {
     try {
       const r = await call('agents.createScript', { name });
       setDraft({
+        name,
         path: r.profile.path,
         content: r.profile.content,
         version: r.profile.version,
@@ -120,7 +125,7 @@ export function AgentsPanel() {
       setError(errorMessage(err));
     }
   };
-  const draftName = check.name ?? draft?.name;
+  const draftName = draft?.name;
 
   return (
     <div className="panel dock-wide agents-layout" data-testid="agents-panel">
@@ -157,6 +162,7 @@ export function AgentsPanel() {
             disabled={!newName.trim()}
             data-testid="new-agent-create"
             onClick={() => {
+              setCheck({ diagnostics: [] });
               setDraft({
                 name: newName.trim(),
                 scope: newScope,
@@ -262,7 +268,7 @@ export function AgentsPanel() {
                 <button
                   type="button"
                   className="link-button name"
-                  onClick={() => void openFile(a.path)}
+                  onClick={() => void openFile(a.name, a.path)}
                   data-testid="agent-open"
                 >
                   {a.name}
