@@ -120,6 +120,22 @@ describe('agent scripts', () => {
     await expect(svc.readScript({ workspace: ws, name: 'reach' })).rejects.toThrow(/refused/);
   });
 
+  it('saves through a link that stays in the workspace, to its target', async () => {
+    mkdirSync(join(ws, 'scripts'));
+    writeFileSync(join(ws, 'scripts', 'shared.ts'), '// v1\n');
+    symlinkSync(join(ws, 'scripts', 'shared.ts'), join(agentsDir, 'linked.ts'));
+    profile('linked', 'script: ./linked.ts\n');
+    const svc = service();
+    const opened = await svc.readScript({ workspace: ws, name: 'linked' });
+    await svc.writeScript({
+      workspace: ws,
+      name: 'linked',
+      content: '// v2\n',
+      baseVersion: opened.version,
+    });
+    expect(readFileSync(join(ws, 'scripts', 'shared.ts'), 'utf8')).toBe('// v2\n');
+  });
+
   it("edits a user profile's script in $WORKBENCH_HOME", async () => {
     mkdirSync(join(home, 'agents'));
     writeFileSync(join(home, 'agents', 'helper.md'), '---\ndescription: h\n---\nP\n');

@@ -99,21 +99,22 @@ export function createAgentScripts(deps: PanelDeps, saveProfile: SaveProfile): A
     const { entry, trusted } = await entryOf(workspace, name);
     const path = entry.profile.script;
     if (!path) throw new WorkbenchError('invalid_args', `${name} has no script (add one first)`);
-    await checked(workspace, entry, path);
-    return { path, make: view(entry, trusted, workspace, path) };
+    // Reads and writes go to where a link lands, so editing through a link edits its target.
+    const real = await checked(workspace, entry, path);
+    return { real, make: view(entry, trusted, workspace, path) };
   };
 
   return {
     async read(a) {
-      const { path, make } = await scriptOf(a.workspace, a.name);
-      const content = await readTextOrNull(path);
-      if (content === null) throw new WorkbenchError('not_found', `${path} does not exist`);
+      const { real, make } = await scriptOf(a.workspace, a.name);
+      const content = await readTextOrNull(real);
+      if (content === null) throw new WorkbenchError('not_found', `${real} does not exist`);
       return make(content);
     },
     async write(a) {
-      const { path, make } = await scriptOf(a.workspace, a.name);
+      const { real, make } = await scriptOf(a.workspace, a.name);
       try {
-        await writeFileAtomic(path, a.content, {
+        await writeFileAtomic(real, a.content, {
           expectedVersion: a.baseVersion,
           createParents: false,
         });
