@@ -239,6 +239,20 @@ export interface AgentFile {
   script?: string;
 }
 
+/** A profile's script hooks file as the Agents panel edits it (docs/agents.md). */
+export interface AgentScript {
+  /** The profile that names it. */
+  name: string;
+  path: string;
+  content: string;
+  /** Version token of `content` for the conflict check on save. */
+  version: string;
+  /** True when the script will not run as things are: a workspace script of an untrusted workspace. */
+  inert: boolean;
+}
+
+export type AgentScriptWrite = { status: 'saved' | 'conflict'; script: AgentScript };
+
 export type HookTemplateId =
   | 'audit-logger'
   | 'guardrail'
@@ -336,6 +350,9 @@ export interface InvokeResults {
   'agents.read': AgentFile;
   'agents.validate': { diagnostics: string[]; name?: string; script?: string };
   'agents.save': SaveResult<AgentFile>;
+  'agents.readScript': AgentScript;
+  'agents.writeScript': AgentScriptWrite;
+  'agents.createScript': { profile: AgentFile; script: AgentScript };
   'skills.list': SkillListing;
   'skills.read': SkillFile;
   'skills.create': SkillView;

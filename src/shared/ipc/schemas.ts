@@ -102,6 +102,13 @@ export const ARG_SCHEMAS = {
     name: z.string().min(1).max(64).optional(),
     baseVersion: z.string().max(200),
   }),
+  'agents.readScript': z.strictObject({ name: z.string().min(1).max(64) }),
+  'agents.writeScript': z.strictObject({
+    name: z.string().min(1).max(64),
+    content: z.string().max(1_000_000),
+    baseVersion: z.string().max(200),
+  }),
+  'agents.createScript': z.strictObject({ name: z.string().min(1).max(64) }),
   'skills.list': Empty,
   'skills.read': z.strictObject({ path: Path }),
   'skills.create': z.strictObject({ scope: Scope, name: z.string().min(1).max(64), description: z.string().max(1024) }),

@@ -19,6 +19,7 @@ import {
   writeFileAtomic,
 } from '../../fs/atomic-write.ts';
 import { WorkbenchError } from '../../errors.ts';
+import { createAgentScripts, type AgentScripts } from './agent-script.ts';
 import type { PanelDeps } from './panel-deps.ts';
 
 export interface AgentsService {
@@ -43,6 +44,10 @@ export interface AgentsService {
     name?: string;
     baseVersion: string;
   }): Promise<SaveResult<AgentFile>>;
+  /** The profile's script in the editor (docs/agents.md); see agent-script.ts for the contracts. */
+  readScript: AgentScripts['read'];
+  writeScript: AgentScripts['write'];
+  createScript: AgentScripts['create'];
 }
 
 /** A registry entry as the panel and the CLI show it. */
@@ -88,6 +93,39 @@ export function createAgentsService(deps: PanelDeps): AgentsService {
     if (content === null) throw new WorkbenchError('not_found', `no such file: ${file}`);
     return { path: file, content, version: versionOf(content), ...validate(content, file) };
   };
+  const save: AgentsService['save'] = async (a) => {
+    let file: string;
+    if (a.path) file = locate(a.workspace, a.path);
+    else {
+      if (!a.name || !PROFILE_NAME.test(a.name) || a.name === 'main') {
+        throw new WorkbenchError(
+          'invalid_args',
+          'a profile name is letters, digits, "-", "_" or "." (and not "main")',
+        );
+      }
+      const dir =
+        a.scope === 'user' ? join(deps.home, 'agents') : join(a.workspace, '.workbench', 'agents');
+      await mkdir(dir, { recursive: true });
+      file = join(dir, `${a.name}.md`);
+    }
+    try {
+      await writeFileAtomic(file, a.content, { expectedVersion: a.baseVersion });
+    } catch (err) {
+      if (err instanceof ConflictError)
+        return { status: 'conflict', document: await readFile(file) };
+      throw err;
+    }
+    return {
+      status: 'saved',
+      document: {
+        path: file,
+        content: a.content,
+        version: versionOf(a.content),
+        ...validate(a.content, file),
+      },
+    };
+  };
+  const scripts = createAgentScripts(deps, save);
   return {
     async list(a) {
       const registry = await loadAgentRegistry({
@@ -99,39 +137,9 @@ export function createAgentsService(deps: PanelDeps): AgentsService {
     },
     read: (a) => readFile(locate(a.workspace, a.path)),
     validate: (a) => validate(a.content, a.path),
-    async save(a) {
-      let file: string;
-      if (a.path) file = locate(a.workspace, a.path);
-      else {
-        if (!a.name || !PROFILE_NAME.test(a.name) || a.name === 'main') {
-          throw new WorkbenchError(
-            'invalid_args',
-            'a profile name is letters, digits, "-", "_" or "." (and not "main")',
-          );
-        }
-        const dir =
-          a.scope === 'user'
-            ? join(deps.home, 'agents')
-            : join(a.workspace, '.workbench', 'agents');
-        await mkdir(dir, { recursive: true });
-        file = join(dir, `${a.name}.md`);
-      }
-      try {
-        await writeFileAtomic(file, a.content, { expectedVersion: a.baseVersion });
-      } catch (err) {
-        if (err instanceof ConflictError)
-          return { status: 'conflict', document: await readFile(file) };
-        throw err;
-      }
-      return {
-        status: 'saved',
-        document: {
-          path: file,
-          content: a.content,
-          version: versionOf(a.content),
-          ...validate(a.content, file),
-        },
-      };
-    },
+    save,
+    readScript: scripts.read,
+    writeScript: scripts.write,
+    createScript: scripts.create,
   };
 }

@@ -2,10 +2,12 @@ import { useEffect, useState } from 'react';
 import type { AgentView } from '../../../shared/ipc/contract.ts';
 import { call } from '../../ipc/client.ts';
 import { useWorkbenchStore } from '../../stores/store.ts';
+import { useAgentsRevision } from './agents-revision.ts';
 
 /** The agents the composer may pick: runnable profiles of the current workspace. */
 function useRunnableAgents(): AgentView[] {
   const workspace = useWorkbenchStore((s) => s.workspace.path);
+  const rev = useAgentsRevision((s) => s.rev);
   const [agents, setAgents] = useState<AgentView[]>([]);
   useEffect(() => {
     let live = true;
@@ -16,7 +18,7 @@ function useRunnableAgents(): AgentView[] {
     return () => {
       live = false;
     };
-  }, [workspace]);
+  }, [workspace, rev]);
   return agents;
 }
 

@@ -4,7 +4,11 @@ import { errorMessage } from '../../../shared/error-message.ts';
 import { call } from '../../ipc/client.ts';
 import { useWorkbenchStore } from '../../stores/store.ts';
 import { PanelToolbar } from '../../components/PanelToolbar.tsx';
+import { confirmDiscard } from '../../components/confirm-discard.ts';
 import { profileTemplate } from './profile-template.ts';
+import { AgentScriptEditor } from './AgentScriptEditor.tsx';
+import { scriptDirty, useAgentScript } from './agent-script-store.ts';
+import { useAgentsRevision } from './agents-revision.ts';
 import '../../styles/panels.css';
 import './agents.css';
 
@@ -13,10 +17,13 @@ const MonacoEditor = lazy(() => import('../../components/MonacoEditor.tsx'));
 /** What the editor holds: an existing file, or a new profile not saved yet. */
 interface Draft {
   path?: string;
+  /** The profile's name as listed (or to be created). */
   name?: string;
   scope?: 'workspace' | 'user';
   content: string;
   version: string;
+  /** What is on disk ('' for a new profile), for the unsaved-edits question. */
+  original: string;
 }
 
 /**
@@ -39,6 +46,7 @@ export function AgentsPanel() {
     try {
       setListing(await call('agents.list', {}));
       setError(null);
+      useAgentsRevision.getState().bump();
     } catch (err) {
       setError(errorMessage(err));
     }
@@ -57,10 +65,17 @@ export function AgentsPanel() {
     return () => clearTimeout(timer);
   }, [draft]);
 
-  const openFile = async (path: string) => {
+  const openFile = async (name: string, path: string) => {
     try {
       const file: AgentFile = await call('agents.read', { path });
-      setDraft({ path: file.path, content: file.content, version: file.version });
+      setCheck({ diagnostics: [] });
+      setDraft({
+        name,
+        path: file.path,
+        content: file.content,
+        version: file.version,
+        original: file.content,
+      });
     } catch (err) {
       setError(errorMessage(err));
     }
@@ -77,15 +92,40 @@ export function AgentsPanel() {
         setError(`${r.document.path} changed on disk; reopen it to see the new text`);
       else
         setDraft({
+          name: draft.name,
           path: r.document.path,
           content: r.document.content,
           version: r.document.version,
+          original: r.document.content,
         });
       await load();
     } catch (err) {
       setError(errorMessage(err));
     }
   };
+
+  const openScript = (name: string) => {
+    if (confirmDiscard(scriptDirty(), 'the script')) void useAgentScript.getState().open(name);
+  };
+  const addScript = async (name: string) => {
+    if (!draft || !confirmDiscard(draft.content !== draft.original, 'the profile')) return;
+    if (!confirmDiscard(scriptDirty(), 'the script')) return;
+    try {
+      const r = await call('agents.createScript', { name });
+      setDraft({
+        name,
+        path: r.profile.path,
+        content: r.profile.content,
+        version: r.profile.version,
+        original: r.profile.content,
+      });
+      useAgentScript.getState().show(r.script);
+      await load();
+    } catch (err) {
+      setError(errorMessage(err));
+    }
+  };
+  const draftName = draft?.name;
 
   return (
     <div className="panel dock-wide agents-layout" data-testid="agents-panel">
@@ -122,11 +162,13 @@ export function AgentsPanel() {
             disabled={!newName.trim()}
             data-testid="new-agent-create"
             onClick={() => {
+              setCheck({ diagnostics: [] });
               setDraft({
                 name: newName.trim(),
                 scope: newScope,
                 content: profileTemplate(newName.trim()),
                 version: '',
+                original: '',
               });
               setCreating(false);
               setNewName('');
@@ -154,7 +196,12 @@ export function AgentsPanel() {
             >
               Save
             </button>
-            <button type="button" onClick={() => setDraft(null)}>
+            <button
+              type="button"
+              onClick={() =>
+                confirmDiscard(draft.content !== draft.original, 'the profile') && setDraft(null)
+              }
+            >
               Close
             </button>
           </div>
@@ -166,10 +213,35 @@ export function AgentsPanel() {
               onChange={(content) => setDraft((d) => (d ? { ...d, content } : d))}
             />
           </Suspense>
-          {check.script && (
+          {check.script ? (
             <p className="agent-script muted" data-testid="agent-script">
-              script: <span className="mono">{check.script}</span>
+              script: <span className="mono">{check.script}</span>{' '}
+              {draftName && draft.content === draft.original && (
+                <button
+                  type="button"
+                  className="link-button"
+                  onClick={() => openScript(draftName)}
+                  data-testid="agent-script-open"
+                >
+                  Edit script
+                </button>
+              )}
             </p>
+          ) : (
+            draft.path &&
+            draftName && (
+              <p className="agent-script muted">
+                No script.{' '}
+                <button
+                  type="button"
+                  onClick={() => void addScript(draftName)}
+                  data-testid="agent-script-add"
+                  title={`Creates ${draftName}.hooks.ts next to the profile and names it in script:`}
+                >
+                  Add script
+                </button>
+              </p>
+            )
           )}
           <ul className="problems" data-testid="agent-problems">
             {check.diagnostics.map((d) => (
@@ -180,6 +252,7 @@ export function AgentsPanel() {
           </ul>
         </section>
       )}
+      <AgentScriptEditor />
       <ul className="card-list" data-testid="agent-list">
         {listing?.agents.map((a) => (
           <li
@@ -195,7 +268,7 @@ export function AgentsPanel() {
                 <button
                   type="button"
                   className="link-button name"
-                  onClick={() => void openFile(a.path)}
+                  onClick={() => void openFile(a.name, a.path)}
                   data-testid="agent-open"
                 >
                   {a.name}
@@ -214,7 +287,19 @@ export function AgentsPanel() {
             </div>
             <div className="muted small">{a.description || '(no description)'}</div>
             {a.tools && <div className="muted small">tools: {a.tools.join(', ')}</div>}
-            {a.script && <div className="muted small mono">script: {a.script}</div>}
+            {a.script && (
+              <div className="muted small mono">
+                script: {a.script}{' '}
+                <button
+                  type="button"
+                  className="link-button"
+                  onClick={() => openScript(a.name)}
+                  data-testid="agent-row-script"
+                >
+                  Edit script
+                </button>
+              </div>
+            )}
           </li>
         ))}
       </ul>
