@@ -8,6 +8,7 @@ import { errorMessage, WorkbenchError } from '../errors.ts';
 import { realDir } from '../fs/real-dir.ts';
 import { ApprovalBroker, createHookConfirmation } from '../middleware/approval.ts';
 import { EventBus } from './event-bus.ts';
+import { sweepPlaceholders } from '../tools/sandbox/index.ts';
 import { loadAgentProfile } from '../agents/profile.ts';
 import { loadAgentRegistry, MAIN_AGENT } from '../agents/registry.ts';
 import type { SubagentRequest, SubagentResult } from '../agents/subagent-types.ts';
@@ -51,6 +52,8 @@ import { estimateTokens } from '../agent/tokens.ts';
 
 export async function createWorkbench(opts: WorkbenchOptions): Promise<Workbench> {
   const home = opts.home;
+  // Mount points a killed workbench's sandbox left in a workspace (tools/sandbox/placeholder-journal.ts).
+  await sweepPlaceholders(home);
   const defaultWorkspace = await realDir(opts.workspace);
   const db = openDatabase(homePaths(home).db);
   // Spans left open by a crash of an earlier process are closed as incomplete.

@@ -2,6 +2,7 @@
 export { detectSandbox, type SandboxAvailability } from './detect.ts';
 export { commandSandbox, describeCommandSandbox, type CommandSandbox } from './command-sandbox.ts';
 export { wrapCommand, shellQuote, type WrappedCommand } from './wrap-command.ts';
+export { sweepPlaceholders } from './placeholder-journal.ts';
 export {
   resolveSandboxPolicy,
   HOME_SECRETS,

@@ -8,6 +8,7 @@ import { promises as fs } from 'node:fs';
 import os from 'node:os';
 import { bwrapArgs } from './bwrap-args.ts';
 import { seatbeltProfile } from './seatbelt-profile.ts';
+import { notePlaceholders, sweepPlaceholders } from './placeholder-journal.ts';
 import { resolveSandboxPolicy, type SandboxPolicyInput } from './policy.ts';
 import type { CommandSandbox } from './command-sandbox.ts';
 
@@ -22,12 +23,6 @@ export interface WrappedCommand {
   /** Variables that must differ inside the sandbox (its private temporary folder). */
   env: Record<string, string>;
   cleanup(): Promise<void>;
-}
-
-/** Removes a placeholder if it is still the empty file bubblewrap created as a mount point. */
-async function removePlaceholder(p: string): Promise<void> {
-  const st = await fs.lstat(p).catch(() => undefined);
-  if (st?.isFile() && st.size === 0) await fs.unlink(p).catch(() => undefined);
 }
 
 /** Contract: `sandbox` is sandboxed; `cwd` lies inside `input.workspace`. */
@@ -45,11 +40,11 @@ export async function wrapCommand(
     return { command: `exec ${argv.map(shellQuote).join(' ')}`, env: {}, cleanup: async () => {} };
   }
   const argv = [sandbox.program, ...bwrapArgs(policy, shell, command, cwd)];
+  await sweepPlaceholders(input.workbenchHome);
+  const cleanup = await notePlaceholders(input.workbenchHome, policy.placeholders);
   return {
     command: `exec ${argv.map(shellQuote).join(' ')}`,
     env: { TMPDIR: '/tmp', TMP: '/tmp', TEMP: '/tmp' },
-    cleanup: async () => {
-      for (const p of policy.placeholders) await removePlaceholder(p);
-    },
+    cleanup,
   };
 }
