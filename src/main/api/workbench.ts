@@ -133,6 +133,8 @@ export async function createWorkbench(opts: WorkbenchOptions): Promise<Workbench
   }
 
   async function startSend(args: SendArgs, resuming: boolean): Promise<RunHandle> {
+    // A process killed mid-command since the last run may have left sandbox mount points behind.
+    await sweepPlaceholders(home);
     const workspaceRoot = args.threadId
       ? db.threads.summary(args.threadId)!.workspace
       : args.workspace
