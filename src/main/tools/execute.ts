@@ -10,6 +10,7 @@ import { defineTool, ToolError, type Tool, type ToolOutput } from './types.ts';
 import { defaultShell, runInProcessGroup, type GroupRunResult } from './process-group.ts';
 import { createLiveOutput } from './live-output.ts';
 import { safeChildEnv } from '../env/child-env.ts';
+import type { CommandSnapshotter } from '../checkpoints/command-snapshot.ts';
 import {
   commandSandbox,
   describeCommandSandbox,
@@ -54,6 +55,8 @@ export interface ExecuteToolOptions {
   keepBytes?: number;
   /** Without it commands run unsandboxed and the result does not mention a sandbox. */
   sandbox?: ExecuteSandboxOptions;
+  /** Snapshots the workspace before and after each command, for revert (docs/tools.md#checkpoints). */
+  snapshot?: CommandSnapshotter;
 }
 
 /**
@@ -125,6 +128,7 @@ export function createExecuteTool(opts: ExecuteToolOptions = {}): Tool {
               cwd,
             )
           : undefined;
+      const finishSnapshot = await opts.snapshot?.(ctx.workspace.root, ctx.callId);
       const live = ctx.onOutput && createLiveOutput({ emit: ctx.onOutput });
       try {
         const result = await runInProcessGroup({
@@ -139,7 +143,8 @@ export function createExecuteTool(opts: ExecuteToolOptions = {}): Tool {
           onData: live ? (stream, chunk) => live.write(stream, chunk) : undefined,
         });
         const status = result.timedOut ? 'timeout' : result.cancelled ? 'cancelled' : 'ok';
-        const content = formatResult(result, timeoutMs, sandbox);
+        const notes = (await finishSnapshot?.()) ?? [];
+        const content = formatResult(result, timeoutMs, sandbox, notes);
         return { content, status, streams: { stdout: result.stdout, stderr: result.stderr } };
       } finally {
         live?.close();
@@ -160,7 +165,12 @@ async function sandboxFor(
 }
 
 /** The text the model sees for a finished command. */
-function formatResult(r: GroupRunResult, timeoutMs: number, sandbox?: CommandSandbox): string {
+function formatResult(
+  r: GroupRunResult,
+  timeoutMs: number,
+  sandbox: CommandSandbox | undefined,
+  extra: string[],
+): string {
   let status: string;
   if (r.cancelled) status = 'cancelled';
   else if (r.timedOut) status = `timed out after ${Math.round(timeoutMs / 100) / 10}s`;
@@ -170,6 +180,7 @@ function formatResult(r: GroupRunResult, timeoutMs: number, sandbox?: CommandSan
   if (r.killedSurvivors && !r.timedOut && !r.cancelled)
     notes.push('background processes left by the command were stopped');
   if (sandbox) notes.push(`command ${describeCommandSandbox(sandbox)}`);
+  notes.push(...extra);
   const output = r.output.length > 0 ? r.output.replace(/\n$/, '') : '(no output)';
   return [output, '', status, ...notes].join('\n');
 }
