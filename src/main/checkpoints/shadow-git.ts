@@ -61,30 +61,21 @@ export function createShadowStore(o: ShadowStoreOptions): ShadowStore {
   const dir = shadowDir(o.workbenchHome, o.workspace);
   const bounds = o.bounds ?? DEFAULT_SHADOW_BOUNDS;
   const env = safeChildEnv({
-    GIT_DIR: dir,
-    GIT_WORK_TREE: o.workspace,
     // The user's and the system's git configuration (hooks, fsmonitor, filters) never run here.
     GIT_CONFIG_NOSYSTEM: '1',
     GIT_CONFIG_GLOBAL: '/dev/null',
     GIT_TERMINAL_PROMPT: '0',
-    GIT_AUTHOR_NAME: 'workbench',
-    GIT_AUTHOR_EMAIL: 'workbench@localhost',
-    GIT_COMMITTER_NAME: 'workbench',
-    GIT_COMMITTER_EMAIL: 'workbench@localhost',
   });
-  const git = (args: string[], input?: string): Promise<Buffer> =>
+  const config = [
+    ...['core.symlinks=true', 'core.autocrlf=false', 'core.hooksPath=/dev/null', 'gc.auto=0'],
+    ...['user.name=workbench', 'user.email=workbench@localhost'],
+  ].flatMap((c) => ['-c', c]);
+  /** Runs git as is; `git` below names the shadow repository and the workspace as its work tree. */
+  const run = (args: string[]): Promise<Buffer> =>
     new Promise((resolve, reject) => {
-      const child = execFile(
+      execFile(
         o.git ?? 'git',
-        [
-          '-c',
-          'core.symlinks=true',
-          '-c',
-          'core.autocrlf=false',
-          '-c',
-          'core.hooksPath=/dev/null',
-          ...args,
-        ],
+        [...config, ...args],
         {
           cwd: o.workspace,
           env,
@@ -100,14 +91,14 @@ export function createShadowStore(o: ShadowStoreOptions): ShadowStore {
           } else resolve(Buffer.from(stdout));
         },
       );
-      if (input !== undefined) child.stdin?.end(input);
     });
+  const git = (args: string[]) => run([`--git-dir=${dir}`, `--work-tree=${o.workspace}`, ...args]);
   const text = async (args: string[]) => (await git(args)).toString('utf8').trim();
 
   async function init(): Promise<void> {
     if (await fs.stat(path.join(dir, 'HEAD')).catch(() => undefined)) return;
     await fs.mkdir(dir, { recursive: true, mode: 0o700 });
-    await git(['init', '--bare', '--quiet', dir]);
+    await run(['init', '--bare', '--quiet', dir]);
     await fs.mkdir(path.join(dir, 'info'), { recursive: true });
     await fs.writeFile(path.join(dir, 'info', 'exclude'), '.git\n');
   }
@@ -157,8 +148,9 @@ export function createShadowStore(o: ShadowStoreOptions): ShadowStore {
         return { tree };
       } catch (err) {
         const e = err as NodeJS.ErrnoException;
-        if (e.code === 'ENOENT') return { skipped: 'git is not on PATH' };
-        return { skipped: `git failed: ${e.message}` };
+        if (e.code === 'ENOENT' && e.syscall?.startsWith('spawn'))
+          return { skipped: 'git is not on PATH' };
+        return { skipped: `snapshot failed: ${e.message}` };
       }
     },
     async changes(before, after) {

@@ -113,6 +113,8 @@ export function createExecuteTool(opts: ExecuteToolOptions = {}): Tool {
       const cwd = await ctx.workspace.resolve('.', 'write');
       const sandbox = opts.sandbox && (await sandboxFor(opts.sandbox, ctx.state, ctx.callId));
       if (sandbox?.kind === 'refused') throw new ToolError(`not run: ${sandbox.reason}`);
+      // Both snapshots are taken outside the sandbox's setup, which may place masks in the workspace.
+      const finishSnapshot = await opts.snapshot?.(ctx.workspace.root, ctx.callId);
       const wrapped =
         sandbox?.kind === 'sandboxed'
           ? await wrapCommand(
@@ -128,10 +130,10 @@ export function createExecuteTool(opts: ExecuteToolOptions = {}): Tool {
               cwd,
             )
           : undefined;
-      const finishSnapshot = await opts.snapshot?.(ctx.workspace.root, ctx.callId);
       const live = ctx.onOutput && createLiveOutput({ emit: ctx.onOutput });
+      let result: GroupRunResult;
       try {
-        const result = await runInProcessGroup({
+        result = await runInProcessGroup({
           command: wrapped?.command ?? command,
           cwd,
           env: safeChildEnv({ ...ctx.env, PWD: cwd, ...wrapped?.env }),
@@ -142,14 +144,14 @@ export function createExecuteTool(opts: ExecuteToolOptions = {}): Tool {
           tailBytes: opts.keepBytes,
           onData: live ? (stream, chunk) => live.write(stream, chunk) : undefined,
         });
-        const status = result.timedOut ? 'timeout' : result.cancelled ? 'cancelled' : 'ok';
-        const notes = (await finishSnapshot?.()) ?? [];
-        const content = formatResult(result, timeoutMs, sandbox, notes);
-        return { content, status, streams: { stdout: result.stdout, stderr: result.stderr } };
       } finally {
         live?.close();
         await wrapped?.cleanup();
       }
+      const status = result.timedOut ? 'timeout' : result.cancelled ? 'cancelled' : 'ok';
+      const notes = (await finishSnapshot?.()) ?? [];
+      const content = formatResult(result, timeoutMs, sandbox, notes);
+      return { content, status, streams: { stdout: result.stdout, stderr: result.stderr } };
     },
   });
 }
