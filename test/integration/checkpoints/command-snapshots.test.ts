@@ -114,6 +114,20 @@ describe('command snapshots', () => {
     expect(read('gone.txt')).toBe('bye\n');
   });
 
+  it('a link pointing outside is stored and restored as a link, never followed', async () => {
+    const outside = join(sb.ws, '..', 'outside.txt');
+    writeFileSync(outside, 'secret\n');
+    symlinkSync(outside, join(sb.ws, 'ext'));
+    const h = await run([exec('x1', 'rm ext; echo replaced > ext'), { text: 'done' }]);
+    expect(wb!.checkpoints.diff({ threadId: h.threadId, toolCallId: 'x1' })).toEqual([
+      { path: 'ext', before: outside, after: 'replaced\n' },
+    ]);
+    const r = await wb!.checkpoints.revert({ threadId: h.threadId, toolCallId: 'x1' });
+    expect(r.status).toBe('reverted');
+    expect(readlinkSync(join(sb.ws, 'ext'))).toBe(outside);
+    expect(readFileSync(outside, 'utf8')).toBe('secret\n');
+  });
+
   it('the CLI lists a command’s files and reverts them', async () => {
     writeFileSync(join(sb.ws, 'a.txt'), 'a');
     const h = await run([exec('x1', 'echo b > a.txt; echo c > c.txt'), { text: 'done' }]);
