@@ -34,9 +34,32 @@ export type CommandSnapshotter = (
   callId: string,
 ) => Promise<() => Promise<string[]>>;
 
+/** A command in flight in a workspace; `overlapped` once another ran alongside it. */
+interface Session {
+  overlapped: boolean;
+}
+
+const PARALLEL = 'another command ran in the workspace at the same time';
+
+/** Commands in flight per workspace: the changes of commands that overlap cannot be told apart. */
+const active = new Map<string, Set<Session>>();
+
 /** Creates the snapshotter. */
 export function createCommandSnapshotter(o: CommandSnapshotOptions): CommandSnapshotter {
   return async (workspace, callId) => {
+    const others = active.get(workspace) ?? new Set<Session>();
+    active.set(workspace, others);
+    const session: Session = { overlapped: others.size > 0 };
+    for (const s of others) s.overlapped = true;
+    others.add(session);
+    const base = { workspace, tool_call_id: callId };
+    const skip = (reason: string, beforeTree: string | null = null): string[] => {
+      o.sink.record({ ...base, before_tree: beforeTree, after_tree: null, skipped: reason }, []);
+      o.sink.skipped(reason);
+      return [
+        `workspace not snapshotted (${reason}): this command's file changes cannot be reverted`,
+      ];
+    };
     const store = createShadowStore({
       workbenchHome: o.workbenchHome,
       workspace,
@@ -44,31 +67,15 @@ export function createCommandSnapshotter(o: CommandSnapshotOptions): CommandSnap
       git: o.git,
       timeoutMs: o.timeoutMs,
     });
-    const before = await store.snapshot();
-    const skip = (reason: string): string[] => {
-      o.sink.skipped(reason);
-      return [
-        `workspace not snapshotted (${reason}): this command's file changes cannot be reverted`,
-      ];
-    };
+    const before = session.overlapped ? undefined : await store.snapshot();
     return async () => {
-      const base = { workspace, tool_call_id: callId };
+      others.delete(session);
+      if (others.size === 0 && active.get(workspace) === others) active.delete(workspace);
       try {
-        if ('skipped' in before) {
-          o.sink.record(
-            { ...base, before_tree: null, after_tree: null, skipped: before.skipped },
-            [],
-          );
-          return skip(before.skipped);
-        }
+        if (!before || session.overlapped) return skip(PARALLEL);
+        if ('skipped' in before) return skip(before.skipped);
         const after = await store.snapshot();
-        if ('skipped' in after) {
-          o.sink.record(
-            { ...base, before_tree: before.tree, after_tree: null, skipped: after.skipped },
-            [],
-          );
-          return skip(after.skipped);
-        }
+        if ('skipped' in after) return skip(after.skipped, before.tree);
         const changes = await store.changes(before.tree, after.tree);
         o.sink.record(
           { ...base, before_tree: before.tree, after_tree: after.tree, skipped: null },

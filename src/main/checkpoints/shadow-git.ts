@@ -50,6 +50,31 @@ export interface ShadowStoreOptions {
   git?: string;
 }
 
+const MEASURE_EVERY_MS = 60_000;
+
+/** Per shadow folder: the last tree committed and the last size measure. */
+interface ShadowState {
+  tree?: string;
+  over?: string;
+  measuredAt?: number;
+  boundsKey?: string;
+}
+const states = new Map<string, ShadowState>();
+const queues = new Map<string, Promise<unknown>>();
+
+/**
+ * Runs snapshots of one shadow folder one after another: they share its index, and commands run in
+ * parallel would otherwise race on it.
+ */
+function serial<T>(key: string, fn: () => Promise<T>): Promise<T> {
+  const next = (queues.get(key) ?? Promise.resolve()).then(fn, fn);
+  queues.set(
+    key,
+    next.catch(() => undefined),
+  );
+  return next;
+}
+
 /** The shadow folder of a workspace. */
 export function shadowDir(workbenchHome: string, workspace: string): string {
   const hash = createHash('sha256').update(workspace).digest('hex').slice(0, 16);
@@ -123,36 +148,49 @@ export function createShadowStore(o: ShadowStoreOptions): ShadowStore {
   }
 
   return {
-    async snapshot() {
-      try {
-        await init();
-        const over = await overBounds();
-        if (over) return { skipped: over };
-        await git(['add', '-A', '--ignore-errors', '.']);
-        const tree = await text(['write-tree']);
-        const parent = await text([
-          'rev-parse',
-          '--verify',
-          '--quiet',
-          'refs/heads/snapshots',
-        ]).catch(() => '');
-        const commit = await text([
-          'commit-tree',
-          tree,
-          ...(parent ? ['-p', parent] : []),
-          '-m',
-          'snapshot',
-        ]);
-        // The ref keeps every snapshot reachable, so git never prunes a tree a revert needs.
-        await git(['update-ref', 'refs/heads/snapshots', commit]);
-        return { tree };
-      } catch (err) {
-        const e = err as NodeJS.ErrnoException;
-        if (e.code === 'ENOENT' && e.syscall?.startsWith('spawn'))
-          return { skipped: 'git is not on PATH' };
-        return { skipped: `snapshot failed: ${e.message}` };
-      }
-    },
+    snapshot: () =>
+      serial(dir, async () => {
+        const state = states.get(dir) ?? {};
+        states.set(dir, state);
+        try {
+          await init();
+          // Measured at most once a minute: the bound is about the workspace's size, which a single
+          // command rarely changes by much (and a git call that then runs too long hits the timeout).
+          const boundsKey = `${bounds.maxFiles}/${bounds.maxBytes}`;
+          const stale = !state.measuredAt || Date.now() - state.measuredAt > MEASURE_EVERY_MS;
+          if (stale || state.boundsKey !== boundsKey) {
+            state.over = await overBounds();
+            state.measuredAt = Date.now();
+            state.boundsKey = boundsKey;
+          }
+          if (state.over) return { skipped: state.over };
+          await git(['add', '-A', '--ignore-errors', '.']);
+          const tree = await text(['write-tree']);
+          if (tree === state.tree) return { tree };
+          const parent = await text([
+            'rev-parse',
+            '--verify',
+            '--quiet',
+            'refs/heads/snapshots',
+          ]).catch(() => '');
+          const commit = await text([
+            'commit-tree',
+            tree,
+            ...(parent ? ['-p', parent] : []),
+            '-m',
+            'snapshot',
+          ]);
+          // The ref keeps every snapshot reachable, so git never prunes a tree a revert needs.
+          await git(['update-ref', 'refs/heads/snapshots', commit]);
+          state.tree = tree;
+          return { tree };
+        } catch (err) {
+          const e = err as NodeJS.ErrnoException;
+          if (e.code === 'ENOENT' && e.syscall?.startsWith('spawn'))
+            return { skipped: 'git is not on PATH' };
+          return { skipped: `snapshot failed: ${e.message}` };
+        }
+      }),
     async changes(before, after) {
       if (before === after) return [];
       const raw = (await git(['diff-tree', '-r', '-z', '--no-renames', before, after])).toString(
