@@ -52,9 +52,10 @@ export interface ShadowStoreOptions {
 
 const MEASURE_EVERY_MS = 60_000;
 
-/** Per shadow folder: the last tree committed and the last size measure. */
+/** Per shadow folder: the last tree and commit, and the last size measure. */
 interface ShadowState {
   tree?: string;
+  commit?: string;
   over?: string;
   measuredAt?: number;
   boundsKey?: string;
@@ -167,21 +168,14 @@ export function createShadowStore(o: ShadowStoreOptions): ShadowStore {
           await git(['add', '-A', '--ignore-errors', '.']);
           const tree = await text(['write-tree']);
           if (tree === state.tree) return { tree };
-          const parent = await text([
-            'rev-parse',
-            '--verify',
-            '--quiet',
-            'refs/heads/snapshots',
-          ]).catch(() => '');
-          const commit = await text([
-            'commit-tree',
-            tree,
-            ...(parent ? ['-p', parent] : []),
-            '-m',
-            'snapshot',
-          ]);
-          // The ref keeps every snapshot reachable, so git never prunes a tree a revert needs.
-          await git(['update-ref', 'refs/heads/snapshots', commit]);
+          const ref = path.join(dir, 'refs', 'heads', 'snapshots');
+          state.commit ??= (await fs.readFile(ref, 'utf8').catch(() => '')).trim();
+          const parent = state.commit ? ['-p', state.commit] : [];
+          const commit = await text(['commit-tree', tree, ...parent, '-m', 'snapshot']);
+          // The ref keeps every snapshot reachable, so git never prunes a tree a revert needs; written
+          // as a loose ref directly (snapshots of a folder never run at once) to save a git call.
+          await fs.writeFile(ref, `${commit}\n`);
+          state.commit = commit;
           state.tree = tree;
           return { tree };
         } catch (err) {

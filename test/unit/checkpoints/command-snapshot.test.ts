@@ -70,6 +70,19 @@ describe('command snapshots', () => {
     expect(skipped[1]).toMatch(/^the workspace holds more than \d+ MB outside \.gitignore$/);
   });
 
+  it('commands running at the same time in one workspace are not snapshotted', async () => {
+    const t1 = tool();
+    const [a, b] = await Promise.all([
+      run(t1, { command: 'sleep 0.3; echo a > a.txt' }, t.ctx),
+      run(t1, { command: 'echo b > b.txt' }, { ...t.ctx, callId: 'call_2' }),
+    ]);
+    for (const r of [a, b])
+      expect(r.text).toContain(
+        'workspace not snapshotted (another command ran in the workspace at the same time)',
+      );
+    expect(recorded.map((r) => r.files)).toEqual([[], []]);
+  });
+
   it('without git the command runs and says it was not snapshotted', async () => {
     const r = await run(
       tool({ git: path.join(t.base, 'no-such-git') }),
