@@ -128,6 +128,29 @@ describe('command snapshots', () => {
     expect(readFileSync(outside, 'utf8')).toBe('secret\n');
   });
 
+  it('two commands at once are not snapshotted: the card says so and the span has the event', async () => {
+    const h = await run([
+      {
+        toolCalls: [
+          { id: 'p1', name: 'execute', args: { command: 'sleep 0.3; echo a > a.txt' } },
+          { id: 'p2', name: 'execute', args: { command: 'sleep 0.3; echo b > b.txt' } },
+        ],
+      },
+      { text: 'done' },
+    ]);
+    const results = wb!.threads
+      .get({ threadId: h.threadId })
+      .messages.filter((m) => m.role === 'tool');
+    for (const m of results)
+      expect(m.content).toContain('workspace not snapshotted (another command ran');
+    const events = wb!.trace
+      .list({ threadId: h.threadId })
+      .filter((s) => s.name === 'execute_tool execute')
+      .map((s) => s.events.map((e) => e.name));
+    expect(events).toEqual([['snapshot_skipped'], ['snapshot_skipped']]);
+    expect(wb!.checkpoints.list({ threadId: h.threadId })).toEqual([]);
+  });
+
   it('the CLI lists a command’s files and reverts them', async () => {
     writeFileSync(join(sb.ws, 'a.txt'), 'a');
     const h = await run([exec('x1', 'echo b > a.txt; echo c > c.txt'), { text: 'done' }]);
