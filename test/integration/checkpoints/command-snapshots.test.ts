@@ -139,8 +139,9 @@ describe('command snapshots', () => {
       { text: 'done' },
     ]);
     const results = wb!.threads
-      .get({ threadId: h.threadId })
+      .get({ threadId: h.threadId })!
       .messages.filter((m) => m.role === 'tool');
+    expect(results).toHaveLength(2);
     for (const m of results)
       expect(m.content).toContain('workspace not snapshotted (another command ran');
     const events = wb!.trace
