@@ -26,6 +26,7 @@ import { ToolRegistry } from '../tools/registry.ts';
 import type { Workspace } from '../tools/workspace.ts';
 import type { LlmClient } from '../llm/types.ts';
 import type { SqliteDatabase } from '../store/database.ts';
+import { changeOf } from '../checkpoints/change-kind.ts';
 import { createTraceRecorder, endRunSpan, setRunMetadata, startRunSpan } from '../tracing/index.ts';
 import type { SpanWriter } from '../tracing/span-writer.ts';
 import type { LastRequest, RunHandle } from '../api/types.ts';
@@ -155,6 +156,17 @@ export function startRun(deps: RunDeps, setup: RunSetup, runId: string): RunHand
         });
       });
       emit({ event: 'file_changed', data: { path, ...change } });
+    },
+    recordCommand: (snapshot, files) => {
+      deps.db.checkpoints.addCommand(
+        { ...snapshot, thread_id: threadId, run_id: runId },
+        files.map((f) => ({ ...f, thread_id: threadId, run_id: runId })),
+      );
+      for (const f of files)
+        emit({
+          event: 'file_changed',
+          data: { path: f.path, tool_call_id: snapshot.tool_call_id, change: changeOf(f) },
+        });
     },
     setTodos: (todos) => {
       deps.db.threads.setTodos(threadId, todos);

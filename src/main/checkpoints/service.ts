@@ -10,6 +10,7 @@ import type {
 } from '../../shared/types/index.ts';
 import { WorkbenchError } from '../errors.ts';
 import type { CheckpointStore } from '../store/checkpoint-store.ts';
+import { changeOf } from './change-kind.ts';
 import { planRevert, revertCheckpoints, type RevertTarget } from './revert.ts';
 
 export interface CheckpointService {
@@ -40,7 +41,7 @@ export function createCheckpointService(o: {
         run_id: c.run_id,
         tool_call_id: c.tool_call_id,
         path: c.path,
-        change: c.before === null && c.before_known ? 'created' : 'modified',
+        change: changeOf(c),
         created_at: c.created_at,
         reverted: c.reverted_at !== null,
         revertable: c.before_known,
@@ -49,7 +50,7 @@ export function createCheckpointService(o: {
       planRevert(o.store.list(threadId), targetOf(target)).map((p) => ({
         path: p.path,
         before: p.before?.toString('utf8') ?? null,
-        after: p.lastAfter.toString('utf8'),
+        after: p.lastAfter?.toString('utf8') ?? null,
       })),
     async revert({ threadId, force, ...target }) {
       if (o.isRunning(threadId))

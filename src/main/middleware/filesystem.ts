@@ -1,6 +1,7 @@
 /** The filesystem middleware: registers the seven workspace tools and evicts oversized tool results (docs/tools.md). */
 import type { Hook, MiddlewareInfo } from '../pipeline/hook.ts';
 import { EVICTION_KEEP_CHARS, MAX_RESULT_CHARS } from '../../shared/constants.ts';
+import { createCommandSnapshotter } from '../checkpoints/command-snapshot.ts';
 import { createFilesystemTools, type FilesystemToolsOptions } from '../tools/index.ts';
 
 export interface FilesystemHookOptions extends Omit<FilesystemToolsOptions, 'onFileChange'> {
@@ -21,7 +22,19 @@ export function createFilesystemHook(opts: FilesystemHookOptions = {}): Hook {
     async beforeAgent(ctx) {
       const tools = createFilesystemTools({
         ...opts,
-        execute: { ...opts.execute, sandbox: { settings: ctx.settings.sandbox, workbenchHome: ctx.home } },
+        execute: {
+          ...opts.execute,
+          sandbox: { settings: ctx.settings.sandbox, workbenchHome: ctx.home },
+          snapshot: ctx.recordCommand
+            ? createCommandSnapshotter({
+                workbenchHome: ctx.home,
+                sink: {
+                  record: (snapshot, files) => ctx.recordCommand!(snapshot, files),
+                  skipped: (reason) => ctx.trace?.recordEvent('snapshot_skipped', { reason }),
+                },
+              })
+            : undefined,
+        },
         onFileChange: (path, content, change, before) =>
           ctx.recordFile(path, content, change, before),
       });

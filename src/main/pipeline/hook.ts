@@ -10,6 +10,7 @@ import type { PhaseName } from './phases.ts';
 import type { ToolRegistry } from '../tools/registry.ts';
 import type { Workspace } from '../tools/workspace.ts';
 import type { TraceRecorder } from '../tracing/types.ts';
+import type { CommandSnapshotRecord, NewCheckpoint } from '../store/checkpoint-store.ts';
 
 /** Everything a hook may read or use during one run. */
 export interface RunContext {
@@ -44,6 +45,14 @@ export interface RunContext {
     content: string,
     change: Omit<FileChange, 'path'>,
     before?: Buffer | null,
+  ): void;
+  /**
+   * Records the snapshots around an execute call and the files it changed as checkpoints
+   * (docs/tools.md#checkpoints); absent where nothing stores them (then commands are not snapshotted).
+   */
+  recordCommand?(
+    snapshot: Omit<CommandSnapshotRecord, 'thread_id' | 'run_id'>,
+    files: ReadonlyArray<Omit<NewCheckpoint, 'thread_id' | 'run_id'>>,
   ): void;
   /** Replaces the todo list: updates `state.todos`, persists it and emits `on_todos`. */
   setTodos(todos: Todo[]): void;

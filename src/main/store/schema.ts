@@ -151,6 +151,24 @@ const MIGRATIONS: readonly string[] = [
   );
   CREATE INDEX checkpoints_thread ON checkpoints(thread_id, id);
   `,
+  // Command snapshots: the shadow git trees around each execute, its changed files as checkpoints.
+  `
+  ALTER TABLE checkpoints ADD COLUMN kind TEXT NOT NULL DEFAULT 'write';
+  ALTER TABLE checkpoints ADD COLUMN before_mode TEXT;
+  ALTER TABLE checkpoints ADD COLUMN after_mode TEXT;
+  CREATE TABLE command_snapshots (
+    id INTEGER PRIMARY KEY AUTOINCREMENT,
+    thread_id TEXT NOT NULL REFERENCES threads(id) ON DELETE CASCADE,
+    run_id TEXT NOT NULL,
+    tool_call_id TEXT NOT NULL,
+    workspace TEXT NOT NULL,
+    before_tree TEXT,
+    after_tree TEXT,
+    skipped TEXT,
+    created_at INTEGER NOT NULL
+  );
+  CREATE INDEX command_snapshots_thread ON command_snapshots(thread_id, id);
+  `,
 ];
 
 /** The schema version this build writes. */

@@ -10,6 +10,7 @@ import { defineTool, ToolError, type Tool, type ToolOutput } from './types.ts';
 import { defaultShell, runInProcessGroup, type GroupRunResult } from './process-group.ts';
 import { createLiveOutput } from './live-output.ts';
 import { safeChildEnv } from '../env/child-env.ts';
+import type { CommandSnapshotter } from '../checkpoints/command-snapshot.ts';
 import {
   commandSandbox,
   describeCommandSandbox,
@@ -54,6 +55,8 @@ export interface ExecuteToolOptions {
   keepBytes?: number;
   /** Without it commands run unsandboxed and the result does not mention a sandbox. */
   sandbox?: ExecuteSandboxOptions;
+  /** Snapshots the workspace before and after each command, for revert (docs/tools.md#checkpoints). */
+  snapshot?: CommandSnapshotter;
 }
 
 /**
@@ -110,6 +113,8 @@ export function createExecuteTool(opts: ExecuteToolOptions = {}): Tool {
       const cwd = await ctx.workspace.resolve('.', 'write');
       const sandbox = opts.sandbox && (await sandboxFor(opts.sandbox, ctx.state, ctx.callId));
       if (sandbox?.kind === 'refused') throw new ToolError(`not run: ${sandbox.reason}`);
+      // Both snapshots are taken outside the sandbox's setup, which may place masks in the workspace.
+      const finishSnapshot = await opts.snapshot?.(ctx.workspace.root, ctx.callId);
       const wrapped =
         sandbox?.kind === 'sandboxed'
           ? await wrapCommand(
@@ -126,8 +131,9 @@ export function createExecuteTool(opts: ExecuteToolOptions = {}): Tool {
             )
           : undefined;
       const live = ctx.onOutput && createLiveOutput({ emit: ctx.onOutput });
+      let result: GroupRunResult;
       try {
-        const result = await runInProcessGroup({
+        result = await runInProcessGroup({
           command: wrapped?.command ?? command,
           cwd,
           env: safeChildEnv({ ...ctx.env, PWD: cwd, ...wrapped?.env }),
@@ -138,13 +144,14 @@ export function createExecuteTool(opts: ExecuteToolOptions = {}): Tool {
           tailBytes: opts.keepBytes,
           onData: live ? (stream, chunk) => live.write(stream, chunk) : undefined,
         });
-        const status = result.timedOut ? 'timeout' : result.cancelled ? 'cancelled' : 'ok';
-        const content = formatResult(result, timeoutMs, sandbox);
-        return { content, status, streams: { stdout: result.stdout, stderr: result.stderr } };
       } finally {
         live?.close();
         await wrapped?.cleanup();
       }
+      const status = result.timedOut ? 'timeout' : result.cancelled ? 'cancelled' : 'ok';
+      const notes = (await finishSnapshot?.()) ?? [];
+      const content = formatResult(result, timeoutMs, sandbox, notes);
+      return { content, status, streams: { stdout: result.stdout, stderr: result.stderr } };
     },
   });
 }
@@ -160,7 +167,12 @@ async function sandboxFor(
 }
 
 /** The text the model sees for a finished command. */
-function formatResult(r: GroupRunResult, timeoutMs: number, sandbox?: CommandSandbox): string {
+function formatResult(
+  r: GroupRunResult,
+  timeoutMs: number,
+  sandbox: CommandSandbox | undefined,
+  extra: string[],
+): string {
   let status: string;
   if (r.cancelled) status = 'cancelled';
   else if (r.timedOut) status = `timed out after ${Math.round(timeoutMs / 100) / 10}s`;
@@ -170,6 +182,7 @@ function formatResult(r: GroupRunResult, timeoutMs: number, sandbox?: CommandSan
   if (r.killedSurvivors && !r.timedOut && !r.cancelled)
     notes.push('background processes left by the command were stopped');
   if (sandbox) notes.push(`command ${describeCommandSandbox(sandbox)}`);
+  notes.push(...extra);
   const output = r.output.length > 0 ? r.output.replace(/\n$/, '') : '(no output)';
   return [output, '', status, ...notes].join('\n');
 }

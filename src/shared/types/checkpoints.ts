@@ -6,7 +6,7 @@ export interface CheckpointView {
   run_id: string;
   tool_call_id: string;
   path: string;
-  change: 'created' | 'modified';
+  change: 'created' | 'modified' | 'deleted';
   created_at: number;
   reverted: boolean;
   /** False when the content before the write was too large to keep. */
@@ -18,7 +18,8 @@ export interface CheckpointDiff {
   path: string;
   /** null: the agent created the file. */
   before: string | null;
-  after: string;
+  /** null: a command deleted the file. */
+  after: string | null;
 }
 
 /** What the writes of a revert target. */
@@ -32,6 +33,6 @@ export interface RevertTargetArgs {
 export interface RevertResultView {
   status: 'reverted' | 'conflict' | 'nothing';
   reverted: string[];
-  conflicts: Array<{ path: string; expected: string; actual: string | null }>;
+  conflicts: Array<{ path: string; expected: string | null; actual: string | null }>;
   unavailable: string[];
 }

@@ -20,7 +20,7 @@ export type ApprovalDecision = 'allow_once' | 'allow_network' | 'allow_thread' |
 export type ApprovalMode = 'ask' | 'auto-edit' | 'auto';
 
 /** Whether an agent write created the file or changed an existing one. */
-export type FileChangeKind = 'created' | 'modified';
+export type FileChangeKind = 'created' | 'modified' | 'deleted';
 
 /** A file the agent wrote or edited; `path` as displayed (workspace-relative when inside). */
 export interface FileChange {

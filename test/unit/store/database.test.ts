@@ -62,7 +62,7 @@ describe('openDatabase', () => {
     const raw = new DatabaseSync(file);
     // Back to version 1 means without every later table and column.
     raw.exec(
-      'DROP TABLE checkpoints; DROP TABLE thread_leases; ALTER TABLE messages DROP COLUMN status; DROP TABLE runs; DROP TABLE events; DROP TABLE webhook_deliveries; ALTER TABLE threads DROP COLUMN metadata; ALTER TABLE messages DROP COLUMN metadata; ' +
+      'DROP TABLE command_snapshots; DROP TABLE checkpoints; DROP TABLE thread_leases; ALTER TABLE messages DROP COLUMN status; DROP TABLE runs; DROP TABLE events; DROP TABLE webhook_deliveries; ALTER TABLE threads DROP COLUMN metadata; ALTER TABLE messages DROP COLUMN metadata; ' +
         'DROP INDEX threads_parent; ALTER TABLE threads DROP COLUMN parent_thread_id; ALTER TABLE threads DROP COLUMN parent_tool_call_id; ALTER TABLE threads DROP COLUMN agent; PRAGMA user_version = 1',
     );
     raw.close();

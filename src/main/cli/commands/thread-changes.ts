@@ -10,7 +10,7 @@ import { UsageError, type CliIo } from '../types.ts';
 export function printChanges(wb: Workbench, io: CliIo, threadId: string, json: boolean): number {
   const list = wb.checkpoints.list({ threadId });
   if (json) io.stdout(`${JSON.stringify(list, null, 2)}\n`);
-  else if (list.length === 0) io.stdout('the agent has not written any file in this thread\n');
+  else if (list.length === 0) io.stdout('the agent has not changed any file in this thread\n');
   else
     for (const c of list)
       io.stdout(

@@ -27,7 +27,12 @@ export function ApprovalDiff({ threadId, approvalId }: { threadId: string; appro
         {diff.before === null ? `New file ${diff.path}` : `Changes to ${diff.path}`}
       </div>
       <Suspense fallback={<p className="muted">Loading diff…</p>}>
-        <MonacoDiff before={diff.before ?? ''} after={diff.after} path={diff.path} height={200} />
+        <MonacoDiff
+          before={diff.before ?? ''}
+          after={diff.after ?? ''}
+          path={diff.path}
+          height={200}
+        />
       </Suspense>
     </div>
   );

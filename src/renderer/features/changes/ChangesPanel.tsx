@@ -41,7 +41,7 @@ function FileDiff({ threadId, path }: { threadId: string; path: string }) {
   if (diff === null) return <p className="muted">Every change to this file was reverted.</p>;
   return (
     <Suspense fallback={<p className="muted">Loading diff…</p>}>
-      <MonacoDiff before={diff.before ?? ''} after={diff.after} path={path} height={280} />
+      <MonacoDiff before={diff.before ?? ''} after={diff.after ?? ''} path={path} height={280} />
     </Suspense>
   );
 }
@@ -58,6 +58,7 @@ function FileRow({
   const [open, setOpen] = useState(false);
   const pending = group.writes.filter((w) => !w.reverted);
   const created = group.writes[0]?.change === 'created';
+  const deleted = !created && group.writes.at(-1)?.change === 'deleted';
   return (
     <li className="change-file" data-testid="change-file" data-path={group.path}>
       <div className="change-head">
@@ -71,7 +72,7 @@ function FileRow({
           <code>{group.path}</code>
         </button>
         <span className="muted change-meta">
-          {created ? 'created' : 'modified'} · {group.writes.length} write
+          {created ? 'created' : deleted ? 'deleted' : 'modified'} · {group.writes.length} write
           {group.writes.length > 1 ? 's' : ''}
           {pending.length === 0 ? ' · reverted' : ''}
         </span>

@@ -34,7 +34,7 @@ function RevertConflict({
           {c.actual !== null && (
             <Suspense fallback={<p className="muted">Loading diff…</p>}>
               <MonacoDiff
-                before={c.expected}
+                before={c.expected ?? ''}
                 after={c.actual}
                 path={c.path}
                 height={180}

@@ -1,9 +1,9 @@
 import type { SpanRecord } from '../../../shared/types/index.ts';
 import { RevertButton } from './RevertButton.tsx';
 
-const WRITING_TOOLS: ReadonlySet<string> = new Set(['write_file', 'edit_file']);
+const WRITING_TOOLS: ReadonlySet<string> = new Set(['write_file', 'edit_file', 'execute']);
 
-/** The trace drawer's action on a write or edit span: revert exactly that tool call. */
+/** The trace drawer's action on a write, edit or command span: revert exactly that tool call. */
 export function SpanRevert({ span }: { span: SpanRecord }) {
   const tool = span.attributes['gen_ai.tool.name'];
   const callId = span.attributes['gen_ai.tool.call.id'];

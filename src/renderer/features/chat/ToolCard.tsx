@@ -8,8 +8,8 @@ import { TerminalOutput } from './TerminalOutput.tsx';
 import { RevertButton } from '../changes/RevertButton.tsx';
 import { useWorkbenchStore } from '../../stores/store.ts';
 
-/** Tools whose calls are checkpointed and can be reverted from their card. */
-const WRITING_TOOLS: ReadonlySet<string> = new Set(['write_file', 'edit_file']);
+/** Tools whose calls are checkpointed (a command by snapshots) and revertable from their card. */
+const WRITING_TOOLS: ReadonlySet<string> = new Set(['write_file', 'edit_file', 'execute']);
 
 const MonacoEditor = lazy(() => import('../../components/MonacoEditor.tsx'));
 
