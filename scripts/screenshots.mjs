@@ -213,7 +213,7 @@ async function panelsScreenshots() {
     await page.getByTestId('tab-hooks').click();
     await page.locator('[data-testid="hook-row"][data-id="executable:user:10-guard"] [data-testid="hook-test-open"]').click();
     await page.getByTestId('hook-test-payload').waitFor();
-    await page.waitForFunction(() => globalThis.document.querySelector('[data-testid="hook-test-payload"]')?.value.includes('execute'));
+    await page.waitForFunction(() => globalThis.document.querySelector('[data-testid="hook-test-payload"]')?.value.includes('"command"'));
     const payload = await page.getByTestId('hook-test-payload').inputValue();
     await page.getByTestId('hook-test-payload').fill(payload.replace('"ls"', '"rm -rf build"'));
     await page.getByTestId('hook-test-run').click();
