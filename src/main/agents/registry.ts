@@ -11,6 +11,7 @@ import { LineCounter, parseDocument, isMap, isSeq, stringify } from 'yaml';
 import { loadAgentProfile, PROFILE_RELATIVE_PATH, type AgentProfile } from './profile.ts';
 import { parseProfileFile, profileFromFields, PROFILE_NAME } from './profile-file.ts';
 import { checkSource } from './source-policy.ts';
+import { compareStrings } from '../tools/glob.ts';
 
 /** Where a profile was found. */
 export type ProfileSource = 'agent.yaml' | 'workspace' | 'claude-project' | 'user' | 'claude-user';
@@ -104,7 +105,7 @@ export async function loadAgentRegistry(o: RegistryOptions): Promise<AgentRegist
     inert: false,
     profile: main,
   };
-  const agents = [mainEntry, ...[...byName.values()].sort((a, b) => a.name.localeCompare(b.name))];
+  const agents = [mainEntry, ...[...byName.values()].sort((a, b) => compareStrings(a.name, b.name))];
   return {
     agents,
     diagnostics,

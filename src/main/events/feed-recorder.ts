@@ -1,7 +1,8 @@
 /**
  * Appends a process's run events to the feed (docs/events.md): events are buffered and written in
- * one transaction per tick, off the model loop's path, together with the webhook deliveries they
- * trigger.
+ * one transaction at most every `FLUSH_DELAY_MS`, together with the webhook deliveries they trigger.
+ * The delay keeps the write off the path between a tool's result and the next model request: a
+ * round's events are written while the model thinks, not once per tick of the round.
  */
 import type { StreamEvent, WebhookSettings } from '../../shared/types/index.ts';
 import type { SqliteDatabase } from '../store/database.ts';
@@ -25,13 +26,17 @@ export interface FeedRecorder {
   flush(): void;
 }
 
+/** How long an event may wait in the buffer; a follower in another process polls the feed anyway. */
+export const FLUSH_DELAY_MS = 25;
+
 /** Creates the recorder. */
 export function createFeedRecorder(opts: FeedRecorderOptions): FeedRecorder {
   let buffer: NewFeedEvent[] = [];
-  let scheduled = false;
+  let timer: ReturnType<typeof setTimeout> | undefined;
 
   function flush(): void {
-    scheduled = false;
+    clearTimeout(timer);
+    timer = undefined;
     if (buffer.length === 0) return;
     const batch = buffer;
     buffer = [];
@@ -59,9 +64,7 @@ export function createFeedRecorder(opts: FeedRecorderOptions): FeedRecorder {
 
   function add(e: NewFeedEvent): void {
     buffer.push(e);
-    if (scheduled) return;
-    scheduled = true;
-    setImmediate(flush);
+    timer ??= setTimeout(flush, FLUSH_DELAY_MS);
   }
 
   return {

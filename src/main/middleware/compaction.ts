@@ -168,7 +168,7 @@ export function summaryMessage(summary: string): Message {
 }
 
 export const SUMMARY_INSTRUCTIONS = `You summarize the earlier part of a coding agent's conversation so that the agent can continue the work without it.
-Write a summary of fewer than ${SUMMARY_MAX_WORDS.toLocaleString('en-US')} words that preserves:
+Write a summary of fewer than ${groupThousands(SUMMARY_MAX_WORDS)} words that preserves:
 - the user's goals, requirements and constraints;
 - decisions made and why;
 - files read, created or modified (with paths) and what changed in them;
@@ -213,4 +213,9 @@ function cap(text: string, max: number): string {
   if (text.length <= max) return text;
   const tail = Math.floor(max / 4);
   return `${text.slice(0, max - tail)}\n[… ${text.length - max} chars cut …]\n${text.slice(text.length - tail)}`;
+}
+
+/** 2000 → "2,000" without Intl: toLocaleString loads ICU's locale data, ~30 ms at start-up. */
+function groupThousands(n: number): string {
+  return String(n).replace(/\B(?=(\d{3})+(?!\d))/g, ',');
 }

@@ -8,6 +8,7 @@ import { readdir, readFile } from 'node:fs/promises';
 import { homedir } from 'node:os';
 import { basename, join } from 'node:path';
 import { readFrontmatter } from '../skills/frontmatter.ts';
+import { compareStrings } from '../tools/glob.ts';
 
 export type RecipeSource = 'workspace' | 'claude' | 'user' | 'claude-user';
 
@@ -84,7 +85,7 @@ export async function listRecipes(opts: RecipeRoots): Promise<Recipe[]> {
       });
     }
   }
-  return [...found.values()].sort((a, b) => a.name.localeCompare(b.name));
+  return [...found.values()].sort((a, b) => compareStrings(a.name, b.name));
 }
 
 /** The recipe called `name`, or undefined. */

@@ -6,6 +6,7 @@ import { THREAD_SWEEP_MS, THREAD_TTL_MS } from '../../shared/constants.ts';
 import type { Database, HookRunStore, SpanStore } from './types.ts';
 import { migrate } from './schema.ts';
 import { createTransactionRunner } from './transaction.ts';
+import { createWalSyncer } from './wal-sync.ts';
 import { createThreadStore, type SqliteThreadStore } from './thread-store.ts';
 import { createSpanStore } from './span-store.ts';
 import { createHookRunStore } from './hook-run-store.ts';
@@ -68,7 +69,8 @@ export function openDatabase(file: string, opts: OpenDatabaseOptions = {}): Sqli
     db.close();
     throw err;
   }
-  const tx = createTransactionRunner(db);
+  const wal = file === ':memory:' ? undefined : createWalSyncer(`${file}-wal`);
+  const tx = createTransactionRunner(db, wal);
   const leases = createLeaseStore(db, tx, {
     now: opts.now ?? Date.now,
     heartbeatMs: opts.leaseHeartbeatMs ?? LEASE_HEARTBEAT_MS,
@@ -98,6 +100,7 @@ export function openDatabase(file: string, opts: OpenDatabaseOptions = {}): Sqli
     webhooks,
     checkpoints,
     transaction: (fn, txOpts) => tx.run(fn, txOpts),
+    whenDurable: () => wal?.idle() ?? Promise.resolve(),
     integrityCheck: () =>
       (db.prepare('PRAGMA integrity_check').all() as { integrity_check: string }[]).map(
         (r) => r.integrity_check,
@@ -106,6 +109,7 @@ export function openDatabase(file: string, opts: OpenDatabaseOptions = {}): Sqli
       if (closed) return;
       closed = true;
       leases.dispose();
+      wal?.close();
       threads.dispose();
       db.close();
     },

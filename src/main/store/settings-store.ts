@@ -47,6 +47,7 @@ export function createSettingsStore(home: string): SettingsStore {
   removeStrayTemps(home);
   let diagnostics: string[] = [];
   let queue: Promise<unknown> = Promise.resolve();
+  let last: { raw: string | null; settings: WorkbenchSettings; problems: string[] } | undefined;
 
   function readRaw(): string | null {
     try {
@@ -130,9 +131,12 @@ export function createSettingsStore(home: string): SettingsStore {
   return {
     path,
     get() {
-      const { settings, problems } = resolve(readRaw());
-      diagnostics = problems;
-      return settings;
+      // Read on every call so an edit applies at once; parsing and validating only when it changed
+      // (the feed reads the webhooks at each flush, several times a round).
+      const raw = readRaw();
+      if (last?.raw !== raw) last = { raw, ...resolve(raw) };
+      diagnostics = last.problems;
+      return structuredClone(last.settings);
     },
     update(patch) {
       const run = queue.then(() => doUpdate(patch));

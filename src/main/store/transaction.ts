@@ -1,5 +1,6 @@
 /** Nestable transactions over one DatabaseSync connection. */
 import type { DatabaseSync } from 'node:sqlite';
+import type { WalSyncer } from './wal-sync.ts';
 
 /** Runs functions in SQLite transactions; nested calls join the outermost one. */
 export interface TransactionOptions {
@@ -9,6 +10,12 @@ export interface TransactionOptions {
    * fsyncs the WAL, earlier frames included) could lose it. For writes a durable one follows at once.
    */
   deferSync?: boolean;
+  /**
+   * Commit without waiting for the disk, then fdatasync the WAL on the thread pool (wal-sync.ts):
+   * survives a killed process at once and a power loss a moment later, without blocking the caller.
+   * Falls back to a synchronous commit for an in-memory database or after a background sync failed.
+   */
+  syncInBackground?: boolean;
 }
 
 export interface TransactionRunner {
@@ -24,7 +31,7 @@ export interface TransactionRunner {
  * Creates the runner. Contract: BEGIN IMMEDIATE … COMMIT; a throw anywhere inside rolls back the
  * whole outermost transaction and rethrows; `fn` must be synchronous (node:sqlite is).
  */
-export function createTransactionRunner(db: DatabaseSync): TransactionRunner {
+export function createTransactionRunner(db: DatabaseSync, wal?: WalSyncer): TransactionRunner {
   let depth = 0;
   let rollbacks: (() => void)[] = [];
   return {
@@ -37,14 +44,17 @@ export function createTransactionRunner(db: DatabaseSync): TransactionRunner {
           depth--;
         }
       }
-      // The pragma cannot change inside a transaction; a nested deferSync joins the outer one's mode.
-      if (opts.deferSync) db.exec('PRAGMA synchronous = NORMAL');
+      // The pragma cannot change inside a transaction; a nested call joins the outer one's mode.
+      const background = opts.syncInBackground === true && wal !== undefined && !wal.failed;
+      const relaxed = opts.deferSync === true || background;
+      if (relaxed) db.exec('PRAGMA synchronous = NORMAL');
       db.exec('BEGIN IMMEDIATE');
       depth = 1;
       try {
         const result = fn();
         if (result instanceof Promise) throw new Error('transaction(fn): fn must be synchronous');
         db.exec('COMMIT');
+        if (background) wal.schedule();
         rollbacks = [];
         return result;
       } catch (err) {
@@ -55,7 +65,7 @@ export function createTransactionRunner(db: DatabaseSync): TransactionRunner {
         throw err;
       } finally {
         depth = 0;
-        if (opts.deferSync) db.exec('PRAGMA synchronous = FULL');
+        if (relaxed) db.exec('PRAGMA synchronous = FULL');
       }
     },
     onRollback(cb) {

@@ -86,8 +86,11 @@ export interface Database {
   readonly hookRuns: HookRunStore;
   /**
    * Runs `fn` in one SQLite transaction (nested calls join the outer one). `deferSync` commits
-   * without an fsync (still safe against a killed process; see TransactionOptions).
+   * without an fsync, `syncInBackground` with one on the thread pool (still safe against a killed
+   * process; see TransactionOptions).
    */
-  transaction<T>(fn: () => T, opts?: { deferSync?: boolean }): T;
+  transaction<T>(fn: () => T, opts?: { deferSync?: boolean; syncInBackground?: boolean }): T;
+  /** Resolves when every commit so far is on disk (background syncs included). */
+  whenDurable(): Promise<void>;
   close(): void;
 }

@@ -1,12 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { createFeedRecorder } from '../../../src/main/events/feed-recorder.ts';
+import { createFeedRecorder, FLUSH_DELAY_MS } from '../../../src/main/events/feed-recorder.ts';
 import { openDatabase } from '../../../src/main/store/database.ts';
 import type { StreamEvent } from '../../../src/shared/types/index.ts';
 
 const ids = { thread_id: 'th_1', run_id: 'run_1' };
 
 describe('feed recorder', () => {
-  it('writes a tick of events in one batch after the emitter returns, with the matching webhooks', async () => {
+  it('writes buffered events in one batch shortly after the emitter returns, with the matching webhooks', async () => {
     const db = openDatabase(':memory:');
     const recorder = createFeedRecorder({
       db,
@@ -21,6 +21,8 @@ describe('feed recorder', () => {
     // Nothing is written while the run's code is still on the stack.
     expect(db.events.lastSeq()).toBe(0);
     await new Promise((r) => setImmediate(r));
+    expect(db.events.lastSeq()).toBe(0);
+    await new Promise((r) => setTimeout(r, FLUSH_DELAY_MS + 5));
     const stored = db.events.since(0);
     expect(stored.map((e) => e.type)).toEqual(['tool_pending', 'run_finalized']);
     expect(db.webhooks.forEvent(stored[0].seq)).toEqual([]);

@@ -1,5 +1,5 @@
 import { DatabaseSync } from 'node:sqlite';
-import { existsSync } from 'node:fs';
+import { existsSync, unlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import {
@@ -9,6 +9,7 @@ import {
   type SqliteDatabase,
 } from '../../../src/main/store/index.ts';
 import { useTempDir } from './helpers.ts';
+import { createWalSyncer } from '../../../src/main/store/wal-sync.ts';
 
 const tempDir = useTempDir();
 const open: SqliteDatabase[] = [];
@@ -141,5 +142,38 @@ describe('deferred-sync transactions', () => {
     } finally {
       conn.close();
     }
+  });
+
+  it('commit in the background: visible to another connection at once, whenDurable resolves', async () => {
+    const file = join(tempDir(), 'workbench.db');
+    const db = openDatabase(file);
+    const thread = db.threads.loadOrCreate(undefined, '/ws').thread_id;
+    db.transaction(
+      () => db.threads.appendMessages(thread, [{ role: 'user', content: 'kept' }]),
+      { syncInBackground: true },
+    );
+    const other = new DatabaseSync(file);
+    expect(other.prepare('SELECT COUNT(*) AS n FROM messages').get()).toEqual({ n: 1 });
+    other.close();
+    await db.whenDurable();
+    db.close();
+    await db.whenDurable();
+  });
+
+  it('background sync of a WAL file that was replaced or removed syncs the new one or nothing', async () => {
+    const wal = join(tempDir(), 'x.db-wal');
+    writeFileSync(wal, 'a');
+    const syncer = createWalSyncer(wal);
+    syncer.schedule();
+    syncer.schedule(); // queued behind the running one; both resolve
+    await syncer.idle();
+    unlinkSync(wal);
+    syncer.schedule();
+    await syncer.idle();
+    writeFileSync(wal, 'b');
+    syncer.schedule();
+    await syncer.idle();
+    expect(syncer.failed).toBe(false);
+    syncer.close();
   });
 });
