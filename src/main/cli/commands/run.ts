@@ -5,7 +5,6 @@
 import { constants } from 'node:os';
 import { resolve } from 'node:path';
 import type { StreamEvent } from '../../../shared/types/index.ts';
-import { createWorkbench } from '../../api/workbench.ts';
 import { WorkbenchError } from '../../errors.ts';
 import { resolveHome } from '../../store/paths.ts';
 import { metaPairs, parse, positiveInt } from '../args.ts';
@@ -40,6 +39,9 @@ export const runCommand: CliCommand = async (argv, io) => {
   const metadata = metaPairs(values.meta);
   const maxIterations = positiveInt(values['max-iterations'], '--max-iterations');
 
+  // bubblewrap's probe (a process of its own) runs while the workbench loads and opens.
+  const sandboxProbe = detectSandbox();
+  const { createWorkbench } = await import('../../api/workbench.ts');
   let workbench;
   try {
     workbench = await createWorkbench({
@@ -54,7 +56,7 @@ export const runCommand: CliCommand = async (argv, io) => {
     if (err instanceof WorkbenchError) throw new UsageError(err.message);
     throw err;
   }
-  const sandbox = commandSandbox(workbench.settings.get().sandbox, await detectSandbox());
+  const sandbox = commandSandbox(workbench.settings.get().sandbox, await sandboxProbe);
   io.stderr(`commands: ${describeCommandSandbox(sandbox)}\n`);
   const print = values.json ? jsonPrinter(io) : textPrinter(io);
   const unsubscribe = workbench.subscribe(print);
