@@ -51,6 +51,31 @@ function ensureBundle(log: (m: string) => void): string | undefined {
   return `the CLI bundle could not be built: ${(r.stderr || r.stdout).trim().split('\n').slice(-2).join(' ')}`;
 }
 
+/** One `say ok` round of the peer CLI under GNU time (peak RSS of the largest process). */
+function runPeerOnce(
+  peer: string,
+  baseURL: string,
+  cwd: string,
+): Promise<{ ms: number; rssKiB: number }> {
+  return new Promise((resolve, reject) => {
+    const line = `${peer.replaceAll('{baseURL}', baseURL)} 'say ok'`;
+    const t0 = performance.now();
+    const child = spawn('/usr/bin/time', ['-f', 'WB_RSS %M', '/bin/sh', '-c', line], {
+      cwd,
+      stdio: ['ignore', 'ignore', 'pipe'],
+    });
+    let err = '';
+    child.stderr.on('data', (d: Buffer) => (err += d));
+    child.on('error', reject);
+    child.on('close', (code) => {
+      const ms = performance.now() - t0;
+      const rss = /WB_RSS (\d+)/.exec(err);
+      if (code !== 0 || !rss) reject(new Error(`peer exited ${code}: ${err.slice(-300)}`));
+      else resolve({ ms, rssKiB: Number(rss[1]) });
+    });
+  });
+}
+
 await runGroup('cli', async (ctx) => {
   const fake = await startFakeOpenAi();
   const home = tempDir('cli-home');
@@ -145,6 +170,21 @@ await runGroup('cli', async (ctx) => {
         run: (cliArgs) => runCli(false, {}, cliArgs),
       }),
     );
+    const peer = process.env.WB_BENCH_PEER;
+    if (peer) {
+      const rssKiB: number[] = [];
+      const walls = await sample(ctx.quick ? 3 : 10, 1, async () => {
+        const r = await runPeerOnce(peer, fake.baseURL, workspace);
+        rssKiB.push(r.rssKiB);
+        return r.ms;
+      });
+      figures.peer_wall = figure(`peer CLI (${peer}): start + one round + exit`, 'ms', walls);
+      figures.peer_rss = figure(
+        'peer CLI: peak RSS',
+        'MiB',
+        rssKiB.slice(-walls.length).map((k) => k / 1024),
+      );
+    }
     ctx.log(
       `run: ${median(bundled.walls).toFixed(0)} ms, peak RSS ${median(bundled.rss).toFixed(0)} MiB`,
     );

@@ -3,7 +3,8 @@
  * bench/lib/gap-server.ts, 20 rounds of one `read_file` call each, on threads pre-filled to 20 and
  * 2,000 messages (the long ones with the stored summary a thread of that length has). Each run's
  * figure is the median of its 20 gaps, measured at the server. When `WB_BENCH_PEER` names a peer CLI
- * command (e.g. `pi -p`; `{baseURL}` is replaced), the same scenario runs with it side by side.
+ * command (e.g. `pi -p`; `{baseURL}` is replaced), the same scenario runs with it side by side, calling
+ * the peer's file-reading tool (`WB_BENCH_PEER_TOOL`, default `read`).
  */
 import { spawn, spawnSync } from 'node:child_process';
 import { homePaths, openDatabase } from '../../src/main/store/index.ts';
@@ -87,7 +88,7 @@ export async function measureClientGap(
     if (peer) {
       const medians: number[] = [];
       for (let i = 0; i <= runs; i++) {
-        server.reset(ROUNDS);
+        server.reset(ROUNDS, process.env.WB_BENCH_PEER_TOOL || 'read');
         await runPeer(peer, server.baseURL, o.workspace);
         if (i > 0) medians.push(median(server.gaps()));
       }

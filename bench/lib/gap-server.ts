@@ -13,8 +13,8 @@ import { READ_PATH } from './workspace-files.ts';
 
 export interface GapServer {
   baseURL: string;
-  /** Starts a new run: `rounds` read_file answers, then text. */
-  reset(rounds: number): void;
+  /** Starts a new run: `rounds` answers calling `tool` (default `read_file`), then text. */
+  reset(rounds: number, tool?: string): void;
   /** Gaps (ms) between each response's end and the next request's arrival, in order. */
   gaps(): number[];
   requests(): number;
@@ -27,6 +27,7 @@ export interface GapServer {
 
 export async function startGapServer(): Promise<GapServer> {
   let rounds = 0;
+  let toolName = 'read_file';
   let arrivals: number[] = [];
   let ends: number[] = [];
   let lastBytes = 0;
@@ -45,7 +46,7 @@ export async function startGapServer(): Promise<GapServer> {
       const n = arrivals.length;
       const turn =
         n <= rounds
-          ? { toolCalls: [{ id: `call_${n}`, name: 'read_file', args: { path: READ_PATH } }] }
+          ? { toolCalls: [{ id: `call_${n}`, name: toolName, args: { path: READ_PATH } }] }
           : { text: 'done' };
       const chunks = buildChunks(turn, { model: 'fake-model', id: `c${n}`, withUsage: true });
       res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache' });
@@ -61,8 +62,9 @@ export async function startGapServer(): Promise<GapServer> {
   const { port } = server.address() as AddressInfo;
   return {
     baseURL: `http://127.0.0.1:${port}/v1`,
-    reset(r) {
+    reset(r, tool = 'read_file') {
       rounds = r;
+      toolName = tool;
       connections = 0;
       arrivals = [];
       ends = [];
