@@ -1,7 +1,7 @@
 #!/bin/sh
 # Runs the pi coding agent (optional peer, never a dependency: `npm install -g @mariozechner/pi-coding-agent`
 # or any prefix, with PI_BIN naming its `pi`) against the bench's scripted endpoint, for WB_BENCH_PEER:
-#   WB_BENCH_PEER='sh bench/peers/pi.sh {baseURL}' npm run bench -- --only cli
+#   WB_BENCH_PEER="sh $PWD/bench/peers/pi.sh {baseURL}" npm run bench -- --only cli
 # Usage: pi.sh BASE_URL PROMPT — a fresh config folder per run whose models.json points at BASE_URL.
 set -eu
 base_url=$1
