@@ -6,6 +6,41 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
+
+// An ESM import of node:http or node:https makes Node build the module's ESM facade at start, which
+// reads every export, including the lazy ones that load undici (~50 ms, ~14 MiB). Only `serve`, MCP
+// over HTTP and webhooks need them: required through a CommonJS shim, they load on first use.
+const lazyHttp = {
+  name: 'lazy-node-http',
+  setup(b) {
+    b.onResolve({ filter: /^(node:)?https?$/ }, (args) =>
+      args.namespace === 'lazy-node-http'
+        ? { path: args.path, external: true }
+        : { path: args.path.replace(/^node:/, ''), namespace: 'lazy-node-http' },
+    );
+    b.onLoad({ filter: /.*/, namespace: 'lazy-node-http' }, (args) => ({
+      contents: `module.exports = require('node:${args.path}');`,
+      loader: 'js',
+    }));
+  },
+};
+
+// zod exports every locale (40+ modules, ~20 ms to evaluate); error messages are English only.
+const zodEnglishOnly = {
+  name: 'zod-english-only',
+  setup(b) {
+    b.onResolve({ filter: /^\.\.\/locales\/index\.js$/ }, (args) =>
+      /[\\/]zod[\\/]v4[\\/](classic|core)$/.test(args.resolveDir)
+        ? { path: join(args.resolveDir, '..', 'locales', 'en.js'), namespace: 'zod-en' }
+        : undefined,
+    );
+    b.onLoad({ filter: /.*/, namespace: 'zod-en' }, (args) => ({
+      contents: `export { default as en } from ${JSON.stringify(args.path)};`,
+      loader: 'js',
+      resolveDir: dirname(args.path),
+    }));
+  },
+};
 try {
   await build({
     entryPoints: [join(root, 'src/main/cli/main.ts')],
@@ -18,6 +53,7 @@ try {
     banner: { js: "import { createRequire as __wbCreateRequire } from 'node:module'; const require = __wbCreateRequire(import.meta.url);" },
     logLevel: 'warning',
     legalComments: 'none',
+    plugins: [lazyHttp, zodEnglishOnly],
   });
 } catch (err) {
   console.warn(`build-cli: could not bundle the CLI (${err instanceof Error ? err.message : err}); the CLI will run from source`);
