@@ -250,7 +250,9 @@ export function startRun(deps: RunDeps, setup: RunSetup, runId: string): RunHand
         output_tokens: summary.output_tokens,
         error: summary.error,
       });
-    deps.db.transaction(() => deps.spans.flush());
+    // The run's end state and spans are bookkeeping after its last message (committed with an
+    // fsync): a power loss here leaves the run "running", which the next start rescues (docs/events.md).
+    deps.db.transaction(() => deps.spans.flush(), { deferSync: true });
     if (!blocked) {
       const state: RunState =
         summary.stop_reason === 'cancelled'
@@ -258,7 +260,9 @@ export function startRun(deps: RunDeps, setup: RunSetup, runId: string): RunHand
           : summary.stop_reason === 'error'
             ? 'failed'
             : 'completed';
-      deps.db.runs.finish(runId, state, summary.stop_reason);
+      deps.db.transaction(() => deps.db.runs.finish(runId, state, summary.stop_reason), {
+        deferSync: true,
+      });
       emit({ event: 'on_run_state', data: { state, previous_state: 'running' } });
       emit({ event: 'on_run_finalized', data: { state, stop_reason: summary.stop_reason } });
     }
@@ -299,10 +303,14 @@ async function runWithGate(
     emit({ event: 'on_blocked', data: { ...blocked, target: 'message' } });
     return { summary: empty('blocked'), blocked };
   }
-  deps.db.transaction(() => {
-    deps.db.runs.create({ runId: ctx.runId, threadId: ctx.threadId, metadata: { ...ctx.metadata }, recipe: setup.recipe });
-    if (ctx.metadata && Object.keys(ctx.metadata).length) deps.db.threads.mergeMetadata(ctx.threadId, ctx.metadata);
-  });
+  // The run's record is made durable by the user message's commit that follows.
+  deps.db.transaction(
+    () => {
+      deps.db.runs.create({ runId: ctx.runId, threadId: ctx.threadId, metadata: { ...ctx.metadata }, recipe: setup.recipe });
+      if (ctx.metadata && Object.keys(ctx.metadata).length) deps.db.threads.mergeMetadata(ctx.threadId, ctx.metadata);
+    },
+    { deferSync: true },
+  );
   emit({
     event: 'on_run_created',
     data: { run_id: ctx.runId, session_id: ctx.threadId, agent_name: ctx.depth ? ctx.profile.name : 'workbench' },

@@ -59,7 +59,7 @@ export async function createWorkbench(opts: WorkbenchOptions): Promise<Workbench
   // Spans left open by a crash of an earlier process are closed as incomplete.
   if (opts.closeStaleSpans !== false) db.spans.closeOpenSpans(Date.now());
   const spans = new SpanWriter(db.spans);
-  spans.flushStandalone = () => db.transaction(() => spans.flush());
+  spans.flushStandalone = () => db.transaction(() => spans.flush(), { deferSync: true });
   const settingsStore = createSettingsStore(home);
   const exporter = exporterFromSettings(settingsStore.get().tracing);
   const trust = createTrustStore(home);
@@ -446,7 +446,8 @@ export async function createWorkbench(opts: WorkbenchOptions): Promise<Workbench
     async close() {
       for (const run of running.values()) run.controller.abort();
       await Promise.allSettled([...running.values()].map((r) => r.handle.finished));
-      db.transaction(() => spans.flush());
+      // The database's close below checkpoints the WAL with an fsync.
+      db.transaction(() => spans.flush(), { deferSync: true });
       await feed.close();
       await exporter?.shutdown();
       await endHookServers();

@@ -9,6 +9,10 @@ import { hostname } from 'node:os';
 import type { DatabaseSync } from 'node:sqlite';
 import type { TransactionRunner } from './transaction.ts';
 
+// Leases only matter between live processes: after a power loss nobody holds one, so their commits
+// skip the fsync (a killed process's lease still survives, and is taken over once its pid is gone).
+const NO_FSYNC = { deferSync: true };
+
 /** Who holds a lease another process asked for. */
 export interface LeaseHolder {
   pid: number;
@@ -90,7 +94,7 @@ export function createLeaseStore(
     if (timer) return;
     timer = setInterval(() => {
       try {
-        q.beat.run(opts.now(), nonce);
+        tx.run(() => q.beat.run(opts.now(), nonce), NO_FSYNC);
       } catch {
         // A busy database skips one beat; the next one (well inside staleMs) catches up.
       }
@@ -110,7 +114,7 @@ export function createLeaseStore(
         const other = liveHolder(q.get.get(threadId) as LeaseRow | undefined);
         if (!other) q.put.run(threadId, process.pid, host, nonce, opts.now());
         return other;
-      });
+      }, NO_FSYNC);
       if (holder) return holder;
       held.add(threadId);
       startHeartbeat();
@@ -118,7 +122,7 @@ export function createLeaseStore(
     },
     release(threadId) {
       held.delete(threadId);
-      tx.run(() => q.drop.run(threadId, nonce));
+      tx.run(() => q.drop.run(threadId, nonce), NO_FSYNC);
       stopHeartbeatIfIdle();
     },
     heldElsewhere: (threadId) => liveHolder(q.get.get(threadId) as LeaseRow | undefined),

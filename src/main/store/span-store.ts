@@ -73,34 +73,38 @@ export function createSpanStore(db: DatabaseSync, tx: TransactionRunner): SpanSt
     upsert,
     listByThread: (threadId) => (q.byThread.all(threadId) as unknown as SpanRow[]).map(fromRow),
     listByRun: (runId) => (q.byRun.all(runId) as unknown as SpanRow[]).map(fromRow),
+    // Crash bookkeeping: committed without an fsync, durable with the next message commit.
     closeOpenSpans(now, isAlive = processAlive) {
-      return tx.run(() => {
-        const all = (q.open.all() as unknown as SpanRow[]).map(fromRow);
-        // A run's root span carries the pid of the process running it; another live process's
-        // runs (the app while a CLI starts) are still going, so their spans stay open.
-        const livePids = new Map<string, boolean>();
-        for (const span of all) {
-          const pid = span.attributes['workbench.pid'];
-          if (typeof pid === 'number')
-            livePids.set(span.run_id, pid !== process.pid && isAlive(pid));
-        }
-        const open = all.filter((span) => !livePids.get(span.run_id));
-        for (const span of open) {
-          // The last sign of life is the best end we know; `now` would inflate durations by the downtime.
-          const lastEvent = span.events.reduce((t, e) => Math.max(t, e.time_ms), -Infinity);
-          const end = Number.isFinite(lastEvent)
-            ? Math.max(lastEvent, span.start_ms)
-            : (span.start_ms ?? now);
-          upsert({
-            ...span,
-            end_ms: end,
-            status: { code: 'ERROR', message: 'the workbench stopped before this span ended' },
-            attributes: { ...span.attributes, 'error.type': 'process_crash' },
-            incomplete: true,
-          });
-        }
-        return open.length;
-      });
+      return tx.run(
+        () => {
+          const all = (q.open.all() as unknown as SpanRow[]).map(fromRow);
+          // A run's root span carries the pid of the process running it; another live process's
+          // runs (the app while a CLI starts) are still going, so their spans stay open.
+          const livePids = new Map<string, boolean>();
+          for (const span of all) {
+            const pid = span.attributes['workbench.pid'];
+            if (typeof pid === 'number')
+              livePids.set(span.run_id, pid !== process.pid && isAlive(pid));
+          }
+          const open = all.filter((span) => !livePids.get(span.run_id));
+          for (const span of open) {
+            // The last sign of life is the best end we know; `now` would inflate durations by the downtime.
+            const lastEvent = span.events.reduce((t, e) => Math.max(t, e.time_ms), -Infinity);
+            const end = Number.isFinite(lastEvent)
+              ? Math.max(lastEvent, span.start_ms)
+              : (span.start_ms ?? now);
+            upsert({
+              ...span,
+              end_ms: end,
+              status: { code: 'ERROR', message: 'the workbench stopped before this span ended' },
+              attributes: { ...span.attributes, 'error.type': 'process_crash' },
+              incomplete: true,
+            });
+          }
+          return open.length;
+        },
+        { deferSync: true },
+      );
     },
   };
 }

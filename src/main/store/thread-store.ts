@@ -190,7 +190,8 @@ export function createThreadStore(
       }
       const id = newThreadId();
       const t = now();
-      q.insertThread.run(id, '', workspace, t, t);
+      // The thread's first message commits with an fsync right after; that makes this row durable.
+      tx.run(() => q.insertThread.run(id, '', workspace, t, t), { deferSync: true });
       const state: AgentState = { thread_id: id, messages: [], todos: [], files: {} };
       cache.set(id, state);
       tx.onRollback(() => cache.delete(id));

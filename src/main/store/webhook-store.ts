@@ -64,13 +64,17 @@ export function createWebhookStore(
   };
   return {
     enqueue: (eventSeq, url) => void q.insert.run(eventSeq, url, now()),
+    // Without an fsync: a claim lost to a power loss only means the delivery is attempted again.
     claimDue(limit, leaseMs) {
-      return tx.run(() => {
-        const t = now();
-        const rows = q.due.all({ now: t, limit }) as unknown as WebhookDelivery[];
-        for (const r of rows) q.claim.run(t + leaseMs, r.id);
-        return rows;
-      });
+      return tx.run(
+        () => {
+          const t = now();
+          const rows = q.due.all({ now: t, limit }) as unknown as WebhookDelivery[];
+          for (const r of rows) q.claim.run(t + leaseMs, r.id);
+          return rows;
+        },
+        { deferSync: true },
+      );
     },
     delivered: (id) => void q.delivered.run(now(), id),
     failed(id, error, nextAt) {
