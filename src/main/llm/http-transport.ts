@@ -2,9 +2,12 @@
  * The model client's HTTP: `node:http` / `node:https` with one keep-alive agent per scheme, so
  * consecutive rounds reuse one connection and nothing is set up per request (docs/performance.md).
  */
-import http from 'node:http';
 import type { Agent, IncomingHttpHeaders, IncomingMessage, RequestOptions } from 'node:http';
 import { abortError } from '../abort.ts';
+
+// Taken from the CommonJS side: an ES `import` of node:http builds its module facade, whose lazy
+// `WebSocket` export loads undici (tens of ms at start) that this client exists to avoid.
+const http = process.getBuiltinModule('node:http');
 
 /** One request. `body` is sent in a single write with its `content-length`. */
 export interface HttpRequest {
