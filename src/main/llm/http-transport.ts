@@ -89,7 +89,9 @@ export function createHttpTransport(opts: { maxSockets?: number } = {}): HttpTra
     if (req.signal.aborted) throw abortError(req.signal);
     const deadline = Date.now() + req.timeoutMs;
     let url = new URL(req.url);
-    let { method, body } = req;
+    let method = req.method;
+    // Encoded once: its length is the content-length and the bytes go out as they are.
+    let body = req.body === undefined ? undefined : Buffer.from(req.body, 'utf8');
     const headers = { ...req.headers };
     for (let hops = 0; ; hops++) {
       const res = await once(url, method, headers, body, req.signal, deadline - Date.now());
@@ -117,7 +119,7 @@ export function createHttpTransport(opts: { maxSockets?: number } = {}): HttpTra
     url: URL,
     method: string,
     headers: Record<string, string>,
-    body: string | undefined,
+    body: Buffer | undefined,
     signal: AbortSignal,
     timeoutMs: number,
     fresh = false,
@@ -127,7 +129,7 @@ export function createHttpTransport(opts: { maxSockets?: number } = {}): HttpTra
         method,
         agent: agentFor(url.protocol),
         headers:
-          body === undefined ? headers : { ...headers, 'content-length': Buffer.byteLength(body) },
+          body === undefined ? headers : { ...headers, 'content-length': String(body.length) },
       };
       const request = (
         url.protocol === 'https:' ? process.getBuiltinModule('node:https').request : http.request
