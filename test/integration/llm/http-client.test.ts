@@ -8,6 +8,7 @@ import { createOpenAiClient } from '../../../src/main/llm/openai-client.ts';
 import { listModels } from '../../../src/main/llm/providers.ts';
 import { LlmError } from '../../../src/main/llm/types.ts';
 import type { ModelRequest } from '../../../src/main/llm/types.ts';
+import { closedPort } from '../../helpers/ports.ts';
 
 const KEY = 'sk-test-canary-0987654321';
 const req: ModelRequest = {
@@ -92,6 +93,10 @@ async function until(check: () => boolean): Promise<void> {
 }
 
 const signal = () => new AbortController().signal;
+
+// Node's http agents take `proxyEnv` since 24.5 (what `fetch` honoured with NODE_USE_ENV_PROXY=1).
+const [major, minor] = process.versions.node.split('.').map(Number) as [number, number];
+const agentsTakeProxyEnv = major > 24 || (major === 24 && minor >= 5);
 
 describe('the model client over node:http', () => {
   it('sends three rounds over one TCP connection with the expected headers', async () => {
@@ -291,4 +296,35 @@ describe('the model client over node:http', () => {
     expect(srv.connections).toBe(1);
     expect(srv.requests[0]!.headers.authorization).toBe(`Bearer ${KEY}`);
   });
+
+  it.skipIf(!agentsTakeProxyEnv)(
+    'goes through HTTP_PROXY only when NODE_USE_ENV_PROXY=1, as fetch did',
+    async () => {
+      const proxy = await bare(answer('via the proxy'));
+      const saved = { HTTP_PROXY: process.env.HTTP_PROXY, USE: process.env.NODE_USE_ENV_PROXY };
+      process.env.HTTP_PROXY = new URL(proxy.baseURL).origin;
+      const far = {
+        apiKey: KEY,
+        baseURL: `http://127.0.0.1:${await closedPort()}/v1`,
+        maxRetries: 0,
+      };
+      try {
+        process.env.NODE_USE_ENV_PROXY = '1';
+        const res = await createOpenAiClient(far).chat(req, { signal: signal() });
+        expect(res.content).toBe('via the proxy');
+        expect(proxy.requests.map((r) => r.url)).toEqual([`${far.baseURL}/chat/completions`]);
+        process.env.NODE_USE_ENV_PROXY = '0';
+        const err = await createOpenAiClient(far)
+          .chat(req, { signal: signal() })
+          .catch((e: unknown) => e);
+        expect(err).toMatchObject({ code: 'unreachable' });
+        expect(proxy.requests).toHaveLength(1);
+      } finally {
+        if (saved.HTTP_PROXY === undefined) delete process.env.HTTP_PROXY;
+        else process.env.HTTP_PROXY = saved.HTTP_PROXY;
+        if (saved.USE === undefined) delete process.env.NODE_USE_ENV_PROXY;
+        else process.env.NODE_USE_ENV_PROXY = saved.USE;
+      }
+    },
+  );
 });
