@@ -72,7 +72,10 @@ export function createHttpTransport(opts: { maxSockets?: number } = {}): HttpTra
     if (!agent) {
       const options = {
         keepAlive: true,
-        maxSockets: opts.maxSockets ?? 8,
+        // Runs, threads and subagents share a client and each stream holds a socket for its whole
+        // answer: the cap is far above that (a queued request would wait out its timers) and only
+        // stops a runaway.
+        maxSockets: opts.maxSockets ?? 256,
         noDelay: true,
         proxyEnv: useEnvProxy() ? process.env : undefined,
       };
@@ -122,7 +125,7 @@ export function createHttpTransport(opts: { maxSockets?: number } = {}): HttpTra
     body: Buffer | undefined,
     signal: AbortSignal,
     timeoutMs: number,
-    fresh = false,
+    retried = false,
   ): Promise<IncomingMessage> {
     return new Promise((resolve, reject) => {
       const options: RequestOptions = {
@@ -149,8 +152,8 @@ export function createHttpTransport(opts: { maxSockets?: number } = {}): HttpTra
       request.on('error', (err: NodeJS.ErrnoException) => {
         cleanup();
         // The server may close an idle kept-alive socket just as it is reused: that request never
-        // reached it, so it goes once more on a new connection.
-        if (request.reusedSocket && (err.code === 'ECONNRESET' || err.code === 'EPIPE') && !fresh)
+        // got an answer, so it is sent once more (the agent has dropped the dead socket).
+        if (request.reusedSocket && (err.code === 'ECONNRESET' || err.code === 'EPIPE') && !retried)
           resolve(once(url, method, headers, body, signal, timeoutMs, true));
         else reject(err);
       });

@@ -115,6 +115,21 @@ describe('the model client over node:http', () => {
     expect(JSON.parse(body)).toMatchObject({ model: 'm', stream: true });
   });
 
+  it('resends at once, on a new connection, when a kept-alive socket was closed unanswered', async () => {
+    const srv = await bare(
+      answer('first'),
+      (request) => void request.socket.destroy(),
+      answer('second'),
+    );
+    const client = createOpenAiClient({ apiKey: KEY, baseURL: srv.baseURL });
+    expect((await client.chat(req, { signal: signal() })).content).toBe('first');
+    const retries: number[] = [];
+    const res = await client.chat(req, { signal: signal(), onRetry: (n) => retries.push(n) });
+    expect(res.content).toBe('second');
+    expect(retries).toEqual([]);
+    expect(srv.connections).toBe(2);
+  });
+
   it('sends no authorization header without a key', async () => {
     const srv = await bare(answer('ok'));
     await createOpenAiClient({ apiKey: '', baseURL: srv.baseURL }).chat(req, { signal: signal() });
