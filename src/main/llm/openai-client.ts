@@ -66,20 +66,17 @@ export function createOpenAiClient(opts: OpenAiClientOptions): LlmClient {
     const onAbort = () => ctrl.abort(o.signal.reason);
     o.signal.addEventListener('abort', onAbort, { once: true });
     let idleFired = false;
-    let timer: ReturnType<typeof setTimeout> | undefined;
-    const arm = () => {
-      clearTimeout(timer);
-      timer = setTimeout(() => {
-        idleFired = true;
-        ctrl.abort();
-      }, idleMs);
-    };
+    // One timer per attempt, pushed back on every chunk (refresh is cheaper than a new timer).
+    const timer = setTimeout(() => {
+      idleFired = true;
+      ctrl.abort();
+    }, idleMs);
+    const arm = () => void timer.refresh();
     const secs = `${Math.round(idleMs / 100) / 10} s`;
     const noAnswer = (): Attempt => {
       const error = new LlmError('timeout', `${baseURL} sent no answer for ${secs}`);
       return { kind: 'failed', failure: { error, retryable: true } };
     };
-    arm();
     try {
       let res: HttpResponse;
       try {
