@@ -1,5 +1,5 @@
-/** Turns SDK / network failures into one user-facing `LlmError` line (never containing the key). */
-import { APIConnectionError, APIConnectionTimeoutError, APIError } from 'openai';
+/** Turns HTTP / network failures into one user-facing `LlmError` line (never containing the key). */
+import { HttpTimeoutError } from './http-transport.ts';
 import { LlmError } from './types.ts';
 import { errorMessage } from '../errors.ts';
 
@@ -23,19 +23,25 @@ export interface ErrorContext {
  * Contract: 429, 5xx, connection errors and timeouts are retryable; everything else is not.
  */
 export function classifyError(err: unknown, ctx: ErrorContext): ClassifiedError {
-  if (err instanceof APIConnectionTimeoutError) {
+  if (err instanceof HttpTimeoutError) {
     return { error: mk(ctx, 'timeout', `${ctx.baseURL} did not answer in time`), retryable: true };
   }
-  if (err instanceof APIConnectionError) {
-    return { error: mk(ctx, 'unreachable', unreachableLine(err, ctx.baseURL)), retryable: true };
-  }
-  if (err instanceof APIError && typeof err.status === 'number') {
-    return classifyStatus(err.status, serverMessage(err), ctx, err.headers ?? undefined);
-  }
-  const why = errorMessage(err);
   if (networkCode(err))
     return { error: mk(ctx, 'unreachable', unreachableLine(err, ctx.baseURL)), retryable: true };
-  return { error: mk(ctx, 'unknown', `model call failed: ${why}`), retryable: false };
+  return { error: mk(ctx, 'unknown', `model call failed: ${errorMessage(err)}`), retryable: false };
+}
+
+/**
+ * The `error.message` of an OpenAI-style JSON error body, if there is one.
+ * Contract: anything else (not JSON, no such field) gives `undefined`.
+ */
+export function serverMessage(body: string): string | undefined {
+  try {
+    const message = (JSON.parse(body) as { error?: { message?: unknown } } | null)?.error?.message;
+    return typeof message === 'string' ? message : undefined;
+  } catch {
+    return undefined;
+  }
 }
 
 /** Classifies an HTTP status with the server's own message (also used by `listModels`). */
@@ -136,12 +142,6 @@ export function networkCode(err: unknown): string | undefined {
     }
     cur = (cur as { cause?: unknown }).cause;
   }
-  return undefined;
-}
-
-function serverMessage(err: APIError): string | undefined {
-  const e = err.error as { message?: unknown } | undefined;
-  if (e && typeof e.message === 'string') return e.message;
   return undefined;
 }
 

@@ -1,30 +1,30 @@
 /**
- * The `LlmClient` over any OpenAI-compatible endpoint, on the `openai` SDK with the SDK's retries off:
- * we retry ourselves, only before the stream starts, so a half-streamed answer is never repeated.
+ * The `LlmClient` over any OpenAI-compatible endpoint, on `node:http(s)` with one kept-alive
+ * connection and its own SSE parser (docs/performance.md). We retry ourselves, only before the
+ * stream starts, so a half-streamed answer is never repeated.
  */
-import OpenAI, { APIError } from 'openai';
 import type { ChatOptions, LlmClient, LlmResponse, ModelRequest } from './types.ts';
 import { LlmError } from './types.ts';
 import { requestBody } from './request-body.ts';
-import { createStreamAccumulator } from './stream-accumulator.ts';
-import { classifyError, networkCode, scrub } from './error-mapping.ts';
+import { createHttpTransport, headerGetter, readText } from './http-transport.ts';
+import type { HttpResponse } from './http-transport.ts';
+import { readStream } from './sse-stream.ts';
+import { classifyError, classifyStatus, serverMessage } from './error-mapping.ts';
 import type { ClassifiedError } from './error-mapping.ts';
 import { abortError, sleep } from '../abort.ts';
 import { backoffDelay, parseRetryAfter } from './retry.ts';
-import { errorMessage } from '../errors.ts';
 
 /** Options of `createOpenAiClient`. */
 export interface OpenAiClientOptions {
-  /** May be '' for local servers that need no key. */
+  /** May be '' for local servers that need no key (then no authorization header is sent). */
   apiKey: string;
   /** Must include the version path, e.g. http://127.0.0.1:11434/v1. */
   baseURL: string;
-  fetch?: typeof fetch;
   /** Retries before the stream starts (429, 5xx, connection errors); default 3. */
   maxRetries?: number;
   /** No chunk for this long aborts the request; default 60 000. */
   idleTimeoutMs?: number;
-  /** Overall cap for getting the response headers; default the SDK's 10 minutes. */
+  /** Overall cap for getting the response headers; default 10 minutes. */
   requestTimeoutMs?: number;
   /** First backoff delay; default 500 (doubles per attempt). */
   retryBaseMs?: number;
@@ -34,6 +34,9 @@ export interface OpenAiClientOptions {
   maxRetryAfterMs?: number;
 }
 
+/** An error body is read up to this size for its message. */
+const ERROR_BODY_MAX = 64 * 1024;
+
 type Attempt =
   { kind: 'done'; response: LlmResponse } | { kind: 'failed'; failure: ClassifiedError };
 
@@ -41,21 +44,21 @@ type Attempt =
  * Creates an LlmClient for an OpenAI-compatible endpoint.
  * Contract: see `LlmClient` — a broken stream resolves `interrupted` with no tool calls; failures before
  * the stream rejects with one-line `LlmError`s that never contain the key; aborts reject `AbortError`.
+ * Consecutive calls reuse one kept-alive connection.
  */
 export function createOpenAiClient(opts: OpenAiClientOptions): LlmClient {
   const baseURL = opts.baseURL.replace(/\/+$/, '');
+  const url = `${baseURL}/chat/completions`;
   const maxRetries = opts.maxRetries ?? 3;
   const idleMs = opts.idleTimeoutMs ?? 60_000;
-  const sdk = new OpenAI({
-    // The SDK refuses to start without a key; local servers ignore this placeholder.
-    apiKey: opts.apiKey || 'no-key',
-    baseURL,
-    fetch: opts.fetch,
-    maxRetries: 0,
-    timeout: opts.requestTimeoutMs,
-    // The SDK logs malformed SSE lines to the console; we report them through `error` instead.
-    logLevel: 'off',
-  });
+  const requestTimeoutMs = opts.requestTimeoutMs ?? 600_000;
+  const transport = createHttpTransport();
+  const headers: Record<string, string> = {
+    'content-type': 'application/json',
+    accept: 'text/event-stream',
+    'user-agent': 'agent-workbench',
+  };
+  if (opts.apiKey) headers.authorization = `Bearer ${opts.apiKey}`;
   const ctx = { baseURL, apiKey: opts.apiKey };
 
   async function attempt(req: ModelRequest, o: ChatOptions): Promise<Attempt> {
@@ -63,61 +66,59 @@ export function createOpenAiClient(opts: OpenAiClientOptions): LlmClient {
     const onAbort = () => ctrl.abort(o.signal.reason);
     o.signal.addEventListener('abort', onAbort, { once: true });
     let idleFired = false;
-    let timer: ReturnType<typeof setTimeout> | undefined;
-    const arm = () => {
-      clearTimeout(timer);
-      timer = setTimeout(() => {
-        idleFired = true;
-        ctrl.abort();
-      }, idleMs);
-    };
+    // One timer per attempt, pushed back on every chunk (refresh is cheaper than a new timer).
+    const timer = setTimeout(() => {
+      idleFired = true;
+      ctrl.abort();
+    }, idleMs);
+    const arm = () => void timer.refresh();
     const secs = `${Math.round(idleMs / 100) / 10} s`;
-    arm();
+    const noAnswer = (): Attempt => {
+      const error = new LlmError('timeout', `${baseURL} sent no answer for ${secs}`);
+      return { kind: 'failed', failure: { error, retryable: true } };
+    };
     try {
-      let stream: AsyncIterable<unknown>;
+      let res: HttpResponse;
       try {
-        // The body is sent as built by requestBody (each message serialized once per thread); the
-        // params object only tells the SDK to read the answer as a stream.
-        stream = await sdk.chat.completions.create(
-          { model: req.model, messages: [], stream: true },
-          {
-            signal: ctrl.signal,
-            maxRetries: 0,
-            body: requestBody(req),
-            headers: { 'content-type': 'application/json' },
-          },
-        );
+        // The body is sent exactly as requestBody built it (each message serialized once per thread).
+        res = await transport.send({
+          method: 'POST',
+          url,
+          headers,
+          body: requestBody(req),
+          signal: ctrl.signal,
+          timeoutMs: requestTimeoutMs,
+        });
       } catch (err) {
         if (o.signal.aborted) throw abortError(o.signal);
-        if (idleFired) {
-          const error = new LlmError('timeout', `${baseURL} sent no answer for ${secs}`);
-          return { kind: 'failed', failure: { error, retryable: true } };
-        }
+        if (idleFired) return noAnswer();
         return { kind: 'failed', failure: classifyError(err, { ...ctx, model: req.model }) };
       }
-      // From here on the stream has started: never retry, never return a half-built tool call.
-      const acc = createStreamAccumulator();
-      let first = true;
-      try {
-        for await (const chunk of stream) {
-          arm();
-          if (first) {
-            first = false;
-            o.onFirstChunk?.();
-          }
-          const text = acc.push(chunk as Parameters<typeof acc.push>[0]);
-          if (text) o.onDelta?.(text);
-        }
-      } catch (err) {
+      if (res.status < 200 || res.status > 299) {
+        const destroy = () => res.body.destroy();
+        ctrl.signal.addEventListener('abort', destroy, { once: true });
+        const text = await readText(res.body, ERROR_BODY_MAX);
+        ctrl.signal.removeEventListener('abort', destroy);
         if (o.signal.aborted) throw abortError(o.signal);
-        if (idleFired) return done(acc.interrupt(`the stream stalled: no data for ${secs}`));
-        return done(acc.interrupt(scrub(describeBreak(err), opts.apiKey)));
+        const failure = classifyStatus(
+          res.status,
+          serverMessage(text),
+          { ...ctx, model: req.model },
+          headerGetter(res.headers),
+        );
+        return { kind: 'failed', failure };
       }
-      // The SDK ends iteration quietly on abort, so the flags tell us why it stopped.
+      // From here on the stream has started: never retry, never return a half-built tool call.
+      const response = await readStream(res.body, {
+        signal: ctrl.signal,
+        onChunk: arm,
+        onFirstChunk: o.onFirstChunk,
+        onDelta: o.onDelta,
+        apiKey: opts.apiKey,
+        stalled: () => (idleFired ? `the stream stalled: no data for ${secs}` : undefined),
+      });
       if (o.signal.aborted) throw abortError(o.signal);
-      if (idleFired) return done(acc.interrupt(`the stream stalled: no data for ${secs}`));
-      if (!acc.finished) return done(acc.interrupt('the stream ended before the model finished'));
-      return done(acc.finish());
+      return { kind: 'done', response };
     } finally {
       clearTimeout(timer);
       o.signal.removeEventListener('abort', onAbort);
@@ -142,20 +143,4 @@ export function createOpenAiClient(opts: OpenAiClientOptions): LlmClient {
       }
     },
   };
-}
-
-function done(response: LlmResponse): Attempt {
-  return { kind: 'done', response };
-}
-
-/** Why a started stream broke, in one line. */
-function describeBreak(err: unknown): string {
-  if (err instanceof SyntaxError) return 'the server sent malformed stream data';
-  if (err instanceof APIError) return `the server reported an error mid-stream: ${err.message}`;
-  const code = networkCode(err);
-  if (code) return `the connection was lost mid-stream (${code})`;
-  const why = errorMessage(err);
-  // undici reports a dropped socket as a bare "terminated", which says nothing to a user.
-  if (why === 'terminated' || why === '') return 'the connection was lost mid-stream';
-  return `the connection was lost mid-stream (${why})`;
 }

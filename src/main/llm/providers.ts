@@ -1,5 +1,7 @@
 /** Provider presets, base-URL normalisation, model listing and the Settings "Test connection". */
 import { classifyStatus, scrub, unreachableLine } from './error-mapping.ts';
+import { createHttpTransport, HttpTimeoutError, readText } from './http-transport.ts';
+import type { HttpResponse, HttpTransport } from './http-transport.ts';
 import { abortError, isAbortError } from '../abort.ts';
 import { LlmError } from './types.ts';
 import { errorMessage } from '../errors.ts';
@@ -70,7 +72,7 @@ export function getPreset(id: ProviderId): ProviderPreset {
  * Cleans a user-typed base URL.
  * Contract: trims, adds `http://` when no scheme, strips trailing slashes and a pasted
  * `/chat/completions` or `/models`, and adds the version path when the URL has none (`/v1`, or
- * `/api/v1` for openrouter.ai) — the SDK needs it or every request 404s. Invalid URLs come back trimmed.
+ * `/api/v1` for openrouter.ai) — the client needs it or every request 404s. Invalid URLs come back trimmed.
  */
 export function normalizeBaseUrl(input: string): string {
   let text = input.trim();
@@ -96,8 +98,10 @@ export interface EndpointOptions {
   signal?: AbortSignal;
   /** Default 10 000 ms. */
   timeoutMs?: number;
-  fetch?: typeof fetch;
 }
+
+// One transport for every listing (Settings, probes): its kept-alive sockets never hold the process.
+let transport: HttpTransport | undefined;
 
 /**
  * Lists model ids from `GET <baseURL>/models`, sorted.
@@ -107,20 +111,50 @@ export interface EndpointOptions {
 export async function listModels(opts: EndpointOptions): Promise<string[]> {
   const baseURL = normalizeBaseUrl(opts.baseURL);
   const ctx = { baseURL, apiKey: opts.apiKey };
-  const timeout = AbortSignal.timeout(opts.timeoutMs ?? 10_000);
-  const signal = opts.signal ? AbortSignal.any([opts.signal, timeout]) : timeout;
-  const headers: Record<string, string> = { accept: 'application/json' };
+  const timeoutMs = opts.timeoutMs ?? 10_000;
+  const ctrl = new AbortController();
+  const onAbort = () => ctrl.abort(opts.signal?.reason);
+  opts.signal?.addEventListener('abort', onAbort, { once: true });
+  let timedOut = false;
+  const timer = setTimeout(() => {
+    timedOut = true;
+    ctrl.abort();
+  }, timeoutMs);
+  const headers: Record<string, string> = {
+    accept: 'application/json',
+    'user-agent': 'agent-workbench',
+  };
   if (opts.apiKey) headers.authorization = `Bearer ${opts.apiKey}`;
-  let res: Response;
+  let status: number;
+  let text: string;
   try {
-    res = await (opts.fetch ?? fetch)(`${baseURL}/models`, { headers, signal });
-  } catch (err) {
+    let res: HttpResponse;
+    try {
+      transport ??= createHttpTransport();
+      res = await transport.send({
+        method: 'GET',
+        url: `${baseURL}/models`,
+        headers,
+        signal: ctrl.signal,
+        timeoutMs,
+      });
+    } catch (err) {
+      if (opts.signal?.aborted) throw abortError(opts.signal);
+      if (timedOut || err instanceof HttpTimeoutError)
+        throw classifyStatus(408, undefined, ctx).error;
+      throw new LlmError('unreachable', scrub(unreachableLine(err, baseURL), opts.apiKey));
+    }
+    status = res.status;
+    const destroy = () => res.body.destroy();
+    ctrl.signal.addEventListener('abort', destroy, { once: true });
+    text = await readText(res.body, status >= 200 && status < 300 ? Infinity : 64 * 1024);
     if (opts.signal?.aborted) throw abortError(opts.signal);
-    if (timeout.aborted) throw classifyStatus(408, undefined, ctx).error;
-    throw new LlmError('unreachable', scrub(unreachableLine(err, baseURL), opts.apiKey));
+    if (timedOut) throw classifyStatus(408, undefined, ctx).error;
+  } finally {
+    clearTimeout(timer);
+    opts.signal?.removeEventListener('abort', onAbort);
   }
-  const text = await res.text().catch(() => '');
-  if (!res.ok) throw classifyStatus(res.status, messageOf(text), ctx).error;
+  if (status < 200 || status > 299) throw classifyStatus(status, messageOf(text), ctx).error;
   let body: unknown;
   try {
     body = JSON.parse(text);
@@ -187,7 +221,6 @@ export interface ProbeResult {
 export async function probeLocalProviders(
   opts: {
     timeoutMs?: number;
-    fetch?: typeof fetch;
     targets?: Array<{ id: string; label: string; baseURL: string }>;
   } = {},
 ): Promise<ProbeResult[]> {
@@ -199,7 +232,6 @@ export async function probeLocalProviders(
         const models = await listModels({
           baseURL: t.baseURL,
           timeoutMs: opts.timeoutMs ?? 800,
-          fetch: opts.fetch,
         });
         return { id: t.id, label: t.label, baseURL: t.baseURL, ok: true, models };
       } catch {
