@@ -49,7 +49,7 @@ try {
     platform: 'node',
     format: 'esm',
     target: 'node24',
-    // CommonJS dependencies (inside openai, yaml…) call require(); give the ESM bundle one.
+    // CommonJS dependencies (yaml, ws…) call require(); give the ESM bundle one.
     banner: { js: "import { createRequire as __wbCreateRequire } from 'node:module'; const require = __wbCreateRequire(import.meta.url);" },
     logLevel: 'warning',
     legalComments: 'none',
