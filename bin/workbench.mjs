@@ -7,7 +7,8 @@
 // runs (`/proc/$PPID/environ`): with secret-looking variables set, this launcher starts the CLI as a
 // child without them and hands them over through an inherited pipe (src/main/cli/handover.ts).
 import { spawn, spawnSync } from 'node:child_process';
-import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
+import { readdir, stat } from 'node:fs/promises';
 import module from 'node:module';
 import { dirname, join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
@@ -81,22 +82,22 @@ if (major < 24) {
 
 if (secretNames.length > 0) await runWithoutSecrets(secretNames, process.execPath);
 
-function newestMtime(dir) {
-  let newest = 0;
-  for (const entry of readdirSync(dir, { withFileTypes: true })) {
-    const p = join(dir, entry.name);
-    newest = Math.max(newest, entry.isDirectory() ? newestMtime(p) : statSync(p).mtimeMs);
-  }
-  return newest;
-}
-
-function freshBundle() {
-  if (process.env.WORKBENCH_FROM_SOURCE) return undefined;
-  const bundle = join(root, 'out', 'cli', 'workbench.mjs');
-  if (!existsSync(bundle)) return undefined;
-  const built = statSync(bundle).mtimeMs;
-  const sources = Math.max(newestMtime(join(root, 'src', 'main')), newestMtime(join(root, 'src', 'shared')), statSync(join(root, 'package-lock.json')).mtimeMs);
-  return built >= sources ? bundle : undefined;
+// Whether the bundle is at least as new as every source file (a stale bundle must never run). The walk
+// stats a few hundred files: it runs on the thread pool while the bundle loads, off the start's path.
+async function bundleIsFresh(bundle) {
+  const newest = async (dir) => {
+    const entries = await readdir(dir, { withFileTypes: true, recursive: true });
+    const files = entries.filter((e) => e.isFile()).map((e) => join(e.parentPath, e.name));
+    const times = await Promise.all(files.map((f) => stat(f).then((s) => s.mtimeMs)));
+    return Math.max(0, ...times);
+  };
+  const [built, ...sources] = await Promise.all([
+    stat(bundle).then((s) => s.mtimeMs),
+    newest(join(root, 'src', 'main')),
+    newest(join(root, 'src', 'shared')),
+    stat(join(root, 'package-lock.json')).then((s) => s.mtimeMs),
+  ]);
+  return built >= Math.max(...sources);
 }
 
 // Node's compile cache keeps each module compiled (and type-stripped) between runs, keyed by content;
@@ -106,6 +107,15 @@ try {
 } catch {
   // no cache: slower start, same behaviour
 }
-const bundle = freshBundle();
-const { runAsProcess } = await import(bundle ? pathToFileURL(bundle).href : '../src/main/cli/main.ts');
+const bundle = join(root, 'out', 'cli', 'workbench.mjs');
+const source = '../src/main/cli/main.ts';
+let cli;
+if (!process.env.WORKBENCH_FROM_SOURCE && existsSync(bundle)) {
+  const [fresh, loaded] = await Promise.all([
+    bundleIsFresh(bundle).catch(() => false),
+    import(pathToFileURL(bundle).href),
+  ]);
+  cli = fresh ? loaded : await import(source);
+} else cli = await import(source);
+const { runAsProcess } = cli;
 process.exitCode = await runAsProcess(process.argv.slice(2));
