@@ -3,6 +3,7 @@
  * live in tokens.ts.
  */
 import type { Message, Role } from '../../shared/types/index.ts';
+import { sharedPrefixLength } from './prefix-sum.ts';
 
 const ROLES: readonly Role[] = ['system', 'user', 'assistant', 'tool'];
 
@@ -48,7 +49,8 @@ const validChains = new WeakMap<Message, ValidChain>();
  */
 export function validate(msgs: readonly Message[], opts: ValidateOptions = {}): void {
   const known = msgs.length > 0 ? validChains.get(msgs[0]) : undefined;
-  const from = known && startsWith(msgs, known.refs) ? known.refs.length : 0;
+  const from =
+    known && sharedPrefixLength(msgs, known.refs) === known.refs.length ? known.refs.length : 0;
   // calls of the current assistant turn → its index
   let open = from > 0 ? new Map(known!.open) : new Map<string, number>();
   const unanswered = (i: number) => {
@@ -91,13 +93,6 @@ export function validate(msgs: readonly Message[], opts: ValidateOptions = {}): 
   }
   if (msgs.length > from) remember(msgs, from, known, open);
   if (!opts.openLastTurn) unanswered(msgs.length);
-}
-
-/** True when `msgs` begins with exactly the message objects of `prefix`. */
-function startsWith(msgs: readonly Message[], prefix: readonly Message[]): boolean {
-  if (prefix.length > msgs.length) return false;
-  for (let i = 0; i < prefix.length; i++) if (msgs[i] !== prefix[i]) return false;
-  return true;
 }
 
 /** Records that `msgs` passed (up to the final unanswered check), extending the known chain in place. */

@@ -11,6 +11,14 @@ interface Chain {
   sums: number[];
 }
 
+/** How many leading messages `a` and `b` share, compared by identity (no field is read). */
+export function sharedPrefixLength(a: readonly Message[], b: readonly Message[]): number {
+  const n = Math.min(a.length, b.length);
+  let k = 0;
+  while (k < n && a[k] === b[k]) k++;
+  return k;
+}
+
 /** Sums a per-message measure over an array, remembering the result per chain of messages. */
 export interface PrefixSum {
   total(msgs: readonly Message[]): number;
@@ -34,9 +42,7 @@ export function createPrefixSum(measure: (m: Message) => number): PrefixSum {
         chains.set(msgs[0], chain);
       }
       const { refs, sums } = chain;
-      const shared = Math.min(refs.length, msgs.length);
-      let k = 0;
-      while (k < shared && refs[k] === msgs[k]) k++;
+      const k = sharedPrefixLength(refs, msgs);
       if (k === msgs.length) return sums[k];
       // A shorter array that is a prefix was answered above; here the chain diverges at k or grows.
       refs.length = k;

@@ -7,6 +7,7 @@
 import type { Message } from '../../shared/types/index.ts';
 import { systemText, toOpenAiMessages, toOpenAiTools } from './message-mapping.ts';
 import type { ModelRequest, ToolSchema } from './types.ts';
+import { sharedPrefixLength } from '../agent/prefix-sum.ts';
 
 const messageJson = new WeakMap<Message, string>();
 const toolJson = new WeakMap<ToolSchema, string>();
@@ -39,9 +40,7 @@ function messagesJson(msgs: readonly Message[]): string {
     joinedChains.set(msgs[0], chain);
   }
   const { refs, ends } = chain;
-  const shared = Math.min(refs.length, msgs.length);
-  let k = 0;
-  while (k < shared && refs[k] === msgs[k]) k++;
+  const k = sharedPrefixLength(refs, msgs);
   if (k === msgs.length) return k === refs.length ? chain.text : chain.text.slice(0, ends[k]);
   let text = k === refs.length ? chain.text : chain.text.slice(0, ends[k]);
   refs.length = k;
