@@ -24,27 +24,50 @@ export interface PrefixSum {
   total(msgs: readonly Message[]): number;
 }
 
+/** Chains kept per first message: a round may sum the thread and a compacted copy of it. */
+const CHAINS_PER_START = 4;
+
 /**
  * A remembered sum of `measure`. Chains are keyed by their first message, so threads run side by
- * side keep their own; the part of `msgs` equal (by identity) to the chain's start is not measured
- * again, any message after the first difference is.
+ * side keep their own, and a few are kept per first message (most recently used first); the part
+ * of `msgs` equal (by identity) to the best-matching chain's start is not measured again, any
+ * message after the first difference is.
  * Contract: `total(msgs)` equals the plain sum of `measure` over `msgs` provided a message object
  * never changes once made (none does: a changed message is a new object); `measure` must be pure.
  */
 export function createPrefixSum(measure: (m: Message) => number): PrefixSum {
-  const chains = new WeakMap<Message, Chain>();
+  const chains = new WeakMap<Message, Chain[]>();
   return {
     total(msgs) {
       if (msgs.length === 0) return 0;
-      let chain = chains.get(msgs[0]);
-      if (!chain) {
-        chain = { refs: [], sums: [0] };
-        chains.set(msgs[0], chain);
+      let list = chains.get(msgs[0]);
+      if (!list) {
+        list = [];
+        chains.set(msgs[0], list);
       }
+      let best: Chain | undefined;
+      let k = 0;
+      for (const chain of list) {
+        const shared = sharedPrefixLength(chain.refs, msgs);
+        if (!best || shared > k) [best, k] = [chain, shared];
+      }
+      let chain: Chain;
+      if (best && (k === msgs.length || k === best.refs.length)) chain = best;
+      else {
+        // A new chain that starts as the best one did, in place of the least recently used if full.
+        chain = list.length < CHAINS_PER_START ? { refs: [], sums: [0] } : list[list.length - 1];
+        if (chain !== best) {
+          chain.refs = best ? best.refs.slice(0, k) : [];
+          chain.sums = best ? best.sums.slice(0, k + 1) : [0];
+        }
+      }
+      const at = list.indexOf(chain);
+      if (at !== 0) {
+        if (at > 0) list.splice(at, 1);
+        list.unshift(chain);
+      }
+      if (k === msgs.length) return chain.sums[k];
       const { refs, sums } = chain;
-      const k = sharedPrefixLength(refs, msgs);
-      if (k === msgs.length) return sums[k];
-      // A shorter array that is a prefix was answered above; here the chain diverges at k or grows.
       refs.length = k;
       sums.length = k + 1;
       for (let i = k; i < msgs.length; i++) {

@@ -49,6 +49,25 @@ describe('estimateTokens over a changing thread', () => {
     expect(measured).toEqual(msgs);
   });
 
+  it('keeps a thread and a compacted copy of it apart, measuring only new messages each round', () => {
+    const measured: Message[] = [];
+    const sum = createPrefixSum((m) => (measured.push(m), m.content.length));
+    const plainLength = (msgs: Message[]) => msgs.reduce((n, m) => n + m.content.length, 0);
+    const msgs = thread(10);
+    const pruned = user('[pruned]');
+    const copy = () => [msgs[0], pruned, ...msgs.slice(2)];
+    expect(sum.total(msgs)).toBe(plainLength(msgs));
+    expect(sum.total(copy())).toBe(plainLength(copy()));
+    for (let round = 0; round < 3; round++) {
+      const fresh = user(`round ${round}`);
+      msgs.push(fresh);
+      measured.length = 0;
+      expect(sum.total(msgs)).toBe(plainLength(msgs));
+      expect(sum.total(copy())).toBe(plainLength(copy()));
+      expect(measured).toEqual([fresh, fresh]);
+    }
+  });
+
   it('keeps threads that alternate apart', () => {
     const a = thread(10, 'a');
     const b = thread(12, 'b');
