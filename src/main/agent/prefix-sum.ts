@@ -29,9 +29,11 @@ const CHAINS_PER_START = 4;
 
 /**
  * A remembered sum of `measure`. Chains are keyed by their first message, so threads run side by
- * side keep their own, and a few are kept per first message (most recently used first); the part
- * of `msgs` equal (by identity) to the best-matching chain's start is not measured again, any
- * message after the first difference is.
+ * side keep their own, and a few are kept per first message (most recently used first). `msgs` is
+ * compared with the chain sharing the longest start with it, position by position by identity:
+ * only messages that differ from the chain's at their position, or come after its end, are measured.
+ * So a thread that grew, or a compacted copy whose pruned outputs changed in a few places, costs a
+ * pointer comparison per message and a measure per new message.
  * Contract: `total(msgs)` equals the plain sum of `measure` over `msgs` provided a message object
  * never changes once made (none does: a changed message is a new object); `measure` must be pure.
  */
@@ -52,9 +54,10 @@ export function createPrefixSum(measure: (m: Message) => number): PrefixSum {
         if (!best || shared > k) [best, k] = [chain, shared];
       }
       let chain: Chain;
-      if (best && (k === msgs.length || k === best.refs.length)) chain = best;
+      // The chain used last is kept when another array departs from it (a thread and its compacted
+      // copy take turns): the new one starts as a copy of its shared part, in a free or the oldest slot.
+      if (best && (k === msgs.length || k === best.refs.length || best !== list[0])) chain = best;
       else {
-        // A new chain that starts as the best one did, in place of the least recently used if full.
         chain = list.length < CHAINS_PER_START ? { refs: [], sums: [0] } : list[list.length - 1];
         if (chain !== best) {
           chain.refs = best ? best.refs.slice(0, k) : [];
@@ -68,9 +71,19 @@ export function createPrefixSum(measure: (m: Message) => number): PrefixSum {
       }
       if (k === msgs.length) return chain.sums[k];
       const { refs, sums } = chain;
-      refs.length = k;
-      sums.length = k + 1;
-      for (let i = k; i < msgs.length; i++) {
+      // Positions both have: reuse the measure of a message that is still the same object.
+      const both = Math.min(refs.length, msgs.length);
+      let before = sums[k];
+      for (let i = k; i < both; i++) {
+        const after = sums[i + 1];
+        const m = msgs[i];
+        sums[i + 1] = sums[i] + (refs[i] === m ? after - before : measure(m));
+        refs[i] = m;
+        before = after;
+      }
+      refs.length = both;
+      sums.length = both + 1;
+      for (let i = both; i < msgs.length; i++) {
         const m = msgs[i];
         refs.push(m);
         sums.push(sums[i] + measure(m));

@@ -68,6 +68,26 @@ describe('estimateTokens over a changing thread', () => {
     }
   });
 
+  it('measures only the changed places of a copy whose pruned part grows round by round', () => {
+    const measured: Message[] = [];
+    const sum = createPrefixSum((m) => (measured.push(m), m.content.length));
+    const plainLength = (msgs: Message[]) => msgs.reduce((n, m) => n + m.content.length, 0);
+    const msgs = thread(20);
+    const pruned = new Map<Message, Message>();
+    const prune = (m: Message) => pruned.get(m) ?? pruned.set(m, user('[pruned]')).get(m)!;
+    const copy = (upto: number) => msgs.map((m, i) => (i > 0 && i < upto ? prune(m) : m));
+    sum.total(msgs);
+    sum.total(copy(3));
+    for (let round = 0; round < 4; round++) {
+      const fresh = user(`round ${round}`);
+      msgs.push(fresh);
+      measured.length = 0;
+      expect(sum.total(msgs)).toBe(plainLength(msgs));
+      expect(sum.total(copy(4 + round))).toBe(plainLength(copy(4 + round)));
+      expect(measured).toEqual([fresh, prune(msgs[3 + round]), fresh]);
+    }
+  });
+
   it('keeps threads that alternate apart', () => {
     const a = thread(10, 'a');
     const b = thread(12, 'b');
