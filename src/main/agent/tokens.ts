@@ -1,5 +1,6 @@
 /** The one token heuristic (characters / 4), per text and per message so callers can budget slices. */
 import type { Message } from '../../shared/types/index.ts';
+import { createPrefixSum } from './prefix-sum.ts';
 
 const CHARS_PER_TOKEN = 4;
 
@@ -18,9 +19,13 @@ export function estimateMessageTokens(m: Message): number {
   return Math.ceil(chars / CHARS_PER_TOKEN);
 }
 
-/** Estimated tokens of a conversation: the sum of `estimateMessageTokens` over `msgs`. */
+const conversationTokens = createPrefixSum(estimateMessageTokens);
+
+/**
+ * Estimated tokens of a conversation: the sum of `estimateMessageTokens` over `msgs`.
+ * Contract: a call on a thread that grew since the last call measures only the new messages
+ * (agent/prefix-sum.ts), so counting every round does not grow with the thread.
+ */
 export function estimateTokens(msgs: readonly Message[]): number {
-  let total = 0;
-  for (const m of msgs) total += estimateMessageTokens(m);
-  return total;
+  return conversationTokens.total(msgs);
 }

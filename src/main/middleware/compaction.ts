@@ -14,6 +14,7 @@ import {
 } from '../../shared/constants.ts';
 import type { ModelRequest } from '../llm/types.ts';
 import { estimateMessageTokens, estimateTokens } from '../agent/tokens.ts';
+import { sharedPrefixLength } from '../agent/prefix-sum.ts';
 
 export type CompactionStrategy = 'hybrid' | 'summarization';
 
@@ -50,14 +51,18 @@ const PRUNED = /^\[output pruned: \d+ chars\]$/;
 const TRANSCRIPT_MESSAGE_CHARS = 8_000;
 
 /** Fills in defaults (trigger 0.85, hybrid, target 62.5 % of the window); nonsense values fall back to them. */
-export function resolveCompaction(contextWindow: number | undefined, c: CompactionConfig = {}): ResolvedCompaction {
+export function resolveCompaction(
+  contextWindow: number | undefined,
+  c: CompactionConfig = {},
+): ResolvedCompaction {
   const window = contextWindow && contextWindow > 0 ? contextWindow : DEFAULT_CONTEXT_WINDOW;
   const trigger = c.trigger && c.trigger > 0 && c.trigger <= 1 ? c.trigger : SUMMARIZATION_TRIGGER;
   return {
     contextWindow: window,
     strategy: c.strategy ?? 'hybrid',
     trigger,
-    target_tokens: c.target_tokens && c.target_tokens > 0 ? c.target_tokens : Math.floor(window * TARGET_RATIO),
+    target_tokens:
+      c.target_tokens && c.target_tokens > 0 ? c.target_tokens : Math.floor(window * TARGET_RATIO),
     preserve_last_n: Math.max(0, c.preserve_last_n ?? 0),
     protected_tokens: Math.max(0, c.protected_tokens ?? 0),
   };
@@ -76,17 +81,27 @@ export function leadingSystemCount(msgs: readonly Message[]): number {
  * with a tool message and every tool result stays with the assistant message that called it.
  * Contract: returns a value in [lead, msgs.length]; a value equal to `lead` means nothing to compact.
  */
-export function findSplit(msgs: readonly Message[], lead: number, opts: { preserveLastN?: number; protectedTokens?: number } = {}): number {
+export function findSplit(
+  msgs: readonly Message[],
+  lead: number,
+  opts: { preserveLastN?: number; protectedTokens?: number } = {},
+): number {
   const n = msgs.length;
-  const keep = Math.max(MIN_KEEP_MESSAGES, Math.floor((n - lead) * KEEP_RATIO), opts.preserveLastN ?? 0);
+  const keep = Math.max(
+    MIN_KEEP_MESSAGES,
+    Math.floor((n - lead) * KEEP_RATIO),
+    opts.preserveLastN ?? 0,
+  );
   let split = n - keep;
   if (split <= lead) return lead;
   if (opts.protectedTokens) {
-    let recent = estimateTokens(msgs.slice(split));
-    while (split > lead && recent < opts.protectedTokens) recent += estimateMessageTokens(msgs[--split]);
+    let recent = 0;
+    for (let j = split; j < n; j++) recent += estimateMessageTokens(msgs[j]);
+    while (split > lead && recent < opts.protectedTokens)
+      recent += estimateMessageTokens(msgs[--split]);
   }
   const owner = toolOwners(msgs);
-  for (let changed = true; changed && split > lead; ) {
+  for (let changed = true; changed && split > lead;) {
     changed = false;
     while (split > lead && msgs[split]?.role === 'tool') {
       split--;
@@ -103,21 +118,64 @@ export function findSplit(msgs: readonly Message[], lead: number, opts: { preser
   return split;
 }
 
-/** For each tool message, the index of the latest earlier assistant message that made its call. */
-function toolOwners(msgs: readonly Message[]): Array<number | undefined> {
-  const callers = new Map<string, number>();
-  return msgs.map((m, i) => {
-    if (m.role === 'assistant') for (const tc of m.tool_calls ?? []) callers.set(tc.id, i);
-    return m.role === 'tool' && m.tool_call_id !== undefined ? callers.get(m.tool_call_id) : undefined;
-  });
+/** The owners computed for the last message array of one chain, and the calls seen up to its end. */
+interface OwnerChain {
+  refs: Message[];
+  owners: Array<number | undefined>;
+  callers: Map<string, number>;
 }
+
+/** By the chain's first message: a thread that grew since the last call only has its new messages read. */
+const ownerChains = new WeakMap<Message, OwnerChain>();
+
+/**
+ * For each tool message, the index of the latest earlier assistant message that made its call.
+ * The answer is shared with later calls on the same chain: callers must not change it.
+ */
+function toolOwners(msgs: readonly Message[]): ReadonlyArray<number | undefined> {
+  if (msgs.length === 0) return [];
+  let chain = ownerChains.get(msgs[0]);
+  if (!chain || sharedPrefixLength(msgs, chain.refs) !== chain.refs.length) {
+    chain = { refs: [], owners: [], callers: new Map() };
+    ownerChains.set(msgs[0], chain);
+  }
+  const { refs, owners, callers } = chain;
+  for (let i = refs.length; i < msgs.length; i++) {
+    const m = msgs[i];
+    if (m.role === 'assistant') for (const tc of m.tool_calls ?? []) callers.set(tc.id, i);
+    refs.push(m);
+    owners.push(
+      m.role === 'tool' && m.tool_call_id !== undefined ? callers.get(m.tool_call_id) : undefined,
+    );
+  }
+  return owners;
+}
+
+/** Cut copies by original, with what they were cut by (content arguments per call, `max`). */
+const truncatedCopies = new WeakMap<Message, { by: string; copy: Message }>();
 
 /**
  * Cuts the file-content arguments of old tool calls (each tool's `contentArgs`) to `max` chars.
- * Contract: returns the same object when nothing was cut, else a copy (the input is never mutated).
+ * Contract: returns the same object when nothing was cut, else a copy (the input is never mutated),
+ * the same copy again for the same message cut the same way, so a round that cuts it again sends
+ * the same object.
  */
-export function truncateFileArgs(m: Message, contentArgs: ContentArgsOf, max = OLD_MESSAGE_TRUNCATION): Message {
+export function truncateFileArgs(
+  m: Message,
+  contentArgs: ContentArgsOf,
+  max = OLD_MESSAGE_TRUNCATION,
+): Message {
   if (!m.tool_calls?.some((tc) => contentArgs(tc.name)?.length)) return m;
+  const by = `${max}|${m.tool_calls.map((tc) => contentArgs(tc.name)?.join(',') ?? '').join(';')}`;
+  const known = truncatedCopies.get(m);
+  if (known?.by === by) return known.copy;
+  const copy = cutFileArgs(m, contentArgs, max);
+  if (copy !== m) truncatedCopies.set(m, { by, copy });
+  return copy;
+}
+
+function cutFileArgs(m: Message, contentArgs: ContentArgsOf, max: number): Message {
+  if (!m.tool_calls) return m;
   let changed = false;
   const toolCalls = m.tool_calls.map((tc) => {
     const keys = contentArgs(tc.name);
@@ -127,7 +185,8 @@ export function truncateFileArgs(m: Message, contentArgs: ContentArgsOf, max = O
     for (const key of keys) {
       const v = args[key];
       if (typeof v === 'string' && v.length > max) {
-        args[key] = `${v.slice(0, max)}\n[… ${v.length - max} more chars cut from this old message]`;
+        args[key] =
+          `${v.slice(0, max)}\n[… ${v.length - max} more chars cut from this old message]`;
         cut = true;
       }
     }
@@ -144,21 +203,40 @@ export function truncateFileArgs(m: Message, contentArgs: ContentArgsOf, max = O
  * `[output pruned: N chars]` until the whole conversation is at or under `targetTokens`.
  * Contract: never mutates `msgs`; returns how many outputs were pruned.
  */
-export function pruneToolOutputs(msgs: readonly Message[], from: number, to: number, targetTokens: number): { messages: Message[]; pruned: number } {
+export function pruneToolOutputs(
+  msgs: readonly Message[],
+  from: number,
+  to: number,
+  targetTokens: number,
+): { messages: Message[]; pruned: number } {
   const out = msgs.slice();
   let total = estimateTokens(out);
   let pruned = 0;
   for (let i = from; i < to && total > targetTokens; i++) {
     const m = out[i];
     if (m.role !== 'tool' || PRUNED.test(m.content)) continue;
-    const placeholder = `[output pruned: ${m.content.length} chars]`;
-    if (placeholder.length >= m.content.length) continue;
-    const replaced = { ...m, content: placeholder };
+    const replaced = prunedCopy(m);
+    if (!replaced) continue;
     total += estimateMessageTokens(replaced) - estimateMessageTokens(m);
     out[i] = replaced;
     pruned++;
   }
   return { messages: out, pruned };
+}
+
+/** Pruned copies by original: a round that prunes the same outputs again sends the same objects. */
+const prunedCopies = new WeakMap<Message, Message>();
+
+/** `m` with its output replaced by `[output pruned: N chars]`; undefined when that is not shorter. */
+function prunedCopy(m: Message): Message | undefined {
+  let copy = prunedCopies.get(m);
+  if (!copy) {
+    const placeholder = `[output pruned: ${m.content.length} chars]`;
+    if (placeholder.length >= m.content.length) return undefined;
+    copy = { ...m, content: placeholder };
+    prunedCopies.set(m, copy);
+  }
+  return copy;
 }
 
 /** The one message that stands for the summarized part of the conversation. */
@@ -177,12 +255,21 @@ Write a summary of fewer than ${groupThousands(SUMMARY_MAX_WORDS)} words that pr
 Be factual and specific; never invent anything. If the conversation starts with an earlier summary, fold it in. Output only the summary.`;
 
 /** The model request that asks for a summary of `old` (no tools). */
-export function summarizationRequest(old: readonly Message[], model: string, contextWindow: number): ModelRequest {
+export function summarizationRequest(
+  old: readonly Message[],
+  model: string,
+  contextWindow: number,
+): ModelRequest {
   return {
     model,
     system: [SUMMARY_INSTRUCTIONS],
     tools: [],
-    messages: [{ role: 'user', content: `<conversation>\n${renderTranscript(old, contextWindow)}\n</conversation>` }],
+    messages: [
+      {
+        role: 'user',
+        content: `<conversation>\n${renderTranscript(old, contextWindow)}\n</conversation>`,
+      },
+    ],
     params: {},
   };
 }
@@ -199,14 +286,26 @@ export function renderTranscript(msgs: readonly Message[], contextWindow: number
   let start = keepFirst;
   while (total > budget && start < parts.length - 1) total -= parts[start++].length + 2;
   const omitted = start - keepFirst;
-  const kept = [...parts.slice(0, keepFirst), ...(omitted ? [`[${omitted} earlier messages omitted]`] : []), ...parts.slice(start)];
+  const kept = [
+    ...parts.slice(0, keepFirst),
+    ...(omitted ? [`[${omitted} earlier messages omitted]`] : []),
+    ...parts.slice(start),
+  ];
   return kept.join('\n\n');
 }
 
 function renderMessage(m: Message): string {
-  const label = m.role === 'tool' ? `[Tool result: ${m.name ?? 'tool'}]` : `[${m.role[0].toUpperCase()}${m.role.slice(1)}]`;
-  const calls = (m.tool_calls ?? []).map((tc) => `→ ${tc.name}(${cap(tc.raw_args ?? JSON.stringify(tc.args), 2 * OLD_MESSAGE_TRUNCATION)})`);
-  return [label, ...(m.content ? [cap(m.content, TRANSCRIPT_MESSAGE_CHARS)] : []), ...calls].join('\n');
+  const label =
+    m.role === 'tool'
+      ? `[Tool result: ${m.name ?? 'tool'}]`
+      : `[${m.role[0].toUpperCase()}${m.role.slice(1)}]`;
+  const calls = (m.tool_calls ?? []).map(
+    (tc) =>
+      `→ ${tc.name}(${cap(tc.raw_args ?? JSON.stringify(tc.args), 2 * OLD_MESSAGE_TRUNCATION)})`,
+  );
+  return [label, ...(m.content ? [cap(m.content, TRANSCRIPT_MESSAGE_CHARS)] : []), ...calls].join(
+    '\n',
+  );
 }
 
 function cap(text: string, max: number): string {

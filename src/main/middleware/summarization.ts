@@ -83,19 +83,28 @@ export async function compactMessages(input: CompactInput): Promise<CompactionOu
   const reserved = input.reservedTokens ?? 0;
   const beforeTokens = () => reserved + estimateTokens(input.messages);
   const { working, threadIndex } = applyStored(input);
-  if (!input.force && reserved + estimateTokens(working) <= config.trigger * config.contextWindow) return { messages: working };
+  if (!input.force && reserved + estimateTokens(working) <= config.trigger * config.contextWindow)
+    return { messages: working };
 
   const lead = leadingSystemCount(working);
-  const split = findSplit(working, lead, { preserveLastN: config.preserve_last_n, protectedTokens: config.protected_tokens });
+  const split = findSplit(working, lead, {
+    preserveLastN: config.preserve_last_n,
+    protectedTokens: config.protected_tokens,
+  });
   if (split <= lead) return { messages: working };
 
-  const truncated = working.map((m, i) => (i >= lead && i < split ? truncateFileArgs(m, input.contentArgs) : m));
+  const truncated = working.map((m, i) =>
+    i >= lead && i < split ? truncateFileArgs(m, input.contentArgs) : m,
+  );
   let candidate = truncated;
   if (config.strategy === 'hybrid' && !input.force) {
     candidate = pruneToolOutputs(truncated, lead, split, config.target_tokens - reserved).messages;
     const tokens = reserved + estimateTokens(candidate);
     if (tokens <= config.target_tokens) {
-      return { messages: candidate, event: { before_tokens: beforeTokens(), after_tokens: tokens, summarized_messages: 0 } };
+      return {
+        messages: candidate,
+        event: { before_tokens: beforeTokens(), after_tokens: tokens, summarized_messages: 0 },
+      };
     }
   }
 
@@ -107,38 +116,76 @@ export async function compactMessages(input: CompactInput): Promise<CompactionOu
     return { messages: working, failed: errorMessage(err) };
   }
   const messages = [...working.slice(0, lead), summaryMessage(text), ...working.slice(split)];
-  const upto = threadIndex[split];
-  const summary = upto !== undefined && upto > 0 ? { upto, content: text, created_at: (input.now ?? Date.now)() } : undefined;
+  const upto = threadIndex(split);
+  const summary =
+    upto !== undefined && upto > 0
+      ? { upto, content: text, created_at: (input.now ?? Date.now)() }
+      : undefined;
   return {
     messages,
     summary,
-    event: { before_tokens: beforeTokens(), after_tokens: reserved + estimateTokens(messages), summarized_messages: split - lead },
+    event: {
+      before_tokens: beforeTokens(),
+      after_tokens: reserved + estimateTokens(messages),
+      summarized_messages: split - lead,
+    },
   };
 }
 
 /**
- * Replaces the thread messages [0, upto) by the stored summary (after the leading system messages)
- * and maps each working message back to its thread index (-1: injected or summary).
+ * Replaces the thread messages [0, upto) by the stored summary (after the leading system messages);
+ * `threadIndex(j)` maps working message j back to its thread index (-1: injected or summary).
  */
-function applyStored(input: CompactInput): { working: Message[]; threadIndex: number[] } {
+function applyStored(input: CompactInput): {
+  working: Message[];
+  threadIndex: (j: number) => number;
+} {
   const msgs = input.messages;
   const thread = input.threadMessages;
   const offset = thread ? findOffset(msgs, thread) : undefined;
   const indexOf = (j: number) => (offset !== undefined && j >= offset ? j - offset : -1);
-  const all = () => ({ working: msgs.slice(), threadIndex: msgs.map((_, j) => indexOf(j)) });
+  const all = () => ({
+    working: msgs.slice(),
+    threadIndex: (j: number) => (j < msgs.length ? indexOf(j) : -1),
+  });
   const stored = input.stored;
-  if (!stored || offset === undefined || stored.upto <= 0 || stored.upto >= thread!.length) return all();
+  if (!stored || offset === undefined || stored.upto <= 0 || stored.upto >= thread!.length)
+    return all();
   const first = stored.upto + offset;
   // The stored split never starts with a tool message; if it does now, the thread was rewritten.
   if (msgs[first]?.role === 'tool') return all();
   const lead = leadingSystemCount(msgs);
-  // Only the kept tail is walked: with a stored summary a round costs O(messages since the summary).
+  // Only the kept tail is copied: with a stored summary a round costs O(messages since the summary).
   const from = Math.max(lead, first);
-  const keep = msgs.slice(from);
+  const working = [
+    ...msgs.slice(0, lead),
+    storedSummaryMessage(stored.content),
+    ...msgs.slice(from),
+  ];
   return {
-    working: [...msgs.slice(0, lead), summaryMessage(stored.content), ...keep],
-    threadIndex: [...msgs.slice(0, lead).map((_, j) => indexOf(j)), -1, ...keep.map((_, k) => indexOf(from + k))],
+    working,
+    threadIndex: (j) =>
+      j < lead ? indexOf(j) : j === lead || j >= working.length ? -1 : indexOf(from + j - lead - 1),
   };
+}
+
+/** Summary messages of recent stored summaries by text; a few threads may run side by side. */
+const summaryMessages = new Map<string, Message>();
+const SUMMARY_MESSAGES_KEPT = 16;
+
+/**
+ * The message standing for a stored summary, the same object while the summary text is the same, so
+ * what is remembered per message (token counts, request JSON) carries over from round to round.
+ */
+function storedSummaryMessage(content: string): Message {
+  let message = summaryMessages.get(content);
+  if (!message) {
+    message = summaryMessage(content);
+    summaryMessages.set(content, message);
+    if (summaryMessages.size > SUMMARY_MESSAGES_KEPT)
+      summaryMessages.delete(summaryMessages.keys().next().value!);
+  }
+  return message;
 }
 
 /**
@@ -146,13 +193,28 @@ function applyStored(input: CompactInput): { working: Message[]; threadIndex: nu
  * messages at the front or the end; anything else and the request cannot be mapped.
  */
 function findOffset(msgs: readonly Message[], thread: readonly Message[]): number | undefined {
-  const candidates = [msgs.length - thread.length, leadingSystemCount(msgs) - leadingSystemCount(thread)];
-  return candidates.find((offset) => offset >= 0 && offset + thread.length <= msgs.length && mapsOnto(msgs, thread, offset));
+  const candidates = [
+    msgs.length - thread.length,
+    leadingSystemCount(msgs) - leadingSystemCount(thread),
+  ];
+  return candidates.find(
+    (offset) =>
+      offset >= 0 && offset + thread.length <= msgs.length && mapsOnto(msgs, thread, offset),
+  );
 }
 
-/** True when `msgs[offset + k]` is thread message k (same role and tool call id) for every k. */
+/**
+ * True when `msgs[offset + k]` is thread message k (same role and tool call id) for every k.
+ * The request usually holds the thread's own message objects: those are matched by identity alone,
+ * without reading their fields.
+ */
 function mapsOnto(msgs: readonly Message[], thread: readonly Message[], offset: number): boolean {
-  return thread.every((m, k) => msgs[offset + k].role === m.role && msgs[offset + k].tool_call_id === m.tool_call_id);
+  for (let k = 0; k < thread.length; k++) {
+    const a = msgs[offset + k];
+    const m = thread[k];
+    if (a !== m && (a.role !== m.role || a.tool_call_id !== m.tool_call_id)) return false;
+  }
+  return true;
 }
 
 /** Asks `llm` for a summary of `old`; rejects on an empty or broken answer. */
@@ -163,15 +225,22 @@ export async function summarizeWith(
   opts: { signal: AbortSignal; contextWindow: number; trace?: TraceRecorder },
 ): Promise<string> {
   const call = async () => {
-    const res = await llm.chat(summarizationRequest(old, model, opts.contextWindow), { signal: opts.signal });
-    if (res.interrupted) throw new Error(`the summary broke off: ${res.error ?? 'stream interrupted'}`);
+    const res = await llm.chat(summarizationRequest(old, model, opts.contextWindow), {
+      signal: opts.signal,
+    });
+    if (res.interrupted)
+      throw new Error(`the summary broke off: ${res.error ?? 'stream interrupted'}`);
     const text = res.content.trim();
     if (!text) throw new Error('the model returned an empty summary');
     return text;
   };
   const trace = opts.trace;
   if (!trace) return call();
-  const span = trace.startSpan(`chat ${model}`, 'llm', { 'gen_ai.operation.name': 'chat', 'gen_ai.request.model': model, 'workbench.purpose': 'summarization' });
+  const span = trace.startSpan(`chat ${model}`, 'llm', {
+    'gen_ai.operation.name': 'chat',
+    'gen_ai.request.model': model,
+    'workbench.purpose': 'summarization',
+  });
   try {
     return await trace.withSpan(span, call);
   } catch (err) {
@@ -216,7 +285,14 @@ export function createSummarizationHook(opts: SummarizationHookOptions = {}): Ho
         stored: readStored(store, ctx),
         config,
         contentArgs: (name) => ctx.tools.get(name)?.contentArgs,
-        summarize: (old) => summarizeAnnounced(ctx, 'auto', () => summarizeWith(ctx.llm, ctx.model, old, { signal: ctx.signal, contextWindow: config.contextWindow, trace: ctx.trace })),
+        summarize: (old) =>
+          summarizeAnnounced(ctx, 'auto', () =>
+            summarizeWith(ctx.llm, ctx.model, old, {
+              signal: ctx.signal,
+              contextWindow: config.contextWindow,
+              trace: ctx.trace,
+            }),
+          ),
         now: opts.now,
       });
       report(ctx, store, outcome, Date.now() - started);
@@ -236,7 +312,11 @@ export function createSummarizationHook(opts: SummarizationHookOptions = {}): Ho
         ctx,
       });
       if (!result.compacted) return;
-      const event = { before_tokens: result.before_tokens, after_tokens: result.after_tokens, summarized_messages: result.summarized_messages };
+      const event = {
+        before_tokens: result.before_tokens,
+        after_tokens: result.after_tokens,
+        summarized_messages: result.summarized_messages,
+      };
       ctx.emit({ event: 'on_compaction', data: event });
       ctx.trace?.recordEvent('compaction', { ...event });
     },
@@ -247,7 +327,11 @@ export function createSummarizationHook(opts: SummarizationHookOptions = {}): Ho
  * Runs a summarization between the hooks' pre and post compaction notices; a vetoed 'pre' fails
  * the summary, so the request passes through unchanged.
  */
-export async function summarizeAnnounced(ctx: RunContext, trigger: 'auto' | 'manual', summarize: () => Promise<string>): Promise<string> {
+export async function summarizeAnnounced(
+  ctx: RunContext,
+  trigger: 'auto' | 'manual',
+  summarize: () => Promise<string>,
+): Promise<string> {
   const pre = await ctx.notifyCompaction?.({ phase: 'pre', trigger });
   if (pre?.blocked) throw new Error(`compaction blocked: ${pre.reason ?? 'by a hook'}`);
   const text = await summarize();
@@ -264,7 +348,12 @@ function readStored(store: CompactionStore, ctx: RunContext): CompactionSummary 
   }
 }
 
-function report(ctx: RunContext, store: CompactionStore, outcome: CompactionOutcome, durationMs: number): void {
+function report(
+  ctx: RunContext,
+  store: CompactionStore,
+  outcome: CompactionOutcome,
+  durationMs: number,
+): void {
   if (outcome.summary) {
     try {
       store.setCompaction(ctx.threadId, outcome.summary);
@@ -282,7 +371,14 @@ function report(ctx: RunContext, store: CompactionStore, outcome: CompactionOutc
     // A diagnostic, not an `error` event: the run goes on with the full history.
     ctx.emit({
       event: 'on_hook_end',
-      data: { hook: 'summarization', event: 'wrap_model_call', decision: 'compaction_failed', reason: outcome.failed, duration_ms: durationMs, ok: false },
+      data: {
+        hook: 'summarization',
+        event: 'wrap_model_call',
+        decision: 'compaction_failed',
+        reason: outcome.failed,
+        duration_ms: durationMs,
+        ok: false,
+      },
     });
   }
 }
@@ -326,14 +422,24 @@ export async function compactThreadNow(args: CompactThreadNowArgs): Promise<Comp
     force: true,
     contentArgs: (name) => (args.ctx?.tools ?? BUILTIN_TOOLS).get(name)?.contentArgs,
     summarize: (old) => {
-      const run = () => summarizeWith(args.llm, args.model, old, { signal, contextWindow: config.contextWindow, trace: args.trace });
+      const run = () =>
+        summarizeWith(args.llm, args.model, old, {
+          signal,
+          contextWindow: config.contextWindow,
+          trace: args.trace,
+        });
       return args.ctx ? summarizeAnnounced(args.ctx, 'manual', run) : run();
     },
     now: args.now,
   });
   if (outcome.failed) throw new Error(`compaction failed: ${outcome.failed}`);
   if (!outcome.summary || !outcome.event) {
-    return { compacted: false, before_tokens: before, after_tokens: estimateTokens(outcome.messages), summarized_messages: 0 };
+    return {
+      compacted: false,
+      before_tokens: before,
+      after_tokens: estimateTokens(outcome.messages),
+      summarized_messages: 0,
+    };
   }
   args.store.setCompaction(args.state.thread_id, outcome.summary);
   return { compacted: true, upto: outcome.summary.upto, ...outcome.event };

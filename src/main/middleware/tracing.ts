@@ -11,6 +11,7 @@ import { PROVIDER_NAME } from '../tracing/run-span.ts';
 import { runInSpan } from '../tracing/in-span.ts';
 import { requestAttributes } from '../tracing/request-capture.ts';
 import type { SpanHandle } from '../tracing/types.ts';
+import { createPrefixSum } from '../agent/prefix-sum.ts';
 
 function recordResponse(span: SpanHandle, res: LlmResponse): void {
   const calls = res.tool_calls ?? [];
@@ -37,11 +38,13 @@ function recordToolResult(span: SpanHandle, res: ToolResult): void {
   if (res.error !== undefined) span.fail('tool_error', res.error);
 }
 
+/** Content characters of a message list, remembered so a round measures only the new messages. */
+const contentChars = createPrefixSum((m) => m.content.length);
+
 function inputLength(req: ModelRequest): number {
   let n = 0;
   for (const block of req.system) n += block.length;
-  for (const m of req.messages) n += m.content.length;
-  return n;
+  return n + contentChars.total(req.messages);
 }
 
 export const tracingInfo: MiddlewareInfo = {
@@ -73,8 +76,12 @@ export function createTracingHook(): Hook {
           message_count: req.messages.length + (req.system.length ? 1 : 0),
           'workbench.input.length': inputLength(req),
           ...requestAttributes(req),
-          ...(req.params.temperature !== undefined ? { 'gen_ai.request.temperature': req.params.temperature } : {}),
-          ...(req.params.max_tokens !== undefined ? { 'gen_ai.request.max_tokens': req.params.max_tokens } : {}),
+          ...(req.params.temperature !== undefined
+            ? { 'gen_ai.request.temperature': req.params.temperature }
+            : {}),
+          ...(req.params.max_tokens !== undefined
+            ? { 'gen_ai.request.max_tokens': req.params.max_tokens }
+            : {}),
         },
         async (span) => {
           const res = await next(req);

@@ -188,6 +188,23 @@ describe('agent loop', () => {
     expect(summary.error).toMatch(/^invalid conversation, not sent to the model: message 1: tool message answers no open call/);
   });
 
+  it('checks a request anew when a modify_request hook replaced a message the last round sent', async () => {
+    let round = 0;
+    // Round 3 swaps the first tool call's assistant message, checked in round 2, for one without calls.
+    const swap: Hook = {
+      name: 'swap',
+      source: 'plugin',
+      modifyRequest: async (_c, req) =>
+        ++round < 3 ? req : { ...req, messages: req.messages.map((m, i) => (i === 1 ? { role: 'assistant', content: 'no calls' } : m)) },
+    };
+    const llm = scriptedLlm([{ tool_calls: [call('c1', 'read_it')] }, { tool_calls: [call('c2', 'read_it')] }, { content: 'never' }]);
+    const h = harness(llm, [testTool('read_it', 'read', async () => 'r')]);
+    const summary = await runAgentLoop({ ctx: h.ctx, pipeline: createPipeline([h.toolHook, swap]), maxIterations: 4, append: h.append, replaceMessages: h.replace });
+    expect(llm.requests).toHaveLength(2);
+    expect(summary.stop_reason).toBe('error');
+    expect(summary.error).toMatch(/^invalid conversation, not sent to the model: message 2: tool message answers no open call/);
+  });
+
   it('offers the tools the request lists and refuses a call to any other', async () => {
     let ran = false;
     const only: Hook = { name: 'only', source: 'builtin', modifyRequest: async (_c, req) => ({ ...req, tools: req.tools.filter((t) => t.name === 'read_it') }) };

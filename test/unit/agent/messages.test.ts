@@ -79,3 +79,32 @@ describe('messages chain', () => {
     expect(prettyPrint([{ role: 'user', content: 'q' }])).toBe('[Human]\nq\n');
   });
 });
+
+describe('validate on a chain checked before', () => {
+  const turn = (id: string): Message[] => [
+    { role: 'assistant', content: '', tool_calls: [{ id, name: 'read_file', args: {} }] },
+    { role: 'tool', content: 'ok', tool_call_id: id, name: 'read_file' },
+  ];
+
+  it('still finds a bad message that replaced a checked one, or one appended after them', () => {
+    const msgs: Message[] = [{ role: 'user', content: 'go' }, ...turn('c1'), ...turn('c2')];
+    validate(msgs);
+    // Edited in place (same array, same first message): the call of c1 is gone, its result is orphaned.
+    msgs.splice(1, 1, { role: 'assistant', content: 'no calls' });
+    expect(() => validate(msgs)).toThrow(/message 2: tool message answers no open call/);
+    msgs.splice(1, 1, turn('c1')[0]);
+    validate(msgs);
+    msgs.push({ role: 'tool', content: 'again', tool_call_id: 'c2', name: 'read_file' });
+    expect(() => validate(msgs)).toThrow(/message 5: tool message answers no open call/);
+  });
+
+  it('carries the calls still open at the end of the checked part into the next round', () => {
+    const msgs: Message[] = [{ role: 'user', content: 'go' }, turn('c1')[0]];
+    validate(msgs, { openLastTurn: true });
+    expect(() => validate(msgs)).toThrow(/message 1: tool call c1 has no result before message 2/);
+    msgs.push({ role: 'user', content: 'skipped the result' });
+    expect(() => validate(msgs)).toThrow(/message 1: tool call c1 has no result before message 2/);
+    msgs.splice(2, 1, turn('c1')[1], { role: 'user', content: 'next' });
+    validate(msgs);
+  });
+});

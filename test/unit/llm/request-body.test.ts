@@ -56,4 +56,55 @@ describe('requestBody', () => {
     expect(body.messages).toEqual(requestMessages({ system: [], messages }));
     expect(body).not.toHaveProperty('tools');
   });
+
+  it('serializes a message once however many rounds send it', () => {
+    const reads = new Map<string, number>();
+    let counting = false;
+    /** A user message that counts how often the request body reads its text. */
+    const counted = (text: string): Message => {
+      const m = { role: 'user' } as Message;
+      Object.defineProperty(m, 'content', {
+        enumerable: true,
+        get: () => (counting && reads.set(text, (reads.get(text) ?? 0) + 1), text),
+      });
+      return m;
+    };
+    const body = (msgs: Message[]) => {
+      counting = true;
+      const text = requestBody(request(msgs));
+      counting = false;
+      return JSON.parse(text);
+    };
+    const thread: Message[] = [counted('one'), { role: 'assistant', content: 'a' }];
+    body(thread);
+    const afterFirst = reads.get('one');
+    for (let round = 0; round < 3; round++) {
+      thread.push(counted(`q${round}`), { role: 'assistant', content: `a${round}` });
+      expect(body(thread).messages).toEqual(requestMessages(request(thread)));
+    }
+    expect(afterFirst).toBeGreaterThan(0);
+    expect(reads.get('one')).toBe(afterFirst);
+    expect(reads.get('q0')).toBe(afterFirst);
+  });
+
+  it('is the JSON of the request after the thread is edited, rewound, forked or compacted', () => {
+    const say = (i: number): Message => ({ role: i % 2 ? 'assistant' : 'user', content: `m${i}` });
+    const thread = Array.from({ length: 12 }, (_, i) => say(i));
+    const other = Array.from({ length: 5 }, (_, i) => say(100 + i));
+    const same = (msgs: Message[]) =>
+      expect(JSON.parse(requestBody(request(msgs))).messages).toEqual(
+        requestMessages(request(msgs)),
+      );
+    same(thread);
+    thread.splice(4, 1, { role: 'user', content: 'edited' });
+    same(thread);
+    same(thread.slice(0, 6));
+    same(thread);
+    same([...thread.slice(0, 8), { role: 'user', content: 'forked' }]);
+    same(other);
+    same([{ role: 'user', content: 'summary' }, ...thread.slice(9)]);
+    thread.push(say(12));
+    same(thread);
+    same(thread.slice(0, 1));
+  });
 });
