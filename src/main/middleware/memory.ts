@@ -1,18 +1,14 @@
 /**
  * The memory middleware: AGENTS.md / CLAUDE.md memory (docs/memory.md) added as a system block of every
- * model request. The loader re-reads a file only when it changed, so an `edit_file` on AGENTS.md
- * shows in the very next request. Like Claude Code, the memory of a workspace subfolder joins once
+ * model request. Each request checks the files' stat signatures and loads again only when one
+ * changed (memory/memo.ts), so an `edit_file` on AGENTS.md shows in the very next request. Like Claude Code, the memory of a workspace subfolder joins once
  * the agent reads or writes a file there, and stays for the rest of the thread.
  */
 import { stat } from 'node:fs/promises';
 import { dirname, isAbsolute, relative, resolve, sep } from 'node:path';
 import type { Hook, MiddlewareInfo } from '../pipeline/hook.ts';
-import {
-  loadMemory,
-  renderMemoryBlock,
-  type MemoryCache,
-  type MemoryImport,
-} from '../memory/loader.ts';
+import { renderMemoryBlock, type MemoryImport } from '../memory/loader.ts';
+import { createMemoryMemo } from '../memory/memo.ts';
 import { callEffects } from '../tools/call-policy.ts';
 
 export interface MemoryHookOptions {
@@ -44,18 +40,15 @@ export const MAX_MEMORY_FOLDERS = 32;
  * AGENTS.md / CLAUDE.md, at most 32 folders per thread; never mutates its input.
  */
 export function createMemoryHook(opts: MemoryHookOptions): Hook {
-  const cache: MemoryCache = new Map();
+  const memo = createMemoryMemo();
   const folders: ThreadMemoryFolders = opts.threadFolders ?? new Map();
   const load = (workspace: string, threadId: string) =>
-    loadMemory(
-      {
-        home: opts.home,
-        workspace,
-        extraPaths: opts.extraPaths,
-        folders: [...(folders.get(threadId) ?? [])],
-      },
-      cache,
-    );
+    memo.load({
+      home: opts.home,
+      workspace,
+      extraPaths: opts.extraPaths,
+      folders: [...(folders.get(threadId) ?? [])],
+    });
   return {
     name: memoryInfo.name,
     source: 'builtin',
