@@ -6,22 +6,41 @@ import { Marked, type Tokens } from 'marked';
 import DOMPurify from 'dompurify';
 import hljs from 'highlight.js/lib/common';
 
-const escapeHtml = (s: string) => s.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
+/** `s` with the five HTML special characters escaped. Contract: safe as element text and attribute value. */
+export const escapeHtml = (s: string) =>
+  s.replace(
+    /[&<>"']/g,
+    (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!,
+  );
+
+/** The language of a fence's info string: its first word. */
+export const fenceLanguage = (info: string): string => info.trim().split(/\s/)[0] ?? '';
+
+/**
+ * The frame of a code block around `body`. Contract: `body` must already be safe HTML (escaped or
+ * highlighted text); `lang` is escaped here.
+ */
+export function codeBlockHtml(lang: string, body: string): string {
+  const label = lang ? `<span class="code-lang">${escapeHtml(lang)}</span>` : '';
+  return `<div class="code-block">${label}<button type="button" class="code-copy" aria-label="Copy code">Copy</button><pre><code class="hljs">${body}</code></pre></div>`;
+}
 
 const marked = new Marked({
   gfm: true,
   breaks: false,
   renderer: {
     code(token: Tokens.Code) {
-      const lang = (token.lang ?? '').split(/\s/)[0] ?? '';
+      const lang = fenceLanguage(token.lang ?? '');
       let body: string;
       try {
-        body = lang && hljs.getLanguage(lang) ? hljs.highlight(token.text, { language: lang }).value : escapeHtml(token.text);
+        body =
+          lang && hljs.getLanguage(lang)
+            ? hljs.highlight(token.text, { language: lang }).value
+            : escapeHtml(token.text);
       } catch {
         body = escapeHtml(token.text);
       }
-      const label = lang ? `<span class="code-lang">${escapeHtml(lang)}</span>` : '';
-      return `<div class="code-block">${label}<button type="button" class="code-copy" aria-label="Copy code">Copy</button><pre><code class="hljs">${body}</code></pre></div>`;
+      return codeBlockHtml(lang, body);
     },
   },
 });
@@ -52,7 +71,18 @@ export function renderMarkdown(text: string): string {
   installHooks();
   const html = marked.parse(text, { async: false }) as string;
   return DOMPurify.sanitize(html, {
-    FORBID_TAGS: ['style', 'form', 'input', 'textarea', 'select', 'iframe', 'object', 'embed', 'svg', 'math'],
+    FORBID_TAGS: [
+      'style',
+      'form',
+      'input',
+      'textarea',
+      'select',
+      'iframe',
+      'object',
+      'embed',
+      'svg',
+      'math',
+    ],
     FORBID_ATTR: ['style'],
     ALLOW_DATA_ATTR: false,
   });
