@@ -3,7 +3,13 @@
  * streaming answer re-renders only its last, still-growing block; finished blocks keep their HTML
  * in a bounded cache that the final message reuses (docs/performance.md). Pure apart from the cache.
  */
-import { codeBlockHtml, escapeHtml, fenceLanguage, renderMarkdown } from './markdown.ts';
+import {
+  codeBlockHtml,
+  escapeHtml,
+  fenceLanguage,
+  renderMarkdown,
+  warmLanguage,
+} from './markdown.ts';
 
 /** Where a split of some text stands; pass it back with a longer text to continue from there. */
 export interface BlockSplit {
@@ -101,7 +107,8 @@ export function renderBlock(text: string): string {
  * The HTML of a streaming block whose code fence is still open, `fenceAt` being where its fence line
  * starts: the text before the fence as `renderBlock` renders it, the code so far as escaped plain
  * text in the frame of a code block. Highlighting (and sanitizing the highlighted HTML) waits for
- * the closing fence, so a growing code block costs only an escape per frame.
+ * the closing fence, so a growing code block costs only an escape per frame; meanwhile the
+ * language's grammar is compiled in idle time.
  * Contract: the result is safe HTML (everything the model wrote is escaped or sanitized).
  */
 export function renderDraftBlock(block: string, fenceAt: number): string {
@@ -110,6 +117,7 @@ export function renderDraftBlock(block: string, fenceAt: number): string {
   const fenceLine = lineEnd < 0 ? block.slice(fenceAt) : block.slice(fenceAt, lineEnd);
   const [, indent = '', marker = ''] = /^( {0,3})(`{3,}|~{3,})/.exec(fenceLine) ?? [];
   const lang = fenceLanguage(fenceLine.slice(indent.length + marker.length));
+  warmLanguage(lang);
   // Like a closed fence: each code line loses up to the fence's indentation.
   const strip = indent ? new RegExp(`^ {1,${indent.length}}`, 'gm') : null;
   const code = lineEnd < 0 ? '' : block.slice(lineEnd + 1);

@@ -25,6 +25,29 @@ export function codeBlockHtml(lang: string, body: string): string {
   return `<div class="code-block">${label}<button type="button" class="code-copy" aria-label="Copy code">Copy</button><pre><code class="hljs">${body}</code></pre></div>`;
 }
 
+const warmed = new Set<string>();
+
+/**
+ * Compiles the highlighter's grammar for `lang` in idle time (once per language), so the frame that
+ * closes a streaming code block does not also pay for the first compile, which is several times
+ * the cost of highlighting the block itself.
+ */
+export function warmLanguage(lang: string): void {
+  if (!lang || warmed.has(lang) || !hljs.getLanguage(lang)) return;
+  warmed.add(lang);
+  const idle =
+    typeof requestIdleCallback === 'function'
+      ? requestIdleCallback
+      : (f: () => void) => setTimeout(f, 0);
+  idle(() => {
+    try {
+      hljs.highlight('x', { language: lang });
+    } catch {
+      // A grammar that fails here fails when the block closes too, and renders escaped there.
+    }
+  });
+}
+
 const marked = new Marked({
   gfm: true,
   breaks: false,
