@@ -113,6 +113,19 @@ const SCROLL_FRAMES_JS = `new Promise((resolve) => {
   requestAnimationFrame(step);
 })`;
 
+/**
+ * Waits until an assistant message holds `marker`. Checks `textContent` in the page: Playwright's
+ * `hasText` filter computes the rendered text of the whole answer on every poll, which for a 100 KB
+ * answer is itself a long task on the main thread being measured.
+ */
+async function waitForAnswer(page: Page, marker: string, timeout: number): Promise<void> {
+  await page.waitForFunction(
+    `[...document.querySelectorAll('[data-testid="message-assistant"]')].some((e) => e.textContent.includes(${JSON.stringify(marker)}))`,
+    undefined,
+    { timeout },
+  );
+}
+
 function timeThreadOpen(page: Page, title: string, marker: string): Promise<number> {
   return page.evaluate(
     `(${THREAD_OPEN_JS})(${JSON.stringify({ title, marker })})`,
@@ -248,10 +261,7 @@ await runGroup('ui', async (ctx) => {
       await page.getByTestId('composer-input').fill('stream please');
       const start = (await page.evaluate('performance.now()')) as number;
       await page.getByTestId('composer-input').press('Enter');
-      await page
-        .getByTestId('message-assistant')
-        .filter({ hasText: END_MARKER })
-        .waitFor({ timeout: 60_000 });
+      await waitForAnswer(page, END_MARKER, 60_000);
       await page
         .getByTestId('run-status')
         .waitFor({ state: 'detached', timeout: 30_000 })
@@ -376,10 +386,7 @@ await runGroup('ui', async (ctx) => {
       await page.getByTestId('composer-input').fill('a long answer please');
       const start = (await page.evaluate('performance.now()')) as number;
       await page.getByTestId('composer-input').press('Enter');
-      await page
-        .getByTestId('message-assistant')
-        .filter({ hasText: END_MARKER })
-        .waitFor({ timeout: 120_000 });
+      await waitForAnswer(page, END_MARKER, 120_000);
       await page.waitForTimeout(300);
       const tasks = (await page.evaluate('window.__longtasks')) as {
         start: number;

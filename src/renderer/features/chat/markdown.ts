@@ -28,24 +28,23 @@ export function codeBlockHtml(lang: string, body: string): string {
 const warmed = new Set<string>();
 
 /**
- * Compiles the highlighter's grammar for `lang` in idle time (once per language), so the frame that
+ * Compiles the highlighter's grammar for `lang` soon, in idle time (once per language), so the frame that
  * closes a streaming code block does not also pay for the first compile, which is several times
  * the cost of highlighting the block itself.
  */
 export function warmLanguage(lang: string): void {
   if (!lang || warmed.has(lang) || !hljs.getLanguage(lang)) return;
   warmed.add(lang);
-  const idle =
-    typeof requestIdleCallback === 'function'
-      ? requestIdleCallback
-      : (f: () => void) => setTimeout(f, 0);
-  idle(() => {
+  const warm = () => {
     try {
       hljs.highlight('x', { language: lang });
     } catch {
       // A grammar that fails here fails when the block closes too, and renders escaped there.
     }
-  });
+  };
+  // A stream keeps frames busy: the timeout runs it as a task of its own when no idle time comes.
+  if (typeof requestIdleCallback === 'function') requestIdleCallback(warm, { timeout: 50 });
+  else setTimeout(warm, 0);
 }
 
 const marked = new Marked({
