@@ -114,16 +114,23 @@ const SCROLL_FRAMES_JS = `new Promise((resolve) => {
 })`;
 
 /**
- * Waits until an assistant message holds `marker`. Checks `textContent` in the page: Playwright's
- * `hasText` filter computes the rendered text of the whole answer on every poll, which for a 100 KB
- * answer is itself a long task on the main thread being measured.
+ * In the page: resolves once an assistant message holds `marker`, checked by `textContent` once a
+ * frame. (Playwright's `hasText` filter computes the rendered text of the whole answer on every poll,
+ * which for a 100 KB answer is itself a long task on the main thread being measured.)
  */
-async function waitForAnswer(page: Page, marker: string, timeout: number): Promise<void> {
-  await page.waitForFunction(
-    `[...document.querySelectorAll('[data-testid="message-assistant"]')].some((e) => e.textContent.includes(${JSON.stringify(marker)}))`,
-    undefined,
-    { timeout },
-  );
+const ANSWER_JS = `({ marker, timeout }) => new Promise((resolve, reject) => {
+  const t0 = performance.now();
+  const check = () => {
+    const done = [...document.querySelectorAll('[data-testid="message-assistant"]')].some((e) => e.textContent.includes(marker));
+    if (done) return resolve();
+    if (performance.now() - t0 > timeout) return reject(new Error('no answer holding ' + marker + ' after ' + timeout + ' ms'));
+    requestAnimationFrame(check);
+  };
+  check();
+})`;
+
+function waitForAnswer(page: Page, marker: string, timeout: number): Promise<void> {
+  return page.evaluate(`(${ANSWER_JS})(${JSON.stringify({ marker, timeout })})`) as Promise<void>;
 }
 
 function timeThreadOpen(page: Page, title: string, marker: string): Promise<number> {
