@@ -7,10 +7,17 @@ import { HookWarningRow } from './HookWarningRow.tsx';
 import type { Row } from './rows.ts';
 import { ContinueButton, CopyButton, RegenerateButton, UserMessage } from './MessageActions.tsx';
 
+let numberFormat: Intl.NumberFormat | undefined;
+/** Formats like `toLocaleString()`, with one formatter for all usage lines. */
+const formatNumber = (n: number) => (numberFormat ??= new Intl.NumberFormat()).format(n);
+// The first formatter sets up the locale's number data (tens of ms on a busy machine): done in idle
+// time after start, not in the frame where the first answer ends and shows its usage.
+if (typeof requestIdleCallback === 'function') requestIdleCallback(() => formatNumber(0));
+
 function UsageLine({ usage }: { usage?: Usage }) {
   if (!usage || (usage.input_tokens === undefined && usage.output_tokens === undefined))
     return null;
-  const fmt = (n?: number) => (n === undefined ? '?' : n.toLocaleString());
+  const fmt = (n?: number) => (n === undefined ? '?' : formatNumber(n));
   return (
     <div className="usage" data-testid="usage">
       {fmt(usage.input_tokens)} tokens in · {fmt(usage.output_tokens)} out
