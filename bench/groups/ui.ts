@@ -113,6 +113,26 @@ const SCROLL_FRAMES_JS = `new Promise((resolve) => {
   requestAnimationFrame(step);
 })`;
 
+/**
+ * In the page: resolves once an assistant message holds `marker`, checked by `textContent` once a
+ * frame. (Playwright's `hasText` filter computes the rendered text of the whole answer on every poll,
+ * which for a 100 KB answer is itself a long task on the main thread being measured.)
+ */
+const ANSWER_JS = `({ marker, timeout }) => new Promise((resolve, reject) => {
+  const t0 = performance.now();
+  const check = () => {
+    const done = [...document.querySelectorAll('[data-testid="message-assistant"]')].some((e) => e.textContent.includes(marker));
+    if (done) return resolve();
+    if (performance.now() - t0 > timeout) return reject(new Error('no answer holding ' + marker + ' after ' + timeout + ' ms'));
+    requestAnimationFrame(check);
+  };
+  check();
+})`;
+
+function waitForAnswer(page: Page, marker: string, timeout: number): Promise<void> {
+  return page.evaluate(`(${ANSWER_JS})(${JSON.stringify({ marker, timeout })})`) as Promise<void>;
+}
+
 function timeThreadOpen(page: Page, title: string, marker: string): Promise<number> {
   return page.evaluate(
     `(${THREAD_OPEN_JS})(${JSON.stringify({ title, marker })})`,
@@ -248,10 +268,7 @@ await runGroup('ui', async (ctx) => {
       await page.getByTestId('composer-input').fill('stream please');
       const start = (await page.evaluate('performance.now()')) as number;
       await page.getByTestId('composer-input').press('Enter');
-      await page
-        .getByTestId('message-assistant')
-        .filter({ hasText: END_MARKER })
-        .waitFor({ timeout: 60_000 });
+      await waitForAnswer(page, END_MARKER, 60_000);
       await page
         .getByTestId('run-status')
         .waitFor({ state: 'detached', timeout: 30_000 })
@@ -376,10 +393,7 @@ await runGroup('ui', async (ctx) => {
       await page.getByTestId('composer-input').fill('a long answer please');
       const start = (await page.evaluate('performance.now()')) as number;
       await page.getByTestId('composer-input').press('Enter');
-      await page
-        .getByTestId('message-assistant')
-        .filter({ hasText: END_MARKER })
-        .waitFor({ timeout: 120_000 });
+      await waitForAnswer(page, END_MARKER, 120_000);
       await page.waitForTimeout(300);
       const tasks = (await page.evaluate('window.__longtasks')) as {
         start: number;

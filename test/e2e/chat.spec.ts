@@ -73,3 +73,21 @@ test('long tool output opens in the locally bundled Monaco editor, with no reque
   await expect(chat.page.locator('[data-testid="monaco-editor"] .view-lines')).toContainText('line 1');
   expect(foreign).toEqual([]);
 });
+
+test('a streamed answer keeps its rendered blocks and shows the HTML a reload shows', async ({ fake, chat, app }) => {
+  const text = 'Intro with a [link](https://example.com).\n\n```ts\nconst a: number = 1;\n```\n\n- one\n- two\n\nThe end.';
+  await fake.script([{ text, chunkSize: 3, delayMs: 20 }]);
+  await chat.sendNew('Stream code');
+  const first = chat.page.getByTestId('message-streaming').locator('.md-block').first();
+  await expect(first).toContainText('Intro');
+  const streamedBlock = await first.elementHandle();
+  await expect(chat.assistant.last()).toContainText('The end.');
+  await chat.waitIdle();
+  // The finished message took over the streamed DOM instead of rendering the answer again.
+  expect(await streamedBlock!.evaluate((e) => e.isConnected)).toBe(true);
+  await expect(chat.assistant.last().locator('.code-block .hljs-keyword').first()).toHaveText('const');
+  const streamed = await chat.assistant.last().locator('.markdown').innerHTML();
+  await app.reload();
+  await expect(chat.assistant.last()).toContainText('The end.');
+  expect(await chat.assistant.last().locator('.markdown').innerHTML()).toBe(streamed);
+});

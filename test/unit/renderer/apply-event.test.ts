@@ -33,6 +33,8 @@ describe('applyEvent', () => {
     ]);
     expect(d.threads[T]!.streaming).toBe('Hello');
     expect(d.threads[T]!.running).toBe(true);
+    const streamingRow = buildRows(d.threads[T]!).at(-1)!;
+    expect(streamingRow.kind).toBe('streaming');
     d = run(
       [
         env({
@@ -52,6 +54,8 @@ describe('applyEvent', () => {
     expect(t.running).toBe(false);
     expect(t.usage[1]).toEqual({ input_tokens: 10, output_tokens: 2 });
     expect(buildRows(t).map((r) => r.kind)).toEqual(['user', 'assistant']);
+    // The answer keeps the streaming row's key, so the list keeps its rendered blocks.
+    expect(buildRows(t).at(-1)!.key).toBe(streamingRow.key);
     expect(d.lastSeq).toBe(seq);
   });
 

@@ -1,5 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { splitBlocks } from '../../../src/renderer/features/chat/markdown-blocks.ts';
+import {
+  renderDraftBlock,
+  splitBlocks,
+} from '../../../src/renderer/features/chat/markdown-blocks.ts';
 
 const TEXT = [
   '# Title',
@@ -52,5 +55,26 @@ describe('splitBlocks', () => {
   it('keeps a tilde fence open across a backtick line', () => {
     const s = splitBlocks('~~~\n```\n\nstill code\n~~~\n\nafter');
     expect(s.blocks).toEqual(['~~~\n```\n\nstill code\n~~~\n\n']);
+  });
+});
+
+describe('renderDraftBlock', () => {
+  it('draws an open fence as escaped code in a code block frame', () => {
+    const text = 'Some code:\n\n```ts title\nconst a = "<img src=x onerror=alert(1)>";\nif (a';
+    const s = splitBlocks(text);
+    expect(s.fence).toBe('```');
+    const open = text.slice(s.openStart);
+    const html = renderDraftBlock(open, s.fenceStart - s.openStart);
+    expect(html).toBe(
+      '<div class="code-block"><span class="code-lang">ts</span>' +
+        '<button type="button" class="code-copy" aria-label="Copy code">Copy</button>' +
+        '<pre><code class="hljs">const a = &quot;&lt;img src=x onerror=alert(1)&gt;&quot;;\nif (a</code></pre></div>',
+    );
+  });
+
+  it('removes the fence indentation from the code lines and escapes the language', () => {
+    const html = renderDraftBlock('  ```<b>\n    indented\n  two\n', 0);
+    expect(html).toContain('<span class="code-lang">&lt;b&gt;</span>');
+    expect(html).toContain('<code class="hljs">  indented\ntwo\n</code>');
   });
 });

@@ -3,7 +3,13 @@
  * streaming answer re-renders only its last, still-growing block; finished blocks keep their HTML
  * in a bounded cache that the final message reuses (docs/performance.md). Pure apart from the cache.
  */
-import { renderMarkdown } from './markdown.ts';
+import {
+  codeBlockHtml,
+  escapeHtml,
+  fenceLanguage,
+  renderMarkdown,
+  warmLanguage,
+} from './markdown.ts';
 
 /** Where a split of some text stands; pass it back with a longer text to continue from there. */
 export interface BlockSplit {
@@ -16,9 +22,18 @@ export interface BlockSplit {
   scanned: number;
   /** The fence (``` or ~~~ run) of the code block being scanned, if inside one. */
   fence: string | null;
+  /** Start of the line that opened `fence` (meaningless when `fence` is null). */
+  fenceStart: number;
 }
 
-const EMPTY: BlockSplit = { text: '', blocks: [], openStart: 0, scanned: 0, fence: null };
+const EMPTY: BlockSplit = {
+  text: '',
+  blocks: [],
+  openStart: 0,
+  scanned: 0,
+  fence: null,
+  fenceStart: 0,
+};
 const FENCE = /^ {0,3}(`{3,}|~{3,})/;
 
 /**
@@ -28,7 +43,7 @@ const FENCE = /^ {0,3}(`{3,}|~{3,})/;
 export function splitBlocks(text: string, prev: BlockSplit = EMPTY): BlockSplit {
   const base = text.length >= prev.text.length && text.startsWith(prev.text) ? prev : EMPTY;
   const blocks = base === prev ? [...prev.blocks] : [];
-  let { openStart, scanned, fence } = base;
+  let { openStart, scanned, fence, fenceStart } = base;
   for (;;) {
     const nl = text.indexOf('\n', scanned);
     if (nl < 0) break;
@@ -36,8 +51,10 @@ export function splitBlocks(text: string, prev: BlockSplit = EMPTY): BlockSplit 
     const lineEnd = nl + 1;
     const marker = FENCE.exec(line)?.[1];
     if (fence === null) {
-      if (marker) fence = marker;
-      else if (line.trim() === '' && text.slice(openStart, scanned).trim() !== '') {
+      if (marker) {
+        fence = marker;
+        fenceStart = scanned;
+      } else if (line.trim() === '' && text.slice(openStart, scanned).trim() !== '') {
         blocks.push(text.slice(openStart, lineEnd));
         openStart = lineEnd;
       }
@@ -51,7 +68,7 @@ export function splitBlocks(text: string, prev: BlockSplit = EMPTY): BlockSplit 
     }
     scanned = lineEnd;
   }
-  return { text, blocks, openStart, scanned, fence };
+  return { text, blocks, openStart, scanned, fence, fenceStart };
 }
 
 /** Longest total of cached HTML kept, in characters. */
@@ -59,8 +76,16 @@ const CACHE_CHARS = 4_000_000;
 const cache = new Map<string, string>();
 let cached = 0;
 
-/** The sanitized HTML of one block, from the cache when the same block was rendered before. */
-export function renderBlock(block: string): string {
+/** Blank lines after a block's last line: they do not change its HTML. */
+const TRAILING_BLANK = /(?:\n[ \t]*)+$/;
+
+/**
+ * The sanitized HTML of one block, from the cache when the same block was rendered before.
+ * Contract: trailing blank lines are ignored, so the last block of a stream, once finished by its
+ * blank line, is a cache hit instead of being highlighted and sanitized again.
+ */
+export function renderBlock(text: string): string {
+  const block = text.replace(TRAILING_BLANK, '');
   const hit = cache.get(block);
   if (hit !== undefined) {
     cache.delete(block);
@@ -76,4 +101,26 @@ export function renderBlock(block: string): string {
     cached -= k.length + v.length;
   }
   return html;
+}
+
+/**
+ * The HTML of a streaming block whose code fence is still open, `fenceAt` being where its fence line
+ * starts: the text before the fence as `renderBlock` renders it, the code so far as escaped plain
+ * text in the frame of a code block. Highlighting (and sanitizing the highlighted HTML) waits for
+ * the closing fence, so a growing code block costs only an escape per frame; meanwhile the
+ * language's grammar is compiled in idle time.
+ * Contract: the result is safe HTML (everything the model wrote is escaped or sanitized).
+ */
+export function renderDraftBlock(block: string, fenceAt: number): string {
+  const before = block.slice(0, fenceAt);
+  const lineEnd = block.indexOf('\n', fenceAt);
+  const fenceLine = lineEnd < 0 ? block.slice(fenceAt) : block.slice(fenceAt, lineEnd);
+  const [, indent = '', marker = ''] = /^( {0,3})(`{3,}|~{3,})/.exec(fenceLine) ?? [];
+  const lang = fenceLanguage(fenceLine.slice(indent.length + marker.length));
+  warmLanguage(lang);
+  // Like a closed fence: each code line loses up to the fence's indentation.
+  const strip = indent ? new RegExp(`^ {1,${indent.length}}`, 'gm') : null;
+  const code = lineEnd < 0 ? '' : block.slice(lineEnd + 1);
+  const head = before.trim() ? renderBlock(before) : '';
+  return head + codeBlockHtml(lang, escapeHtml(strip ? code.replace(strip, '') : code));
 }

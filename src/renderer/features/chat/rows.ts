@@ -22,20 +22,36 @@ export function buildRows(t: ThreadChat): Row[] {
   const rows: Row[] = [];
   const notices = new Map<number, Notice[]>();
   for (const n of t.notices) notices.set(n.afterIndex, [...(notices.get(n.afterIndex) ?? []), n]);
-  const pushNotices = (i: number) => notices.get(i)?.forEach((n) => rows.push({ key: n.id, kind: 'notice', notice: n }));
+  const pushNotices = (i: number) =>
+    notices.get(i)?.forEach((n) => rows.push({ key: n.id, kind: 'notice', notice: n }));
   pushNotices(-1);
   t.messages.forEach((m, i) => {
-    if (m.role === 'user') rows.push({ key: `m${i}`, kind: 'user', text: stripHookContext(m.content), index: i });
+    if (m.role === 'user')
+      rows.push({ key: `m${i}`, kind: 'user', text: stripHookContext(m.content), index: i });
     else if (m.role === 'assistant') {
       const hasCalls = Boolean(m.tool_calls?.length);
       if (m.content || !hasCalls) {
-        rows.push({ key: `m${i}`, kind: 'assistant', text: m.content, usage: hasCalls ? undefined : t.usage[i], interrupted: m.interrupted });
+        rows.push({
+          key: `m${i}`,
+          kind: 'assistant',
+          text: m.content,
+          usage: hasCalls ? undefined : t.usage[i],
+          interrupted: m.interrupted,
+        });
       }
-      if (hasCalls) rows.push({ key: `t${i}`, kind: 'tools', calls: m.tool_calls!, usage: t.usage[i] });
+      if (hasCalls)
+        rows.push({ key: `t${i}`, kind: 'tools', calls: m.tool_calls!, usage: t.usage[i] });
     }
     pushNotices(i);
   });
-  if (t.running) rows.push({ key: 'streaming', kind: 'streaming', text: t.streaming, waiting: t.approvals.length > 0 });
+  // Keyed like the message it becomes, so React keeps the streamed answer's blocks when it lands.
+  if (t.running)
+    rows.push({
+      key: `m${t.messages.length}`,
+      kind: 'streaming',
+      text: t.streaming,
+      waiting: t.approvals.length > 0,
+    });
   else markRegenerate(t, rows);
   return rows;
 }
@@ -60,4 +76,3 @@ function markRegenerate(t: ThreadChat, rows: Row[]): void {
     regenerate: { index: userIndex, text: stripHookContext(t.messages[userIndex]!.content) },
   };
 }
-
