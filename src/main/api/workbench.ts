@@ -447,6 +447,7 @@ export async function createWorkbench(opts: WorkbenchOptions): Promise<Workbench
       for (const run of running.values()) run.controller.abort();
       await Promise.allSettled([...running.values()].map((r) => r.handle.finished));
       db.transaction(() => spans.flush());
+      db.hookRuns.flush?.();
       await feed.close();
       await exporter?.shutdown();
       await endHookServers();
