@@ -18,6 +18,10 @@ const ID_BLOCK = 64;
 /** How long a deferred row waits at most before it is written. */
 const DEFER_MS = 250;
 
+const COLUMNS = `(id, hook_id, hook_name, event, thread_id, run_id, span_id, started_at, duration_ms,
+  payload, stdout, stderr, exit_code, signal, timed_out, decision, reason, error)
+  VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`;
+
 /** How many of a hook's last runs its health shows. */
 export const HOOK_HEALTH_RUNS = 5;
 
@@ -82,11 +86,8 @@ function fromRow(row: HookRunRow): HookRunRecord {
  */
 export function createHookRunStore(db: DatabaseSync, tx?: TransactionRunner): HookRunStore {
   const q = {
-    insert: db.prepare(
-      `INSERT INTO hook_runs (id, hook_id, hook_name, event, thread_id, run_id, span_id, started_at,
-         duration_ms, payload, stdout, stderr, exit_code, signal, timed_out, decision, reason, error)
-       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-    ),
+    insert: db.prepare(`INSERT INTO hook_runs ${COLUMNS}`),
+    insertReserved: db.prepare(`INSERT OR IGNORE INTO hook_runs ${COLUMNS}`),
     // AUTOINCREMENT gives a new row an id above `seq`: raising it keeps the ids below it for us.
     reserve: db.prepare(
       `UPDATE sqlite_sequence SET seq = max(seq, (SELECT coalesce(max(id), 0) FROM hook_runs)) + ?
@@ -149,9 +150,23 @@ export function createHookRunStore(db: DatabaseSync, tx?: TransactionRunner): Ho
     if (queue.length === 0) return;
     const rows = queue;
     queue = [];
-    write(() => {
-      for (const r of rows) q.insert.run(...r);
-    });
+    // Kept for the next flush when their transaction does not commit (a busy database, or an outer
+    // transaction this one joined that rolls back). A row written twice stays one: its id is its own.
+    let kept = false;
+    const keep = () => {
+      if (kept) return;
+      kept = true;
+      queue = rows.concat(queue);
+    };
+    try {
+      write(() => {
+        tx?.onRollback(keep);
+        for (const r of rows) q.insertReserved.run(...r);
+      });
+    } catch (err) {
+      keep();
+      throw err;
+    }
   }
 
   // Deferred rows are written before any read, so this process always reads what it inserted.

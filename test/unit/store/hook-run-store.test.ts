@@ -117,6 +117,21 @@ describe('HookRunStore', () => {
     for (const id of fromB) expect(a.hookRuns.get(id)?.hook_id).toBe('b');
   });
 
+  it('deferred rows whose transaction rolls back are written by the next flush, once', () => {
+    const db = openDatabase(join(tempDir(), 'workbench.db'));
+    opened.push(db);
+    const id = db.hookRuns.insert(run(), { defer: true });
+    expect(() =>
+      db.transaction(() => {
+        db.hookRuns.flush?.();
+        throw new Error('outer failure');
+      }),
+    ).toThrow('outer failure');
+    expect(db.hookRuns.get(id)).toMatchObject({ id, hook_id: 'executable:user:guard' });
+    db.hookRuns.flush?.();
+    expect(db.hookRuns.recent()).toHaveLength(1);
+  });
+
   it('a deferred row is written within a moment without any read', async () => {
     const file = join(tempDir(), 'workbench.db');
     const db = openDatabase(file);
