@@ -124,6 +124,12 @@ export function readExecutableResult(res: HookProcessResult, check: (o: Record<s
   }
 }
 
+/** `build()` on first use only (not at all when no hook of the event runs). */
+function once<V>(build: () => V): () => V {
+  let built: { value: V } | undefined;
+  return () => (built ??= { value: build() }).value;
+}
+
 /** `build(key)`, built again only when `key` changes (the hooks that see the same state share one payload). */
 function lastFor<K, V>(build: (key: K) => V): (key: K) => V {
   let last: { key: K; value: V } | undefined;
@@ -183,9 +189,9 @@ export function createExecutableHooks(opts: ExecutableHooksOptions, source: Hook
 
     async onUserMessage(ctx, text) {
       let outcome: { blocked: boolean; reason?: string; by?: string } = { blocked: false };
-      const body = lastFor(() => payload(ctx, 'user_message_send', { message: text }));
+      const body = once(() => payload(ctx, 'user_message_send', { message: text }));
       await each(ctx, 'user_message_send', async (e, ref, version) => {
-        const { reading, value } = await run(ctx, e, ref, version, 'user_message_send', body(undefined));
+        const { reading, value } = await run(ctx, e, ref, version, 'user_message_send', body());
         if (value && readBlockResult(value).blocked) {
           outcome = { blocked: true, reason: reading.reason || 'blocked', by: e.name };
           return false; // deny-fast: later hooks do not run
@@ -258,7 +264,7 @@ export function createExecutableHooks(opts: ExecutableHooksOptions, source: Hook
       const usage: UsageInfo = { input_tokens: input, output_tokens: output, current_context_window: input + output, max_context_window: contextWindow };
       lastUsage.set(ctx.runId, usage);
       const outcome: TurnOutcome = {};
-      const body = lastFor(() =>
+      const body = once(() =>
         payload(ctx, 'after_turn', {
           turn_number: info.turn,
           tools_used: info.response.tool_calls.length > 0,
@@ -268,12 +274,12 @@ export function createExecutableHooks(opts: ExecutableHooksOptions, source: Hook
         }),
       );
       await each(ctx, 'after_turn', async (e, ref, version) => {
-        const { value } = await run(ctx, e, ref, version, 'after_turn', body(undefined));
+        const { value } = await run(ctx, e, ref, version, 'after_turn', body());
         if (value) Object.assign(outcome, readLoopResult(value, false));
       });
-      const end = lastFor(() => payload(ctx, 'turn_end', { response: info.response.content, turn_number: info.turn }));
+      const end = once(() => payload(ctx, 'turn_end', { response: info.response.content, turn_number: info.turn }));
       await each(ctx, 'turn_end', async (e, ref, version) => {
-        await run(ctx, e, ref, version, 'turn_end', end(undefined));
+        await run(ctx, e, ref, version, 'turn_end', end());
       });
       return outcome;
     },
@@ -281,7 +287,7 @@ export function createExecutableHooks(opts: ExecutableHooksOptions, source: Hook
     async onAgentStop(ctx, msgs: Message[]): Promise<StopOutcome> {
       const outcome: StopOutcome = {};
       const { contextWindow, trigger } = limits(ctx);
-      const body = lastFor(() =>
+      const body = once(() =>
         payload(ctx, 'agent_stop', {
           messages: toExecutableMessages(msgs),
           usage: lastUsage.get(ctx.runId) ?? { input_tokens: 0, output_tokens: 0, current_context_window: 0, max_context_window: contextWindow },
@@ -291,7 +297,7 @@ export function createExecutableHooks(opts: ExecutableHooksOptions, source: Hook
         }),
       );
       await each(ctx, 'agent_stop', async (e, ref, version) => {
-        const { value } = await run(ctx, e, ref, version, 'agent_stop', body(undefined));
+        const { value } = await run(ctx, e, ref, version, 'agent_stop', body());
         if (!value) return;
         const r = readLoopResult(value, true);
         // Follow-ups accumulate across hooks (docs/hooks.md, "Accumulation").
