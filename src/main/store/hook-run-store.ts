@@ -136,6 +136,8 @@ export function createHookRunStore(db: DatabaseSync, tx?: TransactionRunner): Ho
   function reserveId(): number {
     if (ids.next >= ids.end) {
       const seq = write(() => {
+        // Reserved only if this commits (an outer transaction joined may still roll back).
+        tx?.onRollback(() => (ids = { next: 0, end: 0 }));
         const r = (q.reserve.get(ID_BLOCK) ?? q.firstReserve.get(ID_BLOCK)) as { seq: number };
         return Number(r.seq);
       });
