@@ -43,6 +43,7 @@ import type { LastRequest, RunHandle, SendArgs, Workbench, WorkbenchOptions } fr
 import { createTraceService } from './panels/trace-service.ts';
 import { createTrustService } from './panels/trust-service.ts';
 import { createFeedService } from '../events/feed-service.ts';
+import { webhooksFrom } from '../events/webhook-settings.ts';
 import { resolveRecipe } from './recipe-send.ts';
 import { listRecipes } from '../recipes/loader.ts';
 import type { ResumeArgs } from './types.ts';
@@ -74,7 +75,7 @@ export async function createWorkbench(opts: WorkbenchOptions): Promise<Workbench
   const memoryFolders: ThreadMemoryFolders = new Map();
   const feed = createFeedService({
     db,
-    webhooks: () => settingsStore.get().webhooks ?? [],
+    webhooks: webhooksFrom(settingsStore),
     subscribe: (l) => bus.subscribe(l),
     emit: (e) => bus.emit(e),
     follow: opts.followFeed === true,
@@ -448,6 +449,7 @@ export async function createWorkbench(opts: WorkbenchOptions): Promise<Workbench
       await Promise.allSettled([...running.values()].map((r) => r.handle.finished));
       // The database's close below checkpoints the WAL with an fsync.
       db.transaction(() => spans.flush(), { deferSync: true });
+      db.hookRuns.flush?.();
       await feed.close();
       await exporter?.shutdown();
       await endHookServers();

@@ -1,5 +1,5 @@
 /** HookRunStore over the hook_runs table, with stored output capped. */
-import type { DatabaseSync } from 'node:sqlite';
+import type { DatabaseSync, SQLInputValue } from 'node:sqlite';
 import type { TransactionRunner } from './transaction.ts';
 import type { HookHealth, HookOutcome, HookRunRecord } from '../../shared/types/index.ts';
 import type { HookRunStore } from './types.ts';
@@ -12,6 +12,15 @@ export function capOutput(text: string): string {
   if (text.length <= HOOK_OUTPUT_CAP) return text;
   return `${text.slice(0, HOOK_OUTPUT_CAP)}\n…[truncated ${text.length - HOOK_OUTPUT_CAP} chars]`;
 }
+
+/** Row ids reserved at a time for deferred rows (one write to `sqlite_sequence` per block). */
+const ID_BLOCK = 64;
+/** How long a deferred row waits at most before it is written. */
+const DEFER_MS = 250;
+
+const COLUMNS = `(id, hook_id, hook_name, event, thread_id, run_id, span_id, started_at, duration_ms,
+  payload, stdout, stderr, exit_code, signal, timed_out, decision, reason, error)
+  VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`;
 
 /** How many of a hook's last runs its health shows. */
 export const HOOK_HEALTH_RUNS = 5;
@@ -71,13 +80,22 @@ function fromRow(row: HookRunRow): HookRunRecord {
  * Creates the store. Contract: payload/stdout/stderr longer than HOOK_OUTPUT_CAP are stored truncated,
  * with a marker. A run record is audit data on the hot path of every tool call: it commits without
  * waiting for an fsync (it survives a killed process; the run's next durable commit covers power loss).
+ * A row inserted with `defer` gets its id at once (from a block of ids reserved in `sqlite_sequence`,
+ * which no other writer of the database then uses) and is written with the rows queued with it, within
+ * DEFER_MS, before any read of this store, or at `flush()`.
  */
 export function createHookRunStore(db: DatabaseSync, tx?: TransactionRunner): HookRunStore {
   const q = {
-    insert: db.prepare(
-      `INSERT INTO hook_runs (hook_id, hook_name, event, thread_id, run_id, span_id, started_at, duration_ms,
-         payload, stdout, stderr, exit_code, signal, timed_out, decision, reason, error)
-       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+    insert: db.prepare(`INSERT INTO hook_runs ${COLUMNS}`),
+    insertReserved: db.prepare(`INSERT OR IGNORE INTO hook_runs ${COLUMNS}`),
+    // AUTOINCREMENT gives a new row an id above `seq`: raising it keeps the ids below it for us.
+    reserve: db.prepare(
+      `UPDATE sqlite_sequence SET seq = max(seq, (SELECT coalesce(max(id), 0) FROM hook_runs)) + ?
+       WHERE name = 'hook_runs' RETURNING seq`,
+    ),
+    firstReserve: db.prepare(
+      `INSERT INTO sqlite_sequence (name, seq)
+       SELECT 'hook_runs', coalesce(max(id), 0) + ? FROM hook_runs RETURNING seq`,
     ),
     get: db.prepare('SELECT * FROM hook_runs WHERE id = ?'),
     recent: db.prepare(
@@ -90,36 +108,97 @@ export function createHookRunStore(db: DatabaseSync, tx?: TransactionRunner): Ho
        ORDER BY started_at DESC, id DESC LIMIT ?`,
     ),
   };
+  const write = <T>(fn: () => T): T => (tx ? tx.run(fn, { deferSync: true }) : fn());
+  const row = (id: number | null, run: Omit<HookRunRecord, 'id'>): SQLInputValue[] => [
+    id,
+    run.hook_id,
+    run.hook_name,
+    run.event,
+    run.thread_id ?? null,
+    run.run_id ?? null,
+    run.span_id ?? null,
+    run.started_at,
+    run.duration_ms,
+    capOutput(run.payload),
+    capOutput(run.stdout),
+    capOutput(run.stderr),
+    run.exit_code,
+    run.signal,
+    run.timed_out ? 1 : 0,
+    run.decision,
+    run.reason ?? null,
+    run.error ?? null,
+  ];
+  let ids = { next: 0, end: 0 };
+  let queue: SQLInputValue[][] = [];
+  let timer: NodeJS.Timeout | undefined;
+
+  function reserveId(): number {
+    if (ids.next >= ids.end) {
+      const seq = write(() => {
+        // Reserved only if this commits (an outer transaction joined may still roll back).
+        tx?.onRollback(() => (ids = { next: 0, end: 0 }));
+        const r = (q.reserve.get(ID_BLOCK) ?? q.firstReserve.get(ID_BLOCK)) as { seq: number };
+        return Number(r.seq);
+      });
+      ids = { next: seq - ID_BLOCK + 1, end: seq + 1 };
+    }
+    return ids.next++;
+  }
+
+  function flush(): void {
+    if (timer) clearTimeout(timer);
+    timer = undefined;
+    if (queue.length === 0) return;
+    const rows = queue;
+    queue = [];
+    // Kept for the next flush when their transaction does not commit (a busy database, or an outer
+    // transaction this one joined that rolls back). A row written twice stays one: its id is its own.
+    let kept = false;
+    const keep = () => {
+      if (kept) return;
+      kept = true;
+      queue = rows.concat(queue);
+    };
+    try {
+      write(() => {
+        tx?.onRollback(keep);
+        for (const r of rows) q.insertReserved.run(...r);
+      });
+    } catch (err) {
+      keep();
+      throw err;
+    }
+  }
+
+  // Deferred rows are written before any read, so this process always reads what it inserted.
+  const flushed = () => {
+    try {
+      flush();
+    } catch {
+      // A busy or closed database: the read below reports it, or reads what is stored.
+    }
+  };
+
   return {
-    insert(run) {
-      const write = () =>
-        q.insert.run(
-          run.hook_id,
-          run.hook_name,
-          run.event,
-          run.thread_id ?? null,
-          run.run_id ?? null,
-          run.span_id ?? null,
-          run.started_at,
-          run.duration_ms,
-          capOutput(run.payload),
-          capOutput(run.stdout),
-          capOutput(run.stderr),
-          run.exit_code,
-          run.signal,
-          run.timed_out ? 1 : 0,
-          run.decision,
-          run.reason ?? null,
-          run.error ?? null,
-        );
-      const r = tx ? tx.run(write, { deferSync: true }) : write();
-      return Number(r.lastInsertRowid);
+    insert(run, opts) {
+      if (!opts?.defer) {
+        const r = write(() => q.insert.run(...row(null, run)));
+        return Number(r.lastInsertRowid);
+      }
+      const id = reserveId();
+      queue.push(row(id, run));
+      timer ??= setTimeout(flushed, DEFER_MS).unref();
+      return id;
     },
+    flush,
     get(id) {
+      flushed();
       const row = q.get.get(id) as HookRunRow | undefined;
       return row ? fromRow(row) : undefined;
     },
     recent(opts = {}) {
+      flushed();
       const rows = q.recent.all({
         hook: opts.hookId ?? null,
         thread: opts.threadId ?? null,
@@ -128,6 +207,7 @@ export function createHookRunStore(db: DatabaseSync, tx?: TransactionRunner): Ho
       return (rows as unknown as HookRunRow[]).map(fromRow);
     },
     health(hookIds, n) {
+      flushed();
       const out = new Map<string, HookHealth>();
       for (const id of new Set(hookIds)) {
         const rows = q.lastOf.all(id, n) as unknown as Array<{

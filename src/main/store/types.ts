@@ -73,7 +73,10 @@ export interface SpanStore {
 }
 
 export interface HookRunStore {
-  insert(run: Omit<HookRunRecord, 'id'>): number;
+  /** Stores a run, at once or with `defer` batched with others (the id is known at once either way). */
+  insert(run: Omit<HookRunRecord, 'id'>, opts?: { defer?: boolean }): number;
+  /** Writes the deferred rows still waiting (a store without deferral has none). */
+  flush?(): void;
   get(id: number): HookRunRecord | undefined;
   recent(opts?: { limit?: number; hookId?: string; threadId?: string }): HookRunRecord[];
   /** The outcomes of each hook's last `n` runs, newest first (cancelled runs left out); hooks never run are absent. */

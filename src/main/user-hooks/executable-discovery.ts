@@ -87,15 +87,44 @@ export async function executableHookDirs(workspace: string, home: string, userHo
   ];
 }
 
-/** Whether `path` is (still) an executable regular file; used right before every invocation. */
-export function isRunnableFile(path: string): boolean {
+/**
+ * The access(X_OK) answer per file, valid while the file keeps its inode, mode, owner and ctime (a
+ * chmod, chown or ACL change moves the ctime): a hook runs on every tool call, the check costs a
+ * system call each time.
+ */
+const executableCache = new Map<string, { key: string; ok: boolean }>();
+
+/**
+ * The mtime of `path` when it is (still) an executable regular file, else undefined; used right
+ * before every invocation (the mtime tells a persistent hook's server that its file changed).
+ * Contract: one stat per call; a renamed, removed or chmod-ed file is seen at once.
+ */
+export function runnableFileVersion(path: string): number | undefined {
+  let st: Stats | undefined;
   try {
-    if (!statSync(path).isFile()) return false;
-    accessSync(path, constants.X_OK);
-    return true;
+    st = statSync(path, { throwIfNoEntry: false });
   } catch {
-    return false;
+    return undefined;
   }
+  if (!st?.isFile()) return undefined;
+  const key = `${st.ino}:${st.mode}:${st.uid}:${st.gid}:${st.ctimeMs}`;
+  let known = executableCache.get(path);
+  if (known?.key !== key) {
+    let ok = true;
+    try {
+      accessSync(path, constants.X_OK);
+    } catch {
+      ok = false;
+    }
+    known = { key, ok };
+    executableCache.set(path, known);
+  }
+  return known.ok ? st.mtimeMs : undefined;
+}
+
+/** Whether `path` is (still) an executable regular file. */
+export function isRunnableFile(path: string): boolean {
+  return runnableFileVersion(path) !== undefined;
 }
 
 /** Reads a `hook` answer: the event name, or `{"event": "…", "persistent": true}`. */

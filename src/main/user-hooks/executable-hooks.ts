@@ -15,7 +15,7 @@ import { parseHookJson } from './json-output.ts';
 import { processFailure, runAndRecord, targetOf } from './record.ts';
 import { hookSandbox, type HookProcessResult, type HookProcessSpec, type HookSandboxContext } from './runner.ts';
 import { callHookServer } from './hook-server.ts';
-import { isRunnableFile, type ExecutableHookEntry } from './executable-discovery.ts';
+import { runnableFileVersion, type ExecutableHookEntry } from './executable-discovery.ts';
 import { basePayload, executableDecision, type ExecutableEvent } from './executable-events.ts';
 import {
   fromStructured,
@@ -64,9 +64,18 @@ export interface ExecutableInvocation {
   value?: Record<string, unknown>;
 }
 
+/** Payloads already serialised: the hooks of one event that see the same state share one object. */
+const payloadJson = new WeakMap<object, string>();
+function serialized(payload: object): string {
+  let json = payloadJson.get(payload);
+  if (json === undefined) payloadJson.set(payload, (json = JSON.stringify(payload)));
+  return json;
+}
+
 /**
  * Runs one executable hook (`<hook> run`, payload on stdin) and reads its answer with `check`.
- * Contract: never rejects; failures are in `reading.error`.
+ * `fileVersion` is the hook file's mtime when the caller has just checked it (see runnableFileVersion).
+ * Contract: never rejects; failures are in `reading.error`; `payload` must not change after the call.
  */
 export async function invokeExecutableHook(
   target: Parameters<typeof runAndRecord>[0],
@@ -76,8 +85,9 @@ export async function invokeExecutableHook(
   payload: object,
   check: (o: Record<string, unknown>) => string,
   sandbox: HookSandboxContext,
+  fileVersion?: number,
 ): Promise<ExecutableInvocation> {
-  const stdin = JSON.stringify(payload);
+  const stdin = serialized(payload);
   let value: Record<string, unknown> | undefined;
   // A persistent hook's environment is built only when its server starts (buildHookEnv reads all of process.env).
   const spec = { command: path, args: ref.persistent ? [] : ['run'], cwd, env: ref.persistent ? {} : buildHookEnv(cwd), stdin, timeoutMs: ref.timeoutMs, ...hookSandbox(ref.sandbox, sandbox, cwd, [path]) };
@@ -86,7 +96,7 @@ export async function invokeExecutableHook(
     value = r.value;
     return r.reading;
   };
-  const exec = ref.persistent ? (s: HookProcessSpec) => callHookServer(s, ref.event, () => buildHookEnv(cwd)) : undefined;
+  const exec = ref.persistent ? (s: HookProcessSpec) => callHookServer(s, ref.event, () => buildHookEnv(cwd), fileVersion) : undefined;
   const { reading } = await runAndRecord(target, ref, stdin, spec, read, exec);
   return { reading, value };
 }
@@ -114,6 +124,18 @@ export function readExecutableResult(res: HookProcessResult, check: (o: Record<s
   }
 }
 
+/** `build()` on first use only (not at all when no hook of the event runs). */
+function once<V>(build: () => V): () => V {
+  let built: { value: V } | undefined;
+  return () => (built ??= { value: build() }).value;
+}
+
+/** `build(key)`, built again only when `key` changes (the hooks that see the same state share one payload). */
+function lastFor<K, V>(build: (key: K) => V): (key: K) => V {
+  let last: { key: K; value: V } | undefined;
+  return (key) => (last && last.key === key ? last.value : (last = { key, value: build(key) }).value);
+}
+
 const blockedResult = (call: ToolCall, by: string, reason: string): ToolResult => ({
   tool_call_id: call.id,
   name: call.name,
@@ -132,29 +154,33 @@ export function createExecutableHooks(opts: ExecutableHooksOptions, source: Hook
   const limits = (ctx: RunContext) => resolveCompaction(ctx.profile.context_window, ctx.profile.compaction);
 
   // Re-checked right before each run so a `.disable` rename or removal applies to the very next event.
-  async function each(ctx: RunContext, event: ExecutableEvent, fn: (e: ExecutableHookEntry, ref: UserHookRef) => Promise<boolean | void>): Promise<void> {
+  async function each(ctx: RunContext, event: ExecutableEvent, fn: (e: ExecutableHookEntry, ref: UserHookRef, version: number) => Promise<boolean | void>): Promise<void> {
     for (const e of of(event)) {
       ctx.signal.throwIfAborted();
-      if (!isRunnableFile(e.path)) continue;
-      if ((await fn(e, executableRef(e, opts.settings))) === false) return;
+      const version = runnableFileVersion(e.path);
+      if (version === undefined) continue;
+      if ((await fn(e, executableRef(e, opts.settings), version)) === false) return;
     }
   }
-  // The event's base fields, then its own; the answer is read as the event table says.
-  const run = (ctx: RunContext, e: ExecutableHookEntry, ref: UserHookRef, event: ExecutableEvent, fields: object) =>
+  // The event's base fields, then its own.
+  const payload = (ctx: RunContext, event: ExecutableEvent, fields: object): object => ({
+    ...basePayload(event, ctx.threadId, ctx.workspace.root),
+    // Kodelet's marker for a hook running inside a subagent (docs/hooks.md).
+    ...(ctx.depth ? { invoked_by: 'subagent' } : {}),
+    ...(ctx.recipe ? { recipe_name: ctx.recipe } : {}),
+    ...fields,
+  });
+  // The answer is read as the event table says.
+  const run = (ctx: RunContext, e: ExecutableHookEntry, ref: UserHookRef, version: number, event: ExecutableEvent, body: object) =>
     invokeExecutableHook(
       targetOf(ctx, opts.hookRuns),
       ref,
       e.path,
       ctx.workspace.root,
-      {
-        ...basePayload(event, ctx.threadId, ctx.workspace.root),
-        // Kodelet's marker for a hook running inside a subagent (docs/hooks.md).
-        ...(ctx.depth ? { invoked_by: 'subagent' } : {}),
-        ...(ctx.recipe ? { recipe_name: ctx.recipe } : {}),
-        ...fields,
-      },
+      body,
       (o) => executableDecision(event, o),
       { settings: ctx.settings.sandbox, workbenchHome: ctx.home },
+      version,
     );
 
   return {
@@ -163,8 +189,9 @@ export function createExecutableHooks(opts: ExecutableHooksOptions, source: Hook
 
     async onUserMessage(ctx, text) {
       let outcome: { blocked: boolean; reason?: string; by?: string } = { blocked: false };
-      await each(ctx, 'user_message_send', async (e, ref) => {
-        const { reading, value } = await run(ctx, e, ref, 'user_message_send', { message: text });
+      const body = once(() => payload(ctx, 'user_message_send', { message: text }));
+      await each(ctx, 'user_message_send', async (e, ref, version) => {
+        const { reading, value } = await run(ctx, e, ref, version, 'user_message_send', body());
         if (value && readBlockResult(value).blocked) {
           outcome = { blocked: true, reason: reading.reason || 'blocked', by: e.name };
           return false; // deny-fast: later hooks do not run
@@ -184,9 +211,10 @@ export function createExecutableHooks(opts: ExecutableHooksOptions, source: Hook
       let current = call;
       let rewrittenBy: string | undefined;
       let blocked: ToolResult | undefined;
-      await each(ctx, 'before_tool_call', async (e, ref) => {
-        const fields = { tool_name: toolName, tool_input: input(current), tool_user_id: call.id };
-        const { reading, value } = await run(ctx, e, ref, 'before_tool_call', fields);
+      // Built again only after a hook rewrote the input.
+      const before = lastFor((c: ToolCall) => payload(ctx, 'before_tool_call', { tool_name: toolName, tool_input: input(c), tool_user_id: call.id }));
+      await each(ctx, 'before_tool_call', async (e, ref, version) => {
+        const { reading, value } = await run(ctx, e, ref, version, 'before_tool_call', before(current));
         let reason: string | undefined;
         if (value) {
           const r = readBlockResult(value);
@@ -209,16 +237,19 @@ export function createExecutableHooks(opts: ExecutableHooksOptions, source: Hook
       });
       // A blocked call still reaches after_tool_call hooks, marked, so audit loggers see it.
       let result = blocked ?? (await next(current));
-      await each(ctx, 'after_tool_call', async (e, ref) => {
-        const metadata = toDialectResponse(ctx.tools, 'kodelet', current.name, current.args, result, ctx.workspace.root);
-        const fields = {
+      // Built again only after a hook rewrote the output.
+      const after = lastFor((r: ToolResult) => {
+        const metadata = toDialectResponse(ctx.tools, 'kodelet', current.name, current.args, r, ctx.workspace.root);
+        return payload(ctx, 'after_tool_call', {
           tool_name: toolName,
           tool_input: input(current),
-          tool_output: toStructured(result, toolName, metadata),
+          tool_output: toStructured(r, toolName, metadata),
           tool_user_id: call.id,
-          blocked: result.status === 'blocked',
-        };
-        const { value } = await run(ctx, e, ref, 'after_tool_call', fields);
+          blocked: r.status === 'blocked',
+        });
+      });
+      await each(ctx, 'after_tool_call', async (e, ref, version) => {
+        const { value } = await run(ctx, e, ref, version, 'after_tool_call', after(result));
         const output = value ? readAfterToolResult(value).output : undefined;
         // A blocked call stays blocked whatever an after hook answers.
         if (output && !blocked) result = fromStructured(call, output, result);
@@ -233,19 +264,22 @@ export function createExecutableHooks(opts: ExecutableHooksOptions, source: Hook
       const usage: UsageInfo = { input_tokens: input, output_tokens: output, current_context_window: input + output, max_context_window: contextWindow };
       lastUsage.set(ctx.runId, usage);
       const outcome: TurnOutcome = {};
-      await each(ctx, 'after_turn', async (e, ref) => {
-        const fields = {
+      const body = once(() =>
+        payload(ctx, 'after_turn', {
           turn_number: info.turn,
           tools_used: info.response.tool_calls.length > 0,
           usage,
           auto_compact_enabled: autoCompact(),
           auto_compact_threshold: trigger,
-        };
-        const { value } = await run(ctx, e, ref, 'after_turn', fields);
+        }),
+      );
+      await each(ctx, 'after_turn', async (e, ref, version) => {
+        const { value } = await run(ctx, e, ref, version, 'after_turn', body());
         if (value) Object.assign(outcome, readLoopResult(value, false));
       });
-      await each(ctx, 'turn_end', async (e, ref) => {
-        await run(ctx, e, ref, 'turn_end', { response: info.response.content, turn_number: info.turn });
+      const end = once(() => payload(ctx, 'turn_end', { response: info.response.content, turn_number: info.turn }));
+      await each(ctx, 'turn_end', async (e, ref, version) => {
+        await run(ctx, e, ref, version, 'turn_end', end());
       });
       return outcome;
     },
@@ -253,15 +287,17 @@ export function createExecutableHooks(opts: ExecutableHooksOptions, source: Hook
     async onAgentStop(ctx, msgs: Message[]): Promise<StopOutcome> {
       const outcome: StopOutcome = {};
       const { contextWindow, trigger } = limits(ctx);
-      await each(ctx, 'agent_stop', async (e, ref) => {
-        const fields = {
+      const body = once(() =>
+        payload(ctx, 'agent_stop', {
           messages: toExecutableMessages(msgs),
           usage: lastUsage.get(ctx.runId) ?? { input_tokens: 0, output_tokens: 0, current_context_window: 0, max_context_window: contextWindow },
           invoked_recipe: ctx.recipe ?? '',
           auto_compact_enabled: autoCompact(),
           auto_compact_threshold: trigger,
-        };
-        const { value } = await run(ctx, e, ref, 'agent_stop', fields);
+        }),
+      );
+      await each(ctx, 'agent_stop', async (e, ref, version) => {
+        const { value } = await run(ctx, e, ref, version, 'agent_stop', body());
         if (!value) return;
         const r = readLoopResult(value, true);
         // Follow-ups accumulate across hooks (docs/hooks.md, "Accumulation").

@@ -221,16 +221,18 @@ const starting = new Map<string, Promise<HookServer | { error: string }>>();
  * Contract: never rejects; a call that misses `spec.timeoutMs` kills the server and resolves timed
  * out; the run's abort kills the server and resolves `cancelled`. `makeEnv`, when given, builds the
  * server's environment only when one starts (instead of `spec.env`, which each call would pay for).
+ * `fileVersion` is the hook file's mtime when the caller has just read it (else it is read here).
  */
 export async function callHookServer(
   spec: HookProcessSpec,
   event: string,
   makeEnv?: () => NodeJS.ProcessEnv,
+  fileVersion?: number,
 ): Promise<HookProcessResult> {
   const started = performance.now();
   if (spec.signal?.aborted) return result(started, { exitCode: null, error: 'cancelled' });
   const key = JSON.stringify([spec.command, spec.cwd, Boolean(spec.sandbox)]);
-  const version = statSync(spec.command, { throwIfNoEntry: false })?.mtimeMs ?? 0;
+  const version = fileVersion ?? statSync(spec.command, { throwIfNoEntry: false })?.mtimeMs ?? 0;
   let server = servers.get(key);
   if (server && server.version !== version) {
     endServer(key, server, { exitCode: null, error: 'hook file changed' });

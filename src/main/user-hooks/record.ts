@@ -16,6 +16,11 @@ export interface RecordTarget {
   trace?: TraceRecorder;
   emit?: (event: RunEvent) => void;
   hookRuns?: HookRunStore;
+  /**
+   * Batch the hook_runs row with others (written within a moment, before any read of the store, and
+   * at the workbench's close) instead of a commit of its own per hook: what a run does.
+   */
+  deferRow?: boolean;
   /** Cancels the hook process with the run. */
   signal?: AbortSignal;
 }
@@ -95,7 +100,7 @@ export async function runAndRecord(
   }
   let recordId: number | undefined;
   try {
-    recordId = target.hookRuns?.insert({
+    const row = {
       hook_id: hook.id,
       hook_name: hook.name,
       event: hook.event,
@@ -113,7 +118,8 @@ export async function runAndRecord(
       decision: reading.decision,
       reason: reading.reason,
       error: reading.error,
-    });
+    };
+    recordId = target.hookRuns?.insert(row, { defer: target.deferRow });
   } catch (err) {
     target.trace?.recordEvent('hook_run_store_failed', { message: errorMessage(err) });
   }
@@ -136,5 +142,5 @@ export async function runAndRecord(
 
 /** A RecordTarget for a run context. */
 export function targetOf(ctx: { threadId: string; runId: string; trace?: TraceRecorder; signal: AbortSignal; emit(e: RunEvent): void }, hookRuns?: HookRunStore): RecordTarget {
-  return { threadId: ctx.threadId, runId: ctx.runId, trace: ctx.trace, emit: (e) => ctx.emit(e), hookRuns, signal: ctx.signal };
+  return { threadId: ctx.threadId, runId: ctx.runId, trace: ctx.trace, emit: (e) => ctx.emit(e), hookRuns, deferRow: true, signal: ctx.signal };
 }

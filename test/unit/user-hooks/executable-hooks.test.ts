@@ -158,6 +158,22 @@ describe('executable hook semantics', () => {
     expect(await call()).toEqual({ tool_call_id: 'c1', name: 'execute', output: 'REWRITTEN', status: 'ok' });
   });
 
+  it('each hook sees the input and output as the hooks before it left them', async () => {
+    installZoo(sb.wsHooks, 'a@before_tool_call--record');
+    installZoo(sb.wsHooks, 'b@before_tool_call--rewrite-inside');
+    installZoo(sb.wsHooks, 'c@before_tool_call--record');
+    installZoo(sb.wsHooks, 'd@after_tool_call--record');
+    installZoo(sb.wsHooks, 'e@after_tool_call--rewrite-output');
+    installZoo(sb.wsHooks, 'f@after_tool_call--record');
+    const { call } = await setup();
+    expect((await call({ path: 'a.txt' }, 'read_file')).output).toMatch(/REWRITTEN$/);
+    const seen = (name: string) => JSON.parse(readFileSync(join(sb.ws, `payload-${name}.json`), 'utf8'));
+    expect(seen('a@before_tool_call--record').tool_input).toEqual({ file_path: join(sb.ws, 'a.txt') });
+    expect(seen('c@before_tool_call--record').tool_input).toEqual({ file_path: join(sb.ws, 'inside.txt') });
+    expect(seen('d@after_tool_call--record').tool_output.metadata.output).toMatch(/read_file ran with/);
+    expect(seen('f@after_tool_call--record').tool_output.metadata.output).toBe('REWRITTEN');
+  });
+
   it('agent_stop follow-ups accumulate; mutate and compact pass through', async () => {
     installZoo(sb.wsHooks, 'a@agent_stop--follow-up');
     installZoo(sb.userHooks, 'b@agent_stop--follow-up');
