@@ -14,7 +14,8 @@ export interface HttpRequest {
   method: 'GET' | 'POST';
   url: string;
   headers: Record<string, string>;
-  body?: string;
+  /** Sent as is when already encoded (the model request body is built as bytes). */
+  body?: string | Buffer;
   signal: AbortSignal;
   /** Cap for getting the response headers (redirects included). */
   timeoutMs: number;
@@ -94,7 +95,8 @@ export function createHttpTransport(opts: { maxSockets?: number } = {}): HttpTra
     let url = new URL(req.url);
     let method = req.method;
     // Encoded once: its length is the content-length and the bytes go out as they are.
-    let body = req.body === undefined ? undefined : Buffer.from(req.body, 'utf8');
+    let body =
+      req.body === undefined || Buffer.isBuffer(req.body) ? req.body : Buffer.from(req.body, 'utf8');
     const headers = { ...req.headers };
     for (let hops = 0; ; hops++) {
       const res = await once(url, method, headers, body, req.signal, deadline - Date.now());

@@ -21,10 +21,13 @@ function cached<K extends object>(cache: WeakMap<K, string>, key: K, make: () =>
   return text;
 }
 
-/** The joined JSON of the messages last sent in one chain; `ends[i]` = its length after i messages. */
+/**
+ * The joined JSON of the messages last sent in one chain, UTF-8 encoded once: `bytes` holds the text
+ * in its first `ends[refs.length]` bytes (with room to grow); `ends[i]` = the length after i messages.
+ */
 interface Joined {
   refs: Message[];
-  text: string;
+  bytes: Buffer;
   ends: number[];
 }
 
@@ -32,28 +35,33 @@ interface Joined {
 const joinedChains = new WeakMap<Message, Joined>();
 
 /** The messages' JSON joined by commas, reusing the part of the chain that starts the same way. */
-function messagesJson(msgs: readonly Message[]): string {
-  if (msgs.length === 0) return '';
+function messagesJson(msgs: readonly Message[]): Buffer {
+  if (msgs.length === 0) return Buffer.alloc(0);
   let chain = joinedChains.get(msgs[0]);
   if (!chain) {
-    chain = { refs: [], text: '', ends: [0] };
+    chain = { refs: [], bytes: Buffer.allocUnsafe(16 * 1024), ends: [0] };
     joinedChains.set(msgs[0], chain);
   }
   const { refs, ends } = chain;
   const k = sharedPrefixLength(refs, msgs);
-  if (k === msgs.length) return k === refs.length ? chain.text : chain.text.slice(0, ends[k]);
-  let text = k === refs.length ? chain.text : chain.text.slice(0, ends[k]);
   refs.length = k;
   ends.length = k + 1;
   for (let i = k; i < msgs.length; i++) {
     const m = msgs[i];
     const json = cached(messageJson, m, () => toOpenAiMessages([m])[0]);
-    text = i === 0 ? json : `${text},${json}`;
+    const piece = i === 0 ? json : `,${json}`;
+    const at = ends[i];
+    const need = at + Buffer.byteLength(piece);
+    if (need > chain.bytes.length) {
+      const grown = Buffer.allocUnsafe(Math.max(need, chain.bytes.length * 2));
+      chain.bytes.copy(grown, 0, 0, at);
+      chain.bytes = grown;
+    }
+    chain.bytes.write(piece, at);
     refs.push(m);
-    ends.push(text.length);
+    ends.push(need);
   }
-  chain.text = text;
-  return text;
+  return chain.bytes.subarray(0, ends[msgs.length]);
 }
 
 /**
@@ -62,6 +70,14 @@ function messagesJson(msgs: readonly Message[]): string {
  * Contract: a message object must not change after it was first sent (none does: they are replaced).
  */
 export function requestBody(req: ModelRequest): string {
+  return requestBodyBytes(req).toString('utf8');
+}
+
+/**
+ * The same body as UTF-8 bytes, as the transport sends it: a round encodes only its new messages,
+ * the system prompt and the small head; the rest is copied as bytes.
+ */
+export function requestBodyBytes(req: ModelRequest): Buffer {
   const { temperature, max_tokens, max_completion_tokens, top_p, stop } = req.params;
   const head = JSON.stringify({
     model: req.model,
@@ -76,9 +92,13 @@ export function requestBody(req: ModelRequest): string {
   const system = systemText(req.system);
   const messages = messagesJson(req.messages);
   const systemJson = system ? JSON.stringify({ role: 'system', content: system }) : '';
-  const list = systemJson && messages ? `${systemJson},${messages}` : systemJson || messages;
-  let body = `${head.slice(0, -1)},"messages":[${list}]`;
+  const separator = systemJson && messages.length > 0 ? ',' : '';
+  let tail = ']';
   if (req.tools.length > 0)
-    body += `,"tools":[${req.tools.map((t) => cached(toolJson, t, () => toOpenAiTools([t])![0])).join(',')}]`;
-  return `${body}}`;
+    tail += `,"tools":[${req.tools.map((t) => cached(toolJson, t, () => toOpenAiTools([t])![0])).join(',')}]`;
+  return Buffer.concat([
+    Buffer.from(`${head.slice(0, -1)},"messages":[${systemJson}${separator}`),
+    messages,
+    Buffer.from(`${tail}}`),
+  ]);
 }

@@ -4,11 +4,11 @@
  * changed (memory/memo.ts), so an `edit_file` on AGENTS.md shows in the very next request. Like Claude Code, the memory of a workspace subfolder joins once
  * the agent reads or writes a file there, and stays for the rest of the thread.
  */
-import { stat } from 'node:fs/promises';
 import { dirname, isAbsolute, relative, resolve, sep } from 'node:path';
 import type { Hook, MiddlewareInfo } from '../pipeline/hook.ts';
 import { renderMemoryBlock, type MemoryImport } from '../memory/loader.ts';
 import { createMemoryMemo } from '../memory/memo.ts';
+import { statIfAny } from '../fs/stat-if-any.ts';
 import { callEffects } from '../tools/call-policy.ts';
 
 export interface MemoryHookOptions {
@@ -75,7 +75,7 @@ export function createMemoryHook(opts: MemoryHookOptions): Hook {
       const effects = tool && seen ? callEffects(tool, call.args) : undefined;
       if (!effects || !seen) return result;
       for (const p of [...(effects.reads ?? []), ...(effects.writes ?? [])]) {
-        for (const dir of await foldersOf(ctx.workspace.root, p)) {
+        for (const dir of foldersOf(ctx.workspace.root, p)) {
           if (seen.size >= MAX_MEMORY_FOLDERS) return result;
           seen.add(dir);
         }
@@ -86,14 +86,16 @@ export function createMemoryHook(opts: MemoryHookOptions): Hook {
 }
 
 /** The workspace subfolders from the root down to `path`'s folder (the path itself when a folder). */
-async function foldersOf(root: string, path: string): Promise<string[]> {
+function foldersOf(root: string, path: string): string[] {
   const abs = resolve(root, path);
   const rel = relative(root, abs);
   if (!rel || rel === '..' || rel.startsWith(`..${sep}`) || isAbsolute(rel)) return [];
-  const isDir = await stat(abs).then(
-    (s) => s.isDirectory(),
-    () => false,
-  );
+  let isDir = false;
+  try {
+    isDir = statIfAny(abs)?.isDirectory() ?? false; // a local stat: microseconds, no thread-pool trip
+  } catch {
+    // unreadable: counted as a file, so its folder's memory still joins
+  }
   const out: string[] = [];
   for (
     let dir = isDir ? abs : dirname(abs);

@@ -26,13 +26,20 @@ export interface LinePageOptions {
 }
 
 /**
- * Reads lines `offset .. offset+limit-1` of an open UTF-8 file (invalid bytes become U+FFFD).
+ * Reads lines `offset .. offset+limit-1` of an open UTF-8 file (invalid bytes become U+FFFD), or of a
+ * file's whole content already read.
  * Contract: reads from the start of the file; leaves the handle open for the caller to close.
  */
-export async function readLinePage(file: FileHandle, opts: LinePageOptions): Promise<LinePage> {
+export async function readLinePage(
+  file: FileHandle | Buffer,
+  opts: LinePageOptions,
+): Promise<LinePage> {
   const page: LinePage = { lines: [], first: opts.offset, cut: new Set(), more: false, linesSeen: 0 };
   const decoder = new TextDecoder('utf-8');
-  const stream = file.createReadStream({ start: 0, highWaterMark: 64 * 1024, signal: opts.signal, autoClose: false });
+  const stream = Buffer.isBuffer(file)
+    ? undefined
+    : file.createReadStream({ start: 0, highWaterMark: 64 * 1024, signal: opts.signal, autoClose: false });
+  const chunks: AsyncIterable<Buffer> | Iterable<Buffer> = stream ?? [file as Buffer];
   let current = '';
   let currentCut = false;
   let lineNo = 1;
@@ -61,7 +68,7 @@ export async function readLinePage(file: FileHandle, opts: LinePageOptions): Pro
     }
   };
   try {
-    for await (const chunk of stream as AsyncIterable<Buffer>) {
+    for await (const chunk of chunks) {
       const text = decoder.decode(chunk, { stream: true });
       let pos = 0;
       while (pos <= text.length) {
@@ -92,7 +99,7 @@ export async function readLinePage(file: FileHandle, opts: LinePageOptions): Pro
       }
     }
   } finally {
-    stream.destroy();
+    stream?.destroy();
   }
   return page;
 }
