@@ -89,16 +89,47 @@ export function requestBodyBytes(req: ModelRequest): Buffer {
     top_p,
     stop: stop?.length ? stop : undefined,
   });
-  const system = systemText(req.system);
+  const system = systemBytes(systemText(req.system));
   const messages = messagesJson(req.messages);
-  const systemJson = system ? JSON.stringify({ role: 'system', content: system }) : '';
-  const separator = systemJson && messages.length > 0 ? ',' : '';
-  let tail = ']';
-  if (req.tools.length > 0)
-    tail += `,"tools":[${req.tools.map((t) => cached(toolJson, t, () => toOpenAiTools([t])![0])).join(',')}]`;
+  const separator = system.length > 0 && messages.length > 0 ? ',' : '';
   return Buffer.concat([
-    Buffer.from(`${head.slice(0, -1)},"messages":[${systemJson}${separator}`),
+    Buffer.from(`${head.slice(0, -1)},"messages":[`),
+    system,
+    Buffer.from(separator),
     messages,
-    Buffer.from(`${tail}}`),
+    toolsBytes(req.tools),
   ]);
+}
+
+/** The system message as sent last time, reused while its text is the same (it rarely changes). */
+let lastSystem = { text: '', bytes: Buffer.alloc(0) };
+
+function systemBytes(text: string): Buffer {
+  if (text !== lastSystem.text)
+    lastSystem = {
+      text,
+      bytes: text
+        ? Buffer.from(JSON.stringify({ role: 'system', content: text }))
+        : Buffer.alloc(0),
+    };
+  return lastSystem.bytes;
+}
+
+/** `],"tools":[…]}` (or `]}`) for the tools last offered, reused while they are the same objects. */
+let lastTools: { tools: readonly ToolSchema[]; bytes: Buffer } = {
+  tools: [],
+  bytes: Buffer.from(']}'),
+};
+
+function toolsBytes(tools: readonly ToolSchema[]): Buffer {
+  const same =
+    lastTools.tools.length === tools.length && tools.every((t, i) => t === lastTools.tools[i]);
+  if (!same) {
+    const json = tools.map((t) => cached(toolJson, t, () => toOpenAiTools([t])![0])).join(',');
+    lastTools = {
+      tools: [...tools],
+      bytes: Buffer.from(tools.length ? `],"tools":[${json}]}` : ']}'),
+    };
+  }
+  return lastTools.bytes;
 }
