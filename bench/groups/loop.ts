@@ -184,7 +184,7 @@ await runGroup('loop', async (ctx) => {
       goal(`${big}/${small} overhead ratio ≤ 1.5`, ratio, '×', 1.5, { figure: 'ratio' }),
     ],
     notes: [
-      `${rounds} rounds per run, ${runs} runs after ${warmup} warm-up runs; ${events} events delivered to one subscriber; built-in hooks, SQLite (synchronous=FULL) and tracing on, no user hooks`,
+      `${rounds} rounds per run, ${runs} runs after ${warmup} warm-up runs; ${events} events delivered to one subscriber; built-in hooks, SQLite (WAL; a round's fsync on the thread pool) and tracing on, no user hooks`,
     ],
   };
 });
