@@ -1,26 +1,63 @@
-import { memo, useCallback, useRef, type MouseEvent } from 'react';
+import { memo, useCallback, useEffect, useRef, useState, type MouseEvent } from 'react';
 import { openExternal } from '../../components/open-external.ts';
-import { renderBlock, renderDraftBlock, splitBlocks, type BlockSplit } from './markdown-blocks.ts';
+import {
+  isRendered,
+  renderBlock,
+  renderDraftBlock,
+  splitBlocks,
+  type BlockSplit,
+} from './markdown-blocks.ts';
+
+/** Runs `fn` when the page is idle, at the latest after `timeout` ms; returns the cancel. */
+function whenIdle(fn: () => void, timeout: number): () => void {
+  if (typeof requestIdleCallback === 'function') {
+    const id = requestIdleCallback(fn, { timeout });
+    return () => cancelIdleCallback(id);
+  }
+  const id = setTimeout(fn, 0);
+  return () => clearTimeout(id);
+}
 
 /**
  * One top-level block; memoized, so a growing answer re-renders only its last block. With
  * `draftFence` (where an open code fence starts in a streaming block) its code is drawn unhighlighted.
+ * While the answer streams, a block whose fence just closed keeps its draft for a moment: it is
+ * highlighted and sanitized in a task of its own (idle time, at most 100 ms later), not in the frame
+ * that also takes the next chunk.
  */
 const MarkdownBlock = memo(function MarkdownBlock({
   text,
   draftFence,
+  streaming,
 }: {
   text: string;
   draftFence?: number;
+  streaming: boolean;
 }) {
-  const html = draftFence === undefined ? renderBlock(text) : renderDraftBlock(text, draftFence);
+  const shown = useRef<{ html: string; draft: boolean } | undefined>(undefined);
+  const [, rendered] = useState(0);
+  const waiting =
+    draftFence === undefined && streaming && shown.current?.draft === true && !isRendered(text);
+  let html: string;
+  if (draftFence !== undefined) html = renderDraftBlock(text, draftFence);
+  else if (waiting) html = shown.current!.html;
+  else html = renderBlock(text);
+  shown.current = { html, draft: draftFence !== undefined || waiting };
+  useEffect(() => {
+    if (!waiting) return;
+    return whenIdle(() => {
+      renderBlock(text);
+      rendered((n) => n + 1);
+    }, 100);
+  }, [waiting, text]);
   return <div className="md-block" dangerouslySetInnerHTML={{ __html: html }} />;
 });
 
 /**
  * Sanitized Markdown with copy buttons on code blocks and links opened only after a confirm.
- * Contract: `streaming` only changes how an open code fence at the end looks (plain until it closes);
- * without it every block is rendered in full, so the finished message is the same HTML either way.
+ * Contract: `streaming` only changes how a code fence looks while it is open or has just closed
+ * (plain until it is highlighted); without it every block is rendered in full, so the finished
+ * message is the same HTML either way.
  */
 export const Markdown = memo(function Markdown({
   text,
@@ -61,6 +98,7 @@ export const Markdown = memo(function Markdown({
           key={i}
           text={b}
           draftFence={i === s.blocks.length ? draftFence : undefined}
+          streaming={streaming}
         />
       ))}
     </div>

@@ -103,6 +103,11 @@ export function renderBlock(text: string): string {
   return html;
 }
 
+/** True when `renderBlock(text)` would answer from the cache. */
+export function isRendered(text: string): boolean {
+  return cache.has(text.replace(TRAILING_BLANK, ''));
+}
+
 /**
  * The HTML of a streaming block whose code fence is still open, `fenceAt` being where its fence line
  * starts: the text before the fence as `renderBlock` renders it, the code so far as escaped plain
