@@ -62,7 +62,7 @@ export interface LoadMemoryOptions {
  * File timestamps are coarse (a jiffy on ext4, 2 s on FAT): a file changed within this long before
  * it was read is re-read next time even if its stat looks the same (git's "racy clean" rule).
  */
-const RACY_MS = 2_000;
+export const RACY_MS = 2_000;
 
 /** Per-file cap: memory loads without trust, so a huge file must not flood every request. */
 export const MEMORY_FILE_CAP = 64 * 1024;

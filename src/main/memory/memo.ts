@@ -9,14 +9,12 @@ import { isAbsolute, join, resolve } from 'node:path';
 import { statIfAny } from '../fs/stat-if-any.ts';
 import {
   loadMemory,
+  RACY_MS,
   type LoadedMemory,
   type LoadMemoryOptions,
   type MemoryCache,
   type MemoryImport,
 } from './loader.ts';
-
-/** A file changed this recently could change again within the same stat signature (git's "racy clean"). */
-const RACY_MS = 2_000;
 
 export interface MemoryMemo {
   load(opts: LoadMemoryOptions): Promise<LoadedMemory>;
