@@ -43,7 +43,6 @@ import type { LastRequest, RunHandle, SendArgs, Workbench, WorkbenchOptions } fr
 import { createTraceService } from './panels/trace-service.ts';
 import { createTrustService } from './panels/trust-service.ts';
 import { createFeedService } from '../events/feed-service.ts';
-import { webhooksFrom } from '../events/webhook-settings.ts';
 import { resolveRecipe } from './recipe-send.ts';
 import { listRecipes } from '../recipes/loader.ts';
 import type { ResumeArgs } from './types.ts';
@@ -75,7 +74,7 @@ export async function createWorkbench(opts: WorkbenchOptions): Promise<Workbench
   const memoryFolders: ThreadMemoryFolders = new Map();
   const feed = createFeedService({
     db,
-    webhooks: webhooksFrom(settingsStore),
+    webhooks: () => settingsStore.get().webhooks ?? [],
     subscribe: (l) => bus.subscribe(l),
     emit: (e) => bus.emit(e),
     follow: opts.followFeed === true,

@@ -1,4 +1,4 @@
-import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { DEFAULT_SETTINGS } from '../../../src/shared/types/index.ts';
@@ -135,5 +135,21 @@ describe('SettingsStore', () => {
     const store = createSettingsStore(home);
     expect(readdirSync(home)).toEqual(['settings.json']);
     expect(store.get().theme).toBe('dark');
+  });
+
+  it('get() follows the file after it was read: none, then saved webhooks, then an edit by hand, then removal', async () => {
+    const store = createSettingsStore(tempDir());
+    const webhooks = () => store.get().webhooks ?? [];
+    expect(webhooks()).toEqual([]);
+    await store.update({ webhooks: [{ url: 'http://127.0.0.1:9/a', on: ['run_finalized'] }] });
+    expect(webhooks().map((w) => w.url)).toEqual(['http://127.0.0.1:9/a']);
+    expect(webhooks()).toEqual(webhooks());
+    writeFileSync(
+      store.path,
+      JSON.stringify({ webhooks: [{ url: 'http://127.0.0.1:9/edited-by-hand', on: ['*'] }] }),
+    );
+    expect(webhooks().map((w) => w.url)).toEqual(['http://127.0.0.1:9/edited-by-hand']);
+    rmSync(store.path);
+    expect(webhooks()).toEqual([]);
   });
 });
