@@ -8,7 +8,7 @@
  * The home is reused between runs (the database exists, as for a returning user).
  */
 import { spawn, spawnSync } from 'node:child_process';
-import { existsSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { existsSync, readFileSync, rmSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { startFakeOpenAi } from '../../test/helpers/fake-openai-server.ts';
@@ -16,16 +16,9 @@ import { runGroup } from '../lib/group.ts';
 import { tempDir } from '../lib/tmp.ts';
 import { figure, goal, median, sample, type Figure } from '../lib/stats.ts';
 import { measureClientGap } from '../lib/client-gap.ts';
+import { newestMtime } from '../lib/newest-mtime.ts';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
-
-function newestMtime(dir: string): number {
-  let newest = 0;
-  for (const e of readdirSync(dir, { withFileTypes: true, recursive: true })) {
-    if (e.isFile()) newest = Math.max(newest, statSync(path.join(e.parentPath, e.name)).mtimeMs);
-  }
-  return newest;
-}
 
 /** Whether bin/workbench.mjs would run the bundle (the launcher's own rule). */
 function bundleFresh(): boolean {

@@ -1,16 +1,8 @@
 /** Makes sure out/renderer holds a build at least as new as src/renderer (builds with electron-vite if not). */
 import { spawnSync } from 'node:child_process';
-import { existsSync, readdirSync, statSync } from 'node:fs';
+import { existsSync, statSync } from 'node:fs';
 import path from 'node:path';
-
-function newestMtime(dir: string): number {
-  let newest = 0;
-  for (const entry of readdirSync(dir, { withFileTypes: true, recursive: true })) {
-    if (entry.isFile())
-      newest = Math.max(newest, statSync(path.join(entry.parentPath, entry.name)).mtimeMs);
-  }
-  return newest;
-}
+import { newestMtime } from './newest-mtime.ts';
 
 /** Returns the renderer folder, or an error text when there is no renderer or the build fails. */
 export function ensureRenderer(
