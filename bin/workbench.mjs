@@ -2,12 +2,14 @@
 // Launcher for the `workbench` CLI. The CLI is TypeScript run by Node 24's type stripping (the Node
 // Electron embeds, with node:sqlite); when started by an older Node, re-run on the pinned Node 24.
 // The bundle (out/cli/workbench.mjs, `npm run build:cli`) is used only while it is newer than every
-// source file; otherwise the sources run directly.
+// source file; otherwise the sources run directly. A child started for the key handover starts from
+// the CLI's startup snapshot (out/cli/workbench.blob, scripts/cli-snapshot.mjs) under the same rule.
+// bin/workbench, the installed command, starts the snapshot without this launcher when it can.
 // The API key never sits in the environment of the CLI process, the parent of every command the agent
 // runs (`/proc/$PPID/environ`): with secret-looking variables set, this launcher starts the CLI as a
 // child without them and hands them over through an inherited pipe (src/main/cli/handover.ts).
 import { spawn, spawnSync } from 'node:child_process';
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readFileSync, realpathSync, statSync } from 'node:fs';
 import { readdir, stat } from 'node:fs/promises';
 import module from 'node:module';
 import { dirname, join } from 'node:path';
@@ -31,8 +33,52 @@ function terminalSignalsChild() {
   }
 }
 
+// The newest modification time of the sources a build is made from. The walk stats a few hundred
+// files: it runs on the thread pool, beside the bundle's load.
+let newestSource;
+function newestSourceTime() {
+  const newest = async (dir) => {
+    const entries = await readdir(dir, { withFileTypes: true, recursive: true });
+    const files = entries.filter((e) => e.isFile()).map((e) => join(e.parentPath, e.name));
+    const times = await Promise.all(files.map((f) => stat(f).then((s) => s.mtimeMs)));
+    return Math.max(0, ...times);
+  };
+  newestSource ??= Promise.all([
+    newest(join(root, 'src', 'main')),
+    newest(join(root, 'src', 'shared')),
+    stat(join(root, 'package-lock.json')).then((s) => s.mtimeMs),
+  ]).then((times) => Math.max(...times));
+  return newestSource;
+}
+
+// Whether a build is at least as new as every source file (a stale build must never run).
+async function buildIsFresh(file) {
+  const [built, sources] = await Promise.all([stat(file).then((s) => s.mtimeMs), newestSourceTime()]);
+  return built >= sources;
+}
+
+// Whether `node` can start from the snapshot: not asked to run the sources, the snapshot fresh, written
+// by this very binary (named in workbench.blob.node) and newer than its last change — a snapshot
+// only loads in the Node version that wrote it.
+const snapshot = join(root, 'out', 'cli', 'workbench.blob');
+async function snapshotUsable(node) {
+  if (process.env.WORKBENCH_FROM_SOURCE) return false;
+  try {
+    if (readFileSync(`${snapshot}.node`, 'utf8').trim() !== realpathSync(node)) return false;
+    if (statSync(node).ctimeMs > statSync(snapshot).mtimeMs) return false;
+    return await buildIsFresh(snapshot);
+  } catch {
+    return false;
+  }
+}
+
+// The arguments that start the CLI on `node` in a new process: the snapshot, or this launcher again.
+async function cliStart(node) {
+  return (await snapshotUsable(node)) ? ['--snapshot-blob', snapshot, '--'] : [fileURLToPath(import.meta.url)];
+}
+
 // Runs the CLI on `node` as a child without the secret variables; never resolves (exits with the child).
-function runWithoutSecrets(secretNames, node) {
+async function runWithoutSecrets(secretNames, node) {
   const env = { ...process.env };
   const handed = {};
   for (const name of secretNames) {
@@ -41,7 +87,7 @@ function runWithoutSecrets(secretNames, node) {
   }
   env[HANDOVER_FD_VARIABLE] = '3';
   const execArgv = node === process.execPath ? process.execArgv : [];
-  const child = spawn(node, [...execArgv, fileURLToPath(import.meta.url), ...process.argv.slice(2)], {
+  const child = spawn(node, [...execArgv, ...(await cliStart(node)), ...process.argv.slice(2)], {
     env,
     stdio: ['inherit', 'inherit', 'inherit', 'pipe'],
   });
@@ -76,29 +122,11 @@ if (major < 24) {
     process.exit(1);
   }
   if (secretNames.length > 0) await runWithoutSecrets(secretNames, pinned);
-  const r = spawnSync(pinned, [fileURLToPath(import.meta.url), ...process.argv.slice(2)], { stdio: 'inherit' });
+  const r = spawnSync(pinned, [...(await cliStart(pinned)), ...process.argv.slice(2)], { stdio: 'inherit' });
   process.exit(r.status ?? (r.signal ? 128 + 15 : 1));
 }
 
 if (secretNames.length > 0) await runWithoutSecrets(secretNames, process.execPath);
-
-// Whether the bundle is at least as new as every source file (a stale bundle must never run). The walk
-// stats a few hundred files: it runs on the thread pool while the bundle loads, off the start's path.
-async function bundleIsFresh(bundle) {
-  const newest = async (dir) => {
-    const entries = await readdir(dir, { withFileTypes: true, recursive: true });
-    const files = entries.filter((e) => e.isFile()).map((e) => join(e.parentPath, e.name));
-    const times = await Promise.all(files.map((f) => stat(f).then((s) => s.mtimeMs)));
-    return Math.max(0, ...times);
-  };
-  const [built, ...sources] = await Promise.all([
-    stat(bundle).then((s) => s.mtimeMs),
-    newest(join(root, 'src', 'main')),
-    newest(join(root, 'src', 'shared')),
-    stat(join(root, 'package-lock.json')).then((s) => s.mtimeMs),
-  ]);
-  return built >= Math.max(...sources);
-}
 
 // Node's compile cache keeps each module compiled (and type-stripped) between runs, keyed by content;
 // without it every start from source strips and compiles every TypeScript file again. Best effort.
@@ -112,7 +140,7 @@ const source = '../src/main/cli/main.ts';
 let cli;
 if (!process.env.WORKBENCH_FROM_SOURCE && existsSync(bundle)) {
   const [fresh, loaded] = await Promise.all([
-    bundleIsFresh(bundle).catch(() => false),
+    buildIsFresh(bundle).catch(() => false),
     import(pathToFileURL(bundle).href),
   ]);
   cli = fresh ? loaded : await import(source);

@@ -1,7 +1,9 @@
 // Bundles the `workbench` CLI into out/cli/workbench.mjs (one file: faster start, less memory than
-// loading ~200 TypeScript modules). bin/workbench.mjs uses it only while it is newer than every
-// source file, so a stale bundle never runs. A failed build warns and leaves the source path working.
+// loading ~200 TypeScript modules) and its startup snapshot out/cli/workbench.blob
+// (scripts/cli-snapshot.mjs). The launchers use them only while they are newer than every source
+// file, so a stale build never runs. A failed build warns and leaves the source path working.
 import { build } from 'esbuild';
+import { buildCliSnapshot } from './cli-snapshot.mjs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -55,6 +57,8 @@ try {
     legalComments: 'none',
     plugins: [lazyHttp, zodEnglishOnly],
   });
+  const noSnapshot = await buildCliSnapshot({ build, root, plugins: [zodEnglishOnly] });
+  if (noSnapshot) console.warn(`build-cli: no startup snapshot (${noSnapshot}); the CLI starts from the bundle`);
 } catch (err) {
   console.warn(`build-cli: could not bundle the CLI (${err instanceof Error ? err.message : err}); the CLI will run from source`);
 }

@@ -1,14 +1,14 @@
 /**
- * `cli`: `workbench run` through bin/workbench.mjs, start to exit, for one model round against the fake
- * OpenAI server (answering "ok" at once), and the run's peak RSS. The goals are measured as an installed
- * workbench runs: the esbuild bundle (out/cli, built by `npm ci`; built here when missing or stale)
- * with an API key in the environment (the launcher hands it to a child). Also without a key (one
- * process) and from TypeScript source. Then the client gap per round of a 20-round `read_file` run,
- * measured at the model server (bench/lib/client-gap.ts), on threads of 20 and 2,000 messages.
- * The home is reused between runs (the database exists, as for a returning user).
+ * `cli`: `workbench run`, start to exit, for one model round against the fake OpenAI server (answering
+ * "ok" at once), and the run's peak RSS (GNU time: the largest process). The goals are measured as an
+ * installed workbench runs: bin/workbench with an API key in the environment, which starts the CLI
+ * from its startup snapshot (out/cli, built by `npm ci`; built here when missing or stale) and hands
+ * the key over. Also `node bin/workbench.mjs` with a key (a child started from the snapshot), without
+ * one (the bundle in one process) and from TypeScript source. Then the client gap per round of a
+ * 20-round `read_file` run, measured at the model server (bench/lib/client-gap.ts), on threads of 20
+ * and 2,000 messages. The home is reused between runs (the database exists, as for a returning user).
  */
 import { spawn, spawnSync } from 'node:child_process';
-import { existsSync, readFileSync, rmSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { startFakeOpenAi } from '../../test/helpers/fake-openai-server.ts';
@@ -16,31 +16,19 @@ import { runGroup } from '../lib/group.ts';
 import { tempDir } from '../lib/tmp.ts';
 import { figure, goal, median, sample, type Figure } from '../lib/stats.ts';
 import { measureClientGap } from '../lib/client-gap.ts';
-import { newestMtime } from '../lib/newest-mtime.ts';
+import { cliBuildFresh } from '../../scripts/cli-build-fresh.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 
-/** Whether bin/workbench.mjs would run the bundle (the launcher's own rule). */
-function bundleFresh(): boolean {
-  const bundle = path.join(root, 'out/cli/workbench.mjs');
-  if (!existsSync(bundle)) return false;
-  const sources = Math.max(
-    newestMtime(path.join(root, 'src/main')),
-    newestMtime(path.join(root, 'src/shared')),
-    statSync(path.join(root, 'package-lock.json')).mtimeMs,
-  );
-  return statSync(bundle).mtimeMs >= sources;
-}
-
 /** Builds out/cli when the launcher would not use it; returns why not when the build fails. */
 function ensureBundle(log: (m: string) => void): string | undefined {
-  if (bundleFresh()) return undefined;
+  if (cliBuildFresh(root)) return undefined;
   log('building the CLI bundle (npm run build:cli)…');
   const r = spawnSync(process.execPath, [path.join(root, 'scripts/build-cli.mjs')], {
     cwd: root,
     encoding: 'utf8',
   });
-  if (bundleFresh()) return undefined;
+  if (cliBuildFresh(root)) return undefined;
   return `the CLI bundle could not be built: ${(r.stderr || r.stdout).trim().split('\n').slice(-2).join(' ')}`;
 }
 
@@ -73,7 +61,6 @@ await runGroup('cli', async (ctx) => {
   const fake = await startFakeOpenAi();
   const home = tempDir('cli-home');
   const workspace = tempDir('cli-ws');
-  const rssFile = path.join(home, 'rss.txt');
   const env: NodeJS.ProcessEnv = {
     ...process.env,
     HOME: home,
@@ -85,17 +72,25 @@ await runGroup('cli', async (ctx) => {
   delete env.NODE_COMPILE_CACHE;
   delete env.WORKBENCH_FROM_SOURCE;
   const oneRound = ['run', '--base-url', fake.baseURL, '--model', 'fake-model', '--auto', 'say ok'];
-  const runCli = (withRss: boolean, extraEnv: NodeJS.ProcessEnv, cliArgs = oneRound) =>
-    new Promise<number>((resolve, reject) => {
-      const args = [
-        ...(withRss ? ['--import', path.join(root, 'bench/lib/report-rss.mjs')] : []),
-        path.join(root, 'bin/workbench.mjs'),
-        ...cliArgs,
-      ];
+  // `installed`: bin/workbench, the command an install puts on the PATH; `launcher`: node bin/workbench.mjs.
+  const commandLine = (how: 'installed' | 'launcher', cliArgs: string[]) =>
+    how === 'installed'
+      ? [path.join(root, 'bin/workbench'), ...cliArgs]
+      : [process.execPath, path.join(root, 'bin/workbench.mjs'), ...cliArgs];
+  // With `withRss`, under GNU time: the peak RSS of the largest process of the run.
+  const runCli = (
+    withRss: boolean,
+    extraEnv: NodeJS.ProcessEnv,
+    cliArgs = oneRound,
+    how: 'installed' | 'launcher' = 'launcher',
+  ) =>
+    new Promise<{ ms: number; rssMiB: number }>((resolve, reject) => {
+      const line = commandLine(how, cliArgs);
+      const [file, ...args] = withRss ? ['/usr/bin/time', '-f', 'WB_RSS %M', ...line] : line;
       const t0 = performance.now();
-      const child = spawn(process.execPath, args, {
+      const child = spawn(file!, args, {
         cwd: workspace,
-        env: { ...env, ...extraEnv, WB_BENCH_RSS_FILE: withRss ? rssFile : '' },
+        env: { ...env, ...extraEnv },
         stdio: ['ignore', 'pipe', 'pipe'],
       });
       let out = '';
@@ -103,17 +98,15 @@ await runGroup('cli', async (ctx) => {
       child.stderr.on('data', (d: Buffer) => (out += d));
       child.on('error', reject);
       child.on('close', (code) => {
+        const ms = performance.now() - t0;
+        const rss = /WB_RSS (\d+)/.exec(out);
         if (code !== 0) reject(new Error(`workbench run exited ${code}: ${out.slice(0, 500)}`));
-        else resolve(performance.now() - t0);
+        else resolve({ ms, rssMiB: rss ? Number(rss[1]) / 1024 : NaN });
       });
     });
-  const measure = async (extraEnv: NodeJS.ProcessEnv) => {
-    const walls = await sample(ctx.quick ? 3 : 10, 1, () => runCli(false, extraEnv));
-    const rss = await sample(ctx.quick ? 2 : 5, 0, async () => {
-      rmSync(rssFile, { force: true }); // the run's processes keep the largest peak they find there
-      await runCli(true, extraEnv);
-      return Number(readFileSync(rssFile, 'utf8')) / 1024;
-    });
+  const measure = async (extraEnv: NodeJS.ProcessEnv, how: 'installed' | 'launcher' = 'launcher') => {
+    const walls = await sample(ctx.quick ? 3 : 10, 1, async () => (await runCli(false, extraEnv, oneRound, how)).ms);
+    const rss = await sample(ctx.quick ? 2 : 5, 0, async () => (await runCli(true, extraEnv, oneRound, how)).rssMiB);
     return { walls, rss };
   };
   const figures: Record<string, Figure> = {};
@@ -122,28 +115,31 @@ await runGroup('cli', async (ctx) => {
     const bundleProblem = ensureBundle(ctx.log);
     if (bundleProblem) throw new Error(bundleProblem);
     figures.first_run = figure('workbench run, first run (creates the database)', 'ms', [
-      await runCli(false, {}),
+      (await runCli(false, {})).ms,
     ]);
-    const bundled = await measure({});
+    const installed = await measure({}, 'installed');
     figures.run_wall = figure(
-      'workbench run (bundle, key handed to a child): start + one round + exit',
+      'workbench run (bin/workbench: the startup snapshot, key handed over): start + one round + exit',
+      'ms',
+      installed.walls,
+    );
+    figures.peak_rss = figure('bin/workbench run: peak RSS', 'MiB', installed.rss);
+    const bundled = await measure({});
+    figures.launcher_wall = figure(
+      'node bin/workbench.mjs run (key handed to a child started from the snapshot): start + one round + exit',
       'ms',
       bundled.walls,
     );
-    figures.peak_rss = figure(
-      'workbench run (bundle, key handed over): peak RSS',
-      'MiB',
-      bundled.rss,
-    );
+    figures.launcher_rss = figure('node bin/workbench.mjs run: peak RSS', 'MiB', bundled.rss);
     // No credential variable: the launcher runs the CLI in its own process (no key handover).
     const noKey = await measure({ OPENAI_API_KEY: undefined });
     figures.run_wall_no_key = figure(
-      'workbench run (bundle, no key in the environment, one process): start + one round + exit',
+      'node bin/workbench.mjs run (no key in the environment: the bundle in one process): start + one round + exit',
       'ms',
       noKey.walls,
     );
     figures.peak_rss_no_key = figure(
-      'workbench run (bundle, no key in the environment): peak RSS',
+      'node bin/workbench.mjs run (no key): peak RSS',
       'MiB',
       noKey.rss,
     );
@@ -160,7 +156,7 @@ await runGroup('cli', async (ctx) => {
       await measureClientGap(ctx, {
         home,
         workspace,
-        run: (cliArgs) => runCli(false, {}, cliArgs),
+        run: async (cliArgs) => (await runCli(false, {}, cliArgs, 'installed')).ms,
       }),
     );
     const peer = process.env.WB_BENCH_PEER;
@@ -184,7 +180,7 @@ await runGroup('cli', async (ctx) => {
       }
     }
     ctx.log(
-      `run: ${median(bundled.walls).toFixed(0)} ms, peak RSS ${median(bundled.rss).toFixed(0)} MiB`,
+      `run: ${median(installed.walls).toFixed(0)} ms, peak RSS ${median(installed.rss).toFixed(0)} MiB`,
     );
   } finally {
     await fake.close();

@@ -63,6 +63,14 @@ export async function runAsProcess(argv: string[]): Promise<number> {
   return main(argv, processIo({ ...process.env, ...handed }));
 }
 
+/**
+ * Loads what `workbench run` needs and runs nothing: the CLI's startup snapshot
+ * (scripts/cli-snapshot.mjs) keeps these modules evaluated, so a run starts without loading them.
+ */
+export async function loadForSnapshot(): Promise<void> {
+  await Promise.all([COMMANDS.run!(), import('../api/workbench.ts')]);
+}
+
 /** Runs the CLI and returns the exit code. Contract: never throws. */
 export async function main(argv: string[], io: CliIo = processIo()): Promise<number> {
   const [name, ...rest] = argv;

@@ -5,9 +5,10 @@
 import type { Agent, IncomingHttpHeaders, IncomingMessage, RequestOptions } from 'node:http';
 import { abortError } from '../abort.ts';
 
-// Taken from the CommonJS side: an ES `import` of node:http builds its module facade, whose lazy
-// `WebSocket` export loads undici (tens of ms at start) that this client exists to avoid.
-const http = process.getBuiltinModule('node:http');
+// Taken from the CommonJS side at first use: an ES `import` of node:http builds its module facade,
+// whose lazy `WebSocket` export loads undici (tens of ms at start) that this client exists to avoid;
+// and node:http cannot be part of the CLI's startup snapshot (docs/performance.md).
+const http = () => process.getBuiltinModule('node:http');
 
 /** One request. `body` is sent in a single write with its `content-length`. */
 export interface HttpRequest {
@@ -83,7 +84,7 @@ export function createHttpTransport(opts: { maxSockets?: number } = {}): HttpTra
       agent =
         protocol === 'https:'
           ? new (process.getBuiltinModule('node:https').Agent)(options)
-          : new http.Agent(options);
+          : new (http().Agent)(options);
       agents.set(protocol, agent);
     }
     return agent;
@@ -137,7 +138,7 @@ export function createHttpTransport(opts: { maxSockets?: number } = {}): HttpTra
           body === undefined ? headers : { ...headers, 'content-length': String(body.length) },
       };
       const request = (
-        url.protocol === 'https:' ? process.getBuiltinModule('node:https').request : http.request
+        url.protocol === 'https:' ? process.getBuiltinModule('node:https').request : http().request
       )(url, options);
       const fail = (err: Error) => {
         cleanup();

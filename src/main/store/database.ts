@@ -1,7 +1,6 @@
 /** Opens workbench.db (node:sqlite) and wires the stores over one connection. */
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
-import { DatabaseSync } from 'node:sqlite';
 import { THREAD_SWEEP_MS, THREAD_TTL_MS } from '../../shared/constants.ts';
 import type { Database, HookRunStore, SpanStore } from './types.ts';
 import { migrate } from './schema.ts';
@@ -58,6 +57,9 @@ export interface SqliteDatabase extends Database {
  */
 export function openDatabase(file: string, opts: OpenDatabaseOptions = {}): SqliteDatabase {
   if (file !== ':memory:') mkdirSync(dirname(file), { recursive: true });
+  // Loaded at first open, not with the module: node:sqlite cannot be part of the CLI's startup
+  // snapshot (docs/performance.md).
+  const { DatabaseSync } = process.getBuiltinModule('node:sqlite');
   const db = new DatabaseSync(file, { timeout: opts.busyTimeoutMs ?? 5000 });
   try {
     db.exec('PRAGMA journal_mode = WAL');

@@ -1,0 +1,2 @@
+/** Types of cli-build-fresh.mjs, for the bench and the tests. */
+export function cliBuildFresh(root: string): boolean;

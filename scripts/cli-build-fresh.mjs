@@ -1,0 +1,25 @@
+// Whether out/cli — the CLI bundle and its startup snapshot (scripts/build-cli.mjs) — is at least as
+// new as every source file, the rule bin/workbench and bin/workbench.mjs follow before using them.
+// For the bench and the tests, which rebuild a stale out/cli before they measure or run it.
+import { existsSync, readdirSync, statSync } from 'node:fs';
+import { join } from 'node:path';
+
+function newestMtime(dir) {
+  let newest = 0;
+  for (const entry of readdirSync(dir, { withFileTypes: true, recursive: true })) {
+    if (entry.isFile()) newest = Math.max(newest, statSync(join(entry.parentPath, entry.name)).mtimeMs);
+  }
+  return newest;
+}
+
+/** True when the bundle and the snapshot (with the name of the Node that wrote it) are fresh. */
+export function cliBuildFresh(root) {
+  const built = ['workbench.mjs', 'workbench.blob', 'workbench.blob.node'].map((f) => join(root, 'out', 'cli', f));
+  if (!built.every((f) => existsSync(f))) return false;
+  const sources = Math.max(
+    newestMtime(join(root, 'src', 'main')),
+    newestMtime(join(root, 'src', 'shared')),
+    statSync(join(root, 'package-lock.json')).mtimeMs,
+  );
+  return built.slice(0, 2).every((f) => statSync(f).mtimeMs >= sources);
+}
