@@ -7,14 +7,17 @@ import { join } from 'node:path';
 function newestMtime(dir) {
   let newest = 0;
   for (const entry of readdirSync(dir, { withFileTypes: true, recursive: true })) {
-    if (entry.isFile()) newest = Math.max(newest, statSync(join(entry.parentPath, entry.name)).mtimeMs);
+    if (entry.isFile())
+      newest = Math.max(newest, statSync(join(entry.parentPath, entry.name)).mtimeMs);
   }
   return newest;
 }
 
 /** True when the bundle and the snapshot (with the name of the Node that wrote it) are fresh. */
 export function cliBuildFresh(root) {
-  const built = ['workbench.mjs', 'workbench.blob', 'workbench.blob.node'].map((f) => join(root, 'out', 'cli', f));
+  const built = ['workbench.mjs', 'workbench.blob', 'workbench.blob.node'].map((f) =>
+    join(root, 'out', 'cli', f),
+  );
   if (!built.every((f) => existsSync(f))) return false;
   const sources = Math.max(
     newestMtime(join(root, 'src', 'main')),

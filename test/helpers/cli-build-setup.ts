@@ -11,5 +11,8 @@ import { cliBuildFresh } from '../../scripts/cli-build-fresh.mjs';
 export default function setup(): void {
   const root = path.resolve(import.meta.dirname, '../..');
   if (cliBuildFresh(root)) return;
-  spawnSync(process.execPath, [path.join(root, 'scripts/build-cli.mjs')], { cwd: root, stdio: 'inherit' });
+  spawnSync(process.execPath, [path.join(root, 'scripts/build-cli.mjs')], {
+    cwd: root,
+    stdio: 'inherit',
+  });
 }

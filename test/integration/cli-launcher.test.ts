@@ -4,7 +4,16 @@
  * snapshot, an odd key or a request for the sources go to bin/workbench.mjs.
  */
 import { spawn } from 'node:child_process';
-import { chmod, copyFile, mkdir, mkdtemp, readFile, symlink, utimes, writeFile } from 'node:fs/promises';
+import {
+  chmod,
+  copyFile,
+  mkdir,
+  mkdtemp,
+  readFile,
+  symlink,
+  utimes,
+  writeFile,
+} from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -50,8 +59,18 @@ async function reportAncestors(key: string, extra: Record<string, string> = {}) 
       { text: 'done' },
     ],
   });
-  const env = cliEnv({ home, workspace, baseURL: fake.baseURL, extra: { OPENAI_API_KEY: key, ...extra } });
-  const r = await runCommand(COMMAND, ['run', '--auto', '--json', 'who holds the key?'], env, workspace);
+  const env = cliEnv({
+    home,
+    workspace,
+    baseURL: fake.baseURL,
+    extra: { OPENAI_API_KEY: key, ...extra },
+  });
+  const r = await runCommand(
+    COMMAND,
+    ['run', '--auto', '--json', 'who holds the key?'],
+    env,
+    workspace,
+  );
   expect(r.stderr).not.toContain('Error');
   expect(r.code).toBe(0);
   // Both requests bore the key: the fake server answers no other bearer.
@@ -100,26 +119,37 @@ describe('bin/workbench with a stale snapshot', () => {
   // A checkout of its own: the real command and snapshot, and a stand-in for bin/workbench.mjs.
   async function checkout() {
     const dir = await mkdtemp(join(tmpdir(), 'wb-launcher-'));
-    for (const sub of ['bin', 'out/cli', 'src/main', 'src/shared']) await mkdir(join(dir, sub), { recursive: true });
+    for (const sub of ['bin', 'out/cli', 'src/main', 'src/shared'])
+      await mkdir(join(dir, sub), { recursive: true });
     await copyFile(COMMAND, join(dir, 'bin/workbench'));
-    await writeFile(join(dir, 'bin/workbench.mjs'), "console.log('launcher', process.argv.slice(2).join(' '));\n");
+    await writeFile(
+      join(dir, 'bin/workbench.mjs'),
+      "console.log('launcher', process.argv.slice(2).join(' '));\n",
+    );
     await writeFile(join(dir, 'src/main/a.ts'), '');
     await writeFile(join(dir, 'src/shared/b.ts'), '');
     await writeFile(join(dir, 'package-lock.json'), '{}');
     const old = new Date(Date.now() - 60_000);
-    for (const f of ['src/main/a.ts', 'src/shared/b.ts', 'package-lock.json']) await utimes(join(dir, f), old, old);
+    for (const f of ['src/main/a.ts', 'src/shared/b.ts', 'package-lock.json'])
+      await utimes(join(dir, f), old, old);
     await symlink(join(ROOT, 'out/cli/workbench.blob'), join(dir, 'out/cli/workbench.blob'));
-    await writeFile(join(dir, 'out/cli/workbench.blob.node'), await readFile(join(ROOT, 'out/cli/workbench.blob.node')));
+    await writeFile(
+      join(dir, 'out/cli/workbench.blob.node'),
+      await readFile(join(ROOT, 'out/cli/workbench.blob.node')),
+    );
     return dir;
   }
   const run = (dir: string) =>
     runCommand(join(dir, 'bin/workbench'), ['help', 'me'], { PATH: process.env.PATH }, dir);
 
-  it.runIf(process.platform === 'linux')('starts the snapshot while it is newer than every source', async () => {
-    const dir = await checkout();
-    const r = await run(dir);
-    expect(r.stdout).toContain('usage: workbench <command>');
-  });
+  it.runIf(process.platform === 'linux')(
+    'starts the snapshot while it is newer than every source',
+    async () => {
+      const dir = await checkout();
+      const r = await run(dir);
+      expect(r.stdout).toContain('usage: workbench <command>');
+    },
+  );
 
   it('goes to bin/workbench.mjs once a source file is newer', async () => {
     const dir = await checkout();

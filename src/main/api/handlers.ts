@@ -21,6 +21,7 @@ import type {
 import { fail, ok, type IpcResult } from '../../shared/ipc/result.ts';
 import { errorMessage, WorkbenchError } from '../errors.ts';
 import { realDir } from '../fs/real-dir.ts';
+import { homePaths } from '../store/paths.ts';
 import type { Workbench } from './types.ts';
 import { deskHandlers } from './desk-handlers.ts';
 
@@ -89,7 +90,7 @@ export function createHandlers(deps: HandlerDeps): InvokeHandlers {
   let providers: ProvidersPort | undefined = deps.providers;
   const getProviders = async () => (providers ??= await defaultProviders());
   let sandboxAvailability: SandboxAvailability | undefined;
-  void detectSandbox().then((a) => (sandboxAvailability = a));
+  void detectSandbox({ memoFile: homePaths(wb.home).sandboxProbe }).then((a) => (sandboxAvailability = a));
 
   const settingsView = (settings: WorkbenchSettings = wb.settings.get()): SettingsView => ({
     settings,

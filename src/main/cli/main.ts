@@ -69,6 +69,10 @@ export async function runAsProcess(argv: string[]): Promise<number> {
  */
 export async function loadForSnapshot(): Promise<void> {
   await Promise.all([COMMANDS.run!(), import('../api/workbench.ts')]);
+  const tools = await import('../tools/index.ts');
+  const { toolJsonSchema } = await import('../tools/registry.ts');
+  for (const tool of [...tools.createFilesystemTools(), tools.createWriteTodosTool(() => {})])
+    toolJsonSchema(tool.parameters);
 }
 
 /** Runs the CLI and returns the exit code. Contract: never throws. */

@@ -11,6 +11,8 @@ export interface HomePaths {
   skillsDir: string;
   agentsMd: string;
   trust: string;
+  /** bubblewrap's last successful probe (tools/sandbox/probe-memo.ts). */
+  sandboxProbe: string;
 }
 
 /**
@@ -36,6 +38,7 @@ export function homePaths(home: string): HomePaths {
     skillsDir: join(home, 'skills'),
     agentsMd: join(home, 'AGENTS.md'),
     trust: join(home, 'trust.json'),
+    sandboxProbe: join(home, 'sandbox-probe.json'),
   };
 }
 

@@ -25,14 +25,23 @@ export class ToolRegistry {
     this.schemaCache ??= this.list().map((t) => ({
       name: t.name,
       description: t.description,
-      parameters: t.inputSchema ? { ...t.inputSchema } : toJsonSchema(t.parameters),
+      parameters: t.inputSchema ? { ...t.inputSchema } : toolJsonSchema(t.parameters),
     }));
     return this.schemaCache;
   }
 }
 
-function toJsonSchema(schema: z.ZodType): Record<string, unknown> {
-  const json = z.toJSONSchema(schema, { io: 'input' }) as Record<string, unknown>;
-  delete json.$schema;
+// A schema converts once per process: the built-in tools' schemas are module constants, converted
+// while the CLI's startup snapshot is built (cli/main.ts loadForSnapshot). Never mutated.
+const converted = new WeakMap<z.ZodType, Record<string, unknown>>();
+
+/** A tool's parameters as JSON Schema (input side, no `$schema`), as the model sees them. */
+export function toolJsonSchema(schema: z.ZodType): Record<string, unknown> {
+  let json = converted.get(schema);
+  if (!json) {
+    json = z.toJSONSchema(schema, { io: 'input' }) as Record<string, unknown>;
+    delete json.$schema;
+    converted.set(schema, json);
+  }
   return json;
 }

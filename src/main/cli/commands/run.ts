@@ -6,7 +6,7 @@ import { constants } from 'node:os';
 import { resolve } from 'node:path';
 import type { StreamEvent } from '../../../shared/types/index.ts';
 import { WorkbenchError } from '../../errors.ts';
-import { resolveHome } from '../../store/paths.ts';
+import { homePaths, resolveHome } from '../../store/paths.ts';
 import { metaPairs, parse, positiveInt } from '../args.ts';
 import { commandSandbox, describeCommandSandbox, detectSandbox } from '../../tools/sandbox/index.ts';
 import { UsageError, type CliCommand, type CliIo } from '../types.ts';
@@ -39,13 +39,15 @@ export const runCommand: CliCommand = async (argv, io) => {
   const metadata = metaPairs(values.meta);
   const maxIterations = positiveInt(values['max-iterations'], '--max-iterations');
 
-  // bubblewrap's probe (a process of its own) runs while the workbench loads and opens.
-  const sandboxProbe = detectSandbox();
+  const home = resolveHome(io.env);
+  // bubblewrap's probe (a process of its own, unless the home remembers one that succeeded under the
+  // same conditions) runs while the workbench loads and opens.
+  const sandboxProbe = detectSandbox({ memoFile: homePaths(home).sandboxProbe });
   const { createWorkbench } = await import('../../api/workbench.ts');
   let workbench;
   try {
     workbench = await createWorkbench({
-      home: resolveHome(io.env),
+      home,
       workspace: resolve(io.cwd, values.workspace ?? '.'),
       apiKey: io.env.OPENAI_API_KEY,
       baseURL: values['base-url'] ?? (io.env.OPENAI_BASE_URL || undefined),

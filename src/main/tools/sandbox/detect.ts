@@ -1,12 +1,14 @@
 /**
  * Whether this machine can sandbox commands: on Linux bubblewrap, probed once by running `true`
  * under the same isolation a command gets (user namespaces may be disabled, or bwrap missing); on
- * macOS `sandbox-exec`; elsewhere nothing. The answer, with the reason when unavailable, is cached.
+ * macOS `sandbox-exec`; elsewhere nothing. The answer, with the reason when unavailable, is cached;
+ * a successful probe is also remembered between processes (probe-memo.ts).
  */
 import { execFile } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { bwrapIsolation } from './bwrap-args.ts';
+import { probeRemembered, rememberProbe } from './probe-memo.ts';
 
 /** The OS sandbox a command would run in, or why there is none. */
 export type SandboxAvailability =
@@ -36,11 +38,15 @@ function probeBwrap(program: string): Promise<SandboxAvailability> {
   });
 }
 
-async function detect(): Promise<SandboxAvailability> {
+async function detect(memoFile: string | undefined): Promise<SandboxAvailability> {
   if (process.platform === 'linux') {
     const program = which('bwrap');
     if (!program) return { available: false, reason: 'bwrap not found; install bubblewrap' };
-    return probeBwrap(program);
+    if (memoFile && probeRemembered(memoFile, program))
+      return { available: true, engine: 'bubblewrap', program };
+    const found = await probeBwrap(program);
+    if (found.available && memoFile) await rememberProbe(memoFile, program);
+    return found;
   }
   if (process.platform === 'darwin') {
     const program = '/usr/bin/sandbox-exec';
@@ -52,8 +58,11 @@ async function detect(): Promise<SandboxAvailability> {
 
 let cached: Promise<SandboxAvailability> | undefined;
 
-/** Contract: probes at most once per process; never rejects. */
-export function detectSandbox(): Promise<SandboxAvailability> {
-  cached ??= detect();
+/**
+ * Contract: probes at most once per process, not at all while `memoFile` (given by the first call)
+ * remembers a successful probe under the same conditions; never rejects.
+ */
+export function detectSandbox(opts: { memoFile?: string } = {}): Promise<SandboxAvailability> {
+  cached ??= detect(opts.memoFile);
   return cached;
 }
