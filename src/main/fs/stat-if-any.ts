@@ -26,3 +26,16 @@ export function lstatIfAny(path: string): Stats | undefined {
     throw err;
   }
 }
+
+/**
+ * Whether a folder (`kind: 'directory'`) or a regular file is at `path`, following links; any error
+ * is a no. For optional paths that are usually missing: one synchronous stat, no thread-pool round trip.
+ */
+export function existsAs(path: string, kind: 'file' | 'directory'): boolean {
+  try {
+    const s = statSync(path, { throwIfNoEntry: false });
+    return kind === 'file' ? Boolean(s?.isFile()) : Boolean(s?.isDirectory());
+  } catch {
+    return false;
+  }
+}

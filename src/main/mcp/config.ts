@@ -3,11 +3,13 @@
  * workspace's `.mcp.json`, both in Claude Code's format `{ mcpServers: { name: { command, args, env }
  * | { type: "http", url, headers } } }`, with `${VAR}` and `${VAR:-default}` expanded.
  */
+import { constants } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { z } from 'zod';
 import type { McpServerConfig, WorkbenchSettings } from '../../shared/types/index.ts';
 import { expandAll, expandVars } from '../env/expand-vars.ts';
+import { statIfAny } from '../fs/stat-if-any.ts';
 
 export const mcpServerConfigSchema = z.looseObject({
   type: z.enum(['stdio', 'http']).optional(),
@@ -92,9 +94,21 @@ export async function loadMcpConfig(o: {
 export async function readMcpFile(
   file: string,
 ): Promise<Record<string, unknown> | string | undefined> {
+  // Usually missing: one synchronous stat. Never a FIFO or device (its read would wait forever).
+  let found;
+  try {
+    found = statIfAny(file);
+  } catch {
+    found = null; // e.g. EACCES: the read below says why
+  }
+  if (found === undefined) return undefined;
+  if (found && !found.isFile()) return `${file}: not a regular file`;
   let text: string;
   try {
-    text = await readFile(file, 'utf8');
+    text = await readFile(file, {
+      encoding: 'utf8',
+      flag: constants.O_RDONLY | constants.O_NONBLOCK,
+    });
   } catch (err) {
     if ((err as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
     return `${file}: cannot read: ${(err as Error).message}`;

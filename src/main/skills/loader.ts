@@ -9,6 +9,7 @@ import { homedir } from 'node:os';
 import { checkSource } from '../agents/source-policy.ts';
 import { readFrontmatter } from './frontmatter.ts';
 import { pluginSkillRoots } from './plugin-roots.ts';
+import { existsAs } from '../fs/stat-if-any.ts';
 
 /**
  * `claude`/`kodelet`: the workspace's `.claude/skills`/`.kodelet/skills`; `claude-user`/`kodelet-user`:
@@ -95,6 +96,8 @@ export async function loadSkills(opts: LoadSkillsOptions): Promise<LoadSkillsRes
     source: 'plugin' as const,
   }));
   for (const root of [...skillRoots(opts), ...plugins]) {
+    // Most roots are missing: one synchronous stat each, no thread-pool round trip.
+    if (!existsAs(root.dir, 'directory')) continue;
     const realRoot = await realpath(root.dir).catch(() => undefined);
     if (!realRoot || seenRoots.has(realRoot)) continue;
     seenRoots.add(realRoot);

@@ -5,9 +5,11 @@
  * Kodelet: every plugin installed as `<ws>/.kodelet/plugins/<org@repo>/` or under `~/.kodelet/plugins/`
  * has its skills in `skills/` (the workspace's first, as Kodelet ranks them).
  */
-import { readdir, readFile } from 'node:fs/promises';
+import { readdir } from 'node:fs/promises';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
+import { readTextIfFile } from '../fs/read-text-if-file.ts';
+import { existsAs } from '../fs/stat-if-any.ts';
 
 /**
  * The `skills` folders of enabled, installed plugins.
@@ -26,9 +28,9 @@ export async function pluginSkillRoots(
 async function kodeletPluginSkillRoots(
   kodeletDir: string,
 ): Promise<Array<{ plugin: string; dir: string }>> {
-  const plugins = await readdir(join(kodeletDir, 'plugins'), { withFileTypes: true }).catch(
-    () => [],
-  );
+  const dir = join(kodeletDir, 'plugins');
+  if (!existsAs(dir, 'directory')) return [];
+  const plugins = await readdir(dir, { withFileTypes: true }).catch(() => []);
   return plugins
     .filter((p) => p.isDirectory() && p.name.includes('@'))
     .map((p) => p.name)
@@ -59,8 +61,9 @@ async function claudePluginSkillRoots(): Promise<Array<{ plugin: string; dir: st
 }
 
 async function readJson(path: string): Promise<unknown> {
+  const text = await readTextIfFile(path);
   try {
-    return JSON.parse(await readFile(path, 'utf8'));
+    return text === undefined ? undefined : JSON.parse(text);
   } catch {
     return undefined;
   }

@@ -3,12 +3,12 @@
  * handler list with stable ids `claude:<file>#<Event>/<group>/<handler>`. Identical handlers found in
  * several files run once (the first file wins), as in Claude Code.
  */
-import { readFile } from 'node:fs/promises';
 import { basename, join } from 'node:path';
 import { CLAUDE_HOOK_TIMEOUT_MS } from '../../shared/constants.ts';
 import type { WorkbenchSettings } from '../../shared/types/index.ts';
 import { isRecord } from './json-output.ts';
 import { errorMessage } from '../errors.ts';
+import { readTextIfFile } from '../fs/read-text-if-file.ts';
 import { CLAUDE_EVENTS, isClaudeEvent } from './claude-events.ts';
 import { claudeConfigDir, enabledPlugins, type SettingsData } from './claude-plugins.ts';
 
@@ -78,7 +78,7 @@ async function sourceFiles(workspace: string, home: string, claudeDir: string): 
   const files: SourceFile[] = [];
   const settings: SettingsData[] = [];
   for (const file of claudeSettingsFiles(workspace, home, claudeDir)) {
-    const text = await readFile(file.path, 'utf8').catch(() => undefined);
+    const text = await readTextIfFile(file.path);
     if (text === undefined) continue;
     files.push({ path: file.path, scope: file.scope, text });
     try {
@@ -89,7 +89,7 @@ async function sourceFiles(workspace: string, home: string, claudeDir: string): 
   }
   for (const plugin of enabledPlugins(settings, workspace, claudeDir)) {
     const path = join(plugin.root, 'hooks', 'hooks.json');
-    const text = await readFile(path, 'utf8').catch(() => undefined);
+    const text = await readTextIfFile(path);
     if (text !== undefined) files.push({ path, scope: plugin.scope, text, pluginRoot: plugin.root, pluginData: pluginDataDir(claudeDir, plugin.id) });
   }
   return files;

@@ -11,6 +11,7 @@ import { readdir, rename, stat } from 'node:fs/promises';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
 import { buildHookEnv } from '../env/child-env.ts';
+import { existsAs } from '../fs/stat-if-any.ts';
 import type { WorkbenchSettings } from '../../shared/types/index.ts';
 import { hookSandbox, runHookProcess, type HookSandboxContext } from './runner.ts';
 import { EXECUTABLE_EVENTS, isExecutableEvent, type ExecutableEvent } from './executable-events.ts';
@@ -165,6 +166,7 @@ async function queryType(path: string, q: QueryContext): Promise<TypeAnswer> {
 
 async function scanDir({ path: dir, scope, idPrefix, namePrefix = '' }: HookDir, opts: DiscoverOptions, mayRun: boolean): Promise<ExecutableHookEntry[]> {
   const cwd = opts.workspace;
+  if (!existsAs(dir, 'directory')) return [];
   let names: string[];
   try {
     names = (await readdir(dir)).sort();
