@@ -27,6 +27,7 @@ describe('paths', () => {
       skillsDir: '/h/skills',
       agentsMd: '/h/AGENTS.md',
       trust: '/h/trust.json',
+      sandboxProbe: '/h/sandbox-probe.json',
     });
   });
 });
