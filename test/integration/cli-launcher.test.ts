@@ -36,6 +36,15 @@ done
 echo "holding the key: $holding"
 `;
 
+// A user hook (hooks inherit the user's environment, commands only an allowlist) that notes the
+// start-up tuning variables it was given.
+const TUNABLES_SPY = (out: string) => `#!/bin/sh
+if [ "$1" = hook ]; then echo after_tool_call; exit 0; fi
+cat > /dev/null
+env | grep '^GLIBC_TUNABLES=\\|^WORKBENCH_UNSET_GLIBC_TUNABLES=' > '${out}'
+exit 0
+`;
+
 let fake: FakeOpenAi | undefined;
 afterEach(async () => {
   await fake?.close();
@@ -52,6 +61,10 @@ async function reportAncestors(key: string, extra: Record<string, string> = {}) 
   await withoutSandbox(home); // its PID namespace would hide the processes looked at
   await writeFile(join(workspace, 'ancestors.sh'), ANCESTORS);
   await chmod(join(workspace, 'ancestors.sh'), 0o755);
+  const tunables = join(home, '..', 'tunables.txt');
+  await mkdir(join(home, 'hooks'));
+  await writeFile(join(home, 'hooks', 'spy'), TUNABLES_SPY(tunables));
+  await chmod(join(home, 'hooks', 'spy'), 0o755);
   fake = await startFakeOpenAi({
     apiKey: key,
     script: [
@@ -76,7 +89,10 @@ async function reportAncestors(key: string, extra: Record<string, string> = {}) 
   // Both requests bore the key: the fake server answers no other bearer.
   expect(fake.chatRequests()).toHaveLength(2);
   const end = events(r.stdout).find((e) => e.event === 'on_tool_end');
-  return end?.event === 'on_tool_end' ? String(end.data.output) : '';
+  return {
+    output: end?.event === 'on_tool_end' ? String(end.data.output) : '',
+    hookSaw: await readFile(tunables, 'utf8'),
+  };
 }
 
 describe.runIf(process.platform === 'linux')('bin/workbench', () => {
@@ -85,20 +101,29 @@ describe.runIf(process.platform === 'linux')('bin/workbench', () => {
   });
 
   it('becomes the CLI, started from the snapshot, and no process holds the key', async () => {
-    const output = await reportAncestors('sk-launcher-4f2a.b_c~d+e/f=');
+    const { output, hookSaw } = await reportAncestors('sk-launcher-4f2a.b_c~d+e/f=');
     expect(output).toMatch(/cli: \S*node --snapshot-blob \S*workbench\.blob -- run /);
     expect(output).toContain('holding the key: 0');
+    // The start-up tuning bin/workbench sets is not passed on to hooks.
+    expect(hookSaw).toBe('');
+  });
+
+  it("leaves the user's own GLIBC_TUNABLES to the commands", async () => {
+    const { hookSaw } = await reportAncestors('sk-launcher-tunables', {
+      GLIBC_TUNABLES: 'glibc.malloc.arena_max=2',
+    });
+    expect(hookSaw).toBe('GLIBC_TUNABLES=glibc.malloc.arena_max=2\n');
   });
 
   it('hands a key of any other characters to bin/workbench.mjs, which still keeps it from the CLI', async () => {
-    const output = await reportAncestors('sk "quoted" $key\\with;odd chars');
+    const { output } = await reportAncestors('sk "quoted" $key\\with;odd chars');
     expect(output).toContain('--snapshot-blob');
     // The Node launcher above the CLI keeps it (as bin/workbench.mjs always has); the CLI does not.
     expect(output).toContain('holding the key: 1');
   });
 
   it('runs the sources when asked to', async () => {
-    const output = await reportAncestors('sk-from-source', { WORKBENCH_FROM_SOURCE: '1' });
+    const { output } = await reportAncestors('sk-from-source', { WORKBENCH_FROM_SOURCE: '1' });
     expect(output).not.toContain('--snapshot-blob');
     expect(output).toMatch(/cli: \S*node \S*bin\/workbench\.mjs run /);
   });

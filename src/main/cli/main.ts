@@ -59,6 +59,11 @@ const processIo = (env: NodeJS.ProcessEnv = process.env): CliIo => ({
  * out of band (handover.ts), kept in `io.env` only, never in process.env.
  */
 export async function runAsProcess(argv: string[]): Promise<number> {
+  // Set by bin/workbench for this process's start only; never passed on to commands and hooks.
+  if (process.env.WORKBENCH_UNSET_GLIBC_TUNABLES === '1') {
+    delete process.env.GLIBC_TUNABLES;
+    delete process.env.WORKBENCH_UNSET_GLIBC_TUNABLES;
+  }
   const handed = await receiveHandover(process.env);
   return main(argv, processIo({ ...process.env, ...handed }));
 }
