@@ -12,6 +12,7 @@ import { HOOK_KILL_GRACE_MS } from '../../shared/constants.ts';
 import { redactSecrets } from '../secrets/redaction.ts';
 import { newProcessMarker, withMarker } from '../tools/process-tracking.ts';
 import { wrapHookProcess } from '../tools/sandbox/index.ts';
+import { spinWhile } from './spin-wait.ts';
 import {
   STDERR_CAP_BYTES,
   STDOUT_CAP_BYTES,
@@ -270,6 +271,7 @@ export async function callHookServer(
     live.pending.set(id, p);
     const payload = spec.stdin ?? '{}';
     live.child.stdin!.write(`{"id":${id},"event":${JSON.stringify(event)},"payload":${payload}}\n`);
+    spinWhile(() => live.pending.has(id));
   });
 }
 
