@@ -80,6 +80,13 @@ const FOOTER = `{
     }
   });
   startupSnapshot.setDeserializeMainFunction(() => {
+    // Where this start's snapshot is, not where it was built (a copied checkout has its own).
+    const at = process.execArgv.findIndex((a) => a === '--snapshot-blob' || a.startsWith('--snapshot-blob='));
+    const blob = at < 0 ? undefined : process.execArgv[at].includes('=') ? process.execArgv[at].slice(16) : process.execArgv[at + 1];
+    if (blob) {
+      const path = require('node:path');
+      __wbImportMetaUrl = require('node:url').pathToFileURL(path.join(path.dirname(path.resolve(blob)), 'workbench.mjs')).href;
+    }
     cli.runAsProcess(process.argv.slice(1)).then((code) => { process.exitCode = code; });
   });
 }`;
@@ -105,10 +112,11 @@ export async function buildCliSnapshot({ build, root, plugins }) {
       format: 'cjs',
       target: 'node24',
       // The snapshot builder runs a plain script: no `module`; import.meta.url as the ESM bundle's
-      // (package-root.ts finds the checkout from it, shell-syntax.ts requires beside it).
+      // beside the snapshot (package-root.ts finds the checkout from it, shell-syntax.ts requires
+      // beside it), set again when a start is deserialised.
       define: { 'import.meta.url': '__wbImportMetaUrl' },
       banner: {
-        js: `var module = { exports: {} }, exports = module.exports;\nconst __wbImportMetaUrl = ${JSON.stringify(pathToFileURL(join(dir, 'workbench.mjs')).href)};`,
+        js: `var module = { exports: {} }, exports = module.exports;\nlet __wbImportMetaUrl = ${JSON.stringify(pathToFileURL(join(dir, 'workbench.mjs')).href)};`,
       },
       footer: { js: FOOTER },
       logLevel: 'warning',
