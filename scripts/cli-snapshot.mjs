@@ -5,7 +5,7 @@
 // every source file and than the Node binary that built it (out/cli/workbench.blob.node names it): a
 // blob only loads in the exact Node version that wrote it.
 import { spawnSync } from 'node:child_process';
-import { rmSync, writeFileSync } from 'node:fs';
+import { renameSync, rmSync, writeFileSync } from 'node:fs';
 import { builtinModules } from 'node:module';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -99,10 +99,14 @@ export async function buildCliSnapshot({ build, root, plugins }) {
   const dir = join(root, 'out', 'cli');
   const entry = join(dir, 'snapshot-entry.cjs');
   const blob = join(dir, 'workbench.blob');
-  rmSync(blob, { force: true });
+  const written = `${blob}.${process.pid}.tmp`;
+  // Without the name of its Node no launcher takes the snapshot: not while it is rebuilt, never when
+  // the build failed. A whole new one replaces the old in one rename.
   rmSync(`${blob}.node`, { force: true });
-  if (Number(process.versions.node.split('.')[0]) < 24)
+  if (Number(process.versions.node.split('.')[0]) < 24) {
+    rmSync(blob, { force: true });
     return `Node ${process.version} is older than 24`;
+  }
   try {
     await build({
       entryPoints: [join(root, 'src/main/cli/main.ts')],
@@ -126,7 +130,7 @@ export async function buildCliSnapshot({ build, root, plugins }) {
       minifySyntax: true,
       plugins: [deferredBuiltins, ...plugins],
     });
-    const r = spawnSync(process.execPath, ['--snapshot-blob', blob, '--build-snapshot', entry], {
+    const r = spawnSync(process.execPath, ['--snapshot-blob', written, '--build-snapshot', entry], {
       cwd: dir,
       encoding: 'utf8',
       env: { PATH: process.env.PATH ?? '' },
@@ -135,9 +139,11 @@ export async function buildCliSnapshot({ build, root, plugins }) {
       rmSync(blob, { force: true });
       return `node --build-snapshot failed: ${(r.stderr || r.stdout || String(r.signal)).trim().split('\n').slice(0, 3).join(' ')}`;
     }
+    renameSync(written, blob);
     writeFileSync(`${blob}.node`, `${process.execPath}\n`);
     return undefined;
   } finally {
     rmSync(entry, { force: true });
+    rmSync(written, { force: true });
   }
 }
