@@ -46,7 +46,9 @@ function newestSourceTime() {
   newestSource ??= Promise.all([
     newest(join(root, 'src', 'main')),
     newest(join(root, 'src', 'shared')),
-    stat(join(root, 'package-lock.json')).then((s) => s.mtimeMs),
+    ...['package-lock.json', 'scripts/build-cli.mjs', 'scripts/cli-snapshot.mjs'].map((f) =>
+      stat(join(root, f)).then((s) => s.mtimeMs),
+    ),
   ]).then((times) => Math.max(...times));
   return newestSource;
 }

@@ -22,7 +22,9 @@ export function cliBuildFresh(root) {
   const sources = Math.max(
     newestMtime(join(root, 'src', 'main')),
     newestMtime(join(root, 'src', 'shared')),
-    statSync(join(root, 'package-lock.json')).mtimeMs,
+    ...['package-lock.json', 'scripts/build-cli.mjs', 'scripts/cli-snapshot.mjs'].map(
+      (f) => statSync(join(root, f)).mtimeMs,
+    ),
   );
   return built.slice(0, 2).every((f) => statSync(f).mtimeMs >= sources);
 }

@@ -22,6 +22,7 @@ import { startFakeOpenAi, type FakeOpenAi } from '../helpers/fake-openai-server.
 import { cliEnv, collect, events, sandbox, withoutSandbox } from '../helpers/run-cli.ts';
 
 const ROOT = resolve(import.meta.dirname, '../..');
+const BUILD_SCRIPTS = ['scripts/build-cli.mjs', 'scripts/cli-snapshot.mjs'];
 const COMMAND = join(ROOT, 'bin/workbench');
 
 // Prints, for each process between the command and the test, whether its environment holds a key
@@ -144,7 +145,7 @@ describe('bin/workbench with a stale snapshot', () => {
   // A checkout of its own: the real command and snapshot, and a stand-in for bin/workbench.mjs.
   async function checkout() {
     const dir = await mkdtemp(join(tmpdir(), 'wb-launcher-'));
-    for (const sub of ['bin', 'out/cli', 'src/main', 'src/shared'])
+    for (const sub of ['bin', 'out/cli', 'src/main', 'src/shared', 'scripts'])
       await mkdir(join(dir, sub), { recursive: true });
     await copyFile(COMMAND, join(dir, 'bin/workbench'));
     await writeFile(
@@ -154,8 +155,9 @@ describe('bin/workbench with a stale snapshot', () => {
     await writeFile(join(dir, 'src/main/a.ts'), '');
     await writeFile(join(dir, 'src/shared/b.ts'), '');
     await writeFile(join(dir, 'package-lock.json'), '{}');
+    for (const f of BUILD_SCRIPTS) await writeFile(join(dir, f), '');
     const old = new Date(Date.now() - 60_000);
-    for (const f of ['src/main/a.ts', 'src/shared/b.ts', 'package-lock.json'])
+    for (const f of ['src/main/a.ts', 'src/shared/b.ts', 'package-lock.json', ...BUILD_SCRIPTS])
       await utimes(join(dir, f), old, old);
     await symlink(join(ROOT, 'out/cli/workbench.blob'), join(dir, 'out/cli/workbench.blob'));
     await writeFile(
@@ -185,6 +187,25 @@ describe('bin/workbench with a stale snapshot', () => {
     const r = await run(dir);
     expect(r.stdout).toBe('launcher help me\n');
   });
+
+  it.runIf(process.platform === 'linux')(
+    'finds the files of the checkout it was started from, not of the one that built it',
+    async () => {
+      const dir = await checkout();
+      await writeFile(join(dir, 'package.json'), '{"name":"agent-workbench","version":"0.0.0"}');
+      const home = join(dir, 'home');
+      await mkdir(home);
+      // `serve` looks for the renderer beside the package: this checkout has none, the builder's has.
+      const r = await runCommand(
+        join(dir, 'bin/workbench'),
+        ['serve', '--port', '0'],
+        { PATH: process.env.PATH, HOME: home, WORKBENCH_HOME: home },
+        dir,
+      );
+      expect(r.code).toBe(1);
+      expect(r.stderr).toContain(`no built renderer in ${join(dir, 'out/renderer')}`);
+    },
+  );
 
   it('goes to bin/workbench.mjs when the Node that wrote it is gone', async () => {
     const dir = await checkout();
