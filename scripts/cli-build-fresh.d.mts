@@ -1,2 +1,3 @@
 /** Types of cli-build-fresh.mjs, for the bench and the tests. */
 export function cliBuildFresh(root: string): boolean;
+export function newestMtime(dir: string): number;

@@ -1,10 +1,11 @@
-// Whether out/cli — the CLI bundle and its startup snapshot (scripts/build-cli.mjs) — is at least as
-// new as every source file, the rule bin/workbench and bin/workbench.mjs follow before using them.
-// For the bench and the tests, which rebuild a stale out/cli before they measure or run it.
+// Whether a build is stale, for the bench and the tests, which rebuild before they measure or run it:
+// `newestMtime` for any build against its sources (the renderer too), and `cliBuildFresh` for out/cli
+// — the CLI bundle and its startup snapshot — by the rule bin/workbench and bin/workbench.mjs follow.
 import { existsSync, readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 
-function newestMtime(dir) {
+/** The newest modification time of any file under `dir` (ms), for "is this build stale?" checks. */
+export function newestMtime(dir) {
   let newest = 0;
   for (const entry of readdirSync(dir, { withFileTypes: true, recursive: true })) {
     if (entry.isFile())

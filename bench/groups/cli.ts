@@ -32,27 +32,32 @@ function ensureBundle(log: (m: string) => void): string | undefined {
   return `the CLI bundle could not be built: ${(r.stderr || r.stdout).trim().split('\n').slice(-2).join(' ')}`;
 }
 
-/** One `say ok` round of the peer CLI under GNU time (peak RSS of the largest process). */
-function runPeerOnce(
-  peer: string,
-  baseURL: string,
-  cwd: string,
-): Promise<{ ms: number; rssKiB: number }> {
+/**
+ * Runs `argv` to its exit; with `withRss`, under GNU time (the peak RSS of the largest process of the
+ * run). Rejects with the start of its output when it fails.
+ */
+function timedRun(
+  argv: string[],
+  opts: { cwd: string; env?: NodeJS.ProcessEnv; withRss: boolean },
+): Promise<{ ms: number; rssMiB: number }> {
   return new Promise((resolve, reject) => {
-    const line = `${peer.replaceAll('{baseURL}', baseURL)} 'say ok'`;
+    const [file, ...args] = opts.withRss ? ['/usr/bin/time', '-f', 'WB_RSS %M', ...argv] : argv;
     const t0 = performance.now();
-    const child = spawn('/usr/bin/time', ['-f', 'WB_RSS %M', '/bin/sh', '-c', line], {
-      cwd,
-      stdio: ['ignore', 'ignore', 'pipe'],
+    const child = spawn(file!, args, {
+      cwd: opts.cwd,
+      env: opts.env,
+      stdio: ['ignore', 'pipe', 'pipe'],
     });
-    let err = '';
-    child.stderr.on('data', (d: Buffer) => (err += d));
+    let out = '';
+    child.stdout.on('data', (d: Buffer) => (out += d));
+    child.stderr.on('data', (d: Buffer) => (out += d));
     child.on('error', reject);
     child.on('close', (code) => {
       const ms = performance.now() - t0;
-      const rss = /WB_RSS (\d+)/.exec(err);
-      if (code !== 0 || !rss) reject(new Error(`peer exited ${code}: ${err.slice(-300)}`));
-      else resolve({ ms, rssKiB: Number(rss[1]) });
+      const rss = /WB_RSS (\d+)/.exec(out);
+      if (code !== 0 || (opts.withRss && !rss))
+        reject(new Error(`${argv[0]} exited ${code}: ${out.slice(0, 500)}`));
+      else resolve({ ms, rssMiB: rss ? Number(rss[1]) / 1024 : NaN });
     });
   });
 }
@@ -77,33 +82,12 @@ await runGroup('cli', async (ctx) => {
     how === 'installed'
       ? [path.join(root, 'bin/workbench'), ...cliArgs]
       : [process.execPath, path.join(root, 'bin/workbench.mjs'), ...cliArgs];
-  // With `withRss`, under GNU time: the peak RSS of the largest process of the run.
   const runCli = (
     withRss: boolean,
     extraEnv: NodeJS.ProcessEnv,
     cliArgs = oneRound,
     how: 'installed' | 'launcher' = 'launcher',
-  ) =>
-    new Promise<{ ms: number; rssMiB: number }>((resolve, reject) => {
-      const line = commandLine(how, cliArgs);
-      const [file, ...args] = withRss ? ['/usr/bin/time', '-f', 'WB_RSS %M', ...line] : line;
-      const t0 = performance.now();
-      const child = spawn(file!, args, {
-        cwd: workspace,
-        env: { ...env, ...extraEnv },
-        stdio: ['ignore', 'pipe', 'pipe'],
-      });
-      let out = '';
-      child.stdout.on('data', (d: Buffer) => (out += d));
-      child.stderr.on('data', (d: Buffer) => (out += d));
-      child.on('error', reject);
-      child.on('close', (code) => {
-        const ms = performance.now() - t0;
-        const rss = /WB_RSS (\d+)/.exec(out);
-        if (code !== 0) reject(new Error(`workbench run exited ${code}: ${out.slice(0, 500)}`));
-        else resolve({ ms, rssMiB: rss ? Number(rss[1]) / 1024 : NaN });
-      });
-    });
+  ) => timedRun(commandLine(how, cliArgs), { cwd: workspace, env: { ...env, ...extraEnv }, withRss });
   const measure = async (extraEnv: NodeJS.ProcessEnv, how: 'installed' | 'launcher' = 'launcher') => {
     const walls = await sample(ctx.quick ? 3 : 10, 1, async () => (await runCli(false, extraEnv, oneRound, how)).ms);
     const rss = await sample(ctx.quick ? 2 : 5, 0, async () => (await runCli(true, extraEnv, oneRound, how)).rssMiB);
@@ -162,18 +146,15 @@ await runGroup('cli', async (ctx) => {
     const peer = process.env.WB_BENCH_PEER;
     if (peer) {
       try {
-        const rssKiB: number[] = [];
+        const rssMiB: number[] = [];
         const walls = await sample(ctx.quick ? 3 : 10, 1, async () => {
-          const r = await runPeerOnce(peer, fake.baseURL, workspace);
-          rssKiB.push(r.rssKiB);
+          const line = `${peer.replaceAll('{baseURL}', fake.baseURL)} 'say ok'`;
+          const r = await timedRun(['/bin/sh', '-c', line], { cwd: workspace, withRss: true });
+          rssMiB.push(r.rssMiB);
           return r.ms;
         });
         figures.peer_wall = figure(`peer CLI (${peer}): start + one round + exit`, 'ms', walls);
-        figures.peer_rss = figure(
-          'peer CLI: peak RSS',
-          'MiB',
-          rssKiB.slice(-walls.length).map((k) => k / 1024),
-        );
+        figures.peer_rss = figure('peer CLI: peak RSS', 'MiB', rssMiB.slice(-walls.length));
       } catch (err) {
         // A peer is optional: its failure is reported, ours are still measured.
         ctx.log(`peer CLI failed, no side-by-side start: ${(err as Error).message}`);

@@ -6,10 +6,9 @@
  * Threads are pre-filled to 20 and 2,000 messages and loaded into the thread cache before the timed run.
  */
 import type { Workbench } from '../../src/main/api/types.ts';
-import { homePaths, openDatabase } from '../../src/main/store/index.ts';
 import { commits } from '../lib/commit-timer.ts';
 import { createInstantLlm } from '../lib/instant-llm.ts';
-import { syntheticThread } from '../lib/messages.ts';
+import { prefillThreads } from '../lib/prefill.ts';
 import { runGroup } from '../lib/group.ts';
 import { tempDir } from '../lib/tmp.ts';
 import { READ_PATH, writeReadTarget } from '../lib/workspace-files.ts';
@@ -44,27 +43,9 @@ await runGroup('loop', async (ctx) => {
   const readMs = median(readTimes);
 
   // Pre-fill one thread per run (and warm-up) for each size, through a separate connection.
-  const fill = openDatabase(homePaths(home).db);
-  const threads = new Map<number, string[]>();
-  for (const size of sizes) {
-    const ids: string[] = [];
-    for (let i = 0; i < runs + warmup; i++) {
-      const id = fill.threads.loadOrCreate(undefined, workspace).thread_id;
-      const msgs = syntheticThread(size, i);
-      fill.threads.appendMessages(id, msgs);
-      // A long thread has lived through compaction: it carries a stored summary of all but its last exchange,
-      // as the summarization hook leaves it (otherwise each run's first round would summarize 2,000 messages).
-      if (size > 100)
-        fill.threads.setCompaction(id, {
-          upto: msgs.findLastIndex((m) => m.role === 'user'),
-          content: 'Summary: the user asked to read the router and related files; each was read.',
-          created_at: Date.now(),
-        });
-      ids.push(id);
-    }
-    threads.set(size, ids);
-  }
-  fill.close();
+  const threads = new Map(
+    sizes.map((size) => [size, prefillThreads(home, workspace, size, runs + warmup)]),
+  );
 
   const llm = createInstantLlm(READ_PATH);
   const wb: Workbench = await createWorkbench({ home, workspace, llm, interactive: false });

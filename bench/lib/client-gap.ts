@@ -7,34 +7,13 @@
  * the peer's file-reading tool (`WB_BENCH_PEER_TOOL`, default `read`).
  */
 import { spawn, spawnSync } from 'node:child_process';
-import { homePaths, openDatabase } from '../../src/main/store/index.ts';
 import type { GroupContext } from './group.ts';
 import { startGapServer } from './gap-server.ts';
-import { syntheticThread } from './messages.ts';
+import { prefillThreads } from './prefill.ts';
 import { figure, median, type Figure } from './stats.ts';
 import { READ_PATH, writeReadTarget } from './workspace-files.ts';
 
 const ROUNDS = 20;
-
-function prefill(home: string, workspace: string, size: number, count: number): string[] {
-  const db = openDatabase(homePaths(home).db);
-  try {
-    return Array.from({ length: count }, (_, i) => {
-      const id = db.threads.loadOrCreate(undefined, workspace).thread_id;
-      const msgs = syntheticThread(size, i);
-      db.threads.appendMessages(id, msgs);
-      if (size > 100)
-        db.threads.setCompaction(id, {
-          upto: msgs.findLastIndex((m) => m.role === 'user'),
-          content: 'Summary: the user asked to read the router and related files; each was read.',
-          created_at: Date.now(),
-        });
-      return id;
-    });
-  } finally {
-    db.close();
-  }
-}
 
 function runPeer(command: string, baseURL: string, cwd: string): Promise<void> {
   return new Promise((resolve, reject) => {
@@ -61,7 +40,7 @@ export async function measureClientGap(
       ['short', 20],
       ['long', ctx.size(2000, 200)],
     ] as const) {
-      const threads = prefill(o.home, o.workspace, size, runs + 1);
+      const threads = prefillThreads(o.home, o.workspace, size, runs + 1);
       const medians: number[] = [];
       for (const [i, thread] of threads.entries()) {
         server.reset(ROUNDS);

@@ -2,7 +2,7 @@
 import { spawnSync } from 'node:child_process';
 import { existsSync, statSync } from 'node:fs';
 import path from 'node:path';
-import { newestMtime } from './newest-mtime.ts';
+import { newestMtime } from '../../scripts/cli-build-fresh.mjs';
 
 /** Returns the renderer folder, or an error text when there is no renderer or the build fails. */
 export function ensureRenderer(
