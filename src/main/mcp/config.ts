@@ -3,12 +3,11 @@
  * workspace's `.mcp.json`, both in Claude Code's format `{ mcpServers: { name: { command, args, env }
  * | { type: "http", url, headers } } }`, with `${VAR}` and `${VAR:-default}` expanded.
  */
-import { constants } from 'node:fs';
-import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { z } from 'zod';
 import type { McpServerConfig, WorkbenchSettings } from '../../shared/types/index.ts';
 import { expandAll, expandVars } from '../env/expand-vars.ts';
+import { readTextNonBlocking } from '../fs/read-text-if-file.ts';
 import { statIfAny } from '../fs/stat-if-any.ts';
 
 export const mcpServerConfigSchema = z.looseObject({
@@ -105,10 +104,7 @@ export async function readMcpFile(
   if (found && !found.isFile()) return `${file}: not a regular file`;
   let text: string;
   try {
-    text = await readFile(file, {
-      encoding: 'utf8',
-      flag: constants.O_RDONLY | constants.O_NONBLOCK,
-    });
+    text = await readTextNonBlocking(file);
   } catch (err) {
     if ((err as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
     return `${file}: cannot read: ${(err as Error).message}`;
