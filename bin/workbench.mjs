@@ -14,6 +14,7 @@ import { readdir, stat } from 'node:fs/promises';
 import module from 'node:module';
 import { dirname, join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
+import { CLI_BUILD_SOURCES } from '../scripts/cli-build-fresh.mjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 // The same names src/main/env/child-env.ts treats as credentials.
@@ -44,11 +45,8 @@ function newestSourceTime() {
     return Math.max(0, ...times);
   };
   newestSource ??= Promise.all([
-    newest(join(root, 'src', 'main')),
-    newest(join(root, 'src', 'shared')),
-    ...['package-lock.json', 'scripts/build-cli.mjs', 'scripts/cli-snapshot.mjs'].map((f) =>
-      stat(join(root, f)).then((s) => s.mtimeMs),
-    ),
+    ...CLI_BUILD_SOURCES.dirs.map((d) => newest(join(root, d))),
+    ...CLI_BUILD_SOURCES.files.map((f) => stat(join(root, f)).then((s) => s.mtimeMs)),
   ]).then((times) => Math.max(...times));
   return newestSource;
 }

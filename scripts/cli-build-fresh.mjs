@@ -4,6 +4,15 @@
 import { existsSync, readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 
+/**
+ * What out/cli is built from: every file under `dirs` and the `files` (bin/workbench lists the same
+ * in its `find`).
+ */
+export const CLI_BUILD_SOURCES = {
+  dirs: ['src/main', 'src/shared'],
+  files: ['package-lock.json', 'scripts/build-cli.mjs', 'scripts/cli-snapshot.mjs'],
+};
+
 /** The newest modification time of any file under `dir` (ms), for "is this build stale?" checks. */
 export function newestMtime(dir) {
   let newest = 0;
@@ -21,11 +30,8 @@ export function cliBuildFresh(root) {
   );
   if (!built.every((f) => existsSync(f))) return false;
   const sources = Math.max(
-    newestMtime(join(root, 'src', 'main')),
-    newestMtime(join(root, 'src', 'shared')),
-    ...['package-lock.json', 'scripts/build-cli.mjs', 'scripts/cli-snapshot.mjs'].map(
-      (f) => statSync(join(root, f)).mtimeMs,
-    ),
+    ...CLI_BUILD_SOURCES.dirs.map((d) => newestMtime(join(root, d))),
+    ...CLI_BUILD_SOURCES.files.map((f) => statSync(join(root, f)).mtimeMs),
   );
   return built.slice(0, 2).every((f) => statSync(f).mtimeMs >= sources);
 }
