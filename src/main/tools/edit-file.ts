@@ -1,4 +1,5 @@
 /** The `edit_file` tool: exact-text replacement of the first occurrence, byte-preserving elsewhere. */
+import { readFileSync } from 'node:fs';
 import { z } from 'zod';
 import { ToolError, defineTool, type Tool } from './types.ts';
 import { MAX_FILE_BYTES, describeFsError, looksBinary } from './file-io.ts';
@@ -62,13 +63,13 @@ export function createEditFileTool(opts: { onFileChange?: FileChangeListener } =
       const shown = ctx.workspace.display(file);
       let data: Buffer;
       try {
-        const { handle, stat } = await ctx.workspace.openRead(file);
+        const opened = ctx.workspace.openRead(file);
         try {
-          if (stat.size > MAX_FILE_BYTES)
-            throw new ToolError(`file too large to edit (${stat.size} bytes)`);
-          data = await handle.readFile();
+          if (opened.stat.size > MAX_FILE_BYTES)
+            throw new ToolError(`file too large to edit (${opened.stat.size} bytes)`);
+          data = readFileSync(opened.fd);
         } finally {
-          await handle.close();
+          opened.close();
         }
       } catch (err) {
         if (err instanceof ToolError) throw err;

@@ -1,6 +1,5 @@
 /** Small file helpers shared by the fs tools: size limits, binary sniffing, fs errors in words. */
-import { promises as fs } from 'node:fs';
-import type { FileHandle } from 'node:fs/promises';
+import { promises as fs, readSync } from 'node:fs';
 import { errorMessage } from '../errors.ts';
 
 /** Bytes looked at to decide whether a file is binary (the same rule as git and ripgrep: a NUL byte). */
@@ -13,16 +12,22 @@ export function looksBinary(head: Uint8Array): boolean {
   return head.subarray(0, BINARY_SNIFF_BYTES).includes(0);
 }
 
-/** Reads up to the first 8 KB of a file (a path, or a handle that stays open). */
-export async function readHead(file: string | FileHandle): Promise<Buffer> {
-  const fh = typeof file === 'string' ? await fs.open(file, 'r') : file;
+/** Reads up to the first 8 KB of the file at `file`. */
+export async function readHead(file: string): Promise<Buffer> {
+  const fh = await fs.open(file, 'r');
   try {
     const buf = Buffer.alloc(BINARY_SNIFF_BYTES);
     const { bytesRead } = await fh.read(buf, 0, buf.length, 0);
     return buf.subarray(0, bytesRead);
   } finally {
-    if (typeof file === 'string') await fh.close();
+    await fh.close();
   }
+}
+
+/** Reads up to the first 8 KB of an open regular file (a local read of microseconds), leaving it open. */
+export function readHeadOf(fd: number): Buffer {
+  const buf = Buffer.alloc(BINARY_SNIFF_BYTES);
+  return buf.subarray(0, readSync(fd, buf, 0, buf.length, 0));
 }
 
 /** Message of a Node fs error in words the model can act on. */

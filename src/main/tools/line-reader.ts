@@ -1,5 +1,5 @@
 /** Streams a page of lines from a file without ever holding a whole file or a whole huge line. */
-import type { FileHandle } from 'node:fs/promises';
+import { read } from 'node:fs';
 
 /** A page of lines read from a file. */
 export interface LinePage {
@@ -26,20 +26,17 @@ export interface LinePageOptions {
 }
 
 /**
- * Reads lines `offset .. offset+limit-1` of an open UTF-8 file (invalid bytes become U+FFFD), or of a
- * file's whole content already read.
- * Contract: reads from the start of the file; leaves the handle open for the caller to close.
+ * Reads lines `offset .. offset+limit-1` of an open UTF-8 file (a descriptor; invalid bytes become
+ * U+FFFD), or of a file's whole content already read.
+ * Contract: reads from the start of the file; leaves the descriptor open for the caller to close.
  */
 export async function readLinePage(
-  file: FileHandle | Buffer,
+  file: number | Buffer,
   opts: LinePageOptions,
 ): Promise<LinePage> {
   const page: LinePage = { lines: [], first: opts.offset, cut: new Set(), more: false, linesSeen: 0 };
   const decoder = new TextDecoder('utf-8');
-  const stream = Buffer.isBuffer(file)
-    ? undefined
-    : file.createReadStream({ start: 0, highWaterMark: 64 * 1024, signal: opts.signal, autoClose: false });
-  const chunks: AsyncIterable<Buffer> | Iterable<Buffer> = stream ?? [file as Buffer];
+  const chunks = Buffer.isBuffer(file) ? [file] : chunksOf(file, opts.signal);
   let current = '';
   let currentCut = false;
   let lineNo = 1;
@@ -67,39 +64,53 @@ export async function readLinePage(
       currentCut = true;
     }
   };
-  try {
-    for await (const chunk of chunks) {
-      const text = decoder.decode(chunk, { stream: true });
-      let pos = 0;
-      while (pos <= text.length) {
-        if (pageFull()) {
-          if (pos < text.length) page.more = true;
-          break;
-        }
-        const nl = text.indexOf('\n', pos);
-        if (nl === -1) {
-          append(text.slice(pos));
-          break;
-        }
-        append(text.slice(pos, nl));
-        finishLine();
-        pos = nl + 1;
-      }
-      if (page.more) {
-        done = true;
+  for await (const chunk of chunks) {
+    const text = decoder.decode(chunk, { stream: true });
+    let pos = 0;
+    while (pos <= text.length) {
+      if (pageFull()) {
+        if (pos < text.length) page.more = true;
         break;
       }
-    }
-    if (!done) {
-      const tail = decoder.decode();
-      if (tail) append(tail);
-      if (current.length > 0 || currentCut) {
-        if (pageFull()) page.more = true;
-        else finishLine();
+      const nl = text.indexOf('\n', pos);
+      if (nl === -1) {
+        append(text.slice(pos));
+        break;
       }
+      append(text.slice(pos, nl));
+      finishLine();
+      pos = nl + 1;
     }
-  } finally {
-    stream?.destroy();
+    if (page.more) {
+      done = true;
+      break;
+    }
+  }
+  if (!done) {
+    const tail = decoder.decode();
+    if (tail) append(tail);
+    if (current.length > 0 || currentCut) {
+      if (pageFull()) page.more = true;
+      else finishLine();
+    }
   }
   return page;
+}
+
+/**
+ * The file's bytes from the start in 64 KB chunks, one positional read at a time on the thread pool
+ * (a page deep in a huge file stays cancellable between chunks). No read is left in flight when the
+ * caller stops, so it may close the descriptor at once.
+ */
+async function* chunksOf(fd: number, signal?: AbortSignal): AsyncGenerator<Buffer> {
+  for (let position = 0; ; ) {
+    signal?.throwIfAborted();
+    const buf = Buffer.allocUnsafe(64 * 1024);
+    const n = await new Promise<number>((resolve, reject) =>
+      read(fd, buf, 0, buf.length, position, (err, bytes) => (err ? reject(err) : resolve(bytes))),
+    );
+    if (n === 0) return;
+    position += n;
+    yield buf.subarray(0, n);
+  }
 }

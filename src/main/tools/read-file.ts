@@ -2,7 +2,7 @@
 import { readSync } from 'node:fs';
 import { z } from 'zod';
 import { ToolError, defineTool, type Tool } from './types.ts';
-import { MAX_FILE_BYTES, describeFsError, looksBinary, readHead } from './file-io.ts';
+import { MAX_FILE_BYTES, describeFsError, looksBinary, readHeadOf } from './file-io.ts';
 import { readLinePage } from './line-reader.ts';
 import type { OpenedFile } from './safe-fs.ts';
 
@@ -70,7 +70,7 @@ export function createReadFileTool(opts: { maxLines?: number } = {}): Tool {
       const shown = ctx.workspace.display(file);
       let opened: OpenedFile;
       try {
-        opened = await ctx.workspace.openRead(file);
+        opened = ctx.workspace.openRead(file);
       } catch (err) {
         if (err instanceof ToolError) {
           throw err.message.startsWith('is a directory')
@@ -82,8 +82,7 @@ export function createReadFileTool(opts: { maxLines?: number } = {}): Tool {
       try {
         return await readOpened(opened, { offset, limit, defaultLimit, signal: ctx.signal }, shown);
       } finally {
-        // Closing a read-only descriptor cannot lose data: the result does not wait for it.
-        opened.handle.close().catch(() => {});
+        opened.close();
       }
     },
   });
@@ -96,14 +95,14 @@ interface Page {
   signal: AbortSignal;
 }
 
-async function readOpened({ handle, stat }: OpenedFile, p: Page, shown: string): Promise<string> {
+async function readOpened({ fd, stat }: OpenedFile, p: Page, shown: string): Promise<string> {
   const size = stat.size;
   // A small file is read whole in one synchronous read (microseconds from the page cache, where each
   // trip through the thread pool costs ~0.1 ms); a big one streams, so a page deep in it can be cancelled.
   let whole: Buffer | undefined;
   try {
-    whole = size <= WHOLE_READ_BYTES ? readWhole(handle.fd, size) : undefined;
-    if (looksBinary(whole ?? (await readHead(handle))))
+    whole = size <= WHOLE_READ_BYTES ? readWhole(fd, size) : undefined;
+    if (looksBinary(whole ?? readHeadOf(fd)))
       return `binary file (${size} bytes), not shown`;
   } catch (err) {
     throw new ToolError(describeFsError(err, shown));
@@ -115,7 +114,7 @@ async function readOpened({ handle, stat }: OpenedFile, p: Page, shown: string):
   }
   if (size === 0) return '(empty file)';
   const start = p.offset ?? 1;
-  const page = await readLinePage(whole ?? handle, {
+  const page = await readLinePage(whole ?? fd, {
     offset: start,
     limit: p.limit ?? p.defaultLimit,
     maxLineChars: MAX_LINE_CHARS,

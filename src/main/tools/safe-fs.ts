@@ -8,17 +8,18 @@
  * /proc the same checks run on paths before and after the open: narrower, not airtight.
  */
 import {
+  closeSync,
   constants,
   existsSync,
   fstatSync,
   lstatSync,
+  openSync,
   promises as fs,
   readlinkSync,
   realpathSync,
   statSync,
   type Stats,
 } from 'node:fs';
-import type { FileHandle } from 'node:fs/promises';
 import { randomBytes } from 'node:crypto';
 import path from 'node:path';
 import { ToolError } from './types.ts';
@@ -36,8 +37,10 @@ export interface OpenPolicy {
 
 /** A file opened for reading after every check passed. */
 export interface OpenedFile {
-  handle: FileHandle;
+  /** The checked descriptor, positioned at the start; the caller closes it with `close`. */
+  fd: number;
   stat: Stats;
+  close(): void;
 }
 
 /** Thrown when the file changed under the call (a swap) or is not one the tools may open. */
@@ -75,37 +78,34 @@ async function descriptorPath(fd: number): Promise<string | undefined> {
 
 /**
  * Opens `real` (a path the guard resolved) for reading.
- * Contract: rejects with a ToolError, before any byte is read, for a directory, FIFO, socket,
- * device, a file with other hard links (unless allowed), or a file that is not where it was checked.
+ * Contract: throws a ToolError, before any byte is read, for a directory, FIFO, socket, device, a
+ * file with other hard links (unless allowed), or a file that is not where it was checked.
  */
-export async function openForRead(
-  real: string,
-  shown: string,
-  policy: OpenPolicy,
-): Promise<OpenedFile> {
-  // The checks are synchronous: each is a local syscall of a few microseconds, where the thread
-  // pool adds ~0.1 ms a call (docs/performance.md). Only the open itself goes through it.
+export function openForRead(real: string, shown: string, policy: OpenPolicy): OpenedFile {
+  // Synchronous, the open too: each step is a local syscall of a few microseconds, where a trip
+  // through the thread pool costs ~0.1 ms (docs/performance.md). O_NONBLOCK: a FIFO swapped in
+  // after the lstat opens at once (and is refused), never waits for a writer.
   const before = lstatSync(real);
   checkRegular(before, shown, policy);
-  let handle: FileHandle;
+  let fd: number;
   try {
-    handle = await fs.open(real, O_RDONLY | O_NOFOLLOW | O_NONBLOCK);
+    fd = openSync(real, O_RDONLY | O_NOFOLLOW | O_NONBLOCK);
   } catch (err) {
     if ((err as NodeJS.ErrnoException).code === 'ELOOP')
       throw refuse(`${shown} changed while it was opened`);
     throw err;
   }
   try {
-    const st = fstatSync(handle.fd);
+    const st = fstatSync(fd);
     checkRegular(st, shown, policy);
-    const actual = PROC_FD ? readlinkSync(`${PROC_FD}/${handle.fd}`) : realpathSync.native(real);
+    const actual = PROC_FD ? readlinkSync(`${PROC_FD}/${fd}`) : realpathSync.native(real);
     if (!sameInode(st, before) || !policy.allowed(actual))
       throw refuse(`${shown} changed while it was opened`);
     if (!PROC_FD && !sameInode(st, statSync(actual)))
       throw refuse(`${shown} changed while it was opened`);
-    return { handle, stat: st };
+    return { fd, stat: st, close: () => closeSync(fd) };
   } catch (err) {
-    await handle.close();
+    closeSync(fd);
     throw err;
   }
 }

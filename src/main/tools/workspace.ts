@@ -20,9 +20,10 @@ export interface Workspace {
   /**
    * Opens a path `resolve` returned for reading.
    * Contract: refuses (ToolError) directories, FIFOs, sockets, devices, files with other hard links
-   * (unless settings allow them) and a file swapped mid-call; never blocks on a FIFO.
+   * (unless settings allow them) and a file swapped mid-call; never blocks on a FIFO. Synchronous:
+   * a local open is microseconds (docs/performance.md); the caller closes what it got.
    */
-  openRead(real: string): Promise<OpenedFile>;
+  openRead(real: string): OpenedFile;
   /**
    * Writes a path `resolve(…, 'write')` returned, atomically, creating missing folders.
    * Contract: every folder and the final rename are checked to be the real path that was resolved,

@@ -1,4 +1,5 @@
 /** The `write_file` tool: creates or replaces a file, creating missing parent folders. */
+import { readFileSync } from 'node:fs';
 import { z } from 'zod';
 import { ToolError, defineTool, type Tool } from './types.ts';
 import type { FileChange } from '../../shared/types/index.ts';
@@ -24,11 +25,11 @@ export type FileChangeListener = (
 /** The file's bytes before a write, for its checkpoint (docs/tools.md#checkpoints). */
 async function contentBefore(ws: Workspace, file: string): Promise<Buffer | null | undefined> {
   try {
-    const { handle, stat } = await ws.openRead(file);
+    const opened = ws.openRead(file);
     try {
-      return stat.size > MAX_FILE_BYTES ? undefined : await handle.readFile();
+      return opened.stat.size > MAX_FILE_BYTES ? undefined : readFileSync(opened.fd);
     } finally {
-      await handle.close();
+      opened.close();
     }
   } catch (err) {
     return (err as NodeJS.ErrnoException).code === 'ENOENT' ? null : undefined;

@@ -1,4 +1,4 @@
-import { promises as fs } from 'node:fs';
+import { promises as fs, readdirSync } from 'node:fs';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createLsTool } from '../../../src/main/tools/ls.ts';
@@ -105,6 +105,28 @@ describe('read_file', () => {
     expect((await run(createReadFileTool(), { path: 'nope.txt' }, t.ctx)).text).toBe('no such file or directory: nope.txt');
     expect((await run(createReadFileTool(), { path: 'e.txt', offset: 0 }, t.ctx)).text).toMatch(/invalid arguments for read_file: offset/);
     expect((await run(createReadFileTool(), {}, t.ctx)).ok).toBe(false);
+  });
+
+  it('leaves no descriptor open, whatever the read ends with', async () => {
+    const openFds = () => readdirSync('/proc/self/fd').length;
+    await writeTree(t.root, { 'small.txt': lines(10), 'b.bin': Buffer.from([1, 0, 2]), 'big.txt': lines(40_000), 'edit.txt': lines(3) });
+    await fs.link(path.join(t.root, 'small.txt'), path.join(t.root, 'linked.txt'));
+    const before = openFds();
+    const reads = [
+      { path: 'small.txt' },
+      { path: 'b.bin' },
+      { path: 'big.txt', offset: 39_990, limit: 5 }, // streamed (past 256 KiB), stopped mid-file
+      { path: 'big.txt', offset: 1, limit: 1 },
+      { path: 'linked.txt' }, // refused after the open: a second hard link
+    ];
+    const texts = [];
+    for (const args of reads) texts.push((await run(createReadFileTool(), args, t.ctx)).text);
+    expect(texts[2]).toBe(['39990', '39991', '39992', '39993', '39994'].map((n) => `${n.padStart(6)}\tline ${n}`).join('\n') + '\n\n(more lines remain; continue with offset=39995)');
+    expect(texts[4]).toMatch(/hard links/);
+    const edited = await run(createEditFileTool(), { path: 'edit.txt', old_text: 'line 1\n', new_text: 'first\n' }, t.ctx);
+    expect(edited.ok).toBe(true);
+    expect(await fs.readFile(path.join(t.root, 'edit.txt'), 'utf8')).toBe('first\nline 2\nline 3\n');
+    expect(openFds()).toBe(before);
   });
 });
 

@@ -60,7 +60,9 @@ export function fakeWorkspace(root: string): Workspace {
     },
     display: (p) => relative(root, p) || '.',
     addReadRoot() {},
-    openRead: () => Promise.reject(new Error('not used by hook tests')),
+    openRead: () => {
+      throw new Error('not used by hook tests');
+    },
     write: () => Promise.reject(new Error('not used by hook tests')),
   };
 }
