@@ -56,24 +56,26 @@ module.exports = Object.create(new Proxy({}, {
 
 // Ends the script: loads the modules `workbench run` needs, then names the CLI as the snapshot's
 // main. What a module reads while it loads stays in the snapshot for every later start, so loading
-// must not read the environment (process.env is proxied meanwhile) nor take a random UUID (Node keeps
-// a batch of them: every start would hand out the same ones); either fails the build.
+// must not read the environment (process.env is proxied meanwhile) nor draw randomness (Node keeps a
+// batch of UUIDs, process-tracking.ts a pool of marker bytes: every start would hand out the same
+// ones); either fails the build.
 const FOOTER = `{
   const { startupSnapshot } = require('node:v8');
   const crypto = require('node:crypto');
   const cli = module.exports;
   const env = process.env;
-  const uuid = crypto.randomUUID;
+  const drawn = ['randomUUID', 'randomBytes', 'randomFillSync'];
+  const originals = drawn.map((name) => crypto[name]);
   const read = [];
   process.env = new Proxy(env, {
     get: (target, key) => (read.push('process.env.' + String(key)), Reflect.get(target, key)),
     has: (target, key) => (read.push('process.env.' + String(key)), Reflect.has(target, key)),
     ownKeys: (target) => (read.push('the names in process.env'), Reflect.ownKeys(target)),
   });
-  crypto.randomUUID = (...args) => (read.push('crypto.randomUUID()'), uuid(...args));
+  drawn.forEach((name, i) => (crypto[name] = (...args) => (read.push('crypto.' + name + '()'), originals[i](...args))));
   cli.loadForSnapshot().then(() => {
     process.env = env;
-    crypto.randomUUID = uuid;
+    drawn.forEach((name, i) => (crypto[name] = originals[i]));
     if (read.length > 0) {
       process.stderr.write('loading the CLI read ' + [...new Set(read)].join(', ') + '\\n');
       process.exit(1);

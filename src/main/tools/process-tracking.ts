@@ -6,7 +6,7 @@
  * (`env -i`, a fresh execve environment) escapes the sweep; the sandbox's PID namespace
  * (docs/security.md) is what ends those.
  */
-import { randomBytes } from 'node:crypto';
+import { randomFillSync } from 'node:crypto';
 import { readdir, readFile, stat } from 'node:fs/promises';
 
 /** The environment variable holding the marker. */
@@ -15,9 +15,22 @@ export const MARKER_VARIABLE = 'WORKBENCH_CALL';
 /** Rounds of scan-and-kill: a process forking while we scan is caught by the next round. */
 const MAX_ROUNDS = 5;
 
+/**
+ * Markers are cut from a pool of OS randomness drawn 32 at a time: OpenSSL reseeds its generator
+ * after every fork, so a marker drawn on its own before each spawn cost 50 µs instead of 1.
+ */
+const MARKER_BYTES = 16;
+const pool = Buffer.alloc(MARKER_BYTES * 32);
+let poolAt = pool.length;
+
 /** A fresh marker for one child tree: add `{ [MARKER_VARIABLE]: marker }` to its environment. */
 export function newProcessMarker(): string {
-  return randomBytes(16).toString('hex');
+  if (poolAt === pool.length) {
+    randomFillSync(pool);
+    poolAt = 0;
+  }
+  poolAt += MARKER_BYTES;
+  return pool.toString('hex', poolAt - MARKER_BYTES, poolAt);
 }
 
 /** The environment `env` plus the marker. */

@@ -6,6 +6,7 @@ import { createWorkbench } from '../../../src/main/api/workbench.ts';
 import { createExecuteTool } from '../../../src/main/tools/execute.ts';
 import { runHookProcess } from '../../../src/main/user-hooks/runner.ts';
 import { buildHookEnv } from '../../../src/main/env/child-env.ts';
+import { newProcessMarker } from '../../../src/main/tools/process-tracking.ts';
 import { run, tempWorkspace, type TempWorkspace } from './helpers.ts';
 
 let t: TempWorkspace;
@@ -34,6 +35,14 @@ async function pidsIn(file: string): Promise<number[]> {
   started.push(...pids);
   return pids;
 }
+
+describe('process markers', () => {
+  it('are 128-bit hex and never repeat, across refills of their pool', () => {
+    const markers = Array.from({ length: 100 }, () => newProcessMarker());
+    for (const m of markers) expect(m).toMatch(/^[0-9a-f]{32}$/);
+    expect(new Set(markers).size).toBe(100);
+  });
+});
 
 describe.runIf(process.platform === 'linux')('process tracking', () => {
   it('setsid and nohup … & disown children of a command end when it exits', async () => {
