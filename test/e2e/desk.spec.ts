@@ -118,7 +118,7 @@ for (const size of SIZES) {
       expect(readFileSync(join(ws(), file), 'utf8')).toBe('my own text\n');
     });
 
-    test('a failed send keeps its text across a reload, links to Settings and is retried without retyping', async ({
+    test('a failed send keeps its text across a reload, links to Settings and is retried without retyping or storing it twice', async ({
       fake,
       chat,
       app,
@@ -139,6 +139,12 @@ for (const size of SIZES) {
       await expect(chat.assistant.last()).toContainText('Here is the summary.');
       await expect(failure).toHaveCount(0);
       await expect(chat.input).toHaveValue('');
+      // The message was stored before the model call failed: the retry answers it, once.
+      await expect(chat.user.filter({ hasText: prompt })).toHaveCount(1);
+      const chats = (await fake.requests()).filter((r) => r.path.includes('chat/completions'));
+      const last = chats.at(-1)!.body as { messages: { role: string; content: string }[] };
+      const asked = last.messages.filter((m) => m.role === 'user' && m.content.includes(prompt));
+      expect(asked).toHaveLength(1);
     });
 
     test('the iteration cap says so in the chat and Continue goes on', async ({ fake, chat }) => {

@@ -182,7 +182,12 @@ export function createHandlers(deps: HandlerDeps): InvokeHandlers {
     'chat.running': () => wb.chat.running(),
     'chat.resume': async (a) => {
       threadOrThrow(a.threadId);
-      const handle = await wb.chat.resume({ threadId: a.threadId });
+      const handle = await wb.chat.resume({
+        threadId: a.threadId,
+        model: a.model,
+        approvalMode: a.approvalMode,
+        agent: a.agent,
+      });
       return { threadId: handle.threadId, runId: handle.runId };
     },
     'threads.setMetadata': (a) =>

@@ -61,11 +61,16 @@ export function toolRunFromMessage(message: Message): ToolRun {
   return { status, error, output: rest.join('\n') };
 }
 
+/** A stored user message as the user typed it: without the context hooks added to it. */
+export function typedText(content: string): string {
+  return content.replace(/\n\n<hook_context>[\s\S]*$/, '');
+}
+
 /** The text a failed send gives back: what was being sent, else the last unanswered user message. */
 function unansweredText(t: ThreadChat): string {
   if (t.pendingText !== undefined) return t.pendingText;
   const last = t.messages.at(-1);
-  return last?.role === 'user' ? last.content.replace(/\n\n<hook_context>[\s\S]*$/, '') : '';
+  return last?.role === 'user' ? typedText(last.content) : '';
 }
 
 function lastAssistantIndex(messages: Message[]): number {

@@ -20,6 +20,12 @@ export interface ChatSlice {
    * send was refused; the thread's `failedSend` then holds the text and the reason.
    */
   send(text: string, options?: SendOptions): Promise<boolean>;
+  /**
+   * Retries a send that got no answer. When the thread already holds that very message unanswered
+   * (the model call failed after it was stored), the thread resumes and the model answers it: the
+   * message is not stored twice. Otherwise `text` is sent. Resolves as `send` does.
+   */
+  retry(text: string, options?: SendOptions): Promise<boolean>;
   /** Forgets a thread's failed send (the user retried, edited or dismissed it). */
   clearFailure(threadId: string): void;
   /** Forks the active thread before message `index` and sends `text` there (edit-and-resend, regenerate). */

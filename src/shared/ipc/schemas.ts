@@ -16,6 +16,12 @@ const Empty = z.strictObject({});
 const Scope = z.enum(['user', 'workspace']);
 const McpName = z.string().regex(/^[A-Za-z0-9_-]{1,64}$/);
 const HookId = z.string().min(1).max(1000);
+/** What the composer may choose for a run, on a send as on a resume. */
+const RunChoices = {
+  agent: z.string().min(1).max(64).optional(),
+  model: z.string().min(1).max(500).optional(),
+  approvalMode: z.enum(['ask', 'auto-edit', 'auto']).optional(),
+};
 const ProviderId = z.enum(['openai', 'ollama', 'lmstudio', 'vllm', 'llamacpp', 'openrouter', 'custom']);
 
 /** What a revert or diff is about: one tool call, one file (optionally within a run) or one run. */
@@ -45,14 +51,12 @@ export const ARG_SCHEMAS = {
     threadId: Id.optional(),
     text: Text.min(1),
     workspace: Path.optional(),
-    agent: z.string().min(1).max(64).optional(),
-    model: z.string().min(1).max(500).optional(),
-    approvalMode: z.enum(['ask', 'auto-edit', 'auto']).optional(),
+    ...RunChoices,
   }),
   'chat.cancel': z.strictObject({ threadId: Id }),
   'chat.approve': z.strictObject({ approvalId: Id, decision: z.enum(['allow_once', 'allow_network', 'allow_thread', 'deny']) }),
   'chat.running': Empty,
-  'chat.resume': z.strictObject({ threadId: Id }),
+  'chat.resume': z.strictObject({ threadId: Id, ...RunChoices }),
   'threads.setMetadata': z.strictObject({
     threadId: Id,
     set: z.record(z.string().min(1).max(100), z.string().max(2000)).optional(),

@@ -38,6 +38,17 @@ describe('handler table and dispatch', () => {
     expect(({} as Record<string, unknown>).polluted).toBeUndefined();
   });
 
+  it('resumes a thread with the run choices of a send (a retry after a model error), nothing more', async () => {
+    const { value } = (await dispatch(handlers, 'threads.create', {})) as { value: { thread_id: string } };
+    const threadId = value.thread_id;
+    const choices = { model: 'other-model', approvalMode: 'auto-edit', agent: 'reviewer' };
+    expect(await dispatch(handlers, 'chat.resume', { threadId, ...choices })).toMatchObject({ ok: true, value: { threadId, runId: 'r2' } });
+    expect(wb.resumed.at(-1)).toEqual({ threadId, ...choices });
+    const r = await dispatch(handlers, 'chat.resume', { threadId, text: 'again' });
+    expect(r).toMatchObject({ ok: false, error: { code: 'invalid_args' } });
+    expect(wb.resumed).toHaveLength(1);
+  });
+
   it('rejects oversized strings', async () => {
     const r = await dispatch(handlers, 'chat.send', { text: 'x'.repeat(300_000) });
     expect(r.ok).toBe(false);

@@ -5,7 +5,7 @@ import type { PanelDeps } from '../../../src/main/api/panels/panel-deps.ts';
 import { createSkillsService } from '../../../src/main/api/panels/skills-service.ts';
 import { createAgentsService } from '../../../src/main/api/panels/agents-service.ts';
 import { createTrustService } from '../../../src/main/api/panels/trust-service.ts';
-import type { Workbench } from '../../../src/main/api/types.ts';
+import type { ResumeArgs, Workbench } from '../../../src/main/api/types.ts';
 import { WorkbenchError } from '../../../src/main/errors.ts';
 import { createTrustStore } from '../../../src/main/user-hooks/trust-store.ts';
 import type { StreamEvent, ThreadSummary, WorkbenchSettings } from '../../../src/shared/types/index.ts';
@@ -14,6 +14,7 @@ import { DEFAULT_SETTINGS } from '../../../src/shared/types/settings.ts';
 export interface StubWorkbench extends Workbench {
   emit(event: StreamEvent): void;
   sent: Array<{ threadId?: string; text: string }>;
+  resumed: ResumeArgs[];
 }
 
 export function createStubWorkbench(workspace = '/tmp', home = '/tmp/home'): StubWorkbench {
@@ -22,6 +23,7 @@ export function createStubWorkbench(workspace = '/tmp', home = '/tmp/home'): Stu
   let settings: WorkbenchSettings = structuredClone(DEFAULT_SETTINGS);
   let key: string | undefined;
   const sent: StubWorkbench['sent'] = [];
+  const resumed: ResumeArgs[] = [];
   const create = (title = 'New thread'): ThreadSummary => {
     const s = { thread_id: `t${threads.size + 1}`, title, workspace, created_at: 1, updated_at: 1, message_count: 0 };
     threads.set(s.thread_id, s);
@@ -37,6 +39,7 @@ export function createStubWorkbench(workspace = '/tmp', home = '/tmp/home'): Stu
     home,
     workspace,
     sent,
+    resumed,
     emit: (e) => listeners.forEach((l) => l(e)),
     threads: {
       list: () => [...threads.values()],
@@ -58,7 +61,10 @@ export function createStubWorkbench(workspace = '/tmp', home = '/tmp/home'): Stu
         const id = a.threadId ?? create().thread_id;
         return { threadId: id, runId: 'r1', finished: Promise.resolve({ stop_reason: 'completed' }) };
       },
-      resume: async (a) => ({ threadId: a.threadId, runId: 'r2', finished: Promise.resolve({ stop_reason: 'completed' }) }),
+      resume: async (a) => {
+        resumed.push(a);
+        return { threadId: a.threadId, runId: 'r2', finished: Promise.resolve({ stop_reason: 'completed' }) };
+      },
       cancel: () => false,
       approve: () => true,
       pendingApprovals: () => [],

@@ -61,6 +61,7 @@ export function Composer({ running, queued }: { running: boolean; queued: number
   const failedSend = useWorkbenchStore((s) => s.chat.threads[key]?.failedSend);
   const messageCount = useWorkbenchStore((s) => s.chat.threads[key]?.messages.length ?? 0);
   const send = useWorkbenchStore((s) => s.send);
+  const retry = useWorkbenchStore((s) => s.retry);
   const cancel = useWorkbenchStore((s) => s.cancel);
   const clearFailure = useWorkbenchStore((s) => s.clearFailure);
   const openThread = useWorkbenchStore((s) => s.openThread);
@@ -152,10 +153,15 @@ export function Composer({ running, queued }: { running: boolean; queued: number
       setText('');
       return;
     }
+    await deliver(trimmed, send);
+  };
+  // A send, or a retry (which answers the message when it was stored before the failure); the text
+  // comes back into the box when it was refused.
+  const deliver = async (value: string, how: typeof send) => {
     dismiss();
     setText('');
-    const ok = await send(trimmed, options());
-    if (!ok && !loadDraft(keyRef.current).trim()) setText(trimmed);
+    const ok = await how(value, options());
+    if (!ok && !loadDraft(keyRef.current).trim()) setText(value);
   };
   const pick = (item: CompletionItem) => {
     if (kind === 'command') {
@@ -208,7 +214,7 @@ export function Composer({ running, queued }: { running: boolean; queued: number
       {failure && !running && (
         <SendFailure
           failure={failure}
-          onRetry={() => void submit(text.trim() ? text : failure.text)}
+          onRetry={() => void deliver((text.trim() ? text : failure.text).trim(), retry)}
           onSettings={() => setDockTab('settings')}
           onDismiss={dismiss}
         />

@@ -2,7 +2,7 @@
 import type { StateCreator } from 'zustand';
 import { call, CallError } from '../../ipc/client.ts';
 import { emptyThread, type ThreadChat } from '../chat-types.ts';
-import { loadThread } from '../apply-event.ts';
+import { loadThread, typedText } from '../apply-event.ts';
 import { subagentsFromChildren } from '../../features/agents/subagent-events.ts';
 import type { ChatSlice, WorkbenchState } from '../state.ts';
 import { errorMessage } from '../../../shared/error-message.ts';
@@ -82,6 +82,34 @@ export const createChatSlice: StateCreator<WorkbenchState, [], [], ChatSlice> = 
     } catch (err) {
       const failedSend = { text: trimmed, error: errorMessage(err), code: err instanceof CallError ? err.code : undefined };
       patch(set, id ?? NEW_THREAD_KEY, (t) => ({ ...t, pendingText: undefined, failedSend }));
+      return false;
+    }
+  },
+
+  async retry(text, options = {}) {
+    const trimmed = text.trim();
+    const id = get().activeThreadId;
+    const thread = id ? get().chat.threads[id] : undefined;
+    const last = thread?.messages.at(-1);
+    const stored = last?.role === 'user' && typedText(last.content).trim() === trimmed;
+    if (!id || !thread || thread.running || !stored) return get().send(text, options);
+    patch(set, id, (t) => ({ ...t, pendingText: trimmed, failedSend: undefined }));
+    try {
+      const r = await call('chat.resume', { threadId: id, ...options });
+      patch(set, id, (t) => {
+        // As after a send: events of this run may have arrived before the answer.
+        const base = t.runId === r.runId ? t : { ...t, running: true, runId: r.runId };
+        return {
+          ...base,
+          ...(options.agent ? { agent: options.agent } : {}),
+          pendingText: base.running ? (base.pendingText ?? trimmed) : undefined,
+        };
+      });
+      void get().refreshThreads();
+      return true;
+    } catch (err) {
+      const failedSend = { text: trimmed, error: errorMessage(err), code: err instanceof CallError ? err.code : undefined };
+      patch(set, id, (t) => ({ ...t, pendingText: undefined, failedSend }));
       return false;
     }
   },
