@@ -201,13 +201,10 @@ export function startRun(deps: RunDeps, setup: RunSetup, runId: string): RunHand
     const followedByResults =
       msgs.length === 1 && msgs[0].role === 'assistant' && Boolean(msgs[0].tool_calls?.length);
     const toolResults = msgs.length > 0 && msgs.every((m) => m.role === 'tool');
-    deps.db.transaction(
-      () => {
-        deps.spans.flush();
-        deps.db.threads.appendMessages(threadId, msgs);
-      },
-      { deferSync: followedByResults, syncInBackground: toolResults },
-    );
+    deps.db.transaction(() => deps.db.threads.appendMessages(threadId, msgs), {
+      deferSync: followedByResults,
+      syncInBackground: toolResults,
+    });
     msgs.forEach((message, i) =>
       emit({ event: 'on_message', data: { message, index: first + i } }),
     );

@@ -1,7 +1,8 @@
 /**
- * Buffers span writes so a model round costs one SQLite transaction, not one per span start/end:
- * spans are flushed together with the round's messages, at run end, or after a short delay.
- * A crash loses at most the last delay's worth of span updates; open spans are closed at the next start.
+ * Buffers span writes so they cost one SQLite transaction per delay, not one per span start/end, and
+ * none between a tool's result and the next model request: spans are written a short delay after
+ * the first one queued (while the model works), at run end, or when the trace is read. A crash loses
+ * at most the last delay's worth of span updates; open spans are closed at the next start.
  */
 import type { SpanRecord } from '../../shared/types/index.ts';
 import type { SpanStore } from '../store/types.ts';
@@ -20,7 +21,16 @@ export class SpanWriter {
   /** Queues the latest version of a span (a later write of the same span replaces the earlier one). */
   write(span: SpanRecord): void {
     this.queue.set(span.span_id, span);
-    this.timer ??= setTimeout(() => this.flushStandalone?.(), this.delayMs).unref();
+    this.timer ??= setTimeout(() => this.flushLater(), this.delayMs).unref();
+  }
+
+  private flushLater(): void {
+    try {
+      this.flushStandalone?.();
+    } catch {
+      // A busy or closed database: the spans stay queued for the next flush (write, run end, read).
+      this.timer = undefined;
+    }
   }
 
   /** Set by the owner: flushes inside a transaction of its own. */
