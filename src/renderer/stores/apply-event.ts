@@ -7,6 +7,7 @@ import type { AgentEventEnvelope, PendingApproval } from '../../shared/ipc/contr
 import type { AgentState, Message, StreamEventData } from '../../shared/types/index.ts';
 import { applySpanEvents, type TraceData } from '../features/trace/trace-data.ts';
 import { applySubagentEvent } from '../features/agents/subagent-events.ts';
+import { stripHookContext } from '../features/chat/rows.ts';
 import {
   appendLive,
   emptyThread,
@@ -61,16 +62,11 @@ export function toolRunFromMessage(message: Message): ToolRun {
   return { status, error, output: rest.join('\n') };
 }
 
-/** A stored user message as the user typed it: without the context hooks added to it. */
-export function typedText(content: string): string {
-  return content.replace(/\n\n<hook_context>[\s\S]*$/, '');
-}
-
 /** The text a failed send gives back: what was being sent, else the last unanswered user message. */
 function unansweredText(t: ThreadChat): string {
   if (t.pendingText !== undefined) return t.pendingText;
   const last = t.messages.at(-1);
-  return last?.role === 'user' ? typedText(last.content) : '';
+  return last?.role === 'user' ? stripHookContext(last.content) : '';
 }
 
 function lastAssistantIndex(messages: Message[]): number {

@@ -2,7 +2,8 @@
 import type { StateCreator } from 'zustand';
 import { call, CallError } from '../../ipc/client.ts';
 import { emptyThread, type ThreadChat } from '../chat-types.ts';
-import { loadThread, typedText } from '../apply-event.ts';
+import { loadThread } from '../apply-event.ts';
+import { stripHookContext } from '../../features/chat/rows.ts';
 import { subagentsFromChildren } from '../../features/agents/subagent-events.ts';
 import type { ChatSlice, WorkbenchState } from '../state.ts';
 import { errorMessage } from '../../../shared/error-message.ts';
@@ -91,7 +92,7 @@ export const createChatSlice: StateCreator<WorkbenchState, [], [], ChatSlice> = 
     const id = get().activeThreadId;
     const thread = id ? get().chat.threads[id] : undefined;
     const last = thread?.messages.at(-1);
-    const stored = last?.role === 'user' && typedText(last.content).trim() === trimmed;
+    const stored = last?.role === 'user' && stripHookContext(last.content).trim() === trimmed;
     if (!id || !thread || thread.running || !stored) return get().send(text, options);
     patch(set, id, (t) => ({ ...t, pendingText: trimmed, failedSend: undefined }));
     try {
