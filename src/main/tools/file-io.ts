@@ -16,9 +16,7 @@ export function looksBinary(head: Uint8Array): boolean {
 export async function readHead(file: string): Promise<Buffer> {
   const fh = await fs.open(file, 'r');
   try {
-    const buf = Buffer.alloc(BINARY_SNIFF_BYTES);
-    const { bytesRead } = await fh.read(buf, 0, buf.length, 0);
-    return buf.subarray(0, bytesRead);
+    return readHeadOf(fh.fd);
   } finally {
     await fh.close();
   }

@@ -21,6 +21,23 @@ function patch(set: Set, threadId: string, fn: (t: ThreadChat) => ThreadChat): v
   });
 }
 
+/** A thread whose run started: marked running unless its events (which may arrive first) already ended it. */
+function started(t: ThreadChat, runId: string): ThreadChat {
+  return t.runId === runId ? t : { ...t, running: true, runId };
+}
+
+/** A thread after a send (or retry) of `text` started: the text stays pending while the run goes. */
+function sendStarted(t: ThreadChat, runId: string, text: string, agent?: string): ThreadChat {
+  const base = started(t, runId);
+  return { ...base, ...(agent ? { agent } : {}), pendingText: base.running ? (base.pendingText ?? text) : undefined };
+}
+
+/** Gives a refused send's text back to the thread's composer, with why. */
+function refused(set: Set, key: string, text: string, err: unknown): void {
+  const failedSend = { text, error: errorMessage(err), code: err instanceof CallError ? err.code : undefined };
+  patch(set, key, (t) => ({ ...t, pendingText: undefined, failedSend }));
+}
+
 /** Creates the chat slice. */
 export const createChatSlice: StateCreator<WorkbenchState, [], [], ChatSlice> = (set, get) => ({
   chat: { threads: {}, lastSeq: 0 },
@@ -66,13 +83,9 @@ export const createChatSlice: StateCreator<WorkbenchState, [], [], ChatSlice> = 
       });
       set((s) => {
         const t = s.chat.threads[r.threadId] ?? { ...emptyThread(r.threadId), loaded: !id };
-        // Events of this run may have arrived before the answer (even `done`): only an unseen run is marked running.
-        const seen = t.runId === r.runId;
-        const base = seen ? t : { ...t, running: true, runId: r.runId };
+        const base = sendStarted(t, r.runId, trimmed, options.agent);
         const next = {
           ...base,
-          ...(options.agent ? { agent: options.agent } : {}),
-          pendingText: base.running ? (base.pendingText ?? trimmed) : undefined,
           failedSend: base.failedSend && !base.failedSend.text ? { ...base.failedSend, text: trimmed } : base.failedSend,
         };
         return { activeThreadId: s.activeThreadId === id ? r.threadId : s.activeThreadId, chat: { ...s.chat, threads: { ...s.chat.threads, [r.threadId]: next } } };
@@ -81,8 +94,7 @@ export const createChatSlice: StateCreator<WorkbenchState, [], [], ChatSlice> = 
       void get().refreshThreads();
       return true;
     } catch (err) {
-      const failedSend = { text: trimmed, error: errorMessage(err), code: err instanceof CallError ? err.code : undefined };
-      patch(set, id ?? NEW_THREAD_KEY, (t) => ({ ...t, pendingText: undefined, failedSend }));
+      refused(set, id ?? NEW_THREAD_KEY, trimmed, err);
       return false;
     }
   },
@@ -97,20 +109,11 @@ export const createChatSlice: StateCreator<WorkbenchState, [], [], ChatSlice> = 
     patch(set, id, (t) => ({ ...t, pendingText: trimmed, failedSend: undefined }));
     try {
       const r = await call('chat.resume', { threadId: id, ...options });
-      patch(set, id, (t) => {
-        // As after a send: events of this run may have arrived before the answer.
-        const base = t.runId === r.runId ? t : { ...t, running: true, runId: r.runId };
-        return {
-          ...base,
-          ...(options.agent ? { agent: options.agent } : {}),
-          pendingText: base.running ? (base.pendingText ?? trimmed) : undefined,
-        };
-      });
+      patch(set, id, (t) => sendStarted(t, r.runId, trimmed, options.agent));
       void get().refreshThreads();
       return true;
     } catch (err) {
-      const failedSend = { text: trimmed, error: errorMessage(err), code: err instanceof CallError ? err.code : undefined };
-      patch(set, id, (t) => ({ ...t, pendingText: undefined, failedSend }));
+      refused(set, id, trimmed, err);
       return false;
     }
   },
@@ -134,10 +137,7 @@ export const createChatSlice: StateCreator<WorkbenchState, [], [], ChatSlice> = 
   async resume(threadId) {
     try {
       const r = await call('chat.resume', { threadId });
-      set((s) => {
-        const t = s.chat.threads[threadId] ?? emptyThread(threadId);
-        return { chat: { ...s.chat, threads: { ...s.chat.threads, [threadId]: t.runId === r.runId ? t : { ...t, running: true, runId: r.runId } } } };
-      });
+      patch(set, threadId, (t) => started(t, r.runId));
       void get().refreshThreads();
     } catch (err) {
       get().setBanner(`Could not resume: ${errorMessage(err)}`);
