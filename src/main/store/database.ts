@@ -6,6 +6,7 @@ import type { Database, HookRunStore, SpanStore } from './types.ts';
 import { migrate } from './schema.ts';
 import { createTransactionRunner } from './transaction.ts';
 import { createWalSyncer } from './wal-sync.ts';
+import { CHECKPOINT_PAGES, createWalCheckpointer } from './wal-checkpoint.ts';
 import { createThreadStore, type SqliteThreadStore } from './thread-store.ts';
 import { createSpanStore } from './span-store.ts';
 import { createHookRunStore } from './hook-run-store.ts';
@@ -29,6 +30,8 @@ export interface OpenDatabaseOptions {
   /** Lease heartbeat period and staleness bound, ms (lease-store.ts). */
   leaseHeartbeatMs?: number;
   leaseStaleMs?: number;
+  /** Commits before the first WAL checkpoint on the worker thread (wal-checkpoint.ts). */
+  checkpointAfterCommits?: number;
 }
 
 /** The Database port plus what owners and tests need. */
@@ -61,6 +64,7 @@ export function openDatabase(file: string, opts: OpenDatabaseOptions = {}): Sqli
   // snapshot (docs/performance.md).
   const { DatabaseSync } = process.getBuiltinModule('node:sqlite');
   const db = new DatabaseSync(file, { timeout: opts.busyTimeoutMs ?? 5000 });
+  let closed = false;
   try {
     db.exec('PRAGMA journal_mode = WAL');
     db.exec('PRAGMA synchronous = FULL');
@@ -72,7 +76,18 @@ export function openDatabase(file: string, opts: OpenDatabaseOptions = {}): Sqli
     throw err;
   }
   const wal = file === ':memory:' ? undefined : createWalSyncer(`${file}-wal`);
-  const tx = createTransactionRunner(db, wal);
+  // Checkpoints run on a worker, not inside a commit; should it fail, SQLite's own come back.
+  const checkpointer =
+    file === ':memory:'
+      ? undefined
+      : createWalCheckpointer(file, {
+          firstAfter: opts.checkpointAfterCommits,
+          onFailed: () => {
+            if (!closed) db.exec(`PRAGMA wal_autocheckpoint = ${CHECKPOINT_PAGES}`);
+          },
+        });
+  if (checkpointer) db.exec('PRAGMA wal_autocheckpoint = 0');
+  const tx = createTransactionRunner(db, wal, checkpointer?.committed);
   const leases = createLeaseStore(db, tx, {
     now: opts.now ?? Date.now,
     heartbeatMs: opts.leaseHeartbeatMs ?? LEASE_HEARTBEAT_MS,
@@ -90,7 +105,6 @@ export function openDatabase(file: string, opts: OpenDatabaseOptions = {}): Sqli
   const events = createEventStore(db, opts.now ?? Date.now);
   const webhooks = createWebhookStore(db, tx, opts.now ?? Date.now);
   const checkpoints = createCheckpointStore(db, tx, opts.now);
-  let closed = false;
   return {
     file,
     threads,
@@ -112,6 +126,7 @@ export function openDatabase(file: string, opts: OpenDatabaseOptions = {}): Sqli
       closed = true;
       leases.dispose();
       wal?.close();
+      checkpointer?.close();
       threads.dispose();
       db.close();
     },

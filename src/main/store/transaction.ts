@@ -31,7 +31,11 @@ export interface TransactionRunner {
  * Creates the runner. Contract: BEGIN IMMEDIATE … COMMIT; a throw anywhere inside rolls back the
  * whole outermost transaction and rethrows; `fn` must be synchronous (node:sqlite is).
  */
-export function createTransactionRunner(db: DatabaseSync, wal?: WalSyncer): TransactionRunner {
+export function createTransactionRunner(
+  db: DatabaseSync,
+  wal?: WalSyncer,
+  afterCommit?: () => void,
+): TransactionRunner {
   let depth = 0;
   let rollbacks: (() => void)[] = [];
   return {
@@ -55,6 +59,7 @@ export function createTransactionRunner(db: DatabaseSync, wal?: WalSyncer): Tran
         if (result instanceof Promise) throw new Error('transaction(fn): fn must be synchronous');
         db.exec('COMMIT');
         if (background) wal.schedule();
+        afterCommit?.();
         rollbacks = [];
         return result;
       } catch (err) {
