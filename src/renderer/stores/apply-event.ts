@@ -8,6 +8,7 @@ import type { AgentState, Message, StreamEventData } from '../../shared/types/in
 import { applySpanEvents, type TraceData } from '../features/trace/trace-data.ts';
 import { applySubagentEvent } from '../features/agents/subagent-events.ts';
 import { stripHookContext } from '../features/chat/rows.ts';
+import { appendStream, EMPTY_STREAM, streamOf, streamText } from './stream-text.ts';
 import {
   appendLive,
   emptyThread,
@@ -81,7 +82,7 @@ function onMessage(t: ThreadChat, d: StreamEventData['on_message']): ThreadChat 
   messages[d.index] = d.message;
   const next: ThreadChat = { ...t, loaded: true, messages };
   if (d.message.role === 'assistant') {
-    next.streaming = '';
+    next.streaming = EMPTY_STREAM;
     next.pendingText = undefined;
   }
   if (d.message.role === 'tool' && d.message.tool_call_id) {
@@ -100,16 +101,16 @@ function applyToThread(t: ThreadChat, env: AgentEventEnvelope): ThreadChat {
     case 'on_run_start':
       return t.running && t.runId === e.run_id
         ? t
-        : { ...t, running: true, runId: e.run_id, streaming: '' };
+        : { ...t, running: true, runId: e.run_id, streaming: EMPTY_STREAM };
     case 'on_message':
       return onMessage(t, e.data);
     case 'on_chat_model_stream':
-      return { ...t, running: true, streaming: t.streaming + e.data.delta };
+      return { ...t, running: true, streaming: appendStream(t.streaming, e.data.delta) };
     case 'on_model_end': {
       const d = e.data;
       const idx = lastAssistantIndex(t.messages);
       const usage = d.usage && idx >= 0 ? { ...t.usage, [idx]: d.usage } : t.usage;
-      return { ...t, streaming: '', usage };
+      return { ...t, streaming: EMPTY_STREAM, usage };
     }
     case 'on_tool_pending':
       return setTool(t, e.data.tool_call_id, { status: 'pending' });
@@ -156,8 +157,9 @@ function applyToThread(t: ThreadChat, env: AgentEventEnvelope): ThreadChat {
     case 'on_script_message': {
       const d = e.data;
       // Its deltas streamed already: the whole text now stays as a notice instead.
-      const streaming = t.streaming.endsWith(d.text)
-        ? t.streaming.slice(0, -d.text.length)
+      const streamed = streamText(t.streaming);
+      const streaming = streamed.endsWith(d.text)
+        ? streamOf(streamed.slice(0, -d.text.length))
         : t.streaming;
       return addNotice({ ...t, streaming }, { kind: 'script', text: d.text, by: d.hook });
     }
@@ -230,7 +232,7 @@ function applyToThread(t: ThreadChat, env: AgentEventEnvelope): ThreadChat {
         pendingText: undefined,
         running: false,
         runId: e.run_id,
-        streaming: '',
+        streaming: EMPTY_STREAM,
         approvals: [],
         tools,
       };
@@ -302,7 +304,7 @@ export function loadThread(
       running,
       tools,
       approvals: merged,
-      streaming: running ? t.streaming : '',
+      streaming: running ? t.streaming : EMPTY_STREAM,
     };
   });
 }

@@ -1,5 +1,6 @@
 /** The renderer's view of threads and runs, built only by applyEvent / loadThread. */
 import type { Message, Todo, ToolCall, ToolStatus, Usage } from '../../shared/types/index.ts';
+import { EMPTY_STREAM, type StreamText } from './stream-text.ts';
 
 /** How a call that ended is shown: the tool's own status, with `ok` named `done` in the UI. */
 export type ToolEndStatus = Exclude<ToolStatus, 'ok'> | 'done';
@@ -99,7 +100,7 @@ export interface ThreadChat {
   loaded: boolean;
   messages: Message[];
   /** Text streamed for the assistant message being written. */
-  streaming: string;
+  streaming: StreamText;
   running: boolean;
   runId?: string;
   tools: Record<string, ToolRun>;
@@ -150,7 +151,7 @@ export function emptyThread(threadId: string): ThreadChat {
     threadId,
     loaded: false,
     messages: [],
-    streaming: '',
+    streaming: EMPTY_STREAM,
     running: false,
     tools: {},
     approvals: [],

@@ -8,6 +8,7 @@ import {
 import type { ChatData } from '../../../src/renderer/stores/chat-types.ts';
 import { TOOL_STATUS_LABEL } from '../../../src/renderer/features/chat/tool-status.ts';
 import { buildRows } from '../../../src/renderer/features/chat/rows.ts';
+import { streamText } from '../../../src/renderer/stores/stream-text.ts';
 import type { AgentEventEnvelope } from '../../../src/shared/ipc/contract.ts';
 import type { Message, RunEvent, ToolStatus } from '../../../src/shared/types/index.ts';
 
@@ -31,7 +32,7 @@ describe('applyEvent', () => {
       env({ event: 'on_chat_model_stream', data: { delta: 'Hel' } }),
       env({ event: 'on_chat_model_stream', data: { delta: 'lo' } }),
     ]);
-    expect(d.threads[T]!.streaming).toBe('Hello');
+    expect(streamText(d.threads[T]!.streaming)).toBe('Hello');
     expect(d.threads[T]!.running).toBe(true);
     const streamingRow = buildRows(d.threads[T]!).at(-1)!;
     expect(streamingRow.kind).toBe('streaming');
@@ -50,7 +51,7 @@ describe('applyEvent', () => {
       d,
     );
     const t = d.threads[T]!;
-    expect(t.streaming).toBe('');
+    expect(streamText(t.streaming)).toBe('');
     expect(t.running).toBe(false);
     expect(t.usage[1]).toEqual({ input_tokens: 10, output_tokens: 2 });
     expect(buildRows(t).map((r) => r.kind)).toEqual(['user', 'assistant']);
@@ -179,7 +180,7 @@ describe('applyEvent', () => {
   it('is pure', () => {
     const frozen = Object.freeze({ ...empty(), threads: Object.freeze({}) }) as ChatData;
     const d = applyEvent(frozen, env({ event: 'on_chat_model_stream', data: { delta: 'x' } }));
-    expect(d.threads[T]!.streaming).toBe('x');
+    expect(streamText(d.threads[T]!.streaming)).toBe('x');
     expect(frozen.threads).toEqual({});
     expect(frozen.lastSeq).toBe(0);
   });
@@ -240,7 +241,7 @@ describe('applyEvent', () => {
     d = applyEvents(d, deltas);
     const rows = buildRows(d.threads[T]!);
     expect(rows).toHaveLength(5001);
-    expect(d.threads[T]!.streaming).toHaveLength(10_000);
+    expect(streamText(d.threads[T]!.streaming)).toBe('x'.repeat(10_000));
     expect(performance.now() - started).toBeLessThan(2000);
   });
 });

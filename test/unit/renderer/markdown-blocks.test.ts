@@ -2,7 +2,16 @@ import { describe, expect, it } from 'vitest';
 import {
   renderDraftBlock,
   splitBlocks,
+  splitStream,
 } from '../../../src/renderer/features/chat/markdown-blocks.ts';
+import {
+  appendStream,
+  EMPTY_STREAM,
+  streamFrom,
+  streamOf,
+  streamText,
+  type StreamText,
+} from '../../../src/renderer/stores/stream-text.ts';
 
 const TEXT = [
   '# Title',
@@ -55,6 +64,53 @@ describe('splitBlocks', () => {
   it('keeps a tilde fence open across a backtick line', () => {
     const s = splitBlocks('~~~\n```\n\nstill code\n~~~\n\nafter');
     expect(s.blocks).toEqual(['~~~\n```\n\nstill code\n~~~\n\n']);
+  });
+});
+
+/** TEXT repeated into a long answer, streamed in `size`-character deltas. */
+function streamed(text: string, size: number): StreamText[] {
+  const out: StreamText[] = [];
+  let s = EMPTY_STREAM;
+  for (let i = 0; i < text.length; i += size)
+    out.push((s = appendStream(s, text.slice(i, i + size))));
+  return out;
+}
+
+describe('StreamText', () => {
+  const long = Array.from({ length: 300 }, (_, i) => `${i}: ${TEXT}\n\n`).join('');
+
+  it('holds exactly the deltas appended, and any suffix of them', () => {
+    const versions = streamed(long, 64);
+    const last = versions.at(-1)!;
+    expect(streamText(last)).toBe(long);
+    expect(last.length).toBe(long.length);
+    for (const start of [0, 1, 4095, 4096, 4097, 30_000, long.length - 1, long.length])
+      expect(streamFrom(last, start)).toBe(long.slice(start));
+    // Earlier versions are unchanged by later appends.
+    expect(streamText(versions[10]!)).toBe(long.slice(0, 11 * 64));
+    expect(versions.every((v) => v.id === last.id)).toBe(true);
+    expect(streamOf('other').id).not.toBe(last.id);
+  });
+
+  it('splits a stream frame by frame into the same blocks as the whole text', () => {
+    const versions = streamed(long, 64);
+    let split = splitStream(versions[0]!);
+    for (let i = 7; i < versions.length; i += 7) split = splitStream(versions[i]!, split);
+    split = splitStream(versions.at(-1)!, split);
+    const whole = splitBlocks(long);
+    expect(split.blocks).toEqual(whole.blocks);
+    expect(split.rest.text.slice(split.rest.openStart)).toBe(long.slice(whole.openStart));
+    // The rest it keeps is the open block, not the answer so far.
+    expect(split.rest.text.length).toBeLessThan(200);
+  });
+
+  it('starts over for another stream, and keeps an open fence open across frames', () => {
+    const first = splitStream(streamOf('a\n\nb'));
+    const other = streamOf('```ts\nconst a = 1;\n\n');
+    const s = splitStream(appendStream(other, 'const b = 2;\n'), splitStream(other, first));
+    expect(s.blocks).toEqual([]);
+    expect(s.rest.fence).toBe('```');
+    expect(s.rest.text).toBe('```ts\nconst a = 1;\n\nconst b = 2;\n');
   });
 });
 

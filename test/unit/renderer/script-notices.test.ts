@@ -1,6 +1,7 @@
 /** A script hook's chat output and Next's data as the chat shows them. */
 import { describe, expect, it } from 'vitest';
 import { applyEvents } from '../../../src/renderer/stores/apply-event.ts';
+import { streamText } from '../../../src/renderer/stores/stream-text.ts';
 import type { AgentEventEnvelope } from '../../../src/shared/ipc/contract.ts';
 import type { RunEvent } from '../../../src/shared/types/index.ts';
 
@@ -21,7 +22,7 @@ describe('script notices', () => {
       env({ event: 'on_script_data', data: { hook: 'script:main', data: { status: 'success' } } }),
     ]);
     const t = d.threads[T]!;
-    expect(t.streaming).toBe('');
+    expect(streamText(t.streaming)).toBe('');
     expect(t.notices.map((n) => [n.kind, n.text, n.by])).toEqual([
       ['script', '## Results one', 'script:main'],
       ['script', 'script:main: {"status":"success"}', 'script:main'],

@@ -1,6 +1,7 @@
 import { memo, useEffect, useState } from 'react';
 import type { Message, ToolCall } from '../../../shared/types/index.ts';
 import type { ToolRun } from '../../stores/chat-types.ts';
+import { streamText } from '../../stores/stream-text.ts';
 import { useWorkbenchStore } from '../../stores/store.ts';
 import { FAILED_STATUSES, TOOL_STATUS_LABEL } from '../chat/tool-status.ts';
 import './agents.css';
@@ -99,7 +100,9 @@ export const SubagentCard = memo(function SubagentCard({
             {(child?.messages ?? []).map((m, i) => (
               <TranscriptLine key={i} message={m} />
             ))}
-            {child?.streaming && <li className="subagent-line assistant">{child.streaming}</li>}
+            {child && child.streaming.length > 0 && (
+              <li className="subagent-line assistant">{streamText(child.streaming)}</li>
+            )}
           </ol>
           <button
             type="button"

@@ -1,11 +1,14 @@
 import { memo, useCallback, useEffect, useRef, useState, type MouseEvent } from 'react';
 import { openExternal } from '../../components/open-external.ts';
+import type { StreamText } from '../../stores/stream-text.ts';
 import {
   isRendered,
   renderBlock,
   renderDraftBlock,
   splitBlocks,
+  splitStream,
   type BlockSplit,
+  type StreamSplit,
 } from './markdown-blocks.ts';
 
 /** Runs `fn` when the page is idle, at the latest after `timeout` ms; returns the cancel. */
@@ -53,8 +56,38 @@ const MarkdownBlock = memo(function MarkdownBlock({
   return <div className="md-block" dangerouslySetInnerHTML={{ __html: html }} />;
 });
 
+/** The blocks to draw and where an open code fence starts in the last one. */
+interface Blocks {
+  finished: readonly string[];
+  open: string;
+  /** Where the open block's code fence starts, when it is inside one. */
+  openFence?: number;
+}
+
+/** Splits a whole text, continuing the last split when the text grew (`useRef` state). */
+function useTextBlocks(text: string | undefined): Blocks {
+  const split = useRef<BlockSplit | undefined>(undefined);
+  if (text === undefined) return { finished: [], open: '' };
+  const s = splitBlocks(text, split.current);
+  split.current = s;
+  const fence = s.fence !== null ? s.fenceStart - s.openStart : undefined;
+  return { finished: s.blocks, open: text.slice(s.openStart), openFence: fence };
+}
+
+/** Splits a streaming answer, reading only what arrived since the last frame. */
+function useStreamBlocks(stream: StreamText | undefined): Blocks {
+  const split = useRef<StreamSplit | undefined>(undefined);
+  if (stream === undefined) return { finished: [], open: '' };
+  const s = splitStream(stream, split.current);
+  split.current = s;
+  const { rest } = s;
+  const fence = rest.fence !== null ? rest.fenceStart - rest.openStart : undefined;
+  return { finished: s.blocks, open: rest.text.slice(rest.openStart), openFence: fence };
+}
+
 /**
  * Sanitized Markdown with copy buttons on code blocks and links opened only after a confirm.
+ * `text` is a finished text or, while an answer streams, its StreamText (read piece by piece).
  * Contract: `streaming` only changes how a code fence looks while it is open or has just closed
  * (plain until it is highlighted); without it every block is rendered in full, so the finished
  * message is the same HTML either way.
@@ -63,16 +96,16 @@ export const Markdown = memo(function Markdown({
   text,
   streaming = false,
 }: {
-  text: string;
+  text: string | StreamText;
   streaming?: boolean;
 }) {
-  const split = useRef<BlockSplit | undefined>(undefined);
-  const s = splitBlocks(text, split.current);
-  split.current = s;
-  const open = text.slice(s.openStart);
-  const blocks = open.trim() ? [...s.blocks, open] : s.blocks;
+  // Both hooks run on every render (hook order), one of them on nothing.
+  const whole = useTextBlocks(typeof text === 'string' ? text : undefined);
+  const streamed = useStreamBlocks(typeof text === 'string' ? undefined : text);
+  const { finished, open, openFence } = typeof text === 'string' ? whole : streamed;
+  const blocks = open.trim() ? [...finished, open] : finished;
   // An open fence is always in the open block: finished blocks end outside fences.
-  const draftFence = streaming && s.fence !== null ? s.fenceStart - s.openStart : undefined;
+  const draftFence = streaming ? openFence : undefined;
   const onClick = useCallback((e: MouseEvent<HTMLDivElement>) => {
     const target = e.target as HTMLElement;
     const copy = target.closest('button.code-copy');
@@ -97,7 +130,7 @@ export const Markdown = memo(function Markdown({
         <MarkdownBlock
           key={i}
           text={b}
-          draftFence={i === s.blocks.length ? draftFence : undefined}
+          draftFence={i === finished.length ? draftFence : undefined}
           streaming={streaming}
         />
       ))}

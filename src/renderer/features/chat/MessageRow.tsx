@@ -88,7 +88,7 @@ export const MessageRow = memo(function MessageRow({
     case 'streaming':
       return (
         <div className="msg msg-assistant streaming" data-testid="message-streaming">
-          {row.text ? (
+          {row.text.length > 0 ? (
             <Markdown text={row.text} streaming />
           ) : (
             <div className="thinking">

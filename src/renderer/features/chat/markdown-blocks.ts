@@ -3,6 +3,7 @@
  * streaming answer re-renders only its last, still-growing block; finished blocks keep their HTML
  * in a bounded cache that the final message reuses (docs/performance.md). Pure apart from the cache.
  */
+import { streamFrom, type StreamText } from '../../stores/stream-text.ts';
 import {
   codeBlockHtml,
   escapeHtml,
@@ -69,6 +70,46 @@ export function splitBlocks(text: string, prev: BlockSplit = EMPTY): BlockSplit 
     scanned = lineEnd;
   }
   return { text, blocks, openStart, scanned, fence, fenceStart };
+}
+
+/**
+ * Where a split of a streaming answer stands: its finished blocks, and the split of the rest (the
+ * open block and what follows) with positions counted from the rest's start.
+ */
+export interface StreamSplit {
+  /** The stream split so far (its id) and how far (its length). */
+  id: number;
+  length: number;
+  blocks: string[];
+  rest: BlockSplit;
+}
+
+const EMPTY_STREAM_SPLIT: StreamSplit = { id: -1, length: 0, blocks: [], rest: EMPTY };
+
+/**
+ * Blocks of a streaming answer. Contract: as `splitBlocks` on the whole text, but a call continuing
+ * the stream `prev` split reads only the open block and the text that arrived since, never the
+ * finished blocks again.
+ */
+export function splitStream(s: StreamText, prev: StreamSplit = EMPTY_STREAM_SPLIT): StreamSplit {
+  const base = prev.id === s.id && prev.length <= s.length ? prev : EMPTY_STREAM_SPLIT;
+  const rest = splitBlocks(base.rest.text + streamFrom(s, base.length), base.rest);
+  if (rest.blocks.length === 0) return { id: s.id, length: s.length, blocks: base.blocks, rest };
+  // Finished blocks leave the rest, which starts again at the open block.
+  const shift = rest.openStart;
+  return {
+    id: s.id,
+    length: s.length,
+    blocks: [...base.blocks, ...rest.blocks],
+    rest: {
+      text: rest.text.slice(shift),
+      blocks: [],
+      openStart: 0,
+      scanned: rest.scanned - shift,
+      fence: rest.fence,
+      fenceStart: Math.max(0, rest.fenceStart - shift),
+    },
+  };
 }
 
 /** Longest total of cached HTML kept, in characters. */

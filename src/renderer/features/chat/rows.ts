@@ -1,6 +1,7 @@
 /** Turns a ThreadChat into the rows the virtualized message list shows. Pure. */
 import type { ToolCall, Usage } from '../../../shared/types/index.ts';
 import type { Notice, ThreadChat } from '../../stores/chat-types.ts';
+import type { StreamText } from '../../stores/stream-text.ts';
 
 export type Row =
   | { key: string; kind: 'user'; text: string; index: number }
@@ -15,7 +16,7 @@ export type Row =
     }
   | { key: string; kind: 'tools'; calls: ToolCall[]; usage?: Usage }
   | { key: string; kind: 'notice'; notice: Notice }
-  | { key: string; kind: 'streaming'; text: string; waiting: boolean };
+  | { key: string; kind: 'streaming'; text: StreamText; waiting: boolean };
 
 /** The rows of a thread, in order; the streaming answer and a "thinking" row come last. */
 export function buildRows(t: ThreadChat): Row[] {
