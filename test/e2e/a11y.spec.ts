@@ -60,7 +60,11 @@ test('an approval takes focus and answers with keys', async ({ app, chat, fake }
   await chat.sendNew('Write two files');
   await expect(chat.approval).toBeFocused();
   await app.keyboard.press('n');
+  // The next approval's preview is tall at this size: the messages keep room beside it, with the
+  // call being approved in view (they were squeezed to nothing before).
+  await expect(chat.approval).toContainText('keyed-b.txt');
   await expect(chat.toolCard('write_file').first()).toHaveAttribute('data-status', 'denied');
+  await expect(chat.toolCard('write_file').last()).toBeInViewport();
   await expect(chat.approval).toBeFocused();
   await app.keyboard.press('y');
   await expect(chat.assistant.last()).toContainText('Both done.');

@@ -70,9 +70,14 @@ test('a CLI run killed with SIGKILL shows as interrupted, and Resume completes i
   await expect.poll(() => existsSync(pidFile), { timeout: 20_000 }).toBe(true);
   // The launcher's child runs the agent: it owns the run.
   const db = new DatabaseSync(join(e2eEnv('WB_HOME'), 'workbench.db'), { readOnly: true });
-  const { owner_pid } = db.prepare("SELECT owner_pid FROM runs WHERE state = 'running'").get() as {
-    owner_pid: number;
-  };
+  // This CLI run's, not another one still running in the app (killing the app's server would end
+  // every test after this one).
+  const { owner_pid } = db
+    .prepare(
+      `SELECT r.owner_pid FROM runs r JOIN threads t ON t.id = r.thread_id
+       WHERE r.state = 'running' AND t.title = 'the long task'`,
+    )
+    .get() as { owner_pid: number };
   db.close();
   process.kill(owner_pid, 'SIGKILL');
   await new Promise((r) => cli.once('exit', r));
