@@ -20,8 +20,6 @@ const MAX_PASSES = 32;
 export interface WalCheckpointer {
   /** Counts a commit; every so many (about CHECKPOINT_PAGES pages) starts a checkpoint. Never throws. */
   committed(): void;
-  /** Resolves when no checkpoint is running. */
-  idle(): Promise<void>;
   /** Ends the worker (its connection closes). */
   close(): void;
 }
@@ -43,14 +41,6 @@ export function createWalCheckpointer(file: string, opts: WalCheckpointerOptions
   let commits = 0;
   let running = false;
   let stopped = false;
-  let waiting: (() => void)[] = [];
-
-  function settle(): void {
-    running = false;
-    const done = waiting;
-    waiting = [];
-    for (const resolve of done) resolve();
-  }
 
   function stop(reason?: string): void {
     if (stopped) return;
@@ -58,7 +48,6 @@ export function createWalCheckpointer(file: string, opts: WalCheckpointerOptions
     void worker?.terminate();
     worker = undefined;
     if (reason !== undefined) opts.onFailed(reason);
-    settle();
   }
 
   function start(): Worker {
@@ -69,7 +58,7 @@ export function createWalCheckpointer(file: string, opts: WalCheckpointerOptions
       // The next checkpoint after about CHECKPOINT_PAGES pages, at the pages per commit seen.
       if (a.pages > 0)
         every = Math.max(8, Math.min(4096, Math.round((every * CHECKPOINT_PAGES) / a.pages)));
-      settle();
+      running = false;
     });
     w.on('error', (e) => stop(e.message));
     w.on('exit', (code) => stop(`checkpoint worker exited (${code})`));
@@ -87,10 +76,6 @@ export function createWalCheckpointer(file: string, opts: WalCheckpointerOptions
       } catch (e) {
         stop((e as Error).message);
       }
-    },
-    idle() {
-      if (!running) return Promise.resolve();
-      return new Promise((resolve) => waiting.push(resolve));
     },
     close: () => stop(),
   };

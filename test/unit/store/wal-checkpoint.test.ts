@@ -78,14 +78,19 @@ describe('WAL checkpoints on a worker thread', () => {
 
   it('reports a worker that cannot open the database once, so the caller can fall back', async () => {
     const reasons: string[] = [];
+    let failed!: () => void;
+    const reported = new Promise<void>((resolve) => (failed = resolve));
     const checkpointer = createWalCheckpointer(join(tempDir(), 'missing', 'x.db'), {
       firstAfter: 1,
-      onFailed: (reason) => reasons.push(reason),
+      onFailed: (reason) => {
+        reasons.push(reason);
+        failed();
+      },
     });
     checkpointer.committed();
-    await checkpointer.idle();
+    await reported;
     checkpointer.committed();
-    await checkpointer.idle();
+    await new Promise((resolve) => setTimeout(resolve, 100));
     checkpointer.close();
     expect(reasons).toHaveLength(1);
     expect(reasons[0]).toMatch(/unable to open/i);

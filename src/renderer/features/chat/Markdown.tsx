@@ -64,14 +64,19 @@ interface Blocks {
   openFence?: number;
 }
 
+/** The blocks of a split: `finished` ones, then its open block (`split` positions). */
+function blocksOf(finished: readonly string[], split: BlockSplit): Blocks {
+  const fence = split.fence !== null ? split.fenceStart - split.openStart : undefined;
+  return { finished, open: split.text.slice(split.openStart), openFence: fence };
+}
+
 /** Splits a whole text, continuing the last split when the text grew (`useRef` state). */
 function useTextBlocks(text: string | undefined): Blocks {
   const split = useRef<BlockSplit | undefined>(undefined);
   if (text === undefined) return { finished: [], open: '' };
   const s = splitBlocks(text, split.current);
   split.current = s;
-  const fence = s.fence !== null ? s.fenceStart - s.openStart : undefined;
-  return { finished: s.blocks, open: text.slice(s.openStart), openFence: fence };
+  return blocksOf(s.blocks, s);
 }
 
 /** Splits a streaming answer, reading only what arrived since the last frame. */
@@ -80,9 +85,7 @@ function useStreamBlocks(stream: StreamText | undefined): Blocks {
   if (stream === undefined) return { finished: [], open: '' };
   const s = splitStream(stream, split.current);
   split.current = s;
-  const { rest } = s;
-  const fence = rest.fence !== null ? rest.fenceStart - rest.openStart : undefined;
-  return { finished: s.blocks, open: rest.text.slice(rest.openStart), openFence: fence };
+  return blocksOf(s.blocks, s.rest);
 }
 
 /**
