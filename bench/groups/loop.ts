@@ -6,6 +6,7 @@
  * Threads are pre-filled to 20 and 2,000 messages and loaded into the thread cache before the timed run.
  */
 import type { Workbench } from '../../src/main/api/types.ts';
+import { bodyRoundTimes } from '../lib/body-rounds.ts';
 import { commits } from '../lib/commit-timer.ts';
 import { createInstantLlm } from '../lib/instant-llm.ts';
 import { prefillThreads } from '../lib/prefill.ts';
@@ -152,6 +153,17 @@ await runGroup('loop', async (ctx) => {
         (measured.get(small)![i]!.overhead - measured.get(small)![i]!.commit),
     );
   figures.cpu_ratio = figure(`ratio without COMMIT time ${big}/${small} messages`, '×', cpuPairs);
+  // A long thread without a stored summary: the body of each round, as the thread grows and as
+  // compaction prunes one more old output a round (the first 20 rounds warm up).
+  const bodyRounds = ctx.quick ? 40 : 220;
+  for (const prune of [false, true]) {
+    const times = bodyRoundTimes(big, bodyRounds, prune).slice(20);
+    figures[prune ? 'body_pruned' : 'body_growing'] = figure(
+      `request body per round, ${big}-message thread without a summary, ${prune ? 'one more old output pruned each round' : 'growing'}`,
+      'ms',
+      times,
+    );
+  }
   return {
     figures,
     goals: [

@@ -10,13 +10,13 @@ import { abortError } from '../abort.ts';
 // and node:http cannot be part of the CLI's startup snapshot (docs/performance.md).
 const http = () => process.getBuiltinModule('node:http');
 
-/** One request. `body` is sent in a single write with its `content-length`. */
+/** One request. `body` is sent with its `content-length`, its chunks one after another. */
 export interface HttpRequest {
   method: 'GET' | 'POST';
   url: string;
   headers: Record<string, string>;
-  /** Sent as is when already encoded (the model request body is built as bytes). */
-  body?: string | Buffer;
+  /** Sent as is when already encoded (the model request body is built as byte chunks). */
+  body?: string | Buffer | readonly Buffer[];
   signal: AbortSignal;
   /** Cap for getting the response headers (redirects included). */
   timeoutMs: number;
@@ -95,9 +95,7 @@ export function createHttpTransport(opts: { maxSockets?: number } = {}): HttpTra
     const deadline = Date.now() + req.timeoutMs;
     let url = new URL(req.url);
     let method = req.method;
-    // Encoded once: its length is the content-length and the bytes go out as they are.
-    let body =
-      req.body === undefined || Buffer.isBuffer(req.body) ? req.body : Buffer.from(req.body, 'utf8');
+    let body = chunksOf(req.body);
     const headers = { ...req.headers };
     for (let hops = 0; ; hops++) {
       const res = await once(url, method, headers, body, req.signal, deadline - Date.now());
@@ -125,7 +123,7 @@ export function createHttpTransport(opts: { maxSockets?: number } = {}): HttpTra
     url: URL,
     method: string,
     headers: Record<string, string>,
-    body: Buffer | undefined,
+    body: readonly Buffer[] | undefined,
     signal: AbortSignal,
     timeoutMs: number,
     retried = false,
@@ -135,7 +133,7 @@ export function createHttpTransport(opts: { maxSockets?: number } = {}): HttpTra
         method,
         agent: agentFor(url.protocol),
         headers:
-          body === undefined ? headers : { ...headers, 'content-length': String(body.length) },
+          body === undefined ? headers : { ...headers, 'content-length': String(lengthOf(body)) },
       };
       const request = (
         url.protocol === 'https:' ? process.getBuiltinModule('node:https').request : http().request
@@ -164,11 +162,25 @@ export function createHttpTransport(opts: { maxSockets?: number } = {}): HttpTra
         cleanup();
         resolve(res);
       });
-      request.end(body);
+      for (const chunk of body ?? []) request.write(chunk);
+      request.end();
     });
   }
 
   return { send };
+}
+
+/** The body as byte chunks, encoded once: their total is the content-length and they go out as they are. */
+function chunksOf(body: HttpRequest['body']): readonly Buffer[] | undefined {
+  if (body === undefined) return undefined;
+  if (typeof body === 'string') return [Buffer.from(body, 'utf8')];
+  return Buffer.isBuffer(body) ? [body] : body;
+}
+
+function lengthOf(chunks: readonly Buffer[]): number {
+  let n = 0;
+  for (const c of chunks) n += c.length;
+  return n;
 }
 
 function isRedirect(status: number | undefined): boolean {

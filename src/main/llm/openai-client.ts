@@ -5,7 +5,7 @@
  */
 import type { ChatOptions, LlmClient, LlmResponse, ModelRequest } from './types.ts';
 import { LlmError } from './types.ts';
-import { requestBodyBytes } from './request-body.ts';
+import { requestBodyChunks } from './request-body.ts';
 import { createHttpTransport, headerGetter, readText } from './http-transport.ts';
 import type { HttpResponse } from './http-transport.ts';
 import { readStream } from './sse-stream.ts';
@@ -85,7 +85,7 @@ export function createOpenAiClient(opts: OpenAiClientOptions): LlmClient {
           method: 'POST',
           url,
           headers,
-          body: requestBodyBytes(req),
+          body: requestBodyChunks(req),
           signal: ctrl.signal,
           timeoutMs: requestTimeoutMs,
         });

@@ -9,8 +9,18 @@ import { systemText, toOpenAiMessages, toOpenAiTools } from './message-mapping.t
 import type { ModelRequest, ToolSchema } from './types.ts';
 import { sharedPrefixLength } from '../agent/prefix-sum.ts';
 
-const messageJson = new WeakMap<Message, string>();
+const messageBytes = new WeakMap<Message, Buffer>();
 const toolJson = new WeakMap<ToolSchema, string>();
+
+/** The message as OpenAI's JSON, UTF-8 encoded the first time it is sent. */
+function bytesOf(m: Message): Buffer {
+  let bytes = messageBytes.get(m);
+  if (bytes === undefined) {
+    bytes = Buffer.from(JSON.stringify(toOpenAiMessages([m])[0]));
+    messageBytes.set(m, bytes);
+  }
+  return bytes;
+}
 
 function cached<K extends object>(cache: WeakMap<K, string>, key: K, make: () => unknown): string {
   let text = cache.get(key);
@@ -22,14 +32,19 @@ function cached<K extends object>(cache: WeakMap<K, string>, key: K, make: () =>
 }
 
 /**
- * The joined JSON of the messages last sent in one chain, UTF-8 encoded once: `bytes` holds the text
- * in its first `ends[refs.length]` bytes (with room to grow); `ends[i]` = the length after i messages.
+ * The joined JSON of the messages last sent in one chain: `bytes` holds it in its first
+ * `ends[refs.length]` bytes (with room to grow); `ends[i]` = the length after i messages. The bytes
+ * up to `lent` went out in a body that may still be on its way, so they are never written again: a
+ * chain that changes before that point continues in a new buffer.
  */
 interface Joined {
   refs: Message[];
   bytes: Buffer;
   ends: number[];
+  lent: number;
 }
+
+const COMMA = 0x2c;
 
 /** By the chain's first message, so threads run side by side keep their own. */
 const joinedChains = new WeakMap<Message, Joined>();
@@ -39,29 +54,42 @@ function messagesJson(msgs: readonly Message[]): Buffer {
   if (msgs.length === 0) return Buffer.alloc(0);
   let chain = joinedChains.get(msgs[0]);
   if (!chain) {
-    chain = { refs: [], bytes: Buffer.allocUnsafe(16 * 1024), ends: [0] };
+    chain = { refs: [], bytes: Buffer.allocUnsafe(16 * 1024), ends: [0], lent: 0 };
     joinedChains.set(msgs[0], chain);
   }
   const { refs, ends } = chain;
   const k = sharedPrefixLength(refs, msgs);
   refs.length = k;
   ends.length = k + 1;
+  if (ends[k] < chain.lent) {
+    chain.bytes = copyStart(chain.bytes, ends[k], chain.bytes.length);
+    chain.lent = 0;
+  }
+  // From the first message that differs on, the rest is copied from each message's bytes: when
+  // compaction prunes one more old output each round, that is most of the thread, and a copy is
+  // several times cheaper than encoding its text again.
   for (let i = k; i < msgs.length; i++) {
     const m = msgs[i];
-    const json = cached(messageJson, m, () => toOpenAiMessages([m])[0]);
-    const piece = i === 0 ? json : `,${json}`;
+    const piece = bytesOf(m);
+    const comma = i === 0 ? 0 : 1;
     const at = ends[i];
-    const need = at + Buffer.byteLength(piece);
-    if (need > chain.bytes.length) {
-      const grown = Buffer.allocUnsafe(Math.max(need, chain.bytes.length * 2));
-      chain.bytes.copy(grown, 0, 0, at);
-      chain.bytes = grown;
-    }
-    chain.bytes.write(piece, at);
+    const need = at + comma + piece.length;
+    if (need > chain.bytes.length)
+      chain.bytes = copyStart(chain.bytes, at, Math.max(need, chain.bytes.length * 2));
+    if (comma) chain.bytes[at] = COMMA;
+    piece.copy(chain.bytes, at + comma);
     refs.push(m);
     ends.push(need);
   }
+  chain.lent = Math.max(chain.lent, ends[msgs.length]);
   return chain.bytes.subarray(0, ends[msgs.length]);
+}
+
+/** A new buffer of `size` bytes starting with the first `length` bytes of `bytes`. */
+function copyStart(bytes: Buffer, length: number, size: number): Buffer {
+  const fresh = Buffer.allocUnsafe(size);
+  bytes.copy(fresh, 0, 0, length);
+  return fresh;
 }
 
 /**
@@ -70,14 +98,16 @@ function messagesJson(msgs: readonly Message[]): Buffer {
  * Contract: a message object must not change after it was first sent (none does: they are replaced).
  */
 export function requestBody(req: ModelRequest): string {
-  return requestBodyBytes(req).toString('utf8');
+  return Buffer.concat(requestBodyChunks(req)).toString('utf8');
 }
 
 /**
- * The same body as UTF-8 bytes, as the transport sends it: a round encodes only its new messages,
- * the system prompt and the small head; the rest is copied as bytes.
+ * The same body as UTF-8 chunks, as the transport sends them one after another: a round encodes
+ * only its new messages, the system prompt and the small head, and the thread's joined JSON goes
+ * out as it is kept, never copied into one buffer (at 1.4 MB that copy cost ~1 ms a round).
+ * Contract: the chunks stay unchanged however many bodies are built later.
  */
-export function requestBodyBytes(req: ModelRequest): Buffer {
+export function requestBodyChunks(req: ModelRequest): Buffer[] {
   const { temperature, max_tokens, max_completion_tokens, top_p, stop } = req.params;
   const head = JSON.stringify({
     model: req.model,
@@ -91,15 +121,19 @@ export function requestBodyBytes(req: ModelRequest): Buffer {
   });
   const system = systemBytes(systemText(req.system));
   const messages = messagesJson(req.messages);
-  const separator = system.length > 0 && messages.length > 0 ? ',' : '';
-  return Buffer.concat([
+  const separator = system.length > 0 && messages.length > 0 ? SEPARATOR : EMPTY;
+  const chunks = [
     Buffer.from(`${head.slice(0, -1)},"messages":[`),
     system,
-    Buffer.from(separator),
+    separator,
     messages,
     toolsBytes(req.tools),
-  ]);
+  ];
+  return chunks.filter((c) => c.length > 0);
 }
+
+const SEPARATOR = Buffer.from(',');
+const EMPTY = Buffer.alloc(0);
 
 /** The system message as sent last time, reused while its text is the same (it rarely changes). */
 let lastSystem = { text: '', bytes: Buffer.alloc(0) };

@@ -1,7 +1,7 @@
 /** The request body built from cached message JSON is the JSON of the whole request. */
 import { describe, expect, it } from 'vitest';
 import { requestMessages, toOpenAiTools } from '../../../src/main/llm/message-mapping.ts';
-import { requestBody } from '../../../src/main/llm/request-body.ts';
+import { requestBody, requestBodyChunks } from '../../../src/main/llm/request-body.ts';
 import type { ModelRequest } from '../../../src/main/llm/types.ts';
 import type { Message } from '../../../src/shared/types/index.ts';
 
@@ -106,5 +106,23 @@ describe('requestBody', () => {
     thread.push(say(12));
     same(thread);
     same(thread.slice(0, 1));
+  });
+
+  it('leaves a body built earlier intact when later rounds grow, edit or rewind its thread', () => {
+    // A body may still be on its way to the server (a big one over a slow link) when the next one
+    // is built: another thread forked from the same messages, or the same thread pruned.
+    const say = (i: number): Message => ({ role: i % 2 ? 'assistant' : 'user', content: `m${i}é` });
+    const thread = Array.from({ length: 40 }, (_, i) => say(i));
+    const bodies = [
+      thread,
+      [...thread, say(40)],
+      [...thread.slice(0, 10), say(99), ...thread.slice(11)],
+      thread.slice(0, 5),
+      [...thread.slice(0, 5), say(98)],
+    ].map((msgs) => ({ msgs, chunks: requestBodyChunks(request(msgs)) }));
+    for (const { msgs, chunks } of bodies)
+      expect(JSON.parse(Buffer.concat(chunks).toString('utf8')).messages).toEqual(
+        requestMessages(request(msgs)),
+      );
   });
 });
