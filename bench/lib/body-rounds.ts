@@ -2,8 +2,8 @@
  * The request body of a long thread without a stored summary, round after round: each round adds a
  * `read_file` exchange. Over its compaction trigger (hybrid strategy) `pruneToolOutputs` keeps the
  * thread at its token target by pruning one more old output a round, so the first message that
- * differs from the last request moves on every round and the rest is joined again
- * (src/main/llm/request-body.ts); under it, the thread only grows.
+ * differs from the last request moves on every round and its segment is joined again
+ * (src/main/llm/joined-messages.ts); under it, the thread only grows.
  */
 import { estimateTokens } from '../../src/main/agent/tokens.ts';
 import { requestBodyChunks } from '../../src/main/llm/request-body.ts';

@@ -1,13 +1,13 @@
 /**
  * The JSON body of a chat-completion request, built from pieces serialized once: a thread's messages
- * are immutable once made, so each is turned into OpenAI's JSON the first time it is sent, and the
- * joined JSON of a message list is kept so the next round, which sends the same list plus its new
- * messages, only appends those (docs/performance.md).
+ * are immutable once made, so each is turned into OpenAI's JSON bytes the first time it is sent, and
+ * the joined JSON of a message list is kept (`joined-messages.ts`) so the next round, which sends the
+ * same list plus its new messages, only appends those (docs/performance.md).
  */
 import type { Message } from '../../shared/types/index.ts';
 import { systemText, toOpenAiMessages, toOpenAiTools } from './message-mapping.ts';
 import type { ModelRequest, ToolSchema } from './types.ts';
-import { sharedPrefixLength } from '../agent/prefix-sum.ts';
+import { joinedMessages } from './joined-messages.ts';
 
 const messageBytes = new WeakMap<Message, Buffer>();
 const toolJson = new WeakMap<ToolSchema, string>();
@@ -32,67 +32,6 @@ function cached<K extends object>(cache: WeakMap<K, string>, key: K, make: () =>
 }
 
 /**
- * The joined JSON of the messages last sent in one chain: `bytes` holds it in its first
- * `ends[refs.length]` bytes (with room to grow); `ends[i]` = the length after i messages. The bytes
- * up to `lent` went out in a body that may still be on its way, so they are never written again: a
- * chain that changes before that point continues in a new buffer.
- */
-interface Joined {
-  refs: Message[];
-  bytes: Buffer;
-  ends: number[];
-  lent: number;
-}
-
-const COMMA = 0x2c;
-
-/** By the chain's first message, so threads run side by side keep their own. */
-const joinedChains = new WeakMap<Message, Joined>();
-
-/** The messages' JSON joined by commas, reusing the part of the chain that starts the same way. */
-function messagesJson(msgs: readonly Message[]): Buffer {
-  if (msgs.length === 0) return Buffer.alloc(0);
-  let chain = joinedChains.get(msgs[0]);
-  if (!chain) {
-    chain = { refs: [], bytes: Buffer.allocUnsafe(16 * 1024), ends: [0], lent: 0 };
-    joinedChains.set(msgs[0], chain);
-  }
-  const { refs, ends } = chain;
-  const k = sharedPrefixLength(refs, msgs);
-  refs.length = k;
-  ends.length = k + 1;
-  if (ends[k] < chain.lent) {
-    chain.bytes = copyStart(chain.bytes, ends[k], chain.bytes.length);
-    chain.lent = 0;
-  }
-  // From the first message that differs on, the rest is copied from each message's bytes: when
-  // compaction prunes one more old output each round, that is most of the thread, and a copy is
-  // several times cheaper than encoding its text again.
-  for (let i = k; i < msgs.length; i++) {
-    const m = msgs[i];
-    const piece = bytesOf(m);
-    const comma = i === 0 ? 0 : 1;
-    const at = ends[i];
-    const need = at + comma + piece.length;
-    if (need > chain.bytes.length)
-      chain.bytes = copyStart(chain.bytes, at, Math.max(need, chain.bytes.length * 2));
-    if (comma) chain.bytes[at] = COMMA;
-    piece.copy(chain.bytes, at + comma);
-    refs.push(m);
-    ends.push(need);
-  }
-  chain.lent = Math.max(chain.lent, ends[msgs.length]);
-  return chain.bytes.subarray(0, ends[msgs.length]);
-}
-
-/** A new buffer of `size` bytes starting with the first `length` bytes of `bytes`. */
-function copyStart(bytes: Buffer, length: number, size: number): Buffer {
-  const fresh = Buffer.allocUnsafe(size);
-  bytes.copy(fresh, 0, 0, length);
-  return fresh;
-}
-
-/**
  * The request body: the same JSON as serializing `{model, messages, stream, stream_options, tools,
  * temperature, max_tokens, max_completion_tokens, top_p, stop}` at once (messages and tools last).
  * Contract: a message object must not change after it was first sent (none does: they are replaced).
@@ -104,8 +43,8 @@ export function requestBody(req: ModelRequest): string {
 /**
  * The same body as UTF-8 chunks, as the transport sends them one after another: a round encodes
  * only its new messages, the system prompt and the small head, and the thread's joined JSON goes
- * out as it is kept, never copied into one buffer (at 1.4 MB that copy cost ~1 ms a round).
- * Contract: the chunks stay unchanged however many bodies are built later.
+ * out in the segments it is kept in, never copied into one buffer (at 1.4 MB that copy cost ~1 ms
+ * a round). Contract: the chunks stay unchanged however many bodies are built later.
  */
 export function requestBodyChunks(req: ModelRequest): Buffer[] {
   const { temperature, max_tokens, max_completion_tokens, top_p, stop } = req.params;
@@ -120,13 +59,12 @@ export function requestBodyChunks(req: ModelRequest): Buffer[] {
     stop: stop?.length ? stop : undefined,
   });
   const system = systemBytes(systemText(req.system));
-  const messages = messagesJson(req.messages);
-  const separator = system.length > 0 && messages.length > 0 ? SEPARATOR : EMPTY;
+  const messages = joinedMessages(req.messages, bytesOf);
   const chunks = [
     Buffer.from(`${head.slice(0, -1)},"messages":[`),
     system,
-    separator,
-    messages,
+    system.length > 0 && messages.length > 0 ? SEPARATOR : EMPTY,
+    ...messages,
     toolsBytes(req.tools),
   ];
   return chunks.filter((c) => c.length > 0);
