@@ -80,7 +80,7 @@ export function createOpenAiClient(opts: OpenAiClientOptions): LlmClient {
     try {
       let res: HttpResponse;
       try {
-        // The body is sent exactly as requestBody built it (each message serialized once per thread).
+        // The body is sent exactly as requestBodyChunks built it (each message serialized once per thread).
         res = await transport.send({
           method: 'POST',
           url,

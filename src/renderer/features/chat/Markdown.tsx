@@ -70,21 +70,20 @@ function blocksOf(finished: readonly string[], split: BlockSplit): Blocks {
   return { finished, open: split.text.slice(split.openStart), openFence: fence };
 }
 
-/** Splits a whole text, continuing the last split when the text grew (`useRef` state). */
-function useTextBlocks(text: string | undefined): Blocks {
-  const split = useRef<BlockSplit | undefined>(undefined);
-  if (text === undefined) return { finished: [], open: '' };
-  const s = splitBlocks(text, split.current);
-  split.current = s;
-  return blocksOf(s.blocks, s);
-}
-
-/** Splits a streaming answer, reading only what arrived since the last frame. */
-function useStreamBlocks(stream: StreamText | undefined): Blocks {
-  const split = useRef<StreamSplit | undefined>(undefined);
-  if (stream === undefined) return { finished: [], open: '' };
-  const s = splitStream(stream, split.current);
-  split.current = s;
+/**
+ * Splits the text, continuing the last split of the same kind: a whole text that grew is scanned
+ * from where it was, a stream reads only what arrived since the last frame (`useRef` state).
+ */
+function useBlocks(text: string | StreamText): Blocks {
+  const whole = useRef<BlockSplit | undefined>(undefined);
+  const streamed = useRef<StreamSplit | undefined>(undefined);
+  if (typeof text === 'string') {
+    const s = splitBlocks(text, whole.current);
+    whole.current = s;
+    return blocksOf(s.blocks, s);
+  }
+  const s = splitStream(text, streamed.current);
+  streamed.current = s;
   return blocksOf(s.blocks, s.rest);
 }
 
@@ -102,10 +101,7 @@ export const Markdown = memo(function Markdown({
   text: string | StreamText;
   streaming?: boolean;
 }) {
-  // Both hooks run on every render (hook order), one of them on nothing.
-  const whole = useTextBlocks(typeof text === 'string' ? text : undefined);
-  const streamed = useStreamBlocks(typeof text === 'string' ? undefined : text);
-  const { finished, open, openFence } = typeof text === 'string' ? whole : streamed;
+  const { finished, open, openFence } = useBlocks(text);
   const blocks = open.trim() ? [...finished, open] : finished;
   // An open fence is always in the open block: finished blocks end outside fences.
   const draftFence = streaming ? openFence : undefined;
