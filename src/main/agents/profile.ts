@@ -8,7 +8,7 @@
  * `memory.paths` only add sources, they do not switch anything on. Any built-in can
  * be switched off in settings (`hook_overrides["builtin:<name>"].enabled = false`).
  */
-import { readFile } from 'node:fs/promises';
+import { readTextFileSync } from '../fs/read-text-if-file.ts';
 import { dirname, join, resolve } from 'node:path';
 import { LineCounter, parseDocument, isMap } from 'yaml';
 import { z } from 'zod';
@@ -121,13 +121,13 @@ export async function loadAgentProfile(
 ): Promise<LoadAgentProfileResult> {
   const file = join(workspace, PROFILE_RELATIVE_PATH);
   const defaults = defaultAgentProfile(workspace);
-  let text: string;
+  let text: string | undefined;
   try {
-    text = await readFile(file, 'utf8');
+    text = readTextFileSync(file);
   } catch (err) {
-    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return { profile: defaults, diagnostics: [] };
     return { profile: defaults, diagnostics: [`${file}: cannot read: ${(err as Error).message}`] };
   }
+  if (text === undefined) return { profile: defaults, diagnostics: [] };
   const loaded = parseAgentProfile(text, file, workspace);
   return opts.trusted === false ? dropUntrusted(loaded, workspace) : loaded;
 }

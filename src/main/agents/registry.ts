@@ -4,7 +4,7 @@
  * `$WORKBENCH_HOME/agents/*.md` and `~/.claude/agents/*.md`, the first of a name winning in that
  * order. Workspace profiles are inert (listed, never offered nor run) until the workspace is trusted.
  */
-import { readdir, readFile } from 'node:fs/promises';
+import { readdirSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { basename, join } from 'node:path';
 import { LineCounter, parseDocument, isMap, isSeq, stringify } from 'yaml';
@@ -12,6 +12,7 @@ import { loadAgentProfile, PROFILE_RELATIVE_PATH, type AgentProfile } from './pr
 import { parseProfileFile, profileFromFields, PROFILE_NAME } from './profile-file.ts';
 import { checkSource } from './source-policy.ts';
 import { compareStrings } from '../tools/glob.ts';
+import { readTextFileSync } from '../fs/read-text-if-file.ts';
 
 /** Where a profile was found. */
 export type ProfileSource = 'agent.yaml' | 'workspace' | 'claude-project' | 'user' | 'claude-user';
@@ -86,7 +87,7 @@ export async function loadAgentRegistry(o: RegistryOptions): Promise<AgentRegist
   const [workspaceDirs, userDirs] = [dirs.slice(0, 2), dirs.slice(2)];
   for (const d of workspaceDirs)
     for (const e of await readDir(d.dir, d.source, main, diagnostics, o)) add(e);
-  for (const e of await yamlSubagents(o.workspace, main, diagnostics)) add(e);
+  for (const e of yamlSubagents(o.workspace, main, diagnostics)) add(e);
   for (const d of userDirs)
     for (const e of await readDir(d.dir, d.source, main, diagnostics, o)) add(e);
 
@@ -123,7 +124,7 @@ async function readDir(
 ): Promise<Omit<AgentEntry, 'inert'>[]> {
   let names: string[];
   try {
-    names = (await readdir(dir)).filter((n) => n.endsWith('.md')).sort();
+    names = readdirSync(dir).filter((n) => n.endsWith('.md')).sort();
   } catch {
     return [];
   }
@@ -141,13 +142,14 @@ async function readDir(
       if (where.reason !== 'missing') diagnostics.push(`${path}: ${where.reason}`);
       continue;
     }
-    let text: string;
+    let text: string | undefined;
     try {
-      text = await readFile(path, 'utf8');
+      text = readTextFileSync(path);
     } catch (err) {
       diagnostics.push(`${path}: cannot read: ${(err as Error).message}`);
       continue;
     }
+    if (text === undefined) continue;
     const parsed = parseProfileFile(text, path, basename(n, '.md'));
     diagnostics.push(...parsed.diagnostics);
     if (!parsed.fields) continue;
@@ -158,18 +160,19 @@ async function readDir(
 }
 
 /** agent.yaml `subagents:` entries: the same fields as a profile file, `system_prompt` for the body. */
-async function yamlSubagents(
+function yamlSubagents(
   workspace: string,
   main: AgentProfile,
   diagnostics: string[],
-): Promise<Omit<AgentEntry, 'inert'>[]> {
+): Omit<AgentEntry, 'inert'>[] {
   const file = join(workspace, PROFILE_RELATIVE_PATH);
-  let text: string;
+  let text: string | undefined;
   try {
-    text = await readFile(file, 'utf8');
+    text = readTextFileSync(file);
   } catch {
-    return [];
+    return []; // loadAgentProfile reported it
   }
+  if (text === undefined) return [];
   const lines = new LineCounter();
   const doc = parseDocument(text, { lineCounter: lines });
   if (doc.errors.length || !isMap(doc.contents)) return [];

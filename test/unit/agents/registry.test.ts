@@ -1,5 +1,6 @@
 /** Agent profiles: the profile-file format (incl. Claude Code's), the registry's sources, precedence and trust gating. */
 import { mkdirSync, mkdtempSync, realpathSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -128,5 +129,22 @@ describe('loadAgentRegistry and links', () => {
     expect(
       r.diagnostics.some((d) => d.includes('leak.md') && d.includes('outside the workspace')),
     ).toBe(true);
+  });
+
+  it('reports a FIFO as agent.yaml or as a profile and loads the rest, without waiting for a writer', async () => {
+    mkdirSync(join(ws, '.workbench', 'agents'), { recursive: true });
+    execFileSync('mkfifo', [join(ws, '.workbench', 'agent.yaml')]);
+    execFileSync('mkfifo', [join(ws, '.workbench', 'agents', 'trap.md')]);
+    write(
+      join(ws, '.workbench', 'agents', 'planner.md'),
+      '---\ndescription: Plans\n---\nYou plan.',
+    );
+    const r = await load(true);
+    expect(r.diagnostics).toEqual([
+      `${join(ws, '.workbench', 'agent.yaml')}: cannot read: not a regular file`,
+      `${join(ws, '.workbench', 'agents', 'trap.md')}: cannot read: not a regular file`,
+    ]);
+    expect(r.agents.map((a) => a.name)).toEqual(['main', 'planner']);
+    expect(r.get('planner')!.profile.system_prompt).toBe('You plan.');
   });
 });
