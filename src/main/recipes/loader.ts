@@ -4,11 +4,12 @@
  * trusted), then `$WORKBENCH_HOME/recipes/` and `~/.claude/commands/`. The first folder holding a
  * name wins.
  */
-import { readdir, readFile } from 'node:fs/promises';
+import { readdir } from 'node:fs/promises';
 import { homedir } from 'node:os';
 import { basename, join } from 'node:path';
 import { readFrontmatter } from '../skills/frontmatter.ts';
 import { compareStrings } from '../tools/glob.ts';
+import { readTextIfFile } from '../fs/read-text-if-file.ts';
 
 export type RecipeSource = 'workspace' | 'claude' | 'user' | 'claude-user';
 
@@ -71,7 +72,8 @@ export async function listRecipes(opts: RecipeRoots): Promise<Recipe[]> {
       const name = basename(file, '.md');
       if (found.has(name) || !/^[A-Za-z0-9][\w.-]*$/.test(name)) continue;
       const path = join(root.dir, file);
-      const text = await readFile(path, 'utf8').catch(() => undefined);
+      // A FIFO is never read: it would hold the list until a writer came.
+      const text = await readTextIfFile(path);
       if (text === undefined) continue;
       const { meta, body } = parseRecipe(text);
       const hint = meta['argument-hint'];

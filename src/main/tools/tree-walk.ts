@@ -2,6 +2,7 @@
 import { promises as fs } from 'node:fs';
 import path from 'node:path';
 import { isIgnored, parseGitignore, type IgnoreFile } from './gitignore.ts';
+import { readTextIfFile } from '../fs/read-text-if-file.ts';
 
 /** What the walk skips and when it stops. */
 export interface WalkOptions {
@@ -75,7 +76,8 @@ export async function ancestorIgnores(root: string, start: string): Promise<Igno
   let dir = root;
   const parts = start.slice(root.length + 1).split(path.sep);
   for (let i = 0; i < parts.length; i++) {
-    const text = await fs.readFile(path.join(dir, '.gitignore'), 'utf8').catch(() => undefined);
+    // A FIFO there (a hostile repository) is not read: it would hold the search until a writer came.
+    const text = await readTextIfFile(path.join(dir, '.gitignore'));
     if (text !== undefined) out.push({ dir, rules: parseGitignore(text) });
     dir = path.join(dir, parts[i]!);
   }

@@ -134,6 +134,19 @@ describe('grep and hostile files', () => {
       expect(pipe).toEqual({ ok: false, text: 'not a regular file or folder: pipe' });
     }
   });
+
+  it('searches a subfolder at once when the workspace has a FIFO for a .gitignore (JS engine)', async () => {
+    await writeTree(t.root, { 'src/a.txt': 'CANARY inside' });
+    execFileSync('mkfifo', [path.join(t.root, '.gitignore')]);
+    const found = await run(
+      createGrepTool({ useRipgrep: false }),
+      { pattern: 'CANARY', path: 'src' },
+      t.ctx,
+    );
+    expect(JSON.parse(found.text).matches).toEqual([
+      { file: 'src/a.txt', line: 1, text: 'CANARY inside' },
+    ]);
+  });
 });
 
 describe('protected paths on the real path', () => {
