@@ -195,15 +195,16 @@ export function startRun(deps: RunDeps, setup: RunSetup, runId: string): RunHand
   const append = (msgs: Message[]) => {
     const first = setup.state.messages.length;
     // An assistant message with tool calls is followed within milliseconds by its tool results, whose
-    // durable commit also makes this one durable: one fsync per round instead of two. That fsync runs
-    // on the thread pool while the next model request goes out (docs/performance.md); a final answer
-    // or a user's message is committed with a synchronous fsync.
+    // durable commit also makes this one durable: one fsync per round instead of two. Tool results and
+    // a user's message are followed by the next model request: that fsync runs on the thread pool while
+    // the request goes out (docs/performance.md). A final answer is committed with a synchronous fsync.
     const followedByResults =
       msgs.length === 1 && msgs[0].role === 'assistant' && Boolean(msgs[0].tool_calls?.length);
-    const toolResults = msgs.length > 0 && msgs.every((m) => m.role === 'tool');
+    const followedByRequest =
+      msgs.length > 0 && msgs.every((m) => m.role === 'tool' || m.role === 'user');
     deps.db.transaction(() => deps.db.threads.appendMessages(threadId, msgs), {
       deferSync: followedByResults,
-      syncInBackground: toolResults,
+      syncInBackground: followedByRequest,
     });
     msgs.forEach((message, i) =>
       emit({ event: 'on_message', data: { message, index: first + i } }),
