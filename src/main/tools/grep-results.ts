@@ -11,6 +11,8 @@ export interface GrepMatch {
 export interface GrepOutput {
   matches: GrepMatch[];
   truncated: boolean;
+  /** Why the search ended before it was done (only then): the matches are those found until then. */
+  stopped?: string;
 }
 
 /** Longest line text returned for a match. */

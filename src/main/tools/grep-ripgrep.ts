@@ -34,6 +34,13 @@ function hardLinked(abs: string): boolean {
   }
 }
 
+/**
+ * How long ripgrep may search (as long as Claude Code gives its own): a search of a huge tree, or one
+ * that waits on a `.gitignore` that is a FIFO (ripgrep opens it and blocks for a writer), ends with
+ * the matches found until then.
+ */
+export const RIPGREP_DEADLINE_MS = 20_000;
+
 /** Thrown when ripgrep cannot handle the request (e.g. a regex only JavaScript understands). */
 export class RipgrepUnusableError extends Error {}
 
@@ -42,7 +49,11 @@ export class RipgrepUnusableError extends Error {}
  * skipped, only `.gitignore` files honoured (also outside a git repo), binaries and >50 MB files skipped;
  * the file glob is applied to its results, as in the JS engine.
  */
-export async function ripgrepSearch(rg: string, req: GrepRequest): Promise<GrepOutput> {
+export async function ripgrepSearch(
+  rg: string,
+  req: GrepRequest,
+  deadlineMs = RIPGREP_DEADLINE_MS,
+): Promise<GrepOutput> {
   req.signal.throwIfAborted();
   const args = [
     '--null', '--line-number', '--no-heading', '--with-filename', '--color', 'never', '--no-config', '--hidden', '--no-require-git', '--no-ignore-global', '--no-ignore-exclude',
@@ -68,6 +79,11 @@ export async function ripgrepSearch(rg: string, req: GrepRequest): Promise<GrepO
     }
   };
   req.signal.addEventListener('abort', kill, { once: true });
+  let timedOut = false;
+  const deadline = setTimeout(() => {
+    timedOut = true;
+    kill();
+  }, deadlineMs);
   const collector = new MatchCollector(req.maxResults);
   const keep = globFilter(req);
   let stderr = '';
@@ -113,9 +129,18 @@ export async function ripgrepSearch(rg: string, req: GrepRequest): Promise<GrepO
     if (rest.length > 0) onLine(rest);
     const code = await exit;
     req.signal.throwIfAborted();
+    if (timedOut) {
+      const secs = Math.round(deadlineMs / 100) / 10;
+      return {
+        ...collector.result(),
+        truncated: true,
+        stopped: `ripgrep had not finished after ${secs} s; these are the matches found until then (narrow path or glob)`,
+      };
+    }
     if (code === 2 && /regex|parse error|syntax/i.test(stderr)) throw new RipgrepUnusableError(stderr.trim());
     return collector.result();
   } finally {
+    clearTimeout(deadline);
     req.signal.removeEventListener('abort', kill);
     kill();
   }

@@ -41,12 +41,15 @@ export interface GrepToolOptions {
   workers?: boolean;
   /** JS engine: the search ends with an error after this long (default 10 s). */
   deadlineMs?: number;
+  /** ripgrep: the search ends with the matches found so far after this long (default 20 s). */
+  ripgrepDeadlineMs?: number;
 }
 
 /**
  * Creates `grep`.
  * Contract: returns JSON {matches:[{file,line,text}],truncated} sorted by file then line, identical for
- * both engines; honours .gitignore, skips `.git` and binary files.
+ * both engines, plus `stopped` when ripgrep ran out of time; honours .gitignore, skips `.git` and
+ * binary files.
  */
 export function createGrepTool(opts: GrepToolOptions = {}): Tool {
   return defineTool({
@@ -109,7 +112,7 @@ async function search(req: GrepRequest, opts: GrepToolOptions): Promise<GrepOutp
   const rg = opts.useRipgrep === false ? null : (opts.ripgrepPath ?? findRipgrep());
   if (rg) {
     try {
-      return await ripgrepSearch(rg, req);
+      return await ripgrepSearch(rg, req, opts.ripgrepDeadlineMs);
     } catch (err) {
       // A regex only JavaScript understands, or rg vanished: the JS engine still answers.
       if (

@@ -147,6 +147,22 @@ describe('grep and hostile files', () => {
       { file: 'src/a.txt', line: 1, text: 'CANARY inside' },
     ]);
   });
+
+  it('ends a ripgrep search that waits on a FIFO .gitignore at its deadline, saying why', async () => {
+    await writeTree(t.root, { 'src/a.txt': 'CANARY inside' });
+    execFileSync('mkfifo', [path.join(t.root, '.gitignore')]);
+    const found = await run(
+      createGrepTool({ ripgrepDeadlineMs: 300 }),
+      { pattern: 'CANARY', path: 'src' },
+      t.ctx,
+    );
+    expect(found.ok).toBe(true);
+    expect(JSON.parse(found.text)).toMatchObject({
+      truncated: true,
+      stopped:
+        'ripgrep had not finished after 0.3 s; these are the matches found until then (narrow path or glob)',
+    });
+  });
 });
 
 describe('protected paths on the real path', () => {
