@@ -7,9 +7,15 @@ import { closeSync, constants, openSync, readFileSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { existsAs, statIfAny } from './stat-if-any.ts';
 
+/**
+ * Flags to open a file the workspace controls for reading: a FIFO opens at once (and is then refused
+ * or reads as empty) instead of waiting for a writer with a thread-pool thread held.
+ */
+export const READ_NONBLOCKING = constants.O_RDONLY | constants.O_NONBLOCK;
+
 /** `path` read as UTF-8 through a non-blocking open; rejects as readFile does. */
 export function readTextNonBlocking(path: string): Promise<string> {
-  return readFile(path, { encoding: 'utf8', flag: constants.O_RDONLY | constants.O_NONBLOCK });
+  return readFile(path, { encoding: 'utf8', flag: READ_NONBLOCKING });
 }
 
 /** The text of an optional file, or undefined when no regular file is readable there. */
@@ -27,7 +33,7 @@ export function readTextFileSync(path: string): string | undefined {
   const st = statIfAny(path);
   if (!st) return undefined;
   if (!st.isFile()) throw new Error('not a regular file');
-  const fd = openSync(path, constants.O_RDONLY | constants.O_NONBLOCK);
+  const fd = openSync(path, READ_NONBLOCKING);
   try {
     return readFileSync(fd, 'utf8');
   } finally {

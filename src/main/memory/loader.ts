@@ -6,6 +6,7 @@
  * and re-read only when they changed.
  */
 import { statIfAny } from '../fs/stat-if-any.ts';
+import { READ_NONBLOCKING } from '../fs/read-text-if-file.ts';
 import { open } from 'node:fs/promises';
 import { homedir } from 'node:os';
 import { isAbsolute, join, resolve } from 'node:path';
@@ -287,7 +288,7 @@ async function readCapped(
 ): Promise<CacheEntry | undefined> {
   let handle;
   try {
-    handle = await open(path, 'r');
+    handle = await open(path, READ_NONBLOCKING); // a FIFO swapped in after the stat never blocks
     const size = (await handle.stat()).size;
     const buf = Buffer.alloc(Math.min(size, MEMORY_FILE_CAP));
     const { bytesRead } = await handle.read(buf, 0, buf.length, 0);

@@ -10,6 +10,7 @@ import { checkSource } from '../agents/source-policy.ts';
 import { readFrontmatter } from './frontmatter.ts';
 import { pluginSkillRoots } from './plugin-roots.ts';
 import { existsAs } from '../fs/stat-if-any.ts';
+import { READ_NONBLOCKING } from '../fs/read-text-if-file.ts';
 
 /**
  * `claude`/`kodelet`: the workspace's `.claude/skills`/`.kodelet/skills`; `claude-user`/`kodelet-user`:
@@ -233,7 +234,7 @@ async function subfolders(dir: string): Promise<string[]> {
 async function readHead(file: string): Promise<string | undefined> {
   let handle;
   try {
-    handle = await open(file, 'r');
+    handle = await open(file, READ_NONBLOCKING);
     if (!(await handle.stat()).isFile()) return undefined;
     const buf = Buffer.alloc(HEAD_BYTES);
     const { bytesRead } = await handle.read(buf, 0, HEAD_BYTES, 0);

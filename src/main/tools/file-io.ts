@@ -1,6 +1,7 @@
 /** Small file helpers shared by the fs tools: size limits, binary sniffing, fs errors in words. */
 import { promises as fs, readSync } from 'node:fs';
 import { errorMessage } from '../errors.ts';
+import { READ_NONBLOCKING } from '../fs/read-text-if-file.ts';
 
 /** Bytes looked at to decide whether a file is binary (the same rule as git and ripgrep: a NUL byte). */
 export const BINARY_SNIFF_BYTES = 8192;
@@ -14,7 +15,7 @@ export function looksBinary(head: Uint8Array): boolean {
 
 /** Reads up to the first 8 KB of the file at `file`. */
 export async function readHead(file: string): Promise<Buffer> {
-  const fh = await fs.open(file, 'r');
+  const fh = await fs.open(file, READ_NONBLOCKING);
   try {
     return readHeadOf(fh.fd);
   } finally {

@@ -1,4 +1,5 @@
 /** The trust prompt lists exactly what would run: hook programs, settings hook commands, MCP servers. */
+import { execFileSync } from 'node:child_process';
 import { chmodSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -44,6 +45,16 @@ describe('trust status details', () => {
     sb = await panelSandbox();
     mkdirSync(join(sb.ws, '.claude'));
     writeFileSync(join(sb.ws, '.claude', 'settings.json'), '{ not json');
+    const status = await sb.wb.trust.status({ workspace: sb.ws });
+    expect(status.items.find((i) => i.kind === 'claude_settings')?.detail).toContain(
+      'does not parse',
+    );
+  });
+
+  it('says a settings file that is a FIFO does not parse, without waiting for a writer', async () => {
+    sb = await panelSandbox();
+    mkdirSync(join(sb.ws, '.claude'));
+    execFileSync('mkfifo', [join(sb.ws, '.claude', 'settings.json')]);
     const status = await sb.wb.trust.status({ workspace: sb.ws });
     expect(status.items.find((i) => i.kind === 'claude_settings')?.detail).toContain(
       'does not parse',

@@ -1,3 +1,4 @@
+import { execFileSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, realpathSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -173,5 +174,16 @@ describe('Kodelet skill folders', () => {
     const { skills, diagnostics } = await loadSkills({ home, workspace });
     expect(skills.map((s) => s.name)).not.toContain('secret');
     expect(diagnostics.some((d) => d.severity === 'error')).toBe(true);
+  });
+});
+
+describe('a SKILL.md that is a FIFO', () => {
+  it('is passed over at once and the other skills load', async () => {
+    const root = join(workspace, '.claude', 'skills');
+    skill(root, 'release-notes', 'name: release-notes\ndescription: Writes release notes');
+    mkdirSync(join(root, 'trap'));
+    execFileSync('mkfifo', [join(root, 'trap', 'SKILL.md')]);
+    const { skills } = await loadSkills({ home, workspace });
+    expect(skills.map((s) => s.name)).toEqual(['release-notes']);
   });
 });

@@ -3,7 +3,8 @@
  * settings hook's command (by event and matcher) and each MCP server's command line. Read-only and
  * forgiving: a file that does not parse is shown as such, never thrown (docs/hooks.md, "Trust").
  */
-import { readdir, readFile } from 'node:fs/promises';
+import { readdir } from 'node:fs/promises';
+import { readTextIfFile } from '../../fs/read-text-if-file.ts';
 
 /** Most lines one item lists before saying how many more there are. */
 const MAX_LINES = 40;
@@ -18,7 +19,9 @@ function capped(lines: string[]): string {
 
 async function readJson(path: string): Promise<unknown> {
   try {
-    return JSON.parse(await readFile(path, 'utf8')) as unknown;
+    // A FIFO or a folder is not read (the prompt would wait for a writer): it does not parse.
+    const text = await readTextIfFile(path);
+    return text === undefined ? undefined : (JSON.parse(text) as unknown);
   } catch {
     return undefined;
   }
