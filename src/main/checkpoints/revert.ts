@@ -7,6 +7,7 @@ import { promises as fs } from 'node:fs';
 import path from 'node:path';
 import { createWorkspace } from '../tools/path-guard.ts';
 import type { Workspace } from '../tools/workspace.ts';
+import { READ_NONBLOCKING } from '../fs/read-text-if-file.ts';
 import type { CheckpointRecord, CheckpointStore } from '../store/checkpoint-store.ts';
 
 /** What to revert: the writes of one tool call, of one file in the thread, or of one run. */
@@ -87,12 +88,22 @@ export function planRevert(records: readonly CheckpointRecord[], target: RevertT
   return [...plans.values()];
 }
 
+/** Stands for what is there when it is no regular file: never what the agent wrote, so a conflict. */
+const NOT_A_FILE = Buffer.from('[not a regular file: a named pipe, socket or device]');
+
 async function readOrNull(file: string): Promise<Buffer | null> {
+  let handle;
   try {
-    return await fs.readFile(file);
+    // Non-blocking: a FIFO put in the file's place (by a command the agent ran) opens at once.
+    handle = await fs.open(file, READ_NONBLOCKING);
+    const st = await handle.stat();
+    if (!st.isFile() && !st.isDirectory()) return NOT_A_FILE;
+    return await handle.readFile(); // a folder throws EISDIR, as before
   } catch (err) {
     if ((err as NodeJS.ErrnoException).code === 'ENOENT') return null;
     throw err;
+  } finally {
+    await handle?.close();
   }
 }
 

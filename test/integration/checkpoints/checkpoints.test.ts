@@ -2,7 +2,8 @@
  * Checkpoints end to end: every agent write is kept with its content before, and a tool call, a file
  * or a run can be reverted; a file the user changed since is a conflict and is left alone.
  */
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createWorkbench } from '../../../src/main/api/workbench.ts';
@@ -99,6 +100,31 @@ describe('checkpoints', () => {
     expect(forced.status).toBe('reverted');
     expect(readFileSync(join(sb.ws, 'a.txt'), 'utf8')).toBe('v0');
     expect(readFileSync(join(sb.ws, 'b.txt'), 'utf8')).toBe('b0');
+  });
+
+  it('a FIFO put in place of a written file is a conflict at once, and a forced revert replaces it', async () => {
+    const h = await run([
+      call('c1', 'write_file', { path: 'a.txt', content: 'v1' }),
+      { text: 'done' },
+    ]);
+    rmSync(join(sb.ws, 'a.txt'));
+    execFileSync('mkfifo', [join(sb.ws, 'a.txt')]);
+    const r = await wb!.checkpoints.revert({ threadId: h.threadId, toolCallId: 'c1' });
+    expect(r.status).toBe('conflict');
+    expect(r.conflicts).toEqual([
+      {
+        path: 'a.txt',
+        expected: 'v1',
+        actual: '[not a regular file: a named pipe, socket or device]',
+      },
+    ]);
+    const forced = await wb!.checkpoints.revert({
+      threadId: h.threadId,
+      toolCallId: 'c1',
+      force: true,
+    });
+    expect(forced.status).toBe('reverted');
+    expect(existsSync(join(sb.ws, 'a.txt'))).toBe(false);
   });
 
   it('reverting an earlier call whose file a later call changed again is a conflict', async () => {
