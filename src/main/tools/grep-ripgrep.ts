@@ -39,7 +39,7 @@ function hardLinked(abs: string): boolean {
  * that waits on a `.gitignore` that is a FIFO (ripgrep opens it and blocks for a writer), ends with
  * the matches found until then.
  */
-export const RIPGREP_DEADLINE_MS = 20_000;
+const RIPGREP_DEADLINE_MS = 20_000;
 
 /** Thrown when ripgrep cannot handle the request (e.g. a regex only JavaScript understands). */
 export class RipgrepUnusableError extends Error {}
