@@ -24,15 +24,20 @@ export async function readTextIfFile(path: string): Promise<string | undefined> 
   return readTextNonBlocking(path).catch(() => undefined);
 }
 
+/** Largest config file `readTextFileSync` reads: profiles and agent.yaml are a few KB. */
+const MAX_CONFIG_BYTES = 1024 * 1024;
+
 /**
  * The text of an optional file read synchronously (a small config file: microseconds, where a trip
  * through the thread pool costs ~0.1 ms), or undefined when nothing is there. Throws "not a regular
- * file" for a folder, FIFO or device, and as readFileSync for an unreadable file.
+ * file" for a folder, FIFO or device, "larger than 1 MB" past that, and as readFileSync for an
+ * unreadable file.
  */
 export function readTextFileSync(path: string): string | undefined {
   const st = statIfAny(path);
   if (!st) return undefined;
   if (!st.isFile()) throw new Error('not a regular file');
+  if (st.size > MAX_CONFIG_BYTES) throw new Error('larger than 1 MB');
   const fd = openSync(path, READ_NONBLOCKING);
   try {
     return readFileSync(fd, 'utf8');

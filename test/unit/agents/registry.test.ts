@@ -147,4 +147,16 @@ describe('loadAgentRegistry and links', () => {
     expect(r.agents.map((a) => a.name)).toEqual(['main', 'planner']);
     expect(r.get('planner')!.profile.system_prompt).toBe('You plan.');
   });
+
+  it('reports a profile over 1 MB instead of reading it', async () => {
+    write(
+      join(ws, '.workbench', 'agents', 'huge.md'),
+      `---\ndescription: Huge\n---\n${'x'.repeat(1024 * 1024)}`,
+    );
+    const r = await load(true);
+    expect(r.diagnostics).toEqual([
+      `${join(ws, '.workbench', 'agents', 'huge.md')}: cannot read: larger than 1 MB`,
+    ]);
+    expect(r.get('huge')).toBeUndefined();
+  });
 });
