@@ -13,6 +13,7 @@ import { classifyError, classifyStatus, serverMessage } from './error-mapping.ts
 import type { ClassifiedError } from './error-mapping.ts';
 import { abortError, sleep } from '../abort.ts';
 import { backoffDelay, parseRetryAfter } from './retry.ts';
+import { seconds } from '../seconds.ts';
 
 /** Options of `createOpenAiClient`. */
 export interface OpenAiClientOptions {
@@ -72,7 +73,7 @@ export function createOpenAiClient(opts: OpenAiClientOptions): LlmClient {
       ctrl.abort();
     }, idleMs);
     const arm = () => void timer.refresh();
-    const secs = `${Math.round(idleMs / 100) / 10} s`;
+    const secs = `${seconds(idleMs)} s`;
     const noAnswer = (): Attempt => {
       const error = new LlmError('timeout', `${baseURL} sent no answer for ${secs}`);
       return { kind: 'failed', failure: { error, retryable: true } };

@@ -20,6 +20,7 @@ import {
   type CommandSandbox,
   type SandboxAvailability,
 } from './sandbox/index.ts';
+import { seconds } from '../seconds.ts';
 
 const MAX_TIMEOUT_SECONDS = 3600;
 
@@ -175,7 +176,7 @@ function formatResult(
 ): string {
   let status: string;
   if (r.cancelled) status = 'cancelled';
-  else if (r.timedOut) status = `timed out after ${Math.round(timeoutMs / 100) / 10}s`;
+  else if (r.timedOut) status = `timed out after ${seconds(timeoutMs)}s`;
   else if (r.signal) status = `killed by signal ${r.signal}`;
   else status = `exit code: ${r.exitCode ?? -1}`;
   const notes: string[] = [];

@@ -4,6 +4,7 @@ import { accessSync, constants, lstatSync } from 'node:fs';
 import path from 'node:path';
 import { MatchCollector, matchText, type GrepOutput, type GrepRequest } from './grep-results.ts';
 import { MAX_GREP_FILE_BYTES, globFilter } from './grep-js.ts';
+import { seconds } from '../seconds.ts';
 
 let cachedRg: string | null | undefined;
 
@@ -130,11 +131,10 @@ export async function ripgrepSearch(
     const code = await exit;
     req.signal.throwIfAborted();
     if (timedOut) {
-      const secs = Math.round(deadlineMs / 100) / 10;
       return {
         ...collector.result(),
         truncated: true,
-        stopped: `ripgrep had not finished after ${secs} s; these are the matches found until then (narrow path or glob)`,
+        stopped: `ripgrep had not finished after ${seconds(deadlineMs)} s; these are the matches found until then (narrow path or glob)`,
       };
     }
     if (code === 2 && /regex|parse error|syntax/i.test(stderr)) throw new RipgrepUnusableError(stderr.trim());

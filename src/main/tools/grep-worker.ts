@@ -9,6 +9,7 @@ import { Worker } from 'node:worker_threads';
 import { BINARY_SNIFF_BYTES } from './file-io.ts';
 import { MAX_MATCH_TEXT } from './grep-results.ts';
 import { ToolError } from './types.ts';
+import { seconds } from '../seconds.ts';
 
 /** A search handed to the worker threads (`files` sorted). */
 export interface WorkerSearch {
@@ -57,7 +58,7 @@ export async function searchInWorkers(req: WorkerSearch): Promise<WorkerResult> 
   const deadline = new Promise<never>((_, reject) => {
     timer = setTimeout(() => {
       onAbort();
-      const secs = Math.round(req.deadlineMs / 100) / 10;
+      const secs = seconds(req.deadlineMs);
       reject(
         new ToolError(
           `grep stopped after ${secs} s: the pattern is too slow on these files (look-around or ` +
