@@ -1,8 +1,12 @@
-/** Recursive directory walk for glob and the JS grep fallback: no symlink following, optional .gitignore. */
+/**
+ * Recursive directory walk for glob and the JS grep fallback: no symlink following, optional
+ * .gitignore. A `.gitignore` is read only when it is a regular file, opened non-blocking: a FIFO there
+ * (a hostile repository) never holds the walk waiting for a writer.
+ */
 import { promises as fs } from 'node:fs';
 import path from 'node:path';
 import { isIgnored, parseGitignore, type IgnoreFile } from './gitignore.ts';
-import { readTextIfFile } from '../fs/read-text-if-file.ts';
+import { readTextIfFile, readTextNonBlocking } from '../fs/read-text-if-file.ts';
 
 /** What the walk skips and when it stops. */
 export interface WalkOptions {
@@ -44,7 +48,7 @@ export async function walkTree(start: string, opts: WalkOptions = {}): Promise<W
     }
     let here = stack;
     if (opts.gitignore && entries.some((e) => e.name === '.gitignore' && e.isFile())) {
-      const text = await fs.readFile(path.join(dir, '.gitignore'), 'utf8').catch(() => '');
+      const text = await readTextNonBlocking(path.join(dir, '.gitignore')).catch(() => '');
       here = [...stack, { dir, rules: parseGitignore(text) }];
     }
     const subdirs: string[] = [];
@@ -76,7 +80,6 @@ export async function ancestorIgnores(root: string, start: string): Promise<Igno
   let dir = root;
   const parts = start.slice(root.length + 1).split(path.sep);
   for (let i = 0; i < parts.length; i++) {
-    // A FIFO there (a hostile repository) is not read: it would hold the search until a writer came.
     const text = await readTextIfFile(path.join(dir, '.gitignore'));
     if (text !== undefined) out.push({ dir, rules: parseGitignore(text) });
     dir = path.join(dir, parts[i]!);
