@@ -37,11 +37,27 @@ interface HookServer {
   pending: Map<number, Pending>;
   /** Stderr written since the last answer, given to the next call's result (capped). */
   stderr: string;
+  /** Why the server before this one ended unseen, told with the first call this one ends. */
+  notice: string;
+  /** Bytes written since the last answer: stdout lines that answered no call, and stderr. */
+  stray: number;
+  stderrBytes: number;
   cleanup?: () => Promise<void>;
   ended: boolean;
 }
 
+/**
+ * Output a server may write between two answers before it is ended as flooding: a server that keeps
+ * printing would otherwise hold this process's main thread reading it for as long as it lives.
+ */
+const FLOOD_BYTES = STDOUT_CAP_BYTES;
+
 const servers = new Map<string, HookServer>();
+/**
+ * Why a server ended between calls (it exited or flooded while no call was open): told in the stderr
+ * of the next call its successor answers, so the hooks panel shows it instead of a silent restart.
+ */
+const endedUnseen = new Map<string, string>();
 /** Every server process not yet exited, including ended ones still in their SIGTERM grace. */
 const alive = new Set<ChildProcess>();
 let nextId = 1;
@@ -69,20 +85,41 @@ function killGroup(child: ChildProcess, signal: NodeJS.Signals): void {
   }
 }
 
-/** Ends a server: every open call fails with `why` (or times out), the group is killed. */
-function endServer(key: string, server: HookServer, why: Partial<HookProcessResult>): void {
+/**
+ * Ends a server: every open call fails with `why` (or times out), the group is killed. `expected`: an
+ * end nobody needs to hear about (the workbench closing, the hook file edited).
+ */
+function endServer(
+  key: string,
+  server: HookServer,
+  why: Partial<HookProcessResult>,
+  expected = false,
+): void {
   if (servers.get(key) === server) servers.delete(key);
   if (!server.ended) {
     server.ended = true;
+    if (!expected && server.pending.size === 0 && why.error) endedUnseen.set(key, why.error);
     markHookRunEnded(server.marker);
     killGroup(server.child, 'SIGTERM');
     setTimeout(() => killGroup(server.child, 'SIGKILL'), HOOK_KILL_GRACE_MS).unref();
+    // Nothing it writes from now on is read (a flood would go on through the grace period).
+    server.child.stdout?.destroy();
+    server.child.stderr?.destroy();
     void server.cleanup?.();
   }
+  const stderr = server.pending.size > 0 ? takeStderr(server) : '';
   for (const [id, p] of server.pending) {
     server.pending.delete(id);
-    settle(p, result(p.started, { exitCode: null, stderr: redactSecrets(server.stderr), ...why }));
+    settle(p, result(p.started, { exitCode: null, stderr, ...why }));
   }
+}
+
+/** What a call's result tells as its stderr: the notice, if any, and what the server wrote. */
+function takeStderr(server: HookServer): string {
+  const text = redactSecrets(server.notice + server.stderr);
+  server.notice = '';
+  server.stderr = '';
+  return text;
 }
 
 function settle(p: Pending, r: HookProcessResult): void {
@@ -91,29 +128,32 @@ function settle(p: Pending, r: HookProcessResult): void {
   p.resolve(r);
 }
 
-/** Reads one answer line; a line that is not an answer to an open call is ignored. */
-function onLine(server: HookServer, line: string): void {
+/** Reads one answer line. Contract: false for a line that answers no open call (it is ignored). */
+function onLine(server: HookServer, line: string): boolean {
   let answer: unknown;
   try {
     answer = JSON.parse(line);
   } catch {
-    return;
+    return false;
   }
-  if (!answer || typeof answer !== 'object') return;
+  if (!answer || typeof answer !== 'object') return false;
   const {
     id,
     result: value,
     error,
   } = answer as { id?: unknown; result?: unknown; error?: unknown };
   const p = typeof id === 'number' ? server.pending.get(id) : undefined;
-  if (!p || typeof id !== 'number') return;
+  if (!p || typeof id !== 'number') return false;
   server.pending.delete(id);
-  const stderr = redactSecrets(server.stderr);
-  server.stderr = '';
+  server.stray = 0;
+  server.stderrBytes = 0;
   if (typeof error === 'string') {
+    // The error is the call's stderr (its first line is what the user sees).
+    server.stderr = '';
     settle(p, result(p.started, { exitCode: 1, stderr: error.slice(0, STDERR_CAP_BYTES) }));
-    return;
+    return true;
   }
+  const stderr = takeStderr(server);
   // `null` or no result is "no action", like an empty stdout of `<hook> run`.
   const stdout = value === undefined || value === null ? '' : redactSecrets(JSON.stringify(value));
   const bytes = Buffer.byteLength(stdout);
@@ -127,6 +167,7 @@ function onLine(server: HookServer, line: string): void {
       stderr,
     }),
   );
+  return true;
 }
 
 async function startServer(
@@ -166,6 +207,9 @@ async function startServer(
     marker,
     pending: new Map(),
     stderr: '',
+    notice: endedUnseen.has(key) ? `[the hook's previous server: ${endedUnseen.get(key)}]\n` : '',
+    stray: 0,
+    stderrBytes: 0,
     cleanup,
     ended: false,
   };
@@ -179,14 +223,15 @@ async function startServer(
     void cleanup?.();
     return { error: started };
   }
+  endedUnseen.delete(key);
   let buffered = '';
   child.stdout!.setEncoding('utf8').on('data', (chunk: string) => {
     buffered += chunk;
     let nl: number;
     while ((nl = buffered.indexOf('\n')) >= 0) {
-      const line = buffered.slice(0, nl).trim();
+      const line = buffered.slice(0, nl);
       buffered = buffered.slice(nl + 1);
-      if (line) onLine(server, line);
+      if (!onLine(server, line.trim())) server.stray += Buffer.byteLength(line) + 1;
     }
     // A line longer than the output cap is an answer too large: the server is ended.
     if (buffered.length > STDOUT_CAP_BYTES)
@@ -195,10 +240,21 @@ async function startServer(
         stdoutTruncated: true,
         stdoutBytes: buffered.length,
       });
+    else if (server.stray > FLOOD_BYTES)
+      endServer(key, server, {
+        exitCode: null,
+        error: `hook server ended: it wrote over ${FLOOD_BYTES / 1024 / 1024} MB to stdout that answered no call`,
+      });
   });
   child.stderr!.setEncoding('utf8').on('data', (chunk: string) => {
     if (server.stderr.length < STDERR_CAP_BYTES)
       server.stderr += chunk.slice(0, STDERR_CAP_BYTES - server.stderr.length);
+    server.stderrBytes += Buffer.byteLength(chunk);
+    if (server.stderrBytes > FLOOD_BYTES)
+      endServer(key, server, {
+        exitCode: null,
+        error: `hook server ended: it wrote over ${FLOOD_BYTES / 1024 / 1024} MB to stderr since its last answer`,
+      });
   });
   child.stdin!.on('error', () => {});
   alive.add(child);
@@ -236,7 +292,7 @@ export async function callHookServer(
   const version = fileVersion ?? statSync(spec.command, { throwIfNoEntry: false })?.mtimeMs ?? 0;
   let server = servers.get(key);
   if (server && server.version !== version) {
-    endServer(key, server, { exitCode: null, error: 'hook file changed' });
+    endServer(key, server, { exitCode: null, error: 'hook file changed' }, true);
     server = undefined;
   }
   if (!server) {
@@ -285,7 +341,7 @@ export async function endHookServers(): Promise<void> {
         else server.child.once('exit', () => resolve());
       });
       server.child.stdin?.end();
-      endServer(key, server, { exitCode: null, error: 'workbench closed' });
+      endServer(key, server, { exitCode: null, error: 'workbench closed' }, true);
       return exited;
     }),
   );

@@ -148,6 +148,82 @@ describe('persistent executable hooks', () => {
   });
 });
 
+describe('a persistent hook that misbehaves between or instead of answers', () => {
+  afterEach(() => endHookServers());
+  // A server script in Node; `body` runs once per call line with `id` and `pid` in scope.
+  const serverFile = (name: string, body: string) => {
+    const path = join(sb.ws, name);
+    writeFileSync(
+      path,
+      `#!/usr/bin/env node
+const fs = require('node:fs');
+const pid = process.pid;
+fs.appendFileSync(${JSON.stringify(join(sb.ws, 'pids.log'))}, pid + ' serve\\n');
+require('node:readline').createInterface({ input: process.stdin }).on('line', (line) => {
+  const { id } = JSON.parse(line);
+  ${body}
+});
+`,
+    );
+    chmodSync(path, 0o755);
+    return {
+      command: path,
+      cwd: sb.ws,
+      env: { PATH: process.env.PATH },
+      stdin: '{}',
+      timeoutMs: 20_000,
+    };
+  };
+  const gone = (pid: number) => expect.poll(() => alive(pid), { timeout: 5000 }).toBe(false);
+
+  it('one that floods stdout with lines answering no call is ended at 1 MB, and the call says why', async () => {
+    const spec = serverFile(
+      'flood-out',
+      `const noise = 'not an answer\\n'.repeat(4096);
+  (function flood() { process.stdout.write(noise, flood); })();`,
+    );
+    const res = await callHookServer(spec, 'before_tool_call');
+    expect(res.error).toMatch(/wrote over 1 MB to stdout that answered no call/);
+    expect(res.timedOut).toBe(false);
+    await gone(pids()[0]!);
+    expect(hookServerPids()).toEqual([]);
+  });
+
+  it('one that floods stderr is ended at 1 MB, keeping the first 256 KB of what it wrote', async () => {
+    const spec = serverFile(
+      'flood-err',
+      `const noise = 'a log line\\n'.repeat(4096);
+  (function flood() { process.stderr.write(noise, flood); })();`,
+    );
+    const res = await callHookServer(spec, 'before_tool_call');
+    expect(res.error).toMatch(/wrote over 1 MB to stderr since its last answer/);
+    expect(res.stderr.startsWith('a log line\n')).toBe(true);
+    expect(res.stderr.length).toBeLessThanOrEqual(256 * 1024);
+    await gone(pids()[0]!);
+  });
+
+  it('one that exits between calls is started again, and the next answer tells why it ended', async () => {
+    // Only the first server exits, 100 ms after its answer.
+    const spec = serverFile(
+      'exits-after',
+      `process.stdout.write(JSON.stringify({ id, result: null }) + '\\n');
+  if (fs.readFileSync('pids.log', 'utf8').trim().split('\\n').length === 1)
+    setTimeout(() => { process.stderr.write('lost my database connection\\n'); process.exit(4); }, 100);`,
+    );
+    const first = await callHookServer(spec, 'before_tool_call');
+    expect(first).toMatchObject({ exitCode: 0, stderr: '' });
+    await gone(pids()[0]!);
+    const second = await callHookServer(spec, 'before_tool_call');
+    expect(second.exitCode).toBe(0);
+    expect(second.stderr).toBe(
+      "[the hook's previous server: hook server exited (4): lost my database connection]\n",
+    );
+    const third = await callHookServer(spec, 'before_tool_call');
+    expect(third).toMatchObject({ exitCode: 0, stderr: '' });
+    expect(pids()).toHaveLength(2);
+  });
+});
+
 const availability = await detectSandbox();
 const bwrapUsable = availability.available && availability.engine === 'bubblewrap';
 
