@@ -1,8 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import {
+  SYNC_BLOCK_CHARS,
+  blockHtml,
+  isRendered,
   renderDraftBlock,
   splitBlocks,
   splitStream,
+  whenFormatted,
 } from '../../../src/renderer/features/chat/markdown-blocks.ts';
 import {
   appendStream,
@@ -132,5 +136,41 @@ describe('renderDraftBlock', () => {
     const html = renderDraftBlock('  ```<b>\n    indented\n  two\n', 0);
     expect(html).toContain('<span class="code-lang">&lt;b&gt;</span>');
     expect(html).toContain('<code class="hljs">  indented\ntwo\n</code>');
+  });
+});
+
+describe('blockHtml and whenFormatted', () => {
+  it('shows a block marked cannot parse as escaped plain text with a note, instead of throwing', () => {
+    const deep = `${'>'.repeat(2000)} <b>deep</b>`;
+    expect(deep.length).toBeLessThanOrEqual(SYNC_BLOCK_CHARS);
+    const html = blockHtml(deep);
+    expect(html).toBe(
+      `<div class="md-plain">${'&gt;'.repeat(2000)} &lt;b&gt;deep&lt;/b&gt;</div>` +
+        '<p class="md-note">Shown as plain text: it could not be formatted (Maximum call stack size exceeded).</p>',
+    );
+    // Cached: the next frame does not parse it again.
+    expect(isRendered(deep)).toBe(true);
+  });
+
+  it('leaves a block over the sync limit to whenFormatted, which caches it before calling back', async () => {
+    const big = `${'word '.repeat(SYNC_BLOCK_CHARS / 5)}**end**`;
+    expect(blockHtml(big)).toBeUndefined();
+    expect(isRendered(big)).toBe(false);
+    let called = 0;
+    const stop = whenFormatted(big, () => called++);
+    expect(called).toBe(0);
+    await new Promise((r) => setTimeout(r, 0));
+    expect(called).toBe(1);
+    expect(isRendered(big)).toBe(true);
+    stop();
+  });
+
+  it('does not call back once the caller stopped waiting', async () => {
+    const big = `${'other '.repeat(SYNC_BLOCK_CHARS / 6)}done`;
+    let called = 0;
+    whenFormatted(big, () => called++)();
+    await new Promise((r) => setTimeout(r, 0));
+    expect(called).toBe(0);
+    expect(isRendered(big)).toBe(false);
   });
 });

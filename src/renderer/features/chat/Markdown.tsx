@@ -1,10 +1,12 @@
 import { memo, useCallback, useEffect, useRef, useState, type MouseEvent } from 'react';
 import { openExternal } from '../../components/open-external.ts';
 import type { StreamText } from '../../stores/stream-text.ts';
+import { plainBlockHtml } from './markdown-html.ts';
 import {
+  blockHtml,
   isRendered,
-  renderBlock,
   renderDraftBlock,
+  whenFormatted,
   splitBlocks,
   splitStream,
   type BlockSplit,
@@ -26,7 +28,8 @@ function whenIdle(fn: () => void, timeout: number): () => void {
  * `draftFence` (where an open code fence starts in a streaming block) its code is drawn unhighlighted.
  * While the answer streams, a block whose fence just closed keeps its draft for a moment: it is
  * highlighted and sanitized in a task of its own (idle time, at most 100 ms later), not in the frame
- * that also takes the next chunk.
+ * that also takes the next chunk. A big block is formatted in the worker; until it is, a streaming
+ * block keeps what it showed and any other block shows its text as written.
  */
 const MarkdownBlock = memo(function MarkdownBlock({
   text,
@@ -41,18 +44,29 @@ const MarkdownBlock = memo(function MarkdownBlock({
   const [, rendered] = useState(0);
   const waiting =
     draftFence === undefined && streaming && shown.current?.draft === true && !isRendered(text);
-  let html: string;
+  let html: string | undefined;
   if (draftFence !== undefined) html = renderDraftBlock(text, draftFence);
   else if (waiting) html = shown.current!.html;
-  else html = renderBlock(text);
+  else html = blockHtml(text);
+  const formatting = html === undefined;
+  html ??= (streaming ? shown.current?.html : undefined) ?? plainBlockHtml(text);
   shown.current = { html, draft: draftFence !== undefined || waiting };
   useEffect(() => {
     if (!waiting) return;
-    return whenIdle(() => {
-      renderBlock(text);
-      rendered((n) => n + 1);
+    let stopWaiting = () => {};
+    const stopIdle = whenIdle(() => {
+      if (blockHtml(text) !== undefined) rendered((n) => n + 1);
+      else stopWaiting = whenFormatted(text, () => rendered((n) => n + 1));
     }, 100);
+    return () => {
+      stopIdle();
+      stopWaiting();
+    };
   }, [waiting, text]);
+  useEffect(() => {
+    if (!formatting) return;
+    return whenFormatted(text, () => rendered((n) => n + 1));
+  }, [formatting, text]);
   return <div className="md-block" dangerouslySetInnerHTML={{ __html: html }} />;
 });
 

@@ -1,16 +1,22 @@
 /**
  * Splits Markdown into top-level blocks at blank lines outside code fences, incrementally, so a
  * streaming answer re-renders only its last, still-growing block; finished blocks keep their HTML
- * in a bounded cache that the final message reuses (docs/performance.md). Pure apart from the cache.
+ * in a bounded cache that the final message reuses (docs/performance.md). Small blocks are formatted
+ * in the frame that draws them, bigger ones in a worker with a deadline (markdown-offload.ts); a
+ * block that cannot be formatted, or not in time, is shown as plain text with a note saying why.
+ * Pure apart from the cache and the worker.
  */
 import { streamFrom, type StreamText } from '../../stores/stream-text.ts';
 import {
+  cannotFormat,
   codeBlockHtml,
   escapeHtml,
   fenceLanguage,
-  renderMarkdown,
+  plainBlockHtml,
   warmLanguage,
-} from './markdown.ts';
+} from './markdown-html.ts';
+import { renderMarkdown, sanitizeHtml } from './markdown.ts';
+import { formatOffThread, type Formatted } from './markdown-offload.ts';
 
 /** Where a split of some text stands; pass it back with a longer text to continue from there. */
 export interface BlockSplit {
@@ -121,11 +127,19 @@ let cached = 0;
 const TRAILING_BLANK = /(?:\n[ \t]*)+$/;
 
 /**
- * The sanitized HTML of one block, from the cache when the same block was rendered before.
- * Contract: trailing blank lines are ignored, so the last block of a stream, once finished by its
- * blank line, is a cache hit instead of being highlighted and sanitized again.
+ * Blocks up to this many characters are formatted in the frame that draws them: marked takes a few
+ * milliseconds over such a block even when it was written to be slow to parse (nested quotes,
+ * thousands of emphasis marks); over a big one it can take seconds.
  */
-export function renderBlock(text: string): string {
+export const SYNC_BLOCK_CHARS = 2048;
+
+/**
+ * The sanitized HTML of one block: from the cache, else formatted now when it is small; undefined
+ * for a big one not formatted yet (`whenFormatted` has it formatted off the main thread).
+ * Contract: never throws; trailing blank lines are ignored, so the last block of a stream, once
+ * finished by its blank line, is a cache hit instead of being highlighted and sanitized again.
+ */
+export function blockHtml(text: string): string | undefined {
   const block = text.replace(TRAILING_BLANK, '');
   const hit = cache.get(block);
   if (hit !== undefined) {
@@ -133,7 +147,40 @@ export function renderBlock(text: string): string {
     cache.set(block, hit);
     return hit;
   }
-  const html = renderMarkdown(block);
+  if (block.length > SYNC_BLOCK_CHARS) return undefined;
+  let html: string;
+  try {
+    html = renderMarkdown(block);
+  } catch (err) {
+    html = plainBlockHtml(block, asPlainNote({ failed: cannotFormat(err) }));
+  }
+  remember(block, html);
+  return html;
+}
+
+/**
+ * Has the worker format a block `blockHtml` left undefined and calls `done` once its HTML (or its
+ * plain-text fallback) is in the cache. Contract: returns a function that stops waiting.
+ */
+export function whenFormatted(text: string, done: () => void): () => void {
+  const block = text.replace(TRAILING_BLANK, '');
+  return formatOffThread(block, (result) => {
+    let html: string;
+    try {
+      html =
+        'html' in result ? sanitizeHtml(result.html) : plainBlockHtml(block, asPlainNote(result));
+    } catch (err) {
+      html = plainBlockHtml(block, asPlainNote({ failed: cannotFormat(err) }));
+    }
+    remember(block, html);
+    done();
+  });
+}
+
+const asPlainNote = (r: Extract<Formatted, { failed: string }>) =>
+  `Shown as plain text: ${r.failed}.`;
+
+function remember(block: string, html: string): void {
   cache.set(block, html);
   cached += block.length + html.length;
   for (const [k, v] of cache) {
@@ -141,18 +188,18 @@ export function renderBlock(text: string): string {
     cache.delete(k);
     cached -= k.length + v.length;
   }
-  return html;
 }
 
-/** True when `renderBlock(text)` would answer from the cache. */
+/** True when `blockHtml(text)` would answer from the cache. */
 export function isRendered(text: string): boolean {
   return cache.has(text.replace(TRAILING_BLANK, ''));
 }
 
 /**
  * The HTML of a streaming block whose code fence is still open, `fenceAt` being where its fence line
- * starts: the text before the fence as `renderBlock` renders it, the code so far as escaped plain
- * text in the frame of a code block. Highlighting (and sanitizing the highlighted HTML) waits for
+ * starts: the text before the fence as `blockHtml` renders it (as written while a worker formats
+ * it), the code so far as escaped plain text in the frame of a code block. Highlighting (and
+ * sanitizing the highlighted HTML) waits for
  * the closing fence, so a growing code block costs only an escape per frame; meanwhile the
  * language's grammar is compiled in idle time.
  * Contract: the result is safe HTML (everything the model wrote is escaped or sanitized).
@@ -167,6 +214,6 @@ export function renderDraftBlock(block: string, fenceAt: number): string {
   // Like a closed fence: each code line loses up to the fence's indentation.
   const strip = indent ? new RegExp(`^ {1,${indent.length}}`, 'gm') : null;
   const code = lineEnd < 0 ? '' : block.slice(lineEnd + 1);
-  const head = before.trim() ? renderBlock(before) : '';
+  const head = before.trim() ? (blockHtml(before) ?? plainBlockHtml(before)) : '';
   return head + codeBlockHtml(lang, escapeHtml(strip ? code.replace(strip, '') : code));
 }
