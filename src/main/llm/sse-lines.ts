@@ -18,11 +18,21 @@ export interface SseParser {
 }
 
 /**
+ * The most characters one event (or one line) may hold. A chunk of a chat-completion stream is a few
+ * hundred bytes; a server that sends more without ending its line or event is broken, and holding
+ * what it sends would take this process's memory instead.
+ */
+export const MAX_EVENT_CHARS = 16 * 1024 * 1024;
+
+/** A stream whose line or event is longer than MAX_EVENT_CHARS. */
+export class SseTooLongError extends Error {}
+
+/**
  * Creates a parser calling `onEvent` once per event (a blank line ends an event).
  * Contract: lines end in LF, CRLF or CR; bytes may be split anywhere, also inside a UTF-8 character;
  * `:` comments and unknown fields are ignored; several `data:` lines join with '\n'; a leading
  * space after the colon is dropped; an event with no `data:` line is not dispatched.
- * An exception thrown by `onEvent` propagates out of `push`.
+ * An exception thrown by `onEvent` propagates out of `push`, and so does SseTooLongError.
  */
 export function createSseParser(onEvent: (e: SseEvent) => void): SseParser {
   const decoder = new StringDecoder('utf8');
@@ -31,6 +41,11 @@ export function createSseParser(onEvent: (e: SseEvent) => void): SseParser {
   let afterCr = false;
   let data: string | undefined;
   let event: string | undefined;
+  const tooLong = () => {
+    throw new SseTooLongError(
+      `the server sent a stream event over ${MAX_EVENT_CHARS / 1024 / 1024} MB`,
+    );
+  };
 
   const line = (text: string) => {
     if (text === '') {
@@ -50,6 +65,7 @@ export function createSseParser(onEvent: (e: SseEvent) => void): SseParser {
     if (value.charCodeAt(0) === 32 /* ' ' */) value = value.slice(1);
     if (field === 'data') data = data === undefined ? value : `${data}\n${value}`;
     else if (field === 'event') event = value;
+    if (data !== undefined && data.length > MAX_EVENT_CHARS) tooLong();
   };
 
   const feed = (text: string) => {
@@ -72,6 +88,7 @@ export function createSseParser(onEvent: (e: SseEvent) => void): SseParser {
       line(full);
     }
     if (start < n) rest += text.slice(start);
+    if (rest.length > MAX_EVENT_CHARS) tooLong();
   };
 
   return {

@@ -6,7 +6,7 @@ import type { IncomingMessage } from 'node:http';
 import type { LlmResponse } from './types.ts';
 import { createStreamAccumulator } from './stream-accumulator.ts';
 import type { ChunkLike } from './stream-accumulator.ts';
-import { createSseParser } from './sse-lines.ts';
+import { createSseParser, SseTooLongError } from './sse-lines.ts';
 import { networkCode, scrub } from './error-mapping.ts';
 import { errorMessage } from '../errors.ts';
 
@@ -115,6 +115,7 @@ function errorText(error: unknown): string {
 /** Why a started stream broke, in one line. */
 function describeBreak(err: unknown): string {
   if (err instanceof SyntaxError) return 'the server sent malformed stream data';
+  if (err instanceof SseTooLongError) return err.message;
   if (err instanceof StreamErrorEvent)
     return `the server reported an error mid-stream: ${err.message}`;
   const why = errorMessage(err);

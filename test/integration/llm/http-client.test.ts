@@ -213,6 +213,29 @@ describe('the model client over node:http', () => {
     expect(srv.requests).toHaveLength(1);
   });
 
+  it('a stream that never ends its line is cut at 16 MB instead of filling the memory', async () => {
+    let sent = 0;
+    const srv = await bare(async (request, res) => {
+      sse(res);
+      await write(res, chunk('before'));
+      const junk = 'x'.repeat(1024 * 1024);
+      while (!request.socket.destroyed && sent < 64) {
+        await write(res, junk);
+        sent++;
+      }
+    });
+    const res = await createOpenAiClient({ apiKey: KEY, baseURL: srv.baseURL }).chat(req, {
+      signal: signal(),
+    });
+    expect(res).toMatchObject({
+      content: 'before',
+      interrupted: true,
+      error: 'the server sent a stream event over 16 MB',
+    });
+    await until(() => srv.closed === 1);
+    expect(sent).toBeLessThan(64);
+  });
+
   it('aborting mid-stream rejects with AbortError and closes the connection', async () => {
     const srv = await bare(async (_req, res) => {
       sse(res);

@@ -1,5 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { createSseParser } from '../../../src/main/llm/sse-lines.ts';
+import {
+  MAX_EVENT_CHARS,
+  SseTooLongError,
+  createSseParser,
+} from '../../../src/main/llm/sse-lines.ts';
 import type { SseEvent } from '../../../src/main/llm/sse-lines.ts';
 
 function parse(pieces: Buffer[]): SseEvent[] {
@@ -47,5 +51,23 @@ describe('createSseParser', () => {
     for (let i = 1; i < bytes.length; i++) {
       expect(parse([bytes.subarray(0, i), bytes.subarray(i)])).toEqual(EXPECTED);
     }
+  });
+
+  it('takes an event of up to 16 MB and refuses a longer line or event', () => {
+    const events: SseEvent[] = [];
+    const parser = createSseParser((e) => events.push(e));
+    const big = 'y'.repeat(MAX_EVENT_CHARS - 1);
+    parser.push(Buffer.from(`data: ${big}\n\n`));
+    expect(events).toEqual([{ data: big }]);
+
+    const endless = createSseParser(() => {});
+    endless.push(Buffer.from(`data: ${'z'.repeat(MAX_EVENT_CHARS - 10)}`));
+    expect(() => endless.push(Buffer.from('z'.repeat(20)))).toThrow(SseTooLongError);
+
+    const lines = createSseParser(() => {});
+    const line = `data: ${'w'.repeat(1024 * 1024)}\n`;
+    expect(() => {
+      for (let i = 0; i < 17; i++) lines.push(Buffer.from(line));
+    }).toThrow('the server sent a stream event over 16 MB');
   });
 });
