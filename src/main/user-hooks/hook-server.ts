@@ -30,6 +30,8 @@ interface Pending {
 }
 
 interface HookServer {
+  /** The hook's file (what `endHookServersOf` picks servers by). */
+  hookFile: string;
   child: ChildProcess;
   /** The hook file's mtime when started: an edited hook gets a new server. */
   version: number;
@@ -202,6 +204,7 @@ async function startServer(
     return { error: `cannot run ${spec.command}: ${(e as Error).message}` };
   }
   const server: HookServer = {
+    hookFile: spec.command,
     child,
     version,
     marker,
@@ -345,6 +348,18 @@ export async function endHookServers(): Promise<void> {
       return exited;
     }),
   );
+}
+
+/**
+ * Ends the servers of the hooks whose file `which` picks (a hook switched off, a workspace no longer
+ * trusted) now rather than when the workbench closes: a hook the user turned off does not keep a
+ * process running. Contract: never throws; a later call of such a hook starts a server again.
+ */
+export function endHookServersOf(which: (hookFile: string) => boolean): void {
+  for (const [key, server] of [...servers]) {
+    if (which(server.hookFile))
+      endServer(key, server, { exitCode: null, error: 'hook switched off' }, true);
+  }
 }
 
 /** Pids of the running hook servers (for `workbench hooks list` and tests). */

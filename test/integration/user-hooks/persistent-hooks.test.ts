@@ -131,6 +131,31 @@ describe('persistent executable hooks', () => {
     expect(alive(hung!)).toBe(false);
   });
 
+  it('a server ends when its hook is switched off, and when its workspace loses trust', async () => {
+    install();
+    const { wb } = await start([
+      execute('echo one'),
+      { text: 'a' },
+      execute('echo two'),
+      { text: 'b' },
+    ]);
+    const id = 'executable:workspace:server';
+    await send(wb, 'first');
+    const first = pids()[0]!;
+    expect(alive(first)).toBe(true);
+    await wb.hooks.setEnabled({ workspace: sb.ws, id, enabled: false });
+    await expect.poll(() => alive(first), { timeout: 5000 }).toBe(false);
+
+    await wb.hooks.setEnabled({ workspace: sb.ws, id, enabled: true });
+    await send(wb, 'second');
+    const second = pids()[1]!;
+    expect(second).not.toBe(first);
+    expect(alive(second)).toBe(true);
+    await wb.trust.set({ workspace: sb.ws, trusted: false });
+    await expect.poll(() => alive(second), { timeout: 5000 }).toBe(false);
+    expect(hookServerPids()).toEqual([]);
+  });
+
   it('a settings override makes a hook that answers its plain event persistent', async () => {
     install('before_tool_call');
     const { wb } = await start([execute('echo one'), execute('echo two'), { text: 'ok' }]);

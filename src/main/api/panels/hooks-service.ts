@@ -31,6 +31,7 @@ import {
   type TestTarget,
 } from '../../user-hooks/hook-test.ts';
 import { recordedCalls, replayHook } from '../../user-hooks/replay.ts';
+import { endHookServersOf } from '../../user-hooks/hook-server.ts';
 import { scriptHookInfo } from '../../user-hooks/script-hooks/index.ts';
 import { withHealth } from '../../user-hooks/list.ts';
 import { loadAgentProfile } from '../../agents/profile.ts';
@@ -182,6 +183,8 @@ export function createHooksService(deps: PanelDeps): HooksService {
         await setExecutableHookEnabled(info.path, a.enabled).catch((err: unknown) => {
           throw new WorkbenchError('conflict', errorMessage(err));
         });
+        const file = info.path;
+        if (!a.enabled) endHookServersOf((hookFile) => hookFile === file);
         // An old settings override would keep a renamed-back hook off: clear it.
         if (a.enabled && deps.settings.get().hook_overrides[a.id]?.enabled === false)
           await override(a.id, { enabled: true });

@@ -7,6 +7,8 @@ import { readdir, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { TrustItem, TrustStatus } from '../../../shared/ipc/contract.ts';
 import { realDir } from '../../fs/real-dir.ts';
+import { isInside } from '../../tools/path-guard.ts';
+import { endHookServersOf } from '../../user-hooks/hook-server.ts';
 import { MCP_FILE, mcpServerConfigSchema, readMcpFile } from '../../mcp/config.ts';
 import { folderDetail, settingsHooksDetail } from './trust-details.ts';
 import {
@@ -127,6 +129,8 @@ export function createTrustService(trust: TrustStore): TrustService {
       }
       const path = realPathOf(a.workspace);
       await trust.untrust(path);
+      // The workspace's own hooks stop at once, not only from its next run on.
+      endHookServersOf((hookFile) => isInside(hookFile, path) || isInside(hookFile, a.workspace));
       return statusOf(path);
     },
     list: () => trust.list(),
