@@ -24,7 +24,8 @@ import {
 import { createWorkspace } from '../tools/workspace.ts';
 import { createTrustStore } from '../user-hooks/index.ts';
 import { endHookLeftovers } from '../user-hooks/runner.ts';
-import { endHookServers } from '../user-hooks/hook-server.ts';
+import { endHookServers, endHookServersOf } from '../user-hooks/hook-server.ts';
+import { isInside } from '../tools/path-guard.ts';
 import { registerSecret } from '../secrets/redaction.ts';
 import { exporterFromSettings } from '../tracing/index.ts';
 import { compactThreadNow } from '../middleware/summarization.ts';
@@ -419,7 +420,11 @@ export async function createWorkbench(opts: WorkbenchOptions): Promise<Workbench
     skills: createSkillsService(panelDeps),
     agents: createAgentsService(panelDeps),
     hooks: createHooksService(panelDeps),
-    trust: createTrustService(trust),
+    // A workspace's own hook servers and MCP servers stop at once, not only from its next run on.
+    trust: createTrustService(trust, async (dirs) => {
+      endHookServersOf((hookFile) => dirs.some((dir) => isInside(hookFile, dir)));
+      await Promise.all(dirs.map((dir) => mcp.stopWorkspaceServers(dir)));
+    }),
     mcp: createMcpService({ ...panelDeps, mcp, workspace: defaultWorkspace }),
     checkpoints: createCheckpointService({
       store: db.checkpoints,

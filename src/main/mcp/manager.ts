@@ -32,6 +32,8 @@ export interface McpManager {
     diagnostics: string[];
   }>;
   restart(workspace: string, name: string): Promise<boolean>;
+  /** Stops the servers a workspace's own `.mcp.json` started (its trust was revoked). */
+  stopWorkspaceServers(workspace: string): Promise<void>;
   /** Lifecycle events of every server (the run's trace subscribes). Returns an unsubscribe. */
   subscribe(listener: (e: McpLifecycleEvent) => void): () => void;
   close(): Promise<void>;
@@ -120,6 +122,12 @@ export function createMcpManager(opts: Omit<McpConnectionOptions, 'onEvent'> = {
       if (!conn) return false;
       await conn.restart();
       return true;
+    },
+    async stopWorkspaceServers(workspace) {
+      const own = [...live].filter(
+        ([id, c]) => id.startsWith(`${workspace}\0`) && c.spec.source === 'workspace',
+      );
+      await Promise.allSettled(own.map(([id, c]) => stop(id, c)));
     },
     subscribe(listener) {
       listeners.add(listener);

@@ -116,6 +116,25 @@ describe('MCP servers', () => {
     expect(() => process.kill(seen.pid as number, 0)).toThrow(/ESRCH/);
   });
 
+  it("stops a workspace's own servers as soon as its trust is revoked", async () => {
+    mcpJson({ demo: demo() });
+    const { llm } = await run([call('mcp__demo__env'), { text: 'done' }]);
+    const pid = (JSON.parse(toolResults(llm)[0]!) as { pid: number }).pid;
+    expect(() => process.kill(pid, 0)).not.toThrow();
+    await wb!.trust.set({ workspace: sb.ws, trusted: false });
+    await expect
+      .poll(() => {
+        try {
+          process.kill(pid, 0);
+          return 'running';
+        } catch {
+          return 'gone';
+        }
+      })
+      .toBe('gone');
+    expect((await wb!.mcp.list({})).servers).toEqual([]);
+  });
+
   it('never starts the servers of an untrusted workspace, says so, and lists them in the trust prompt', async () => {
     mcpJson({ demo: { ...demo(), args: [DEMO_MCP_SERVER, '${MCP_TEST_SECRET}'] } });
     process.env.MCP_TEST_SECRET = 'expanded-secret';

@@ -7,8 +7,6 @@ import { readdir, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { TrustItem, TrustStatus } from '../../../shared/ipc/contract.ts';
 import { realDir } from '../../fs/real-dir.ts';
-import { isInside } from '../../tools/path-guard.ts';
-import { endHookServersOf } from '../../user-hooks/hook-server.ts';
 import { MCP_FILE, mcpServerConfigSchema, readMcpFile } from '../../mcp/config.ts';
 import { folderDetail, settingsHooksDetail } from './trust-details.ts';
 import {
@@ -112,8 +110,14 @@ async function profileItems(workspace: string): Promise<TrustItem[]> {
   return items;
 }
 
-/** Creates the trust service over the trust store. */
-export function createTrustService(trust: TrustStore): TrustService {
+/**
+ * Creates the trust service over the trust store. `untrusted` stops what the workspace (by both the
+ * path given and its real path) has running, once its trust is revoked.
+ */
+export function createTrustService(
+  trust: TrustStore,
+  untrusted: (dirs: string[]) => Promise<void> = async () => {},
+): TrustService {
   const statusOf = async (path: string): Promise<TrustStatus> => ({
     workspace: path,
     trusted: trust.isTrusted(path),
@@ -129,8 +133,7 @@ export function createTrustService(trust: TrustStore): TrustService {
       }
       const path = realPathOf(a.workspace);
       await trust.untrust(path);
-      // The workspace's own hooks stop at once, not only from its next run on.
-      endHookServersOf((hookFile) => isInside(hookFile, path) || isInside(hookFile, a.workspace));
+      await untrusted([...new Set([path, a.workspace])]);
       return statusOf(path);
     },
     list: () => trust.list(),
