@@ -22,7 +22,7 @@ for (const size of SIZES) {
       chat,
     }) => {
       const command =
-        'for i in 1 2 3; do echo "line-$i"; sleep 0.8; done; printf "\\033[31mred-alert\\033[0m\\n" >&2';
+        'for i in 1 2 3; do echo "line-$i"; sleep 0.8; done; printf "meter 10%%\\rmeter 60%%\\rmeter 100%%\\n"; printf "\\033[31mred-alert\\033[0m\\n" >&2';
       await fake.script([
         { toolCalls: [{ name: 'execute', args: { command } }] },
         { text: 'Ran it.' },
@@ -36,6 +36,9 @@ for (const size of SIZES) {
       await expect(card).toHaveAttribute('data-status', 'running');
       await expect(terminal).toContainText('line-3');
       await expect(terminal.locator('[data-stream="stderr"] .ansi-red-fg')).toHaveText('red-alert');
+      // A progress meter redrawing its line with carriage returns shows its last state only.
+      await expect(terminal).toContainText('meter 100%');
+      await expect(terminal).not.toContainText('meter 60%');
       await expect(card).toHaveAttribute('data-status', 'done');
       await expect(chat.assistant.last()).toContainText('Ran it.');
 

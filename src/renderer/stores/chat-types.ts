@@ -44,12 +44,25 @@ export interface LiveChunk {
 /** Characters of live output a card keeps (the oldest go first). */
 export const LIVE_KEEP_CHARS = 200_000;
 
-/** `live` with `chunk` appended, merged into the last run of the same stream and bounded. */
+/** A carriage return that is not half of a CRLF, and not the text's last character. */
+const BARE_CR = /\r(?!\n|$)/;
+
+/**
+ * `live` with `chunk` appended, merged into the last run of the same stream and bounded. As in a
+ * terminal, a carriage return that is not half of a CRLF starts its line over: what follows replaces
+ * the line (a progress meter redrawing itself shows its last state, not every state in a row). A CR
+ * that ends a chunk waits for the next one, which may begin with CRLF's `\n`.
+ */
 export function appendLive(live: readonly LiveChunk[] = [], chunk: LiveChunk): LiveChunk[] {
   const next = live.slice();
-  const last = next.at(-1);
-  if (last?.stream === chunk.stream) next[next.length - 1] = { ...last, text: last.text + chunk.text };
-  else next.push(chunk);
+  if (next.at(-1)?.text.endsWith('\r') && !chunk.text.startsWith('\n')) eraseLine(next);
+  chunk.text.split(BARE_CR).forEach((text, i) => {
+    if (i > 0) eraseLine(next);
+    if (!text) return;
+    const last = next.at(-1);
+    if (last?.stream === chunk.stream) next[next.length - 1] = { ...last, text: last.text + text };
+    else next.push({ stream: chunk.stream, text });
+  });
   let total = next.reduce((n, c) => n + c.text.length, 0);
   while (total > LIVE_KEEP_CHARS && next.length) {
     const first = next[0]!;
@@ -59,6 +72,21 @@ export function appendLive(live: readonly LiveChunk[] = [], chunk: LiveChunk): L
     else next[0] = { ...first, text: first.text.slice(cut) };
   }
   return next;
+}
+
+/** Removes the current (last, unfinished) line from `live`, in place. */
+function eraseLine(live: LiveChunk[]): void {
+  while (live.length > 0) {
+    const last = live[live.length - 1]!;
+    const nl = last.text.lastIndexOf('\n');
+    if (nl < 0) {
+      live.pop();
+      continue;
+    }
+    if (nl < last.text.length - 1)
+      live[live.length - 1] = { ...last, text: last.text.slice(0, nl + 1) };
+    return;
+  }
 }
 
 export interface ApprovalView {

@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { applyEvents } from '../../../src/renderer/stores/apply-event.ts';
 import {
   appendLive,
+  type LiveChunk,
   LIVE_KEEP_CHARS,
   type ChatData,
 } from '../../../src/renderer/stores/chat-types.ts';
@@ -39,6 +40,50 @@ describe('live command output in the store', () => {
       { stream: 'stdout', text: 'a\nb\n' },
       { stream: 'stderr', text: 'oops\n' },
       { stream: 'stdout', text: 'c\n' },
+    ]);
+  });
+
+  it('lets a carriage return start its line over, as a terminal does, within and across chunks', () => {
+    const feed = (chunks: Array<['stdout' | 'stderr', string]>) =>
+      chunks.reduce<LiveChunk[]>((live, [stream, text]) => appendLive(live, { stream, text }), []);
+    // A meter that ends each state with CR: the last state stays, the line is never blank between.
+    expect(
+      feed([
+        ['stderr', '  0%\r'],
+        ['stderr', ' 50%\r'],
+      ]),
+    ).toEqual([{ stream: 'stderr', text: ' 50%\r' }]);
+    expect(
+      feed([
+        ['stderr', '  0%\r'],
+        ['stderr', ' 50%\r'],
+        ['stderr', '100%\n'],
+        ['stdout', 'done\n'],
+      ]),
+    ).toEqual([
+      { stream: 'stderr', text: '100%\n' },
+      { stream: 'stdout', text: 'done\n' },
+    ]);
+    // A meter that starts each state with CR, several in one chunk, after earlier lines.
+    expect(feed([['stdout', 'Downloading\n 10%\r 20%\r 30%']])).toEqual([
+      { stream: 'stdout', text: 'Downloading\n 30%' },
+    ]);
+    // CRLF is a line end, also when its two halves arrive apart.
+    expect(
+      feed([
+        ['stdout', 'a\r\nb\r'],
+        ['stdout', '\nc'],
+      ]),
+    ).toEqual([{ stream: 'stdout', text: 'a\r\nb\r\nc' }]);
+    // The line started over may span both streams.
+    expect(
+      feed([
+        ['stdout', 'kept\nhalf '],
+        ['stderr', 'line\rnew'],
+      ]),
+    ).toEqual([
+      { stream: 'stdout', text: 'kept\n' },
+      { stream: 'stderr', text: 'new' },
     ]);
   });
 
