@@ -12,6 +12,7 @@ import { HOOK_KILL_GRACE_MS } from '../../shared/constants.ts';
 import { redactSecrets } from '../secrets/redaction.ts';
 import { newProcessMarker, withMarker } from '../tools/process-tracking.ts';
 import { wrapHookProcess } from '../tools/sandbox/index.ts';
+import { runnableFileVersion } from './executable-discovery.ts';
 import { spinWhile } from './spin-wait.ts';
 import {
   STDERR_CAP_BYTES,
@@ -307,7 +308,10 @@ export async function callHookServer(
     }
     const s = await pending;
     if ('error' in s) return result(started, { exitCode: null, error: s.error });
-    if (!s.ended && !servers.has(key)) servers.set(key, s);
+    if (!s.ended && !servers.has(key)) {
+      servers.set(key, s);
+      sweeper ??= setInterval(sweepHookServers, SWEEP_MS).unref();
+    }
     server = s;
   }
   if (server.ended) return result(started, { exitCode: null, error: 'hook server exited' });
@@ -359,6 +363,26 @@ export function endHookServersOf(which: (hookFile: string) => boolean): void {
   for (const [key, server] of [...servers]) {
     if (which(server.hookFile))
       endServer(key, server, { exitCode: null, error: 'hook switched off' }, true);
+  }
+}
+
+/** How often idle servers are held against their hook's file. */
+const SWEEP_MS = 30_000;
+let sweeper: NodeJS.Timeout | undefined;
+
+/**
+ * Ends each idle server whose hook file is gone, no longer executable or changed since it started
+ * (renamed to `.disable` or edited in a shell): no call would come to notice it, so it would run
+ * until the workbench closes. Runs every 30 s while servers run. Contract: never throws.
+ */
+export function sweepHookServers(): void {
+  for (const [key, server] of [...servers]) {
+    if (server.pending.size === 0 && runnableFileVersion(server.hookFile) !== server.version)
+      endServer(key, server, { exitCode: null, error: 'hook file changed' }, true);
+  }
+  if (servers.size === 0 && sweeper) {
+    clearInterval(sweeper);
+    sweeper = undefined;
   }
 }
 

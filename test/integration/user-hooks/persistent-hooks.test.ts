@@ -3,7 +3,7 @@
  * answers every call, is started again after it dies or misses a deadline, can deny, and is gone once
  * the workbench closed.
  */
-import { chmodSync, readFileSync, writeFileSync } from 'node:fs';
+import { chmodSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createWorkbench } from '../../../src/main/api/workbench.ts';
@@ -13,6 +13,7 @@ import {
   callHookServer,
   endHookServers,
   hookServerPids,
+  sweepHookServers,
 } from '../../../src/main/user-hooks/hook-server.ts';
 import { createTrustStore } from '../../../src/main/user-hooks/index.ts';
 import { DEFAULT_SETTINGS } from '../../../src/shared/types/index.ts';
@@ -225,6 +226,21 @@ require('node:readline').createInterface({ input: process.stdin }).on('line', (l
     expect(res.stderr.startsWith('a log line\n')).toBe(true);
     expect(res.stderr.length).toBeLessThanOrEqual(256 * 1024);
     await gone(pids()[0]!);
+  });
+
+  it('an idle one whose hook was renamed to .disable in a shell is ended by the next sweep', async () => {
+    const spec = serverFile(
+      'renamed',
+      `process.stdout.write(JSON.stringify({ id, result: null }) + '\\n');`,
+    );
+    expect((await callHookServer(spec, 'before_tool_call')).exitCode).toBe(0);
+    const pid = pids()[0]!;
+    sweepHookServers();
+    expect(hookServerPids()).toEqual([pid]);
+    renameSync(spec.command, `${spec.command}.disable`);
+    sweepHookServers();
+    expect(hookServerPids()).toEqual([]);
+    await gone(pid);
   });
 
   it('one that exits between calls is started again, and the next answer tells why it ended', async () => {
