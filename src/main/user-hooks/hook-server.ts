@@ -7,7 +7,6 @@
  * workbench's close) or the exit of this process, and carry a process marker like every hook run.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
-import { statSync } from 'node:fs';
 import { HOOK_KILL_GRACE_MS } from '../../shared/constants.ts';
 import { redactSecrets } from '../secrets/redaction.ts';
 import { newProcessMarker, withMarker } from '../tools/process-tracking.ts';
@@ -282,7 +281,8 @@ const starting = new Map<string, Promise<HookServer | { error: string }>>();
  * Contract: never rejects; a call that misses `spec.timeoutMs` kills the server and resolves timed
  * out; the run's abort kills the server and resolves `cancelled`. `makeEnv`, when given, builds the
  * server's environment only when one starts (instead of `spec.env`, which each call would pay for).
- * `fileVersion` is the hook file's mtime when the caller has just read it (else it is read here).
+ * `fileVersion` is `runnableFileVersion` of the hook file when the caller has just read it (else it
+ * is read here; the sweep compares against the same).
  */
 export async function callHookServer(
   spec: HookProcessSpec,
@@ -293,7 +293,7 @@ export async function callHookServer(
   const started = performance.now();
   if (spec.signal?.aborted) return result(started, { exitCode: null, error: 'cancelled' });
   const key = JSON.stringify([spec.command, spec.cwd, Boolean(spec.sandbox)]);
-  const version = fileVersion ?? statSync(spec.command, { throwIfNoEntry: false })?.mtimeMs ?? 0;
+  const version = fileVersion ?? runnableFileVersion(spec.command) ?? 0;
   let server = servers.get(key);
   if (server && server.version !== version) {
     endServer(key, server, { exitCode: null, error: 'hook file changed' }, true);
