@@ -16,7 +16,7 @@ import {
   warmLanguage,
 } from './markdown-html.ts';
 import { renderMarkdown, sanitizeHtml } from './markdown.ts';
-import { formatOffThread, type Formatted } from './markdown-offload.ts';
+import { formatOffThread } from './markdown-offload.ts';
 
 /** Where a split of some text stands; pass it back with a longer text to continue from there. */
 export interface BlockSplit {
@@ -152,7 +152,7 @@ export function blockHtml(text: string): string | undefined {
   try {
     html = renderMarkdown(block);
   } catch (err) {
-    html = plainBlockHtml(block, asPlainNote({ failed: cannotFormat(err) }));
+    html = plainBlockHtml(block, plainNote(cannotFormat(err)));
   }
   remember(block, html);
   return html;
@@ -168,17 +168,19 @@ export function whenFormatted(text: string, done: () => void): () => void {
     let html: string;
     try {
       html =
-        'html' in result ? sanitizeHtml(result.html) : plainBlockHtml(block, asPlainNote(result));
+        'html' in result
+          ? sanitizeHtml(result.html)
+          : plainBlockHtml(block, plainNote(result.failed));
     } catch (err) {
-      html = plainBlockHtml(block, asPlainNote({ failed: cannotFormat(err) }));
+      html = plainBlockHtml(block, plainNote(cannotFormat(err)));
     }
     remember(block, html);
     done();
   });
 }
 
-const asPlainNote = (r: Extract<Formatted, { failed: string }>) =>
-  `Shown as plain text: ${r.failed}.`;
+/** The note under a block shown as written, `why` being the reason. */
+const plainNote = (why: string) => `Shown as plain text: ${why}.`;
 
 function remember(block: string, html: string): void {
   cache.set(block, html);
