@@ -26,15 +26,20 @@ let home: string;
 let workbenchHome: string;
 beforeEach(async () => {
   t = await tempWorkspace();
-  home = path.join(t.base, 'home');
-  workbenchHome = path.join(t.base, 'wbhome');
+  // Outside /tmp: the sandbox's private /tmp would hide a home folder there whatever it hides itself.
+  home = await fs.mkdtemp('/var/tmp/wb-sandbox-home-');
+  workbenchHome = path.join(home, 'wbhome');
   await fs.mkdir(path.join(home, '.ssh'), { recursive: true });
   await fs.writeFile(path.join(home, '.ssh', 'id_rsa'), CANARY);
   await fs.writeFile(path.join(home, '.netrc'), CANARY);
+  await fs.writeFile(path.join(home, '.claude.json'), JSON.stringify({ mcpServers: { CANARY } }));
   await fs.mkdir(workbenchHome);
   await fs.writeFile(path.join(workbenchHome, 'secrets.json'), CANARY);
 });
-afterEach(() => t.cleanup());
+afterEach(async () => {
+  await fs.rm(home, { recursive: true, force: true });
+  return t.cleanup();
+});
 
 const opts = (patch: Partial<ExecuteSandboxOptions> = {}): ExecuteSandboxOptions => ({
   settings: { mode: 'auto', network: false },
@@ -94,7 +99,7 @@ describe.skipIf(!bwrapUsable)(title, () => {
 
   it('cannot read secrets in the home folder or the workbench home', async () => {
     const r = await exec(
-      `cat ${home}/.ssh/id_rsa ${home}/.netrc ${workbenchHome}/secrets.json; ls -A ${home}/.ssh`,
+      `cat ${home}/.ssh/id_rsa ${home}/.netrc ${home}/.claude.json ${workbenchHome}/secrets.json; ls -A ${home}/.ssh`,
     );
     expect(r.text).not.toContain(CANARY);
     expect(r.text).not.toContain('id_rsa\n');

@@ -26,6 +26,8 @@ export const HOME_SECRETS: readonly string[] = [
   '.password-store',
   '.local/share/keyrings',
   '.claude/.credentials.json',
+  // Claude Code's config: the env of its MCP servers (`claude mcp add --env KEY=…`) is kept there.
+  '.claude.json',
   '.codex/auth.json',
 ];
 
