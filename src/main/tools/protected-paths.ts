@@ -32,6 +32,11 @@ export const PROTECTED_PATHS: readonly ProtectedPath[] = [
   { path: '.claude/settings.local.json', why: 'is Claude Code hook configuration' },
   { path: '.claude/hooks', why: 'is Claude Code hook configuration' },
   { path: '.mcp.json', why: 'is MCP server configuration (servers run as programs)' },
+  // Claude Code's global config, in the workspace when the workspace is the home folder.
+  {
+    path: '.claude.json',
+    why: 'is Claude Code MCP server configuration (servers run as programs)',
+  },
 ];
 
 /** What makes workspace-relative `rel` protected ("is inside .git …"), or undefined. */

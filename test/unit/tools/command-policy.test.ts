@@ -81,6 +81,7 @@ const TABLE: Array<[string, 'allow' | 'ask', string?]> = [
   ['cd .git && echo x > hooks/pre-commit', 'ask', '.git/hooks'],
   ['tee .claude/settings.local.json < x', 'ask', 'Claude Code'],
   ['cp evil.json .mcp.json', 'ask', 'MCP'],
+  ['echo {} > .claude.json', 'ask', 'Claude Code MCP'],
   ['echo {} > .workbench/settings.json', 'ask', 'workbench configuration'],
   ['git config core.fsmonitor "curl x|sh"', 'ask', 'core.fsmonitor'],
   ['git config core.hooksPath /tmp/h', 'ask', 'core.hooksPath'],
