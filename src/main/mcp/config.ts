@@ -1,7 +1,8 @@
 /**
- * Where MCP servers are configured (docs/tools.md#mcp-servers): settings `mcp_servers` and a trusted
- * workspace's `.mcp.json`, both in Claude Code's format `{ mcpServers: { name: { command, args, env }
- * | { type: "http", url, headers } } }`, with `${VAR}` and `${VAR:-default}` expanded.
+ * Where MCP servers are configured (docs/tools.md#mcp-servers): settings `mcp_servers`, a trusted
+ * workspace's `.mcp.json` and Claude Code's own `~/.claude.json`, all in Claude Code's format
+ * `{ mcpServers: { name: { command, args, env } | { type: "http", url, headers } } }`, with `${VAR}`
+ * and `${VAR:-default}` expanded.
  */
 import { join } from 'node:path';
 import { z } from 'zod';
@@ -9,9 +10,12 @@ import type { McpServerConfig, WorkbenchSettings } from '../../shared/types/inde
 import { expandAll, expandVars } from '../env/expand-vars.ts';
 import { readTextNonBlocking } from '../fs/read-text-if-file.ts';
 import { statIfAny } from '../fs/stat-if-any.ts';
+import { claudeJsonPath, readClaudeJsonMcp } from './claude-json.ts';
+import { rejectedInClaudeSettings } from './claude-rejections.ts';
 
 export const mcpServerConfigSchema = z.looseObject({
-  type: z.enum(['stdio', 'http']).optional(),
+  // `streamable-http` is the MCP specification's name for `http`; Claude Code takes both.
+  type: z.enum(['stdio', 'http', 'streamable-http']).optional(),
   command: z.string().min(1).optional(),
   args: z.array(z.string()).optional(),
   env: z.record(z.string(), z.string()).optional(),
@@ -29,12 +33,17 @@ export const mcpOverrideSchema = z.looseObject({
 // Entries are checked one by one (toSpec), so one bad entry does not hide the others.
 const mcpFileSchema = z.looseObject({ mcpServers: z.record(z.string(), z.unknown()) });
 
+/** `workspace`: the workspace's `.mcp.json` (needs trust); `user`: the user's own files. */
 export type McpSource = 'user' | 'workspace';
 
 /** A server ready to start: its transport with every variable expanded. */
 export type McpServerSpec = {
   name: string;
   source: McpSource;
+  /** Where it is configured, as the panel names it (`settings`, `.mcp.json`, `~/.claude.json`…). */
+  from: string;
+  /** Why Claude Code's files switch it off here (an explicit switch in Settings still turns it on). */
+  off?: string;
   /** Stable identity of the configuration: a changed config is a new server. */
   key: string;
 } & (
@@ -58,8 +67,12 @@ export interface McpConfigResult {
 }
 
 /**
- * The servers of settings and, when `trusted`, of `<workspace>/.mcp.json` (a workspace server
- * replaces a user server of the same name, as in Claude Code's project scope).
+ * The servers of a workspace, lowest precedence first, a later one replacing an earlier one of the
+ * same name: Claude Code's user scope (`~/.claude.json` `mcpServers`), settings `mcp_servers`, the
+ * workspace's `.mcp.json` when `trusted` (Claude Code's project scope), and Claude Code's local scope
+ * (`~/.claude.json` `projects["<workspace>"].mcpServers`) — local over project over user, as in
+ * Claude Code. A server Claude Code switches off for the folder (`disabledMcpServers`), or a
+ * `.mcp.json` server it rejected (`disabledMcpjsonServers`), is listed with `off`.
  * Contract: never rejects; a broken file or entry is a diagnostic.
  */
 export async function loadMcpConfig(o: {
@@ -69,25 +82,54 @@ export async function loadMcpConfig(o: {
 }): Promise<McpConfigResult> {
   const diagnostics: string[] = [];
   const byName = new Map<string, McpServerSpec>();
-  const add = (source: McpSource, where: string, entries: Record<string, unknown>) => {
+  const add = (
+    source: McpSource,
+    from: string,
+    where: string,
+    entries: Record<string, unknown>,
+    off?: (name: string) => string | undefined,
+  ) => {
     for (const [name, raw] of Object.entries(entries)) {
       const config = mcpServerConfigSchema.safeParse(raw);
       const spec = config.success
-        ? toSpec(name, source, config.data as McpServerConfig, o.workspace)
+        ? toSpec(name, source, from, config.data as McpServerConfig, o.workspace)
         : entryProblem(raw);
       if (typeof spec === 'string') diagnostics.push(`${where}: mcp server "${name}": ${spec}`);
-      else byName.set(name, spec);
+      else byName.set(name, withOff(spec, off?.(name)));
     }
   };
-  add('user', 'settings mcp_servers', o.settings.mcp_servers ?? {});
+  const claudeFile = claudeJsonPath();
+  const claude = await readClaudeJsonMcp(claudeFile, o.workspace);
+  if (typeof claude === 'string') diagnostics.push(claude);
+  const fromClaude = typeof claude === 'object' ? claude : undefined;
+  if (fromClaude) add('user', '~/.claude.json', claudeFile, fromClaude.user);
+  add('user', 'settings', 'settings mcp_servers', o.settings.mcp_servers ?? {});
   const file = join(o.workspace, MCP_FILE);
   const read = await readMcpFile(file);
   if (read && !o.trusted) {
     diagnostics.push(`${file} ignored: the workspace is not trusted (run \`workbench trust DIR\`)`);
   } else if (typeof read === 'string') diagnostics.push(read);
-  else if (read) add('workspace', file, read);
+  else if (read) {
+    const rejected = await rejectedInClaudeSettings(o.workspace);
+    for (const name of fromClaude?.rejected ?? []) rejected.set(name, claudeFile);
+    add('workspace', MCP_FILE, file, read, (name) => {
+      const by = rejected.get(name);
+      return by && `rejected in ${by} (disabledMcpjsonServers)`;
+    });
+  }
+  if (fromClaude) {
+    add('user', '~/.claude.json, this folder', claudeFile, fromClaude.local);
+    for (const name of fromClaude.disabled) {
+      const spec = byName.get(name);
+      const why = `switched off for this folder in ${claudeFile} (disabledMcpServers)`;
+      if (spec) byName.set(name, withOff(spec, spec.off ?? why));
+    }
+  }
   return { servers: [...byName.values()], diagnostics };
 }
+
+const withOff = (spec: McpServerSpec, off: string | undefined): McpServerSpec =>
+  off ? { ...spec, off } : spec;
 
 /** The `mcpServers` of a `.mcp.json` as written (entries unchecked); undefined when absent, a message when broken. */
 export async function readMcpFile(
@@ -131,6 +173,7 @@ function entryProblem(raw: unknown): string {
 function toSpec(
   name: string,
   source: McpSource,
+  from: string,
   config: McpServerConfig,
   workspace: string,
 ): McpServerSpec | string {
@@ -138,13 +181,13 @@ function toSpec(
   const missing: string[] = [];
   const key = `${source}:${name}:${JSON.stringify(config)}`;
   const type = config.type ?? (config.url && !config.command ? 'http' : 'stdio');
-  if (type === 'http') {
+  if (type === 'http' || type === 'streamable-http') {
     if (!config.url) return '"type": "http" needs a "url"';
     const url = expandVars(config.url);
     const headers = expandAll(config.headers ?? {});
     missing.push(...url.missing, ...headers.missing);
     if (missing.length > 0) return unset(missing);
-    return { name, source, key, transport: 'http', url: url.value, headers: headers.value };
+    return { name, source, from, key, transport: 'http', url: url.value, headers: headers.value };
   }
   if (!config.command) return 'needs a "command" (or "type": "http" and a "url")';
   const command = expandVars(config.command);
@@ -155,6 +198,7 @@ function toSpec(
   return {
     name,
     source,
+    from,
     key,
     transport: 'stdio',
     command: command.value,

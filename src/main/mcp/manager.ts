@@ -43,6 +43,10 @@ export interface McpManager {
 export const overrideOf = (settings: WorkbenchSettings, name: string): McpServerOverride =>
   settings.mcp_overrides?.[name] ?? {};
 
+/** Whether a server runs: its switch in Settings, else on unless Claude Code's files switch it off. */
+const isOn = (settings: WorkbenchSettings, spec: McpServerSpec): boolean =>
+  overrideOf(settings, spec.name).enabled ?? spec.off === undefined;
+
 export function createMcpManager(opts: Omit<McpConnectionOptions, 'onEvent'> = {}): McpManager {
   /** `<workspace>\0<source>:<name>` → connection. */
   const live = new Map<string, McpConnection>();
@@ -63,7 +67,7 @@ export function createMcpManager(opts: Omit<McpConnectionOptions, 'onEvent'> = {
     for (const spec of specs) {
       const id = slot(o.workspace, spec);
       const current = live.get(id);
-      if (overrideOf(o.settings, spec.name).enabled === false) {
+      if (!isOn(o.settings, spec)) {
         if (current) await stop(id, current);
         continue;
       }
@@ -103,7 +107,9 @@ export function createMcpManager(opts: Omit<McpConnectionOptions, 'onEvent'> = {
         };
         return {
           ...status,
-          enabled: override.enabled !== false,
+          from: spec.from,
+          ...(spec.off ? { off: spec.off } : {}),
+          enabled: isOn(o.settings, spec),
           read_only: override.read_only === true,
           tools: (conn?.tools() ?? []).map((t) => ({
             name: t.name,

@@ -3,7 +3,7 @@
 /** A server's connection state. */
 export interface McpServerStatus {
   name: string;
-  /** `user`: settings `mcp_servers`; `workspace`: the workspace's `.mcp.json`. */
+  /** `workspace`: the workspace's `.mcp.json` (needs trust); `user`: the user's own files. */
   source: 'user' | 'workspace';
   transport: 'stdio' | 'http';
   status: 'connecting' | 'connected' | 'failed' | 'closed' | 'disabled';
@@ -24,6 +24,10 @@ export interface McpToolInfo {
 
 /** A server with its switches and tools. */
 export interface McpServerInfo extends McpServerStatus {
+  /** Where it is configured: `settings`, `.mcp.json`, `~/.claude.json`, `~/.claude.json, this folder`. */
+  from: string;
+  /** Why Claude Code's files switch it off here, unless switched on in Settings. */
+  off?: string;
   enabled: boolean;
   read_only: boolean;
   tools: McpToolInfo[];

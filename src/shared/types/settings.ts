@@ -29,8 +29,8 @@ export interface SandboxSettings {
 
 /** One MCP server, in Claude Code's `.mcp.json` format (docs/tools.md#mcp-servers). */
 export interface McpServerConfig {
-  /** `stdio` (default when `command` is set) or `http` (Streamable HTTP). */
-  type?: 'stdio' | 'http';
+  /** `stdio` (default when `command` is set) or `http` (Streamable HTTP; `streamable-http` too). */
+  type?: 'stdio' | 'http' | 'streamable-http';
   command?: string;
   args?: string[];
   env?: Record<string, string>;

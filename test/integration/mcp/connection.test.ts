@@ -12,6 +12,7 @@ const stdio = (args: string[]) =>
   ({
     name: 'demo',
     source: 'user',
+    from: 'settings',
     key: 'k',
     transport: 'stdio',
     command: process.execPath,

@@ -1,9 +1,10 @@
 /**
  * MCP servers through a whole run: a real SDK server over stdio (a trusted workspace's `.mcp.json`)
  * and over Streamable HTTP (settings), the scripted model calling `mcp__<server>__<tool>`, a crash
- * restarted, an untrusted workspace's servers never started, approval, a `mcp__.*` hook matcher.
+ * restarted, an untrusted workspace's servers never started, approval, a `mcp__.*` hook matcher,
+ * Claude Code's own `~/.claude.json` servers and its switches.
  */
-import { mkdirSync, readFileSync, writeFileSync, chmodSync } from 'node:fs';
+import { mkdirSync, readFileSync, realpathSync, writeFileSync, chmodSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { createWorkbench } from '../../../src/main/api/workbench.ts';
@@ -26,6 +27,7 @@ let sb: Sandbox;
 let wb: Workbench | undefined;
 let http: McpHttpServer;
 const realHome = process.env.HOME;
+const realConfigDir = process.env.CLAUDE_CONFIG_DIR;
 
 beforeAll(async () => {
   http = await startMcpHttpServer();
@@ -36,11 +38,13 @@ afterAll(async () => {
 beforeEach(() => {
   sb = sandbox();
   process.env.HOME = sb.home;
+  delete process.env.CLAUDE_CONFIG_DIR;
 });
 afterEach(async () => {
   await wb?.close();
   wb = undefined;
   process.env.HOME = realHome;
+  if (realConfigDir !== undefined) process.env.CLAUDE_CONFIG_DIR = realConfigDir;
   delete process.env.LEAKY_SECRET_TOKEN;
   sb.cleanup();
 });
@@ -278,5 +282,75 @@ describe('MCP servers', () => {
     expect(slow).toMatchObject({ status: 'error', error: 'no answer within 200 ms' });
     expect(slow.duration_ms).toBeLessThan(2_000);
     expect(echo).toMatchObject({ status: 'ok', output: 'echo: still here' });
+  });
+
+  it("runs Claude Code's servers from ~/.claude.json: user scope everywhere, local scope over the project's; its /mcp switch-off holds until switched on here", async () => {
+    writeFileSync(
+      join(sb.home, '.claude.json'),
+      JSON.stringify({
+        numStartups: 12,
+        mcpServers: {
+          everywhere: demo({ DEMO_VAR: 'user scope' }),
+          web: { type: 'streamable-http', url: http.url },
+        },
+        projects: {
+          [realpathSync(sb.ws)]: {
+            allowedTools: [],
+            mcpServers: { demo: demo({ DEMO_VAR: 'local scope' }) },
+            disabledMcpServers: ['web'],
+          },
+          '/some/other/project': { mcpServers: { other: demo() } },
+        },
+      }),
+    );
+    mcpJson({ demo: demo({ DEMO_VAR: 'project scope' }) });
+    const { llm } = await run([
+      call('mcp__demo__env'),
+      call('mcp__everywhere__env'),
+      { text: 'done' },
+    ]);
+    const [local, user] = toolResults(llm).map((r) => JSON.parse(r!) as { DEMO_VAR: string });
+    expect([local.DEMO_VAR, user.DEMO_VAR]).toEqual(['local scope', 'user scope']);
+    const mcpTools = offered(llm).filter((n) => n.startsWith('mcp__'));
+    expect(mcpTools.some((n) => n.startsWith('mcp__web__') || n.startsWith('mcp__other__'))).toBe(
+      false,
+    );
+    const listing = await wb!.mcp.list({});
+    const byName = Object.fromEntries(listing.servers.map((s) => [s.name, s]));
+    expect(Object.keys(byName).sort()).toEqual(['demo', 'everywhere', 'web']);
+    expect(byName.demo).toMatchObject({ from: '~/.claude.json, this folder', status: 'connected' });
+    expect(byName.everywhere).toMatchObject({ from: '~/.claude.json', status: 'connected' });
+    expect(byName.web).toMatchObject({ enabled: false, status: 'disabled' });
+    expect(byName.web!.off).toBe(
+      `switched off for this folder in ${join(sb.home, '.claude.json')} (disabledMcpServers)`,
+    );
+    // Switched on in Settings, it starts (over Streamable HTTP, named as the specification names it).
+    const on = await wb!.mcp.set({ server: 'web', enabled: true });
+    expect(on.servers.find((s) => s.name === 'web')).toMatchObject({
+      enabled: true,
+      status: 'connected',
+    });
+  });
+
+  it("a .mcp.json server rejected in Claude Code (disabledMcpjsonServers) does not start; a broken ~/.claude.json is reported and settings' servers still run", async () => {
+    writeFileSync(join(sb.home, '.claude.json'), '{"mcpServers": {"half-writ');
+    mcpJson({ demo: demo(), kept: demo() });
+    mkdirSync(join(sb.ws, '.claude'), { recursive: true });
+    const rejecting = join(sb.ws, '.claude', 'settings.local.json');
+    writeFileSync(rejecting, JSON.stringify({ disabledMcpjsonServers: ['demo'] }));
+    const { llm, events } = await run([call('mcp__kept__echo', { text: 'ok' }), { text: 'done' }], {
+      settings: { mcp_servers: { web: { type: 'http', url: http.url } } },
+    });
+    expect(toolResults(llm)).toEqual(['echo: ok']);
+    const mcpTools = offered(llm).filter((n) => n.startsWith('mcp__'));
+    expect(mcpTools.some((n) => n.startsWith('mcp__demo__'))).toBe(false);
+    expect(mcpTools).toContain('mcp__web__echo');
+    const diagnostics = events.flatMap((e) => (e.event === 'error' ? [e.data.message] : []));
+    expect(diagnostics).toContainEqual(
+      expect.stringMatching(/\.claude\.json: cannot read its MCP servers: .*JSON/),
+    );
+    const demoInfo = (await wb!.mcp.list({})).servers.find((s) => s.name === 'demo');
+    expect(demoInfo).toMatchObject({ enabled: false, status: 'disabled', from: '.mcp.json' });
+    expect(demoInfo!.off).toBe(`rejected in ${rejecting} (disabledMcpjsonServers)`);
   });
 });

@@ -49,8 +49,9 @@ export function McpServers() {
     <section className="mcp-servers" data-testid="mcp-servers" aria-label="MCP servers">
       <h2>MCP servers</h2>
       <p className="hint">
-        From settings <code>mcp_servers</code> and the workspace&apos;s <code>.mcp.json</code> (only
-        when the workspace is trusted). Changes apply to the next run.
+        From settings <code>mcp_servers</code>, the workspace&apos;s <code>.mcp.json</code> (only
+        when the workspace is trusted) and Claude Code&apos;s <code>~/.claude.json</code>. Changes
+        apply to the next run.
       </p>
       {error && (
         <p className="warning" role="alert">
@@ -74,7 +75,7 @@ export function McpServers() {
           <div className="inline">
             <strong>{s.name}</strong>
             <span className="muted">
-              {s.transport} · {s.source === 'workspace' ? '.mcp.json' : 'settings'}
+              {s.transport} · {s.from}
             </span>
             <span
               className={s.status === 'failed' ? 'warning' : undefined}
@@ -85,6 +86,11 @@ export function McpServers() {
             </span>
           </div>
           {s.error && <pre className="warning mcp-error">{s.error}</pre>}
+          {s.off && !s.enabled && (
+            <p className="muted" data-testid="mcp-off">
+              Off: {s.off}
+            </p>
+          )}
           <div className="inline">
             <label>
               <input
