@@ -367,8 +367,17 @@ export async function createWorkbench(opts: WorkbenchOptions): Promise<Workbench
       delete: function remove(a: { threadId: string }) {
         // A subagent's child thread goes with its parent.
         for (const child of db.threads.children(a.threadId)) remove({ threadId: child.thread_id });
-        running.get(a.threadId)?.controller.abort();
-        db.threads.delete(a.threadId);
+        const run = running.get(a.threadId);
+        run?.controller.abort();
+        const forget = () => {
+          // Rows still buffered for the thread are written first, so that they are deleted too.
+          feed.flush();
+          db.hookRuns.flush?.();
+          db.threads.delete(a.threadId);
+        };
+        forget();
+        // A cancelled run still writes as it ends (its hook runs, its end in the feed): those go too.
+        if (run) void run.handle.finished.finally(forget);
       },
       compact,
       fork: (a) => forkThread(db.threads, (fn) => db.transaction(fn), a),

@@ -33,6 +33,8 @@ export interface FeedService {
   add(e: NewFeedEvent): void;
   /** Marks runs of dead processes interrupted (also done at start). */
   rescue(ownRuns?: ReadonlySet<string>): void;
+  /** Writes the buffered events now (before their thread is deleted). */
+  flush(): void;
   close(): Promise<void>;
 }
 
@@ -82,6 +84,7 @@ export function createFeedService(opts: FeedServiceOptions): FeedService {
   return {
     add: (e) => recorder.add(e),
     rescue,
+    flush: () => recorder.flush(),
     async close() {
       follower?.stop();
       clearInterval(rescueTimer);

@@ -69,6 +69,8 @@ export function openDatabase(file: string, opts: OpenDatabaseOptions = {}): Sqli
     db.exec('PRAGMA journal_mode = WAL');
     db.exec('PRAGMA synchronous = FULL');
     db.exec('PRAGMA foreign_keys = ON');
+    // A deleted thread is gone from the file, not left readable in its free pages.
+    db.exec('PRAGMA secure_delete = ON');
     db.exec(`PRAGMA busy_timeout = ${Math.floor(opts.busyTimeoutMs ?? 5000)}`);
     migrate(db, file);
   } catch (err) {

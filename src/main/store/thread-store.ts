@@ -108,6 +108,13 @@ export function createThreadStore(
     deleteMessages: db.prepare('DELETE FROM messages WHERE thread_id = ?'),
     resetThread: db.prepare('UPDATE threads SET message_count = 0, compaction = NULL WHERE id = ?'),
     deleteSpans: db.prepare('DELETE FROM spans WHERE thread_id = ?'),
+    // What the thread's runs left beside its messages (no foreign key: rows outlive a run's thread
+    // while it is written): hook payloads and outputs, and its event feed with webhook deliveries.
+    deleteHookRuns: db.prepare('DELETE FROM hook_runs WHERE thread_id = ?'),
+    deleteDeliveries: db.prepare(
+      'DELETE FROM webhook_deliveries WHERE event_seq IN (SELECT seq FROM events WHERE thread_id = ?)',
+    ),
+    deleteEvents: db.prepare('DELETE FROM events WHERE thread_id = ?'),
     children: db.prepare('SELECT * FROM threads WHERE parent_thread_id = ? ORDER BY created_at, rowid'),
     setLineage: db.prepare(
       'UPDATE threads SET agent = ?, parent_thread_id = COALESCE(?, parent_thread_id), parent_tool_call_id = COALESCE(?, parent_tool_call_id) WHERE id = ?',
@@ -262,6 +269,9 @@ export function createThreadStore(
     delete(threadId) {
       tx.run(() => {
         q.deleteSpans.run(threadId);
+        q.deleteHookRuns.run(threadId);
+        q.deleteDeliveries.run(threadId);
+        q.deleteEvents.run(threadId);
         q.deleteThread.run(threadId);
       });
       cache.delete(threadId);

@@ -279,3 +279,36 @@ describe('thread metadata over IPC', () => {
     expect(wb.threads.list()).toHaveLength(2);
   });
 });
+
+describe('deleting a thread', () => {
+  it('mid-run, also deletes what the cancelled run writes as it ends (its hook run, its end in the feed)', async () => {
+    const hooks = join(sb.home, 'hooks');
+    mkdirSync(hooks, { recursive: true });
+    const slow = join(hooks, 'slow-guard');
+    writeFileSync(
+      slow,
+      '#!/bin/sh\nif [ "$1" = hook ]; then echo before_tool_call; exit 0; fi\ncat >/dev/null\nsleep 1\n',
+    );
+    chmodSync(slow, 0o755);
+    const { wb: bench, events } = await start([
+      { toolCalls: [{ name: 'read_file', args: { path: 'a.txt' } }] },
+      { text: 'done' },
+    ]);
+    writeFileSync(join(sb.ws, 'a.txt'), 'a');
+    const handle = await bench.chat.send({ text: 'go', approvalMode: 'auto' });
+    await until(() => events.some((e) => e.event === 'on_tool_start'));
+    bench.threads.delete({ threadId: handle.threadId });
+    await handle.finished.catch(() => undefined);
+    // The hook was cut short by the delete, so its row was written after it.
+    expect(events.find((e) => e.event === 'on_hook_end')?.data).toMatchObject({
+      reason: 'cancelled',
+    });
+    await bench.close();
+    wb = undefined;
+    const db = openDatabase(join(sb.home, 'workbench.db'));
+    expect(db.threads.get(handle.threadId)).toBeUndefined();
+    expect(db.events.since(0, { threadId: handle.threadId })).toEqual([]);
+    expect(db.hookRuns.recent({ threadId: handle.threadId })).toEqual([]);
+    db.close();
+  });
+});

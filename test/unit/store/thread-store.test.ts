@@ -1,3 +1,4 @@
+import { existsSync, readFileSync } from 'node:fs';
 import { DatabaseSync } from 'node:sqlite';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -188,6 +189,49 @@ describe('ThreadStore', () => {
     const raw = new DatabaseSync(file);
     expect(raw.prepare('SELECT COUNT(*) AS n FROM messages').get()).toEqual({ n: 0 });
     raw.close();
+  });
+
+  it("deleting a thread deletes what its runs stored beside it: hook runs, its event feed and the feed's webhook deliveries, to the last byte", () => {
+    const file = join(tempDir(), 'workbench.db');
+    const db = openAt(file);
+    const secret = 'sk-live-do-not-keep-4f9c2a';
+    const [gone, kept] = [0, 1].map(() => db.threads.loadOrCreate(undefined, '/ws').thread_id);
+    const hookRun = (thread_id: string, payload: string) =>
+      db.hookRuns.insert({
+        hook_id: 'user:guard',
+        hook_name: 'guard',
+        event: 'before_tool_call',
+        thread_id,
+        started_at: 1,
+        duration_ms: 1,
+        payload,
+        stdout: '',
+        stderr: '',
+        exit_code: 0,
+        signal: null,
+        timed_out: false,
+        decision: 'none',
+      });
+    db.threads.appendMessages(gone, [{ role: 'user', content: `my key is ${secret}` }]);
+    hookRun(gone, JSON.stringify({ tool_input: { command: `echo ${secret}` } }));
+    hookRun(kept, '{}');
+    const events = db.events.append([
+      { type: 'message', thread_id: gone, run_id: null, data: { text: secret } },
+      { type: 'message', thread_id: kept, run_id: null, data: { text: 'kept' } },
+    ]);
+    for (const e of events) db.webhooks.enqueue(e.seq, 'https://hooks.example/in');
+    db.threads.delete(gone);
+    expect(db.hookRuns.recent().map((r) => r.thread_id)).toEqual([kept]);
+    expect(db.events.since(0).map((e) => e.thread_id)).toEqual([kept]);
+    expect(db.webhooks.forEvent(events[0]!.seq)).toEqual([]);
+    expect(db.webhooks.forEvent(events[1]!.seq)).toHaveLength(1);
+    db.close();
+    opened.length = 0;
+    // Not left in the file's free pages either (secure_delete).
+    const bytes = Buffer.concat(
+      [file, `${file}-wal`].flatMap((f) => (existsSync(f) ? [readFileSync(f)] : [])),
+    );
+    expect(bytes.includes(secret)).toBe(false);
   });
 
   it('closes a tool call left without a result by a crash, once, persisted', () => {
