@@ -71,8 +71,9 @@ export interface McpConfigResult {
  * same name: Claude Code's user scope (`~/.claude.json` `mcpServers`), settings `mcp_servers`, the
  * workspace's `.mcp.json` when `trusted` (Claude Code's project scope), and Claude Code's local scope
  * (`~/.claude.json` `projects["<workspace>"].mcpServers`) — local over project over user, as in
- * Claude Code. A server Claude Code switches off for the folder (`disabledMcpServers`), or a
- * `.mcp.json` server it rejected (`disabledMcpjsonServers`), is listed with `off`.
+ * Claude Code. One of its or the project's servers that Claude Code switches off for the folder
+ * (`disabledMcpServers`), or a `.mcp.json` server it rejected (`disabledMcpjsonServers`), is listed
+ * with `off`.
  * Contract: never rejects; a broken file or entry is a diagnostic.
  */
 export async function loadMcpConfig(o: {
@@ -119,10 +120,11 @@ export async function loadMcpConfig(o: {
   }
   if (fromClaude) {
     add('user', '~/.claude.json, this folder', claudeFile, fromClaude.local);
+    // Claude Code's /mcp switches its own servers and the project's, not the workbench settings'.
     for (const name of fromClaude.disabled) {
       const spec = byName.get(name);
       const why = `switched off for this folder in ${claudeFile} (disabledMcpServers)`;
-      if (spec) byName.set(name, withOff(spec, spec.off ?? why));
+      if (spec && spec.from !== 'settings') byName.set(name, withOff(spec, spec.off ?? why));
     }
   }
   return { servers: [...byName.values()], diagnostics };

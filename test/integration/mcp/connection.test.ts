@@ -119,4 +119,37 @@ describe('MCP configuration', () => {
       expect.stringContaining('"junk": expected { "command"'),
     ]);
   });
+
+  it("Claude Code's /mcp switch-off (disabledMcpServers) applies to its servers, not to the workbench settings' own", async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'wb-mcp-claude-'));
+    const saved = process.env.CLAUDE_CONFIG_DIR;
+    process.env.CLAUDE_CONFIG_DIR = dir;
+    writeFileSync(
+      join(dir, '.claude.json'),
+      JSON.stringify({
+        mcpServers: { theirs: { type: 'streamable-http', url: 'https://mcp.example/mcp' } },
+        projects: { [dir]: { disabledMcpServers: ['theirs', 'mine'] } },
+      }),
+    );
+    try {
+      const { servers } = await loadMcpConfig({
+        workspace: dir,
+        trusted: false,
+        settings: { ...DEFAULT_SETTINGS, mcp_servers: { mine: { command: 'srv' } } },
+      });
+      expect(servers.map((sv) => [sv.name, sv.from, sv.transport, sv.off ?? 'on'])).toEqual([
+        [
+          'theirs',
+          '~/.claude.json',
+          'http',
+          `switched off for this folder in ${join(dir, '.claude.json')} (disabledMcpServers)`,
+        ],
+        ['mine', 'settings', 'stdio', 'on'],
+      ]);
+    } finally {
+      if (saved === undefined) delete process.env.CLAUDE_CONFIG_DIR;
+      else process.env.CLAUDE_CONFIG_DIR = saved;
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
 });
