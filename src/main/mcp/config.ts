@@ -10,8 +10,10 @@ import type { McpServerConfig, WorkbenchSettings } from '../../shared/types/inde
 import { expandAll, expandVars } from '../env/expand-vars.ts';
 import { readTextNonBlocking } from '../fs/read-text-if-file.ts';
 import { statIfAny } from '../fs/stat-if-any.ts';
+import { claudeConfigDir } from '../user-hooks/claude-plugins.ts';
 import { claudeJsonPath, readClaudeJsonMcp } from './claude-json.ts';
-import { rejectedInClaudeSettings } from './claude-rejections.ts';
+import { pluginServerFiles } from './claude-plugin-servers.ts';
+import { readClaudeSettings, rejectedMcpjsonServers } from './claude-settings.ts';
 
 export const mcpServerConfigSchema = z.looseObject({
   // `streamable-http` is the MCP specification's name for `http`; Claude Code takes both.
@@ -69,9 +71,10 @@ export interface McpConfigResult {
 /**
  * The servers of a workspace, lowest precedence first, a later one replacing an earlier one of the
  * same name: Claude Code's user scope (`~/.claude.json` `mcpServers`), settings `mcp_servers`, the
- * workspace's `.mcp.json` when `trusted` (Claude Code's project scope), and Claude Code's local scope
- * (`~/.claude.json` `projects["<workspace>"].mcpServers`) — local over project over user, as in
- * Claude Code. One of its or the project's servers that Claude Code switches off for the folder
+ * servers of enabled Claude Code plugins (`plugin:<plugin>:<server>`; a plugin only the workspace
+ * enables needs trust), the workspace's `.mcp.json` when `trusted` (Claude Code's project scope),
+ * and Claude Code's local scope (`~/.claude.json` `projects["<workspace>"].mcpServers`) — local
+ * over project over user, as in Claude Code. One of its or the project's servers that Claude Code switches off for the folder
  * (`disabledMcpServers`), or a `.mcp.json` server it rejected (`disabledMcpjsonServers`), is listed
  * with `off`.
  * Contract: never rejects; a broken file or entry is a diagnostic.
@@ -88,34 +91,53 @@ export async function loadMcpConfig(o: {
     from: string,
     where: string,
     entries: Record<string, unknown>,
-    off?: (name: string) => string | undefined,
+    opts: {
+      off?: (name: string) => string | undefined;
+      plugin?: string;
+      vars?: Record<string, string>;
+    } = {},
   ) => {
     for (const [name, raw] of Object.entries(entries)) {
       const config = mcpServerConfigSchema.safeParse(raw);
       const spec = config.success
-        ? toSpec(name, source, from, config.data as McpServerConfig, o.workspace)
+        ? toSpec(name, source, from, config.data as McpServerConfig, o.workspace, opts)
         : entryProblem(raw);
       if (typeof spec === 'string') diagnostics.push(`${where}: mcp server "${name}": ${spec}`);
-      else byName.set(name, withOff(spec, off?.(name)));
+      else byName.set(spec.name, withOff(spec, opts.off?.(name)));
     }
   };
+  const claudeDir = claudeConfigDir();
   const claudeFile = claudeJsonPath();
   const claude = await readClaudeJsonMcp(claudeFile, o.workspace);
   if (typeof claude === 'string') diagnostics.push(claude);
   const fromClaude = typeof claude === 'object' ? claude : undefined;
+  const claudeSettings = await readClaudeSettings(o.workspace, claudeDir);
   if (fromClaude) add('user', '~/.claude.json', claudeFile, fromClaude.user);
   add('user', 'settings', 'settings mcp_servers', o.settings.mcp_servers ?? {});
+  const plugins = await pluginServerFiles(claudeSettings, o.workspace, claudeDir);
+  diagnostics.push(...plugins.diagnostics);
+  for (const p of plugins.files) {
+    if (p.scope === 'workspace' && !o.trusted) {
+      diagnostics.push(
+        `${p.file} ignored: the workspace that enables plugin "${p.plugin}" is not trusted`,
+      );
+      continue;
+    }
+    add(p.scope, `plugin ${p.plugin}`, p.file, p.entries, { plugin: p.plugin, vars: p.vars });
+  }
   const file = join(o.workspace, MCP_FILE);
   const read = await readMcpFile(file);
   if (read && !o.trusted) {
     diagnostics.push(`${file} ignored: the workspace is not trusted (run \`workbench trust DIR\`)`);
   } else if (typeof read === 'string') diagnostics.push(read);
   else if (read) {
-    const rejected = await rejectedInClaudeSettings(o.workspace);
+    const rejected = rejectedMcpjsonServers(claudeSettings);
     for (const name of fromClaude?.rejected ?? []) rejected.set(name, claudeFile);
-    add('workspace', MCP_FILE, file, read, (name) => {
-      const by = rejected.get(name);
-      return by && `rejected in ${by} (disabledMcpjsonServers)`;
+    add('workspace', MCP_FILE, file, read, {
+      off: (name) => {
+        const by = rejected.get(name);
+        return by && `rejected in ${by} (disabledMcpjsonServers)`;
+      },
     });
   }
   if (fromClaude) {
@@ -171,41 +193,45 @@ function entryProblem(raw: unknown): string {
   return 'expected { "command", "args", "env" } or { "type": "http", "url", "headers" }';
 }
 
-/** One entry as a spec, or why it cannot start. */
+/**
+ * One entry as a spec, or why it cannot start. A plugin's server is named `plugin:<plugin>:<name>`
+ * and has the plugin's variables (`CLAUDE_PLUGIN_ROOT`…) to expand and in its environment.
+ */
 function toSpec(
   name: string,
   source: McpSource,
   from: string,
   config: McpServerConfig,
   workspace: string,
+  o: { plugin?: string; vars?: Record<string, string> } = {},
 ): McpServerSpec | string {
   if (!NAME.test(name)) return 'a name must be letters, digits, _ and - (at most 64)';
+  const fullName = o.plugin ? `plugin:${o.plugin}:${name}` : name;
+  const vars = o.vars ? { ...process.env, ...o.vars } : process.env;
   const missing: string[] = [];
-  const key = `${source}:${name}:${JSON.stringify(config)}`;
+  const key = `${source}:${fullName}:${JSON.stringify(config)}`;
   const type = config.type ?? (config.url && !config.command ? 'http' : 'stdio');
+  const base = { name: fullName, source, from, key };
   if (type === 'http' || type === 'streamable-http') {
     if (!config.url) return '"type": "http" needs a "url"';
-    const url = expandVars(config.url);
-    const headers = expandAll(config.headers ?? {});
+    const url = expandVars(config.url, vars);
+    const headers = expandAll(config.headers ?? {}, vars);
     missing.push(...url.missing, ...headers.missing);
     if (missing.length > 0) return unset(missing);
-    return { name, source, from, key, transport: 'http', url: url.value, headers: headers.value };
+    return { ...base, transport: 'http', url: url.value, headers: headers.value };
   }
   if (!config.command) return 'needs a "command" (or "type": "http" and a "url")';
-  const command = expandVars(config.command);
-  const args = expandAll(config.args ?? []);
-  const env = expandAll(config.env ?? {});
+  const command = expandVars(config.command, vars);
+  const args = expandAll(config.args ?? [], vars);
+  const env = expandAll(config.env ?? {}, vars);
   missing.push(...command.missing, ...args.missing, ...env.missing);
   if (missing.length > 0) return unset(missing);
   return {
-    name,
-    source,
-    from,
-    key,
+    ...base,
     transport: 'stdio',
     command: command.value,
     args: args.value,
-    env: env.value,
+    env: { ...o.vars, ...env.value },
     cwd: workspace,
   };
 }

@@ -17,7 +17,8 @@ export const MCP_CALL_TIMEOUT_MS = 120_000;
 
 /** Model tool names allow letters, digits, `_` and `-`, at most 64 characters. */
 export function qualifiedName(server: string, tool: string): string {
-  return `mcp__${server}__${tool.replace(/[^A-Za-z0-9_-]/g, '_')}`.slice(0, 64);
+  const clean = (name: string) => name.replace(/[^A-Za-z0-9_-]/g, '_');
+  return `mcp__${clean(server)}__${clean(tool)}`.slice(0, 64);
 }
 
 const argsSchema = z.record(z.string(), z.unknown());

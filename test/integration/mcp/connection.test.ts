@@ -1,5 +1,5 @@
 /** One MCP connection: why a server failed, bounded restarts, `${VAR}` expansion of the configuration. */
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -145,6 +145,53 @@ describe('MCP configuration', () => {
           `switched off for this folder in ${join(dir, '.claude.json')} (disabledMcpServers)`,
         ],
         ['mine', 'settings', 'stdio', 'on'],
+      ]);
+    } finally {
+      if (saved === undefined) delete process.env.CLAUDE_CONFIG_DIR;
+      else process.env.CLAUDE_CONFIG_DIR = saved;
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it("a plugin only the workspace's settings enable starts its servers once the workspace is trusted, as a workspace server", async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'wb-mcp-plugin-'));
+    const saved = process.env.CLAUDE_CONFIG_DIR;
+    const claudeDir = join(dir, 'claude');
+    const ws = join(dir, 'ws');
+    const root = join(dir, 'plugin');
+    process.env.CLAUDE_CONFIG_DIR = claudeDir;
+    mkdirSync(join(claudeDir, 'plugins'), { recursive: true });
+    mkdirSync(join(ws, '.claude'), { recursive: true });
+    mkdirSync(root);
+    writeFileSync(
+      join(root, '.mcp.json'),
+      JSON.stringify({ mcpServers: { srv: { command: 'x' } } }),
+    );
+    writeFileSync(
+      join(claudeDir, 'plugins', 'installed_plugins.json'),
+      JSON.stringify({ plugins: { 'team@corp': [{ scope: 'user', installPath: root }] } }),
+    );
+    writeFileSync(
+      join(ws, '.claude', 'settings.json'),
+      JSON.stringify({ enabledPlugins: { 'team@corp': true } }),
+    );
+    try {
+      const untrusted = await loadMcpConfig({
+        workspace: ws,
+        trusted: false,
+        settings: DEFAULT_SETTINGS,
+      });
+      expect(untrusted.servers).toEqual([]);
+      expect(untrusted.diagnostics).toEqual([
+        `${join(root, '.mcp.json')} ignored: the workspace that enables plugin "team" is not trusted`,
+      ]);
+      const trusted = await loadMcpConfig({
+        workspace: ws,
+        trusted: true,
+        settings: DEFAULT_SETTINGS,
+      });
+      expect(trusted.servers.map((sv) => [sv.name, sv.source])).toEqual([
+        ['plugin:team:srv', 'workspace'],
       ]);
     } finally {
       if (saved === undefined) delete process.env.CLAUDE_CONFIG_DIR;

@@ -353,4 +353,43 @@ describe('MCP servers', () => {
     expect(demoInfo).toMatchObject({ enabled: false, status: 'disabled', from: '.mcp.json' });
     expect(demoInfo!.off).toBe(`rejected in ${rejecting} (disabledMcpjsonServers)`);
   });
+
+  it("starts an enabled Claude Code plugin's servers (its .mcp.json and plugin.json) under Claude Code's names, with CLAUDE_PLUGIN_ROOT", async () => {
+    const claudeDir = join(sb.home, '.claude');
+    process.env.CLAUDE_CONFIG_DIR = claudeDir;
+    const root = join(claudeDir, 'plugins', 'cache', 'market', 'dbtools', '1.0.0');
+    mkdirSync(join(root, '.claude-plugin'), { recursive: true });
+    writeFileSync(
+      join(root, '.mcp.json'),
+      JSON.stringify({ db: demo({ DEMO_VAR: 'root is ${CLAUDE_PLUGIN_ROOT}' }) }),
+    );
+    writeFileSync(
+      join(root, '.claude-plugin', 'plugin.json'),
+      JSON.stringify({ name: 'dbtools', mcpServers: { api: demo() } }),
+    );
+    writeFileSync(
+      join(claudeDir, 'plugins', 'installed_plugins.json'),
+      JSON.stringify({
+        version: 2,
+        plugins: { 'dbtools@market': [{ scope: 'user', installPath: root }] },
+      }),
+    );
+    writeFileSync(
+      join(claudeDir, 'settings.json'),
+      JSON.stringify({ enabledPlugins: { 'dbtools@market': true } }),
+    );
+    const { llm } = await run([
+      call('mcp__plugin_dbtools_db__env'),
+      call('mcp__plugin_dbtools_api__echo', { text: 'from the manifest' }),
+      { text: 'done' },
+    ]);
+    const [env, echo] = toolResults(llm);
+    expect((JSON.parse(env!) as { DEMO_VAR: string }).DEMO_VAR).toBe(`root is ${root}`);
+    expect(echo).toBe('echo: from the manifest');
+    const listing = await wb!.mcp.list({});
+    expect(listing.servers.map((sv) => [sv.name, sv.from, sv.status])).toEqual([
+      ['plugin:dbtools:db', 'plugin dbtools', 'connected'],
+      ['plugin:dbtools:api', 'plugin dbtools', 'connected'],
+    ]);
+  });
 });
