@@ -76,7 +76,7 @@ async function parse(file: string): Promise<Parsed | string | undefined> {
   let parsed: Parsed | string;
   try {
     const json: unknown = JSON.parse(await readTextNonBlocking(file));
-    parsed = isRecord(json) ? json : `${file}: expected a JSON object`;
+    parsed = isRecord(json) ? mcpPart(json) : `${file}: expected a JSON object`;
   } catch (err) {
     // Claude Code rewrites the file in place: a read mid-write is tried again on the next run.
     parsed = `${file}: cannot read its MCP servers: ${(err as Error).message}`;
@@ -85,6 +85,20 @@ async function parse(file: string): Promise<Parsed | string | undefined> {
   }
   cache.set(file, { stamp, parsed });
   return parsed;
+}
+
+/** Only what is about MCP servers is kept: the rest of the file (histories, caches) can be megabytes. */
+function mcpPart(json: Record<string, unknown>): Parsed {
+  const projects: Record<string, unknown> = {};
+  if (isRecord(json.projects)) {
+    for (const [key, entry] of Object.entries(json.projects)) {
+      if (!isRecord(entry)) continue;
+      const { mcpServers, disabledMcpServers, disabledMcpjsonServers } = entry;
+      if (mcpServers ?? disabledMcpServers ?? disabledMcpjsonServers)
+        projects[key] = { mcpServers, disabledMcpServers, disabledMcpjsonServers };
+    }
+  }
+  return { mcpServers: json.mcpServers, projects };
 }
 
 /** `projects[<workspace>]`, matched as written or by the folder's real path (Claude Code's key). */
