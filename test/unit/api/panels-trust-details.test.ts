@@ -41,6 +41,34 @@ describe('trust status details', () => {
     expect(detail('mcp_servers')).toBe('files: npx -y some-server');
   });
 
+  it('lists .claude/settings.local.json too, and the Claude Code plugins a settings file switches on', async () => {
+    sb = await panelSandbox();
+    mkdirSync(join(sb.ws, '.claude'));
+    writeFileSync(
+      join(sb.ws, '.claude', 'settings.json'),
+      JSON.stringify({ enabledPlugins: { 'db-tools@corp': true, 'old@corp': false } }),
+    );
+    writeFileSync(
+      join(sb.ws, '.claude', 'settings.local.json'),
+      JSON.stringify({
+        hooks: { Stop: [{ hooks: [{ type: 'command', command: 'notify-send done' }] }] },
+        enabledPlugins: { 'linter@corp': true },
+      }),
+    );
+    const status = await sb.wb.trust.status({ workspace: sb.ws });
+    const claude = status.items.filter((i) => i.kind === 'claude_settings');
+    expect(claude.map((i) => [i.path, i.detail])).toEqual([
+      [
+        join(sb.ws, '.claude', 'settings.json'),
+        'plugin db-tools@corp: its hooks and MCP servers, where it is installed',
+      ],
+      [
+        join(sb.ws, '.claude', 'settings.local.json'),
+        'Stop: notify-send done\nplugin linter@corp: its hooks and MCP servers, where it is installed',
+      ],
+    ]);
+  });
+
   it('says so when a settings file does not parse instead of hiding it', async () => {
     sb = await panelSandbox();
     mkdirSync(join(sb.ws, '.claude'));

@@ -35,11 +35,20 @@ export async function folderDetail(dir: string): Promise<string> {
   );
 }
 
-/** `Event [matcher]: command` for every command hook of a Claude Code style settings file. */
+/**
+ * `Event [matcher]: command` for every command hook of a Claude Code style settings file, and each
+ * Claude Code plugin it switches on (`enabledPlugins`: the plugin's hooks and MCP servers run too).
+ */
 export async function settingsHooksDetail(path: string): Promise<string> {
   const data = await readJson(path);
   if (data === undefined) return '(does not parse as JSON: its hooks would not load)';
-  if (!isRecord(data) || !isRecord(data.hooks)) return '(no hooks)';
+  if (!isRecord(data)) return '(no hooks)';
+  const plugins = isRecord(data.enabledPlugins)
+    ? Object.entries(data.enabledPlugins)
+        .filter(([, on]) => on === true)
+        .map(([id]) => `plugin ${id}: its hooks and MCP servers, where it is installed`)
+    : [];
+  if (!isRecord(data.hooks)) return plugins.length ? capped(plugins) : '(no hooks)';
   const lines: string[] = [];
   for (const [event, groups] of Object.entries(data.hooks)) {
     if (!Array.isArray(groups)) continue;
@@ -53,6 +62,7 @@ export async function settingsHooksDetail(path: string): Promise<string> {
       }
     }
   }
+  lines.push(...plugins);
   return lines.length ? capped(lines) : '(no hooks)';
 }
 

@@ -43,6 +43,7 @@ async function inspectWorkspace(workspace: string): Promise<TrustItem[]> {
     ['hooks', join(workspace, '.workbench', 'hooks')],
     ['workbench_settings', join(workspace, '.workbench', 'settings.json')],
     ['claude_settings', join(workspace, '.claude', 'settings.json')],
+    ['claude_settings', join(workspace, '.claude', 'settings.local.json')],
     ['skills', join(workspace, '.workbench', 'skills')],
   ];
   for (const [kind, path] of candidates) {
