@@ -108,6 +108,20 @@ export async function createWorkbench(opts: WorkbenchOptions): Promise<Workbench
     return begin({ ...args, text: '' }, true);
   }
 
+  /** Deletes one thread, cancelling its run here; what the cancelled run writes as it ends goes too. */
+  function removeThread(threadId: string): void {
+    const run = running.get(threadId);
+    run?.controller.abort();
+    const forget = () => {
+      // Rows still buffered for the thread are written first, so that they are deleted too.
+      feed.flush();
+      db.hookRuns.flush?.();
+      db.threads.delete(threadId);
+    };
+    forget();
+    if (run) void run.handle.finished.finally(forget);
+  }
+
   async function begin(args: SendArgs, resuming: boolean): Promise<RunHandle> {
     if (args.threadId && running.has(args.threadId)) {
       throw new WorkbenchError('conflict', 'a run is already in progress on this thread');
@@ -364,20 +378,22 @@ export async function createWorkbench(opts: WorkbenchOptions): Promise<Workbench
         return db.threads.summary(state.thread_id)!;
       },
       rename: (a) => db.threads.setTitle(a.threadId, a.title),
-      delete: function remove(a: { threadId: string }) {
-        // A subagent's child thread goes with its parent.
-        for (const child of db.threads.children(a.threadId)) remove({ threadId: child.thread_id });
-        const run = running.get(a.threadId);
-        run?.controller.abort();
-        const forget = () => {
-          // Rows still buffered for the thread are written first, so that they are deleted too.
-          feed.flush();
-          db.hookRuns.flush?.();
-          db.threads.delete(a.threadId);
-        };
-        forget();
-        // A cancelled run still writes as it ends (its hook runs, its end in the feed): those go too.
-        if (run) void run.handle.finished.finally(forget);
+      delete: (a: { threadId: string }) => {
+        // A subagent's child threads go with their parent; none may be running in another process.
+        const family = (id: string): string[] => [
+          ...db.threads.children(id).flatMap((c) => family(c.thread_id)),
+          id,
+        ];
+        const ids = family(a.threadId);
+        for (const id of ids) {
+          const holder = db.leases.heldElsewhere(id);
+          if (holder)
+            throw new WorkbenchError(
+              'conflict',
+              `thread ${id} is running in another workbench process (pid ${holder.pid}); stop that run first`,
+            );
+        }
+        for (const id of ids) removeThread(id);
       },
       compact,
       fork: (a) => forkThread(db.threads, (fn) => db.transaction(fn), a),

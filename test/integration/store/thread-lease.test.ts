@@ -56,4 +56,40 @@ describe('a thread runs in one process at a time', () => {
     expect(after.code).toBe(0);
     expect(after.stdout.trim()).toBe('Took over.');
   });
+
+  it('`threads delete` refuses a thread another process is running, and deletes it once that run is gone', async () => {
+    const { home, workspace } = await sandbox();
+    fake = await startFakeOpenAi({
+      script: [
+        { text: 'Started.' },
+        { text: 'Working on it, slowly', chunkSize: 4, stallAfterChunks: 2 },
+      ],
+    });
+    const env = { home, workspace, baseURL: fake.baseURL };
+    const first = await runCli(['run', '--auto', '--json', 'start'], env);
+    const threadId = events(first.stdout).at(-1)!.thread_id!;
+    const holder = spawnCli(['run', '--auto', '--json', '--thread', threadId, 'hold'], env);
+    let out = '';
+    holder.stdout!.on('data', (d) => (out += d));
+    const held = collect(holder, 60_000);
+    await expect.poll(() => out.includes('on_chat_model_stream'), { timeout: 30_000 }).toBe(true);
+
+    const refused = await runCli(['threads', 'delete', threadId], env);
+    expect(refused.code).not.toBe(0);
+    expect(refused.stderr).toMatch(
+      new RegExp(
+        `thread ${threadId} is running in another workbench process \\(pid \\d+\\); stop that run first`,
+      ),
+    );
+    expect((await runCli(['threads', 'show', threadId], env)).code).toBe(0);
+
+    holder.kill('SIGKILL');
+    await held;
+    const deleted = await runCli(['threads', 'delete', threadId], env);
+    expect(deleted.code).toBe(0);
+    expect(deleted.stdout).toBe(`deleted thread ${threadId}\n`);
+    const gone = await runCli(['threads', 'show', threadId], env);
+    expect(gone.code).toBe(1);
+    expect(gone.stderr).toContain(`unknown thread ${threadId}`);
+  });
 });

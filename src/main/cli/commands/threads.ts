@@ -1,11 +1,11 @@
-/** `workbench threads list|show|resume|meta|changes|revert`: the threads kept in $WORKBENCH_HOME/workbench.db. */
+/** `workbench threads list|show|resume|meta|delete|changes|revert`: the threads kept in $WORKBENCH_HOME/workbench.db. */
 import { prettyPrint } from '../../agent/messages.ts';
 import { metaPairs, parse } from '../args.ts';
 import { withWorkbench } from '../open-workbench.ts';
 import { UsageError, type CliCommand } from '../types.ts';
 import { printChanges, revertChanges } from './thread-changes.ts';
 
-const SUBCOMMANDS = ['list', 'show', 'resume', 'meta'];
+const SUBCOMMANDS = ['list', 'show', 'resume', 'meta', 'delete'];
 
 export const threadsCommand: CliCommand = async (argv, io) => {
   const [sub, ...rest] = argv;
@@ -35,7 +35,7 @@ export const threadsCommand: CliCommand = async (argv, io) => {
   });
   if (!SUBCOMMANDS.includes(sub ?? ''))
     throw new UsageError(
-      'expected "threads list", "threads show ID", "threads resume ID", "threads meta ID", "threads changes ID" or "threads revert ID"',
+      'expected "threads list", "threads show ID", "threads resume ID", "threads meta ID", "threads delete ID", "threads changes ID" or "threads revert ID"',
     );
   const id = positionals[0];
   if (sub !== 'list' && !id) throw new UsageError(`threads ${sub} needs a thread ID`);
@@ -75,6 +75,13 @@ export const threadsCommand: CliCommand = async (argv, io) => {
     if (!state) {
       io.stderr(`workbench threads: unknown thread ${id}\n`);
       return 1;
+    }
+    if (sub === 'delete') {
+      const subagents = wb.threads.children({ threadId: id! }).length;
+      wb.threads.delete({ threadId: id! });
+      const also = subagents ? ` and its subagent threads` : '';
+      io.stdout(`deleted thread ${id}${also}\n`);
+      return 0;
     }
     const summary = wb.threads.summary({ threadId: id! });
     const children = wb.threads.children({ threadId: id! });
