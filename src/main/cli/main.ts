@@ -31,6 +31,7 @@ commands:
   threads show ID [--json]                               print a thread (JSON: state, agent, children)
   threads resume ID                                      continue an interrupted run
   threads meta ID [--meta K=V]... [--remove K]...        set or remove thread metadata
+  threads delete ID                                      delete a thread and all stored for it
   events [--follow] [--json] [--thread ID] [--since SEQ] print (and follow) the event feed
   threads changes ID [--json]                            list the files the agent changed
   threads revert ID --call C|--file P|--run R [--force]  revert agent writes (conflicts stop it)
