@@ -10,10 +10,11 @@ import type { McpServerConfig, WorkbenchSettings } from '../../shared/types/inde
 import { expandAll, expandVars } from '../env/expand-vars.ts';
 import { readTextNonBlocking } from '../fs/read-text-if-file.ts';
 import { statIfAny } from '../fs/stat-if-any.ts';
+import { parsedSettings, readClaudeSettingsFiles } from '../user-hooks/claude-config.ts';
 import { claudeConfigDir } from '../user-hooks/claude-plugins.ts';
 import { claudeJsonPath, readClaudeJsonMcp } from './claude-json.ts';
 import { pluginServerFiles } from './claude-plugin-servers.ts';
-import { readClaudeSettings, rejectedMcpjsonServers } from './claude-settings.ts';
+import { rejectedMcpjsonServers } from './claude-settings.ts';
 
 export const mcpServerConfigSchema = z.looseObject({
   // `streamable-http` is the MCP specification's name for `http`; Claude Code takes both.
@@ -63,6 +64,15 @@ export const MCP_FILE = '.mcp.json';
 /** Server names become part of tool names (`mcp__<server>__<tool>`). */
 const NAME = /^[A-Za-z0-9_-]{1,64}$/;
 
+/** Whose servers: a workspace, with the settings and trust they are read under. */
+export interface McpConfigWhere {
+  workspace: string;
+  /** $WORKBENCH_HOME (its settings.json is one of the Claude dialect's settings files). */
+  home: string;
+  settings: WorkbenchSettings;
+  trusted: boolean;
+}
+
 export interface McpConfigResult {
   servers: McpServerSpec[];
   diagnostics: string[];
@@ -74,16 +84,13 @@ export interface McpConfigResult {
  * servers of enabled Claude Code plugins (`plugin:<plugin>:<server>`; a plugin only the workspace
  * enables needs trust), the workspace's `.mcp.json` when `trusted` (Claude Code's project scope),
  * and Claude Code's local scope (`~/.claude.json` `projects["<workspace>"].mcpServers`) — local
- * over project over user, as in Claude Code. One of its or the project's servers that Claude Code switches off for the folder
- * (`disabledMcpServers`), or a `.mcp.json` server it rejected (`disabledMcpjsonServers`), is listed
- * with `off`.
+ * over project over user, as in Claude Code. One of its or the project's servers that Claude Code
+ * switches off for the folder (`disabledMcpServers`), or a `.mcp.json` server it rejected
+ * (`disabledMcpjsonServers`), is listed with `off`. Plugins and rejections come from the Claude
+ * dialect's settings files, the ones its hooks are read from (`home` is $WORKBENCH_HOME).
  * Contract: never rejects; a broken file or entry is a diagnostic.
  */
-export async function loadMcpConfig(o: {
-  workspace: string;
-  settings: WorkbenchSettings;
-  trusted: boolean;
-}): Promise<McpConfigResult> {
+export async function loadMcpConfig(o: McpConfigWhere): Promise<McpConfigResult> {
   const diagnostics: string[] = [];
   const byName = new Map<string, McpServerSpec>();
   const add = (
@@ -111,7 +118,9 @@ export async function loadMcpConfig(o: {
   const claude = await readClaudeJsonMcp(claudeFile, o.workspace);
   if (typeof claude === 'string') diagnostics.push(claude);
   const fromClaude = typeof claude === 'object' ? claude : undefined;
-  const claudeSettings = await readClaudeSettings(o.workspace, claudeDir);
+  const claudeSettings = parsedSettings(
+    await readClaudeSettingsFiles(o.workspace, o.home, claudeDir),
+  );
   if (fromClaude) add('user', '~/.claude.json', claudeFile, fromClaude.user);
   add('user', 'settings', 'settings mcp_servers', o.settings.mcp_servers ?? {});
   const plugins = await pluginServerFiles(claudeSettings, o.workspace, claudeDir);

@@ -14,7 +14,12 @@ import {
   type McpConnectionOptions,
   type McpLifecycleEvent,
 } from './connection.ts';
-import { loadMcpConfig, type McpServerSpec } from './config.ts';
+import {
+  loadMcpConfig,
+  type McpConfigResult,
+  type McpConfigWhere,
+  type McpServerSpec,
+} from './config.ts';
 import { qualifiedName } from './tools.ts';
 
 export interface McpManager {
@@ -22,12 +27,12 @@ export interface McpManager {
    * The connected or failed servers of a workspace, started as needed and waited for.
    * Contract: an untrusted workspace's `.mcp.json` is never read; a disabled server is stopped.
    */
-  servers(o: { workspace: string; settings: WorkbenchSettings; trusted: boolean }): Promise<{
+  servers(o: McpConfigWhere & { config?: McpConfigResult }): Promise<{
     connections: McpConnection[];
     diagnostics: string[];
   }>;
   /** The panel's view of a workspace's servers (starting them as `servers` does). */
-  list(o: { workspace: string; settings: WorkbenchSettings; trusted: boolean }): Promise<{
+  list(o: McpConfigWhere): Promise<{
     servers: McpServerInfo[];
     diagnostics: string[];
   }>;
@@ -60,8 +65,8 @@ export function createMcpManager(opts: Omit<McpConnectionOptions, 'onEvent'> = {
   };
   const slot = (workspace: string, s: McpServerSpec) => `${workspace}\0${s.source}:${s.name}`;
 
-  async function servers(o: { workspace: string; settings: WorkbenchSettings; trusted: boolean }) {
-    const { servers: specs, diagnostics } = await loadMcpConfig(o);
+  async function servers(o: McpConfigWhere & { config?: McpConfigResult }) {
+    const { servers: specs, diagnostics } = o.config ?? (await loadMcpConfig(o));
     const wanted = new Set<string>();
     const connections: McpConnection[] = [];
     for (const spec of specs) {

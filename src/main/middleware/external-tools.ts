@@ -27,10 +27,16 @@ export function createExternalToolsHook(opts: ExternalToolsOptions = {}): Hook {
     async beforeAgent(ctx) {
       registerHttpTools(ctx);
       if (!opts.mcp) return;
-      const where = { workspace: ctx.workspace.root, settings: ctx.settings, trusted: ctx.trusted };
+      const where = {
+        workspace: ctx.workspace.root,
+        home: ctx.home,
+        settings: ctx.settings,
+        trusted: ctx.trusted,
+      };
+      const config = await loadMcpConfig(where);
       // A run without MCP servers gets no span for them.
-      const configured = (await loadMcpConfig(where)).servers.length > 0;
-      const span = configured ? ctx.trace?.startSpan('mcp servers', 'internal') : undefined;
+      const span =
+        config.servers.length > 0 ? ctx.trace?.startSpan('mcp servers', 'internal') : undefined;
       // Until this run's servers are known, every server's events count (they are starting for it).
       const mine: { names?: ReadonlySet<string>; ended?: boolean } = {};
       unsubscribe = opts.mcp.subscribe((e) => {
@@ -38,7 +44,7 @@ export function createExternalToolsHook(opts: ExternalToolsOptions = {}): Hook {
         if (span && !mine.ended) span.addEvent(`mcp.${e.kind}`, attributes(e));
         else ctx.trace?.recordEvent(`mcp.${e.kind}`, attributes(e));
       });
-      const { connections, diagnostics } = await opts.mcp.servers(where);
+      const { connections, diagnostics } = await opts.mcp.servers({ ...where, config });
       mine.names = new Set(connections.map((c) => c.spec.name));
       for (const message of diagnostics) diagnostic(ctx, message);
       for (const conn of connections) {

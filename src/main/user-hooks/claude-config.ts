@@ -73,21 +73,37 @@ interface SourceFile {
   pluginData?: string;
 }
 
-/** Reads the settings files that exist, then the hooks files of the plugins they enable. */
-async function sourceFiles(workspace: string, home: string, claudeDir: string): Promise<SourceFile[]> {
-  const files: SourceFile[] = [];
-  const settings: SettingsData[] = [];
+/** A settings file that exists, with its text and, when it parses, its content. */
+export interface ReadSettingsFile extends ClaudeSettingsFile {
+  text: string;
+  /** Absent when the file does not parse. */
+  data?: unknown;
+}
+
+/** The settings files of the Claude dialect that exist, read (MCP servers and plugins read them too). */
+export async function readClaudeSettingsFiles(workspace: string, home: string, claudeDir: string = claudeConfigDir()): Promise<ReadSettingsFile[]> {
+  const files: ReadSettingsFile[] = [];
   for (const file of claudeSettingsFiles(workspace, home, claudeDir)) {
     const text = await readTextIfFile(file.path);
     if (text === undefined) continue;
-    files.push({ path: file.path, scope: file.scope, text });
     try {
-      settings.push({ scope: file.scope, precedence: file.precedence, data: JSON.parse(text.replace(/^\uFEFF/, '')) });
+      files.push({ ...file, text, data: JSON.parse(text.replace(/^\uFEFF/, '')) });
     } catch {
-      // Reported when the file's hooks are read below.
+      files.push({ ...file, text }); // reported where its hooks are read
     }
   }
-  for (const plugin of enabledPlugins(settings, workspace, claudeDir)) {
+  return files;
+}
+
+/** The files that parse, as `enabledPlugins` reads them. */
+export const parsedSettings = (files: readonly ReadSettingsFile[]): (ReadSettingsFile & SettingsData)[] =>
+  files.filter((f): f is ReadSettingsFile & SettingsData => 'data' in f);
+
+/** Reads the settings files that exist, then the hooks files of the plugins they enable. */
+async function sourceFiles(workspace: string, home: string, claudeDir: string): Promise<SourceFile[]> {
+  const read = await readClaudeSettingsFiles(workspace, home, claudeDir);
+  const files: SourceFile[] = read.map(({ path, scope, text }) => ({ path, scope, text }));
+  for (const plugin of enabledPlugins(parsedSettings(read), workspace, claudeDir)) {
     const path = join(plugin.root, 'hooks', 'hooks.json');
     const text = await readTextIfFile(path);
     if (text !== undefined) files.push({ path, scope: plugin.scope, text, pluginRoot: plugin.root, pluginData: pluginDataDir(claudeDir, plugin.id) });

@@ -65,6 +65,7 @@ describe('MCP configuration', () => {
     process.env.MCP_CFG_TEST = 'value';
     const { servers, diagnostics } = await loadMcpConfig({
       workspace: '/nonexistent-workspace',
+      home: '/nonexistent-home',
       trusted: true,
       settings: {
         ...DEFAULT_SETTINGS,
@@ -109,6 +110,7 @@ describe('MCP configuration', () => {
     );
     const { servers, diagnostics } = await loadMcpConfig({
       workspace: ws,
+      home: ws,
       trusted: true,
       settings: DEFAULT_SETTINGS,
     });
@@ -134,6 +136,7 @@ describe('MCP configuration', () => {
     try {
       const { servers } = await loadMcpConfig({
         workspace: dir,
+        home: dir,
         trusted: false,
         settings: { ...DEFAULT_SETTINGS, mcp_servers: { mine: { command: 'srv' } } },
       });
@@ -178,6 +181,7 @@ describe('MCP configuration', () => {
     try {
       const untrusted = await loadMcpConfig({
         workspace: ws,
+        home: dir,
         trusted: false,
         settings: DEFAULT_SETTINGS,
       });
@@ -187,6 +191,7 @@ describe('MCP configuration', () => {
       ]);
       const trusted = await loadMcpConfig({
         workspace: ws,
+        home: dir,
         trusted: true,
         settings: DEFAULT_SETTINGS,
       });

@@ -32,6 +32,7 @@ export function createMcpService(
     const dir = await folder(workspace);
     return deps.mcp.list({
       workspace: dir,
+      home: deps.home,
       settings: deps.settings.get(),
       trusted: deps.trust.isTrusted(dir),
     });
