@@ -78,10 +78,9 @@ async function parse(file: string): Promise<Parsed | string | undefined> {
     const json: unknown = JSON.parse(await readTextNonBlocking(file));
     parsed = isRecord(json) ? mcpPart(json) : `${file}: expected a JSON object`;
   } catch (err) {
-    // Claude Code rewrites the file in place: a read mid-write is tried again on the next run.
-    parsed = `${file}: cannot read its MCP servers: ${(err as Error).message}`;
+    // Not cached: Claude Code rewrites the file in place, so a read mid-write is tried again next run.
     cache.delete(file);
-    return parsed;
+    return `${file}: cannot read its MCP servers: ${(err as Error).message}`;
   }
   cache.set(file, { stamp, parsed });
   return parsed;

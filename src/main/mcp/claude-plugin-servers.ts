@@ -6,8 +6,9 @@
  * `mcp__plugin_<plugin>_<server>__<tool>`; `${CLAUDE_PLUGIN_ROOT}` and `${CLAUDE_PLUGIN_DATA}` are
  * the plugin's folders.
  */
-import { isAbsolute, join, relative, resolve } from 'node:path';
+import { join, resolve } from 'node:path';
 import { readTextIfFile } from '../fs/read-text-if-file.ts';
+import { isInside } from '../tools/path-guard.ts';
 import { pluginDataDir } from '../user-hooks/claude-config.ts';
 import { enabledPlugins, type SettingsData } from '../user-hooks/claude-plugins.ts';
 import { isRecord } from '../user-hooks/json-output.ts';
@@ -31,42 +32,28 @@ export async function pluginServerFiles(
 ): Promise<{ files: PluginServerFile[]; diagnostics: string[] }> {
   const files: PluginServerFile[] = [];
   const diagnostics: string[] = [];
-  for (const p of enabledPlugins([...settings], workspace, claudeDir)) {
+  for (const p of enabledPlugins(settings, workspace, claudeDir)) {
     const plugin = p.id.split('@')[0] || p.id;
     const vars = { CLAUDE_PLUGIN_ROOT: p.root, CLAUDE_PLUGIN_DATA: pluginDataDir(claudeDir, p.id) };
-    const add = async (file: string, unwrap: boolean) => {
-      const json = await readJson(file);
-      if (json === undefined) return;
-      if (typeof json === 'string') return void diagnostics.push(json);
-      const entries = unwrap && isRecord(json.mcpServers) ? json.mcpServers : json;
+    const add = (file: string, entries: Record<string, unknown>) =>
       files.push({ plugin, scope: p.scope, file, entries, vars });
-    };
-    await add(join(p.root, '.mcp.json'), true);
-    const manifest = await readJson(join(p.root, '.claude-plugin', 'plugin.json'));
-    const declared = isRecord(manifest) ? manifest.mcpServers : undefined;
-    if (isRecord(declared)) {
-      files.push({
-        plugin,
-        scope: p.scope,
-        file: join(p.root, '.claude-plugin', 'plugin.json'),
-        entries: declared,
-        vars,
-      });
-    }
-    for (const path of typeof declared === 'string'
-      ? [declared]
-      : Array.isArray(declared)
-        ? declared
-        : []) {
-      if (typeof path !== 'string') continue;
+    const addFile = async (path: string) => {
       const file = resolve(p.root, path);
-      const rel = relative(p.root, file);
-      if (rel.startsWith('..') || isAbsolute(rel)) {
+      if (!isInside(file, p.root)) {
         diagnostics.push(`${p.root}: mcpServers file ${path} is outside the plugin`);
-        continue;
+        return;
       }
-      await add(file, true);
-    }
+      const json = await readJson(file);
+      if (typeof json === 'string') diagnostics.push(json);
+      else if (json) add(file, isRecord(json.mcpServers) ? json.mcpServers : json);
+    };
+    await addFile('.mcp.json');
+    const manifestFile = join(p.root, '.claude-plugin', 'plugin.json');
+    const manifest = await readJson(manifestFile);
+    const declared = isRecord(manifest) ? manifest.mcpServers : undefined;
+    // `plugin.json`'s `mcpServers`: the servers themselves, or the path of a file (or a list).
+    if (isRecord(declared)) add(manifestFile, declared);
+    for (const path of [declared].flat()) if (typeof path === 'string') await addFile(path);
   }
   return { files, diagnostics };
 }

@@ -52,7 +52,7 @@ function installPath(entries: unknown, workspace: string, pluginsDir: string): s
  * installed_plugins.json means no plugins.
  */
 export function enabledPlugins(
-  settings: SettingsData[],
+  settings: readonly SettingsData[],
   workspace: string,
   claudeDir: string,
 ): EnabledPlugin[] {

@@ -43,14 +43,8 @@ export async function settingsHooksDetail(path: string): Promise<string> {
   const data = await readJson(path);
   if (data === undefined) return '(does not parse as JSON: its hooks would not load)';
   if (!isRecord(data)) return '(no hooks)';
-  const plugins = isRecord(data.enabledPlugins)
-    ? Object.entries(data.enabledPlugins)
-        .filter(([, on]) => on === true)
-        .map(([id]) => `plugin ${id}: its hooks and MCP servers, where it is installed`)
-    : [];
-  if (!isRecord(data.hooks)) return plugins.length ? capped(plugins) : '(no hooks)';
   const lines: string[] = [];
-  for (const [event, groups] of Object.entries(data.hooks)) {
+  for (const [event, groups] of Object.entries(isRecord(data.hooks) ? data.hooks : {})) {
     if (!Array.isArray(groups)) continue;
     for (const group of groups) {
       if (!isRecord(group) || !Array.isArray(group.hooks)) continue;
@@ -62,7 +56,9 @@ export async function settingsHooksDetail(path: string): Promise<string> {
       }
     }
   }
-  lines.push(...plugins);
+  for (const [id, on] of Object.entries(isRecord(data.enabledPlugins) ? data.enabledPlugins : {})) {
+    if (on === true) lines.push(`plugin ${id}: its hooks and MCP servers, where it is installed`);
+  }
   return lines.length ? capped(lines) : '(no hooks)';
 }
 
