@@ -9,6 +9,7 @@ import type { SandboxSettings } from '../../shared/types/index.ts';
 import { defineTool, ToolError, type Tool, type ToolOutput } from './types.ts';
 import { defaultShell, runInProcessGroup, type GroupRunResult } from './process-group.ts';
 import { createLiveOutput } from './live-output.ts';
+import { terminalText } from './terminal-text.ts';
 import { safeChildEnv } from '../env/child-env.ts';
 import type { CommandSnapshotter } from '../checkpoints/command-snapshot.ts';
 import {
@@ -103,7 +104,8 @@ export function createExecuteTool(opts: ExecuteToolOptions = {}): Tool {
         fromInput: ({ description: _d, ...rest }) => rest,
         toResponse: ({ args, output, absolute }) => ({
           command: args.command,
-          exitCode: Number(/exit code: (-?\d+)/.exec(output)?.[1] ?? -1),
+          // The status line follows the output, which may print an `exit code:` line of its own.
+          exitCode: Number([...output.matchAll(/^exit code: (-?\d+)$/gm)].at(-1)?.[1] ?? -1),
           output,
           workingDir: absolute('.'),
         }),
@@ -184,6 +186,9 @@ function formatResult(
     notes.push('background processes left by the command were stopped');
   if (sandbox) notes.push(`command ${describeCommandSandbox(sandbox)}`);
   notes.push(...extra);
-  const output = r.output.length > 0 ? r.output.replace(/\n$/, '') : '(no output)';
+  const shown = terminalText(r.output);
+  if (shown.changed)
+    notes.push('output shown as a terminal shows it: colours removed, redrawn lines in their last state (`| cat -v` shows the bytes)');
+  const output = shown.text.length > 0 ? shown.text.replace(/\n$/, '') : '(no output)';
   return [output, '', status, ...notes].join('\n');
 }

@@ -27,6 +27,21 @@ describe('execute', () => {
     expect(ok.text).toBe('(no output)\n\nexit code: 0');
   });
 
+  it('gives the model the output as a terminal shows it, and hooks the bytes', async () => {
+    const command = "printf 'fetch  10%%\\rfetch 100%%\\n'; printf '\\033[32mPASS\\033[0m 3 tests\\n' >&2";
+    const out = await createExecuteTool().execute({ command }, t.ctx);
+    const r = typeof out === 'string' ? { content: out, streams: undefined } : out;
+    expect(r.content).toBe('fetch 100%\nPASS 3 tests\n\nexit code: 0\noutput shown as a terminal shows it: colours removed, redrawn lines in their last state (`| cat -v` shows the bytes)');
+    expect(r.streams).toEqual({ stdout: 'fetch  10%\rfetch 100%\n', stderr: '\x1b[32mPASS\x1b[0m 3 tests\n' });
+  });
+
+  it("tells Kodelet hooks the command's exit code, not an `exit code:` line it printed", async () => {
+    const tool = createExecuteTool();
+    const r = await run(tool, { command: 'echo "exit code: 7"; exit 3' }, t.ctx);
+    const response = tool.dialects!.kodelet!.toResponse!({ args: { command: 'x' }, output: r.text, status: 'ok', absolute: (p) => p });
+    expect(response.exitCode).toBe(3);
+  });
+
   it('closes stdin so reads do not hang', async () => {
     const r = await run(createExecuteTool(), { command: 'read x; echo "read=$?"' }, t.ctx);
     expect(r.text).toMatch(/^read=1\n\nexit code: 0$/);
