@@ -6,7 +6,10 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { panelSandbox, type PanelSandbox } from './panels-helpers.ts';
 
 let sb: PanelSandbox | undefined;
+const realConfigDir = process.env.CLAUDE_CONFIG_DIR;
 afterEach(async () => {
+  if (realConfigDir === undefined) delete process.env.CLAUDE_CONFIG_DIR;
+  else process.env.CLAUDE_CONFIG_DIR = realConfigDir;
   await sb?.cleanup();
   sb = undefined;
 });
@@ -41,8 +44,49 @@ describe('trust status details', () => {
     expect(detail('mcp_servers')).toBe('files: npx -y some-server');
   });
 
-  it('lists .claude/settings.local.json too, and the Claude Code plugins a settings file switches on', async () => {
+  it('lists .claude/settings.local.json too, and what each Claude Code plugin a settings file switches on would run', async () => {
     sb = await panelSandbox();
+    const claudeDir = join(sb.home, '.claude');
+    process.env.CLAUDE_CONFIG_DIR = claudeDir;
+    const root = join(claudeDir, 'plugins', 'cache', 'corp', 'db-tools', '2.0.0');
+    mkdirSync(join(root, 'hooks'), { recursive: true });
+    mkdirSync(join(root, '.claude-plugin'));
+    writeFileSync(
+      join(root, 'hooks', 'hooks.json'),
+      JSON.stringify({
+        hooks: {
+          PreToolUse: [
+            {
+              matcher: 'Bash',
+              hooks: [{ type: 'command', command: '${CLAUDE_PLUGIN_ROOT}/guard.sh' }],
+            },
+          ],
+        },
+      }),
+    );
+    writeFileSync(
+      join(root, '.mcp.json'),
+      JSON.stringify({
+        db: {
+          command: 'node',
+          args: ['${CLAUDE_PLUGIN_ROOT}/server.js', '--token', '${DB_TOKEN}'],
+        },
+      }),
+    );
+    writeFileSync(
+      join(root, '.claude-plugin', 'plugin.json'),
+      JSON.stringify({
+        name: 'db-tools',
+        mcpServers: { docs: { type: 'http', url: 'https://docs.corp.test/mcp' } },
+      }),
+    );
+    writeFileSync(
+      join(claudeDir, 'plugins', 'installed_plugins.json'),
+      JSON.stringify({
+        version: 2,
+        plugins: { 'db-tools@corp': [{ scope: 'user', installPath: root }] },
+      }),
+    );
     mkdirSync(join(sb.ws, '.claude'));
     writeFileSync(
       join(sb.ws, '.claude', 'settings.json'),
@@ -60,11 +104,16 @@ describe('trust status details', () => {
     expect(claude.map((i) => [i.path, i.detail])).toEqual([
       [
         join(sb.ws, '.claude', 'settings.json'),
-        'plugin db-tools@corp: its hooks and MCP servers, where it is installed',
+        [
+          `plugin db-tools@corp, installed at ${root}:`,
+          '  PreToolUse [Bash]: ${CLAUDE_PLUGIN_ROOT}/guard.sh',
+          '  MCP server db: node ${CLAUDE_PLUGIN_ROOT}/server.js --token ${DB_TOKEN}',
+          '  MCP server docs: https://docs.corp.test/mcp',
+        ].join('\n'),
       ],
       [
         join(sb.ws, '.claude', 'settings.local.json'),
-        'Stop: notify-send done\nplugin linter@corp: its hooks and MCP servers, where it is installed',
+        'Stop: notify-send done\nplugin linter@corp: not installed, nothing of it runs',
       ],
     ]);
   });

@@ -4,7 +4,11 @@
  * forgiving: a file that does not parse is shown as such, never thrown (docs/hooks.md, "Trust").
  */
 import { readdir } from 'node:fs/promises';
+import { join } from 'node:path';
 import { readTextIfFile } from '../../fs/read-text-if-file.ts';
+import { pluginServerFiles } from '../../mcp/claude-plugin-servers.ts';
+import { mcpServerConfigSchema } from '../../mcp/config.ts';
+import { enabledPlugins } from '../../user-hooks/claude-plugins.ts';
 
 /** Most lines one item lists before saying how many more there are. */
 const MAX_LINES = 40;
@@ -35,16 +39,10 @@ export async function folderDetail(dir: string): Promise<string> {
   );
 }
 
-/**
- * `Event [matcher]: command` for every command hook of a Claude Code style settings file, and each
- * Claude Code plugin it switches on (`enabledPlugins`: the plugin's hooks and MCP servers run too).
- */
-export async function settingsHooksDetail(path: string): Promise<string> {
-  const data = await readJson(path);
-  if (data === undefined) return '(does not parse as JSON: its hooks would not load)';
-  if (!isRecord(data)) return '(no hooks)';
+/** `Event [matcher]: command` for every command hook of a `hooks` object (settings or a plugin's hooks.json). */
+function commandHookLines(hooks: unknown): string[] {
   const lines: string[] = [];
-  for (const [event, groups] of Object.entries(isRecord(data.hooks) ? data.hooks : {})) {
+  for (const [event, groups] of Object.entries(isRecord(hooks) ? hooks : {})) {
     if (!Array.isArray(groups)) continue;
     for (const group of groups) {
       if (!isRecord(group) || !Array.isArray(group.hooks)) continue;
@@ -56,9 +54,63 @@ export async function settingsHooksDetail(path: string): Promise<string> {
       }
     }
   }
+  return lines;
+}
+
+/**
+ * `name: what it starts or calls` for an MCP server entry, as written (variables not expanded: the
+ * prompt must not show a secret from the environment).
+ */
+export function mcpServerLine(name: string, raw: unknown): string {
+  const s = mcpServerConfigSchema.safeParse(raw);
+  if (!s.success) return `${name}: (not a valid entry)`;
+  return `${name}: ${s.data.url ?? [s.data.command, ...(s.data.args ?? [])].join(' ')}`;
+}
+
+/** Where a settings file's plugins are looked up: the workspace (project installs) and Claude's folder. */
+export interface PluginLookup {
+  workspace: string;
+  claudeDir: string;
+}
+
+/**
+ * What plugin `id` would bring once the workspace is trusted: its hooks' commands and its MCP
+ * servers' command lines.
+ */
+async function pluginLines(id: string, where: PluginLookup): Promise<string[]> {
+  const settings = [
+    { scope: 'workspace' as const, precedence: 0, data: { enabledPlugins: { [id]: true } } },
+  ];
+  const [plugin] = enabledPlugins(settings, where.workspace, where.claudeDir);
+  if (!plugin) return [`plugin ${id}: not installed, nothing of it runs`];
+  const hooksFile = await readJson(join(plugin.root, 'hooks', 'hooks.json'));
+  const hooks = commandHookLines(isRecord(hooksFile) ? hooksFile.hooks : undefined);
+  const { files, diagnostics } = await pluginServerFiles(
+    settings,
+    where.workspace,
+    where.claudeDir,
+  );
+  const servers = files.flatMap((f) =>
+    Object.entries(f.entries).map(([name, raw]) => `MCP server ${mcpServerLine(name, raw)}`),
+  );
+  const runs = [...hooks, ...servers, ...diagnostics];
+  return [
+    `plugin ${id}, installed at ${plugin.root}:`,
+    ...(runs.length ? runs.map((l) => `  ${l}`) : ['  (no hooks or MCP servers)']),
+  ];
+}
+
+/**
+ * `Event [matcher]: command` for every command hook of a Claude Code style settings file, then each
+ * Claude Code plugin it switches on (`enabledPlugins`) with what that plugin runs.
+ */
+export async function settingsHooksDetail(path: string, plugins: PluginLookup): Promise<string> {
+  const data = await readJson(path);
+  if (data === undefined) return '(does not parse as JSON: its hooks would not load)';
+  if (!isRecord(data)) return '(no hooks)';
+  const lines = commandHookLines(data.hooks);
   for (const [id, on] of Object.entries(isRecord(data.enabledPlugins) ? data.enabledPlugins : {})) {
-    if (on === true) lines.push(`plugin ${id}: its hooks and MCP servers, where it is installed`);
+    if (on === true) lines.push(...(await pluginLines(id, plugins)));
   }
   return lines.length ? capped(lines) : '(no hooks)';
 }
-

@@ -7,8 +7,9 @@ import { readdir, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { TrustItem, TrustStatus } from '../../../shared/ipc/contract.ts';
 import { realDir } from '../../fs/real-dir.ts';
-import { MCP_FILE, mcpServerConfigSchema, readMcpFile } from '../../mcp/config.ts';
-import { folderDetail, settingsHooksDetail } from './trust-details.ts';
+import { MCP_FILE, readMcpFile } from '../../mcp/config.ts';
+import { claudeConfigDir } from '../../user-hooks/claude-plugins.ts';
+import { folderDetail, mcpServerLine, settingsHooksDetail } from './trust-details.ts';
 import {
   loadAgentProfile,
   defaultSystemPrompt,
@@ -52,7 +53,7 @@ async function inspectWorkspace(workspace: string): Promise<TrustItem[]> {
       const names = await readdir(path).catch(() => [] as string[]);
       if (names.length === 0) continue;
     }
-    items.push({ kind, path, detail: await detailOf(kind, path) });
+    items.push({ kind, path, detail: await detailOf(kind, path, workspace) });
   }
   return [...items, ...(await profileItems(workspace)), ...(await mcpItems(workspace))];
 }
@@ -62,21 +63,21 @@ async function mcpItems(workspace: string): Promise<TrustItem[]> {
   const file = join(workspace, MCP_FILE);
   const read = await readMcpFile(file);
   if (!read || typeof read === 'string') return [];
-  // As written (variables not expanded): the prompt must not show a secret from the environment.
   const detail = Object.entries(read)
-    .map(([name, raw]) => {
-      const s = mcpServerConfigSchema.safeParse(raw);
-      if (!s.success) return `${name}: (not a valid entry)`;
-      return `${name}: ${s.data.url ?? [s.data.command, ...(s.data.args ?? [])].join(' ')}`;
-    })
+    .map(([name, raw]) => mcpServerLine(name, raw))
     .join('\n');
   return detail ? [{ kind: 'mcp_servers', path: file, detail }] : [];
 }
 
 /** Exactly what an item would run or add: hook files, commands, servers. */
-function detailOf(kind: TrustItem['kind'], path: string): Promise<string> | undefined {
+function detailOf(
+  kind: TrustItem['kind'],
+  path: string,
+  workspace: string,
+): Promise<string> | undefined {
   if (kind === 'hooks' || kind === 'skills') return folderDetail(path);
-  if (kind === 'claude_settings' || kind === 'workbench_settings') return settingsHooksDetail(path);
+  if (kind === 'claude_settings' || kind === 'workbench_settings')
+    return settingsHooksDetail(path, { workspace, claudeDir: claudeConfigDir() });
   return undefined;
 }
 
