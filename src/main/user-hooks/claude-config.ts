@@ -11,6 +11,17 @@ import { errorMessage } from '../errors.ts';
 import { readTextIfFile } from '../fs/read-text-if-file.ts';
 import { CLAUDE_EVENTS, isClaudeEvent } from './claude-events.ts';
 import { claudeConfigDir, enabledPlugins, type SettingsData } from './claude-plugins.ts';
+import { parseClaudeRule, type ClaudeRule } from './claude-rules.ts';
+
+/** The events about one tool call, the only ones a handler's `if` is read on. */
+const TOOL_EVENTS = new Set(['PreToolUse', 'PostToolUse', 'PostToolUseFailure']);
+
+/** A handler's `if`: the rule, or why the handler cannot run with it. */
+function ifRule(value: unknown, event: string): ClaudeRule | string {
+  if (typeof value !== 'string') return '"if" must be a permission rule such as "Bash(git *)"';
+  if (!TOOL_EVENTS.has(event)) return `"if" is read only on tool events (${[...TOOL_EVENTS].join(', ')}): on ${event} this handler never runs`;
+  return parseClaudeRule(value);
+}
 
 
 export interface ClaudeSettingsFile {
@@ -37,6 +48,8 @@ export interface ClaudeHandler {
   problem?: string;
   /** Same event, matcher and command as a handler listed earlier: that one runs instead. */
   duplicate?: boolean;
+  /** The handler's `if`: it runs only for tool calls this permission rule covers (`Bash(git *)`). */
+  if?: ClaudeRule;
   /** The `env` block of the handler's settings file, set for the hook process as in Claude Code. */
   env?: Record<string, string>;
   /** Runs in the command sandbox: the handler's `"sandbox": true` (a workbench extension) or its override. */
@@ -219,13 +232,18 @@ export async function loadClaudeHooks(opts: { workspace: string; home: string; t
             }
           }
           if (isRecord(h) && h.sandbox !== undefined && typeof h.sandbox !== 'boolean') problem ??= '"sandbox" must be true or false';
+          if (isRecord(h) && h.if !== undefined) {
+            const rule = ifRule(h.if, event);
+            if (typeof rule === 'string') problem ??= rule;
+            else entry.if = rule;
+          }
           if ((override.sandbox ?? (isRecord(h) && h.sandbox === true)) === true) entry.sandbox = true;
           if (override.timeout_ms) entry.timeoutMs = override.timeout_ms;
           if (problem) {
             entry.problem = problem;
             diagnostics.push(`${file.path}: ${event}[${g}].hooks[${i}]: ${problem}`);
           }
-          const key = JSON.stringify([event, matcher ?? '', entry.command, entry.args ?? null]);
+          const key = JSON.stringify([event, matcher ?? '', entry.command, entry.args ?? null, entry.if?.text ?? null]);
           // Identical handlers of settings files run once; a plugin's copy stays separate, as in Claude Code.
           if (!problem && trusted && !file.pluginRoot) {
             if (seen.has(key)) entry.duplicate = true;

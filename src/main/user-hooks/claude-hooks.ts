@@ -5,11 +5,13 @@
  * (the CLI) or for a user message it is a deny with the reason "hook asked for confirmation".
  */
 import { mkdir } from 'node:fs/promises';
+import { homedir } from 'node:os';
 import type { HookSource, Message, ToolCall, ToolResult, WorkbenchSettings } from '../../shared/types/index.ts';
 import type { Hook, RunContext, StopOutcome, UserMessageOutcome } from '../pipeline/hook.ts';
 import type { HookRunStore } from '../store/types.ts';
 import { readClaudeResult, type ClaudeVerdict } from './claude-output.ts';
 import type { ClaudeHandler } from './claude-config.ts';
+import { claudeRuleMatches, type RuleSubject } from './claude-rules.ts';
 import { claudeToolName, fromClaudeInput, matcherMatches, permissionMode, toClaudeInput } from './claude-tools.ts';
 import { buildHookEnv } from '../env/child-env.ts';
 import { markRewritten, refuseRewrittenInput } from './input-guard.ts';
@@ -146,10 +148,12 @@ export function createClaudeHooks(opts: ClaudeHooksOptions, source: HookSource):
     event: string,
     matchValue: string | undefined,
     fields: Record<string, unknown>,
-    how: { atEnd?: boolean; env?: Record<string, string> } = {},
+    how: { atEnd?: boolean; env?: Record<string, string>; call?: RuleSubject } = {},
   ): Promise<ClaudeOutcome[]> {
     const atEnd = how.atEnd ?? false;
-    const matching = opts.handlers.filter((h) => h.event === event && (matchValue === undefined || matcherMatches(h.matcher, matchValue)));
+    const matching = opts.handlers.filter(
+      (h) => h.event === event && (matchValue === undefined || matcherMatches(h.matcher, matchValue)) && (!h.if || (how.call !== undefined && claudeRuleMatches(h.if, how.call, { workspace: ctx.workspace.root, home: homedir() }))),
+    );
     if (matching.length === 0) return [];
     // SessionEnd still runs after a cancel; everything else stops with the run.
     if (!atEnd) ctx.signal.throwIfAborted();
@@ -220,8 +224,9 @@ export function createClaudeHooks(opts: ClaudeHooksOptions, source: HookSource):
 
     async wrapToolCall(ctx, call, next) {
       const toolName = claudeToolName(ctx.tools, call.name);
+      const preInput = toClaudeInput(ctx.tools, call.name, call.args, ctx.workspace.root);
       const pre = aggregate(
-        await fire(ctx, 'PreToolUse', toolName, { tool_name: toolName, tool_input: toClaudeInput(ctx.tools, call.name, call.args, ctx.workspace.root), tool_use_id: call.id }),
+        await fire(ctx, 'PreToolUse', toolName, { tool_name: toolName, tool_input: preInput, tool_use_id: call.id }, { call: { tool: toolName, input: preInput } }),
         opts.settings,
         true,
       );
@@ -246,16 +251,17 @@ export function createClaudeHooks(opts: ClaudeHooksOptions, source: HookSource):
       const started = performance.now();
       let result = await next(current);
       const event = result.error ? 'PostToolUseFailure' : 'PostToolUse';
+      const postInput = toClaudeInput(ctx.tools, current.name, current.args, ctx.workspace.root);
       const fields: Record<string, unknown> = {
         tool_name: toolName,
-        tool_input: toClaudeInput(ctx.tools, current.name, current.args, ctx.workspace.root),
+        tool_input: postInput,
         tool_use_id: call.id,
         duration_ms: Math.round(performance.now() - started),
         ...(result.error
           ? { error: result.error, is_interrupt: result.status === 'cancelled' }
           : { tool_response: toDialectResponse(ctx.tools, 'claude', current.name, current.args, result, ctx.workspace.root) }),
       };
-      const post = aggregate(await fire(ctx, event, toolName, fields), opts.settings, false);
+      const post = aggregate(await fire(ctx, event, toolName, fields, { call: { tool: toolName, input: postInput } }), opts.settings, false);
       if (post.updatedToolOutput !== undefined) result = { ...result, output: post.updatedToolOutput };
       // PostToolUse cannot undo the call; a "block" reason and extra context are fed back to the model.
       const feedback = [...(post.block ? [`[hook ${post.block.by}] ${post.block.reason}`] : []), ...pre.context, ...post.context];

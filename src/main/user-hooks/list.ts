@@ -53,6 +53,7 @@ export function claudeInfo(h: ClaudeHandler, settings: WorkbenchSettings): HookI
     dialect: 'claude',
     events: [h.event],
     ...(h.matcher !== undefined ? { matcher: h.matcher } : {}),
+    ...(h.if ? { condition: h.if.text } : {}),
     enabled: h.enabled,
     trusted: h.trusted,
     path: h.file,

@@ -12,6 +12,8 @@ export interface HookInfo {
   /** Phase(s) for built-ins, event for user hooks. */
   events: string[];
   matcher?: string;
+  /** A Claude Code handler's `if` (a permission rule such as `Bash(git *)`): the calls it runs for. */
+  condition?: string;
   enabled: boolean;
   trusted: boolean;
   path?: string;

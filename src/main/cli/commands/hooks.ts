@@ -21,7 +21,11 @@ function formatHealth(i: HookInfo): string {
 function formatInfo(i: HookInfo): string {
   const state = !i.enabled ? 'off' : !i.trusted ? 'untrusted' : i.problem ? 'problem' : 'on';
   const health = formatHealth(i);
-  const what = [i.events.join(',') || '?', i.matcher ? `[${i.matcher}]` : '']
+  const what = [
+    i.events.join(',') || '?',
+    i.matcher ? `[${i.matcher}]` : '',
+    i.condition ? `if ${i.condition}` : '',
+  ]
     .filter(Boolean)
     .join(' ');
   const where = `${i.path ?? i.command ?? ''}${i.sandboxed ? ' (sandboxed)' : ''}${i.persistent ? ' (persistent)' : ''}`;

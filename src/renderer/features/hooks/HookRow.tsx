@@ -123,6 +123,11 @@ export function HookRow({
               (hook.trusted ? 'event unknown' : 'event unknown until trusted')}
           </span>
           {hook.matcher !== undefined && <span className="mono">[{hook.matcher || '*'}]</span>}
+          {hook.condition && (
+            <span className="mono" data-testid="hook-condition">
+              if {hook.condition}
+            </span>
+          )}
         </div>
       )}
       {hook.problem && (
