@@ -1,8 +1,8 @@
 /**
- * Builds the ordered hook list of one run: tracing (outermost) → todolist → subagents → user hooks → approval →
- * filesystem → external tools → profile → skills → memory → summarization (innermost around the model). Each built-in
- * describes itself next to its factory; this file only orders them. A built-in switched off in
- * settings is left out.
+ * Builds the ordered hook list of one run: tracing (outermost) → todolist → subagents → user hooks →
+ * permission rules → approval → filesystem → external tools → profile → skills → memory →
+ * summarization (innermost around the model). Each built-in describes itself next to its factory;
+ * this file only orders them. A built-in switched off in settings is left out.
  */
 import type { ApprovalMode, HookInfo, WorkbenchSettings } from '../../shared/types/index.ts';
 import type { Hook, MiddlewareInfo } from '../pipeline/hook.ts';
@@ -20,6 +20,12 @@ import { createSkillsHook, skillsInfo } from '../middleware/skills.ts';
 import { createMemoryHook, memoryInfo, type ThreadMemoryFolders } from '../middleware/memory.ts';
 import { createSummarizationHook, summarizationInfo } from '../middleware/summarization.ts';
 import { createUserHooks, type UserHooks } from '../user-hooks/index.ts';
+import {
+  createPermissionRulesHook,
+  loadPermissionRules,
+  permissionRulesInfo,
+  type PermissionRule,
+} from '../middleware/permission-rules.ts';
 import { userHooksInfo } from '../user-hooks/list.ts';
 import { profileScriptHooks } from '../user-hooks/script-hooks/index.ts';
 
@@ -47,7 +53,7 @@ interface Builtin {
   info: MiddlewareInfo;
   /** A safety policy, not a convenience: never switched off (use approval mode 'auto' instead). */
   alwaysOn?: boolean;
-  create(o: PipelineOptions, user: UserHooks): Hook[];
+  create(o: PipelineOptions, loaded: { user: UserHooks; rules: PermissionRule[] }): Hook[];
 }
 
 /** The built-ins in pipeline order; `user-hooks` marks where the user hooks go. */
@@ -55,7 +61,12 @@ const PIPELINE: readonly Builtin[] = [
   { info: tracingInfo, create: () => [createTracingHook()] },
   { info: todoListInfo, create: () => [createTodoListHook()] },
   { info: subagentsInfo, create: (o) => [createSubagentsHook(o.subagents ?? [])] },
-  { info: userHooksInfo, create: (_o, user) => user.hooks },
+  { info: userHooksInfo, create: (_o, { user }) => user.hooks },
+  {
+    info: permissionRulesInfo,
+    alwaysOn: true,
+    create: (_o, { rules }) => [createPermissionRulesHook(rules)],
+  },
   {
     info: approvalInfo,
     alwaysOn: true,
@@ -148,6 +159,14 @@ export async function buildPipeline(o: PipelineOptions): Promise<PipelineHooks> 
     infos: [...user.infos, ...script.infos],
     diagnostics: [...user.diagnostics, ...script.diagnostics],
   };
-  const hooks = PIPELINE.filter(on).flatMap((b) => b.create(o, users));
-  return { hooks, userHookInfos: users.infos, diagnostics: users.diagnostics };
+  // Permission rules are a protection: `--no-hooks` and a switched-off user-hooks leave them on.
+  const permissions = await loadPermissionRules(o);
+  const hooks = PIPELINE.filter(on).flatMap((b) =>
+    b.create(o, { user: users, rules: permissions.rules }),
+  );
+  return {
+    hooks,
+    userHookInfos: users.infos,
+    diagnostics: [...users.diagnostics, ...permissions.diagnostics],
+  };
 }

@@ -35,11 +35,23 @@ interface Pending {
   request: ApprovalRequest;
 }
 
-/** Tool calls a hook allowed (Claude `permissionDecision: "allow"`), per run state. */
+/** Tool calls a hook or an allow rule allowed (Claude `permissionDecision: "allow"`), per run state. */
 const hookAllowed = new WeakMap<object, Set<string>>();
+/** Tool calls an ask rule wants a person to see, with why, per run state. */
+const ruleAsks = new WeakMap<object, Map<string, string>>();
 
 /**
- * Lets a call skip the approval prompt of the run's mode because a hook allowed it.
+ * Makes a person approve a call in every approval mode (a permission rule asks): the call is
+ * treated like a risky one, with `reason` at the top of the prompt.
+ */
+export function askByRule(state: object, callId: string, reason: string): void {
+  let map = ruleAsks.get(state);
+  if (!map) ruleAsks.set(state, (map = new Map()));
+  map.set(callId, reason);
+}
+
+/**
+ * Lets a call skip the approval prompt of the run's mode because a hook or an allow rule allowed it.
  * Contract: a call that always needs a person (a risk the mode never covers) is still asked.
  */
 export function allowByHook(state: object, callId: string): void {
@@ -216,6 +228,8 @@ export function createApprovalHook(opts: ApprovalHookOptions): Hook {
       const effects = tool && callEffects(tool, call.args);
       if (!tool || !effects) return next(call);
       const allowedByHook = hookAllowed.get(ctx.state)?.delete(call.id) ?? false;
+      const askedByRule = ruleAsks.get(ctx.state)?.get(call.id);
+      ruleAsks.get(ctx.state)?.delete(call.id);
       const kind = effectKind(effects);
       const askKind = kind === 'execute' ? 'execute' : 'write';
       let sandbox: CommandSandbox | undefined;
@@ -237,10 +251,12 @@ export function createApprovalHook(opts: ApprovalHookOptions): Hook {
         if (sandbox.kind === 'refused') return next(call);
       }
       const preview = previewCall(tool, call.name, call.args);
-      const risk = alwaysAskReason(tool, call.args, ctx.workspace.root, {
-        sandboxed: sandbox?.kind === 'sandboxed',
-        network: sandbox?.kind === 'sandboxed' && sandbox.network,
-      });
+      const risk =
+        askedByRule ??
+        alwaysAskReason(tool, call.args, ctx.workspace.root, {
+          sandboxed: sandbox?.kind === 'sandboxed',
+          network: sandbox?.kind === 'sandboxed' && sandbox.network,
+        });
       if (risk) {
         // Never covered by a mode or by "allow for this thread": a person sees this exact call.
         if (opts.broker.consumePreApproval(call.id)) return next(call);

@@ -18,6 +18,10 @@ import { createTracingHook, tracingInfo } from '../../../src/main/middleware/tra
 import { createClaudeHooks } from '../../../src/main/user-hooks/claude-hooks.ts';
 import { createExecutableHooks } from '../../../src/main/user-hooks/executable-hooks.ts';
 import { userHooksInfo } from '../../../src/main/user-hooks/list.ts';
+import {
+  createPermissionRulesHook,
+  permissionRulesInfo,
+} from '../../../src/main/middleware/permission-rules.ts';
 import { createScriptHook } from '../../../src/main/user-hooks/script-hooks/index.ts';
 import { builtinHookInfos } from '../../../src/main/api/build-pipeline.ts';
 import { PHASES, phasesOf } from '../../../src/main/pipeline/phases.ts';
@@ -32,6 +36,7 @@ describe('self-describing middleware', () => {
       approvalInfo,
       createApprovalHook({ mode: 'ask', broker: new ApprovalBroker(), interactive: false }),
     ],
+    [permissionRulesInfo, createPermissionRulesHook([])],
     [filesystemInfo, createFilesystemHook()],
     [profileInfo, createProfileHook({ system_prompt: 'P' })],
     [skillsInfo, createSkillsHook({ home: '/h' })],
@@ -60,6 +65,7 @@ describe('self-describing middleware', () => {
       'builtin:todolist',
       'builtin:subagents',
       'builtin:user-hooks',
+      'builtin:permission-rules',
       'builtin:approval',
       'builtin:filesystem',
       'builtin:external-tools',

@@ -1,0 +1,129 @@
+/**
+ * Claude Code's permission rules (`permissions.deny`, `ask` and `allow` of its settings files) as a
+ * wrap_tool_call ring just inside the user hooks, so a rule sees the input a hook rewrote: a call a
+ * deny rule covers is refused; one an ask rule covers is shown to a person in every approval mode;
+ * one an allow rule covers skips the prompt of the mode (never a prompt a risky call always gets).
+ * Deny, then ask, then allow, over every file: a deny anywhere wins (docs/security.md).
+ */
+import { homedir } from 'node:os';
+import type { ToolCall, ToolResult } from '../../shared/types/index.ts';
+import type { Hook, MiddlewareInfo } from '../pipeline/hook.ts';
+import { claudeConfigDir } from '../user-hooks/claude-plugins.ts';
+import { parsedSettings, readClaudeSettingsFiles } from '../user-hooks/claude-config.ts';
+import { claudeRuleMatches, parseClaudeRule, type ClaudeRule } from '../user-hooks/claude-rules.ts';
+import { claudeToolName, toClaudeInput } from '../user-hooks/claude-tools.ts';
+import { isRecord } from '../user-hooks/json-output.ts';
+import { allowByHook, askByRule } from './approval.ts';
+
+export type RuleBehavior = 'deny' | 'ask' | 'allow';
+
+export interface PermissionRule {
+  rule: ClaudeRule;
+  behavior: RuleBehavior;
+  /** The settings file that holds it (named when it refuses or asks). */
+  file: string;
+}
+
+export interface LoadedPermissionRules {
+  rules: PermissionRule[];
+  diagnostics: string[];
+}
+
+const BEHAVIORS: readonly RuleBehavior[] = ['deny', 'ask', 'allow'];
+
+/**
+ * The rules of the Claude dialect's settings files. Deny and ask rules count from every file (they
+ * only add protection); a workspace's allow rules only once it is trusted (they would lift prompts).
+ * Contract: never rejects; a rule that does not parse is a diagnostic and is left out.
+ */
+export async function loadPermissionRules(o: {
+  workspace: string;
+  home: string;
+  trusted: boolean;
+  claudeDir?: string;
+}): Promise<LoadedPermissionRules> {
+  const files = await readClaudeSettingsFiles(
+    o.workspace,
+    o.home,
+    o.claudeDir ?? claudeConfigDir(),
+  );
+  const rules: PermissionRule[] = [];
+  const diagnostics: string[] = [];
+  for (const f of parsedSettings(files)) {
+    const permissions = isRecord(f.data) ? f.data.permissions : undefined;
+    if (!isRecord(permissions)) continue;
+    for (const behavior of BEHAVIORS) {
+      const list = permissions[behavior];
+      if (list === undefined || (behavior === 'allow' && f.scope === 'workspace' && !o.trusted))
+        continue;
+      if (!Array.isArray(list)) {
+        diagnostics.push(`${f.path}: permissions.${behavior} must be a list of rules`);
+        continue;
+      }
+      for (const text of list) {
+        const rule =
+          typeof text === 'string'
+            ? parseClaudeRule(text)
+            : `${JSON.stringify(text)} is not a rule`;
+        if (typeof rule === 'string')
+          diagnostics.push(`${f.path}: permissions.${behavior}: ${rule}`);
+        else rules.push({ rule, behavior, file: f.path });
+      }
+    }
+  }
+  return { rules, diagnostics };
+}
+
+/** The permission rules as the hooks panel lists them. */
+export const permissionRulesInfo: MiddlewareInfo = {
+  name: 'permission-rules',
+  description:
+    "Claude Code's permission rules: deny refuses a call, ask always asks, allow skips the prompt",
+  phases: ['wrap_tool_call'],
+};
+
+const refused = (call: ToolCall, hit: PermissionRule): ToolResult => ({
+  tool_call_id: call.id,
+  name: call.name,
+  output: '',
+  error: `denied by your permission rule ${hit.rule.text} (${hit.file})`,
+  status: 'denied',
+});
+
+/** Creates the ring over `rules`. Contract: a run with no rules passes every call straight on. */
+export function createPermissionRulesHook(rules: readonly PermissionRule[]): Hook {
+  return {
+    name: permissionRulesInfo.name,
+    source: 'builtin',
+    async wrapToolCall(ctx, call, next) {
+      if (rules.length === 0) return next(call);
+      const tool = claudeToolName(ctx.tools, call.name);
+      const subject = {
+        tool,
+        input: toClaudeInput(ctx.tools, call.name, call.args, ctx.workspace.root),
+      };
+      const where = { workspace: ctx.workspace.root, home: homedir() };
+      const first = (behavior: RuleBehavior) =>
+        rules.find((r) => r.behavior === behavior && claudeRuleMatches(r.rule, subject, where));
+      const deny = first('deny');
+      if (deny) {
+        const reason = `your permission rule ${deny.rule.text} (${deny.file})`;
+        ctx.emit({
+          event: 'on_blocked',
+          name: call.name,
+          data: { by: 'permission-rules', reason, target: 'tool_call', tool_call_id: call.id },
+        });
+        return refused(call, deny);
+      }
+      const ask = first('ask');
+      if (ask)
+        askByRule(
+          ctx.state,
+          call.id,
+          `your permission rule ${ask.rule.text} (${ask.file}) asks before this call`,
+        );
+      else if (first('allow')) allowByHook(ctx.state, call.id);
+      return next(call);
+    },
+  };
+}

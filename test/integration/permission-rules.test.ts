@@ -1,0 +1,107 @@
+/**
+ * Claude Code's permission rules (`permissions.deny`, `ask`, `allow` of its settings files) hold in a
+ * whole run, as at home: deny refuses whatever the mode, hooks off included; ask always asks; allow
+ * lifts the mode's prompt, a workspace's allow only once it is trusted (docs/security.md).
+ */
+import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { createWorkbench } from '../../src/main/api/workbench.ts';
+import type { Workbench } from '../../src/main/api/types.ts';
+import type { ApprovalMode } from '../../src/shared/types/index.ts';
+import { createScriptedLlm, type ScriptedTurn } from '../helpers/scripted-llm.ts';
+import { sandbox, type Sandbox } from '../unit/user-hooks/helpers.ts';
+
+let sb: Sandbox;
+let wb: Workbench | undefined;
+const realConfigDir = process.env.CLAUDE_CONFIG_DIR;
+let claudeDir: string;
+beforeEach(() => {
+  sb = sandbox();
+  claudeDir = join(sb.home, '..', 'dot-claude');
+  mkdirSync(claudeDir);
+  process.env.CLAUDE_CONFIG_DIR = claudeDir;
+});
+afterEach(async () => {
+  await wb?.close();
+  wb = undefined;
+  sb.cleanup();
+  if (realConfigDir === undefined) delete process.env.CLAUDE_CONFIG_DIR;
+  else process.env.CLAUDE_CONFIG_DIR = realConfigDir;
+});
+
+const userRules = () => join(claudeDir, 'settings.json');
+const workspaceRules = () => join(sb.ws, '.claude', 'settings.json');
+function writeRules(file: string, permissions: object): void {
+  mkdirSync(join(file, '..'), { recursive: true });
+  writeFileSync(file, JSON.stringify({ permissions }));
+}
+const run = (command: string) => ({ toolCalls: [{ name: 'execute', args: { command } }] });
+
+/** Runs the script and returns what the model was told for each tool call. */
+async function results(
+  script: ScriptedTurn[],
+  approvalMode: ApprovalMode,
+  noHooks = false,
+): Promise<string[]> {
+  const llm = createScriptedLlm([...script, { text: 'done' }]);
+  wb = await createWorkbench({ home: sb.home, workspace: sb.ws, llm, interactive: false });
+  await (
+    await wb.chat.send({ text: 'go', approvalMode, noHooks })
+  ).finished;
+  const last = llm.calls.at(-1)!.request.messages;
+  return last.filter((m) => m.role === 'tool').map((m) => String(m.content));
+}
+
+describe("Claude Code's permission rules", () => {
+  it('deny refuses a covered call in auto mode with hooks off, inside a compound command too, and names the rule', async () => {
+    writeFileSync(join(sb.ws, 'keep.txt'), 'x');
+    writeFileSync(join(sb.ws, '.env'), 'TOKEN=1\n');
+    writeRules(userRules(), { deny: ['Bash(rm *)', 'Read(./.env)'] });
+    const told = await results(
+      [
+        run('echo ok && rm -f keep.txt'),
+        { toolCalls: [{ name: 'read_file', args: { path: '.env' } }] },
+        run('echo fine'),
+      ],
+      'auto',
+      true,
+    );
+    expect(told[0]).toBe(`Error: denied by your permission rule Bash(rm *) (${userRules()})`);
+    expect(told[1]).toBe(`Error: denied by your permission rule Read(./.env) (${userRules()})`);
+    expect(told[2]).toMatch(/^fine\n/);
+    expect(existsSync(join(sb.ws, 'keep.txt'))).toBe(true);
+  });
+
+  it('ask makes a person approve in auto mode; allow lifts the prompt of ask mode; an untrusted workspace cannot allow', async () => {
+    writeRules(userRules(), { ask: ['Bash(git push *)'], allow: ['Bash(echo *)'] });
+    writeRules(workspaceRules(), { allow: ['Bash(printf *)'] });
+    const auto = await results([run('git push origin main')], 'auto');
+    expect(auto[0]).toBe(
+      `Error: not run: your permission rule Bash(git push *) (${userRules()}) asks before this call, so it always needs a person's approval, and nobody can approve it here`,
+    );
+    await wb!.close();
+    const ask = await results([run('echo lifted'), run('printf held')], 'ask');
+    expect(ask[0]).toMatch(/^lifted\n/);
+    expect(ask[1]).toMatch(/^Error: the user did not allow execute/);
+  });
+
+  it('a rule that does not parse is a diagnostic of the run, and the others still hold', async () => {
+    writeRules(userRules(), { deny: ['Bash(rm *', 42, 'Bash(rm *)'] });
+    const llm = createScriptedLlm([run('rm -f x'), { text: 'done' }]);
+    wb = await createWorkbench({ home: sb.home, workspace: sb.ws, llm, interactive: false });
+    const diagnostics: string[] = [];
+    wb.subscribe((e) => {
+      if (e.event === 'error') diagnostics.push(e.data.message);
+    });
+    await (
+      await wb.chat.send({ text: 'go', approvalMode: 'auto' })
+    ).finished;
+    expect(diagnostics).toEqual([
+      `${userRules()}: permissions.deny: "Bash(rm *" is not a permission rule (Tool or Tool(pattern))`,
+      `${userRules()}: permissions.deny: 42 is not a rule`,
+    ]);
+    const tool = llm.calls.at(-1)!.request.messages.find((m) => m.role === 'tool');
+    expect(tool?.content).toBe(`Error: denied by your permission rule Bash(rm *) (${userRules()})`);
+  });
+});
