@@ -107,7 +107,7 @@ function bashMatches(spec: string, command: string): boolean {
 }
 
 /**
- * The text of each simple command of `command` (`a && b | c` → a, b, c), each past its leading
+ * Each simple command of `command` (`a && b | c` → a, b, c), its words unquoted, past its leading
  * variable assignments and wrappers (`FOO=1 timeout 5 make` → `make`).
  */
 export function simpleCommands(command: string): string[] {
@@ -117,7 +117,7 @@ export function simpleCommands(command: string): string[] {
   const out: string[] = [];
   walkShell(file, (node) => {
     if (nodeType(node) !== 'CallExpr') return;
-    const words = list(node, 'Args').map((w) => slice(bytes, w));
+    const words = list(node, 'Args').map((w) => wordValue(bytes, w));
     let i = 0;
     while (i < words.length && WRAPPERS.has(words[i]!)) {
       i++;
@@ -134,6 +134,23 @@ function slice(bytes: Buffer, node: ShNode): string {
   const pos = (node.Pos as () => { Offset(): number })().Offset();
   const end = (node.End as () => { Offset(): number })().Offset();
   return bytes.subarray(pos, end).toString();
+}
+
+/**
+ * A word as the shell passes it on, quotes and escapes removed (`r\m`, `'rm'` and `"r"m` are `rm`);
+ * a word with an expansion in it stays as written.
+ */
+function wordValue(bytes: Buffer, word: ShNode): string {
+  let text = '';
+  for (const part of list(word, 'Parts')) {
+    const type = nodeType(part);
+    if (type === 'Lit') text += String(part.Value).replace(/\\\n/g, '').replace(/\\(.)/gs, '$1');
+    else if (type === 'SglQuoted' && !part.Dollar) text += String(part.Value);
+    else if (type === 'DblQuoted' && list(part, 'Parts').every((p) => nodeType(p) === 'Lit'))
+      text += wordValue(bytes, part);
+    else return slice(bytes, word);
+  }
+  return text;
 }
 
 /**

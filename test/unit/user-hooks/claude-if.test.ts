@@ -47,19 +47,24 @@ async function setup(hooks: Record<string, Array<{ matcher?: string; hooks: Hand
 }
 
 describe("a Claude Code handler's if", () => {
-  it('runs a Bash guard only for the commands its rule covers, inside compound commands and wrappers too', async () => {
+  it('runs a Bash guard only for the commands its rule covers, inside compound commands, wrappers and quotes too', async () => {
     const { call, hookRuns } = await setup({
       PreToolUse: [{ matcher: 'Bash', hooks: [handler('exit2', 'rm', 'Bash(rm *)')] }],
     });
     expect((await call('execute', { command: 'ls -la' })).error).toBeUndefined();
     expect((await call('execute', { command: 'echo rmdir-is-not-rm' })).error).toBeUndefined();
     expect(hookRuns.rows).toHaveLength(0);
-    for (const command of ['rm -f a.txt', 'echo x && rm -f a.txt', 'FOO=1 timeout 5 rm -f a.txt']) {
+    for (const command of [
+      'rm -f a.txt',
+      'echo x && rm -f a.txt',
+      'FOO=1 timeout 5 rm -f a.txt',
+      "'r'\\m -f a.txt",
+    ]) {
       expect((await call('execute', { command })).error).toBe(
         'blocked by hook zoo.sh: no writes here (rm)',
       );
     }
-    expect(hookRuns.rows).toHaveLength(3);
+    expect(hookRuns.rows).toHaveLength(4);
   });
 
   it('matches path rules gitignore-style, through a symlink, for every tool of the family', async () => {
