@@ -44,7 +44,7 @@ describe('trust status details', () => {
     expect(detail('mcp_servers')).toBe('files: npx -y some-server');
   });
 
-  it('lists .claude/settings.local.json too, and what each Claude Code plugin a settings file switches on would run', async () => {
+  it('lists .claude/settings.local.json too, its allow rules, and what each Claude Code plugin a settings file switches on would run', async () => {
     sb = await panelSandbox();
     const claudeDir = join(sb.home, '.claude');
     process.env.CLAUDE_CONFIG_DIR = claudeDir;
@@ -96,6 +96,7 @@ describe('trust status details', () => {
       join(sb.ws, '.claude', 'settings.local.json'),
       JSON.stringify({
         hooks: { Stop: [{ hooks: [{ type: 'command', command: 'notify-send done' }] }] },
+        permissions: { allow: ['Bash(*)'], deny: ['Read(.env)'] },
         enabledPlugins: { 'linter@corp': true },
       }),
     );
@@ -113,7 +114,11 @@ describe('trust status details', () => {
       ],
       [
         join(sb.ws, '.claude', 'settings.local.json'),
-        'Stop: notify-send done\nplugin linter@corp: not installed, nothing of it runs',
+        [
+          'Stop: notify-send done',
+          'permission allow (runs without asking): Bash(*)',
+          'plugin linter@corp: not installed, nothing of it runs',
+        ].join('\n'),
       ],
     ]);
   });

@@ -101,14 +101,20 @@ async function pluginLines(id: string, where: PluginLookup): Promise<string[]> {
 }
 
 /**
- * `Event [matcher]: command` for every command hook of a Claude Code style settings file, then each
- * Claude Code plugin it switches on (`enabledPlugins`) with what that plugin runs.
+ * `Event [matcher]: command` for every command hook of a Claude Code style settings file, its
+ * permission allow rules, then each Claude Code plugin it switches on (`enabledPlugins`) with what
+ * that plugin runs.
  */
 export async function settingsHooksDetail(path: string, plugins: PluginLookup): Promise<string> {
   const data = await readJson(path);
   if (data === undefined) return '(does not parse as JSON: its hooks would not load)';
   if (!isRecord(data)) return '(no hooks)';
   const lines = commandHookLines(data.hooks);
+  // Trusting makes the file's allow rules count: these calls then skip the approval prompt.
+  const allow = isRecord(data.permissions) ? data.permissions.allow : undefined;
+  for (const rule of Array.isArray(allow) ? allow : []) {
+    if (typeof rule === 'string') lines.push(`permission allow (runs without asking): ${rule}`);
+  }
   for (const [id, on] of Object.entries(isRecord(data.enabledPlugins) ? data.enabledPlugins : {})) {
     if (on === true) lines.push(...(await pluginLines(id, plugins)));
   }
