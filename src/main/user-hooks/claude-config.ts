@@ -112,6 +112,25 @@ export async function readClaudeSettingsFiles(workspace: string, home: string, c
 export const parsedSettings = (files: readonly ReadSettingsFile[]): (ReadSettingsFile & SettingsData)[] =>
   files.filter((f): f is ReadSettingsFile & SettingsData => 'data' in f);
 
+/**
+ * The settings file whose `"disableAllHooks": true` switches Claude Code hooks off, per scope: the
+ * user's own switches off every handler; a workspace's only the handlers the workspace brings (it
+ * cannot switch off the user's guards).
+ */
+function switchedOffBy(files: readonly SourceFile[]): { user?: string; workspace?: string } {
+  const off: { user?: string; workspace?: string } = {};
+  for (const f of files) {
+    if (f.pluginRoot || off[f.scope]) continue;
+    try {
+      const data: unknown = JSON.parse(f.text.replace(/^\uFEFF/, ''));
+      if (isRecord(data) && data.disableAllHooks === true) off[f.scope] = f.path;
+    } catch {
+      // Reported where its hooks are read.
+    }
+  }
+  return off;
+}
+
 /** Reads the settings files that exist, then the hooks files of the plugins they enable. */
 async function sourceFiles(workspace: string, home: string, claudeDir: string): Promise<SourceFile[]> {
   const read = await readClaudeSettingsFiles(workspace, home, claudeDir);
@@ -170,7 +189,9 @@ export async function loadClaudeHooks(opts: { workspace: string; home: string; t
   const handlers: ClaudeHandler[] = [];
   const diagnostics: string[] = [];
   const seen = new Set<string>();
-  for (const file of await sourceFiles(opts.workspace, opts.home, opts.claudeDir ?? claudeConfigDir())) {
+  const files = await sourceFiles(opts.workspace, opts.home, opts.claudeDir ?? claudeConfigDir());
+  const off = switchedOffBy(files);
+  for (const file of files) {
     const text = file.text;
     const trusted = file.scope === 'user' || opts.trusted;
     const base = { file: file.path, scope: file.scope, trusted, command: '', timeoutMs: CLAUDE_HOOK_TIMEOUT_MS, enabled: false, ...(file.pluginRoot ? { pluginRoot: file.pluginRoot, pluginData: file.pluginData } : {}) };
@@ -243,9 +264,12 @@ export async function loadClaudeHooks(opts: { workspace: string; home: string; t
             entry.problem = problem;
             diagnostics.push(`${file.path}: ${event}[${g}].hooks[${i}]: ${problem}`);
           }
+          // Switched off on purpose: listed as such, not reported on every run.
+          const offBy = off.user ?? (file.scope === 'workspace' ? off.workspace : undefined);
+          if (offBy) entry.problem ??= `switched off by "disableAllHooks": true in ${offBy}`;
           const key = JSON.stringify([event, matcher ?? '', entry.command, entry.args ?? null, entry.if?.text ?? null]);
           // Identical handlers of settings files run once; a plugin's copy stays separate, as in Claude Code.
-          if (!problem && trusted && !file.pluginRoot) {
+          if (!entry.problem && trusted && !file.pluginRoot) {
             if (seen.has(key)) entry.duplicate = true;
             else seen.add(key);
           }

@@ -115,3 +115,55 @@ describe("a Claude Code handler's if", () => {
     ]);
   });
 });
+
+describe('"disableAllHooks": true in a Claude Code settings file', () => {
+  const write = (file: string, data: object) => {
+    mkdirSync(join(file, '..'), { recursive: true });
+    writeFileSync(file, JSON.stringify(data));
+  };
+  const guard = (tag: string) => ({
+    PreToolUse: [{ matcher: 'Bash', hooks: [handler('exit2', tag)] }],
+  });
+  const userFile = () => join(sb.home, 'settings.json');
+  const wsFile = () => join(sb.ws, '.claude', 'settings.json');
+  async function load() {
+    const settings = settingsWith();
+    const user = await createUserHooks({
+      workspace: sb.ws,
+      home: sb.home,
+      settings,
+      trusted: true,
+      hookRuns: memoryHookRuns(),
+    });
+    const t = testContext(sb.ws, sb.home, settings);
+    const hook = user.hooks.find((h) => h.name === 'claude-hooks');
+    const run = async (command: string) =>
+      hook
+        ? hook.wrapToolCall!(t.ctx, { id: 'tu_1', name: 'execute', args: { command } }, runTool(t))
+        : runTool(t)({ id: 'tu_1', name: 'execute', args: { command } });
+    return { user, run };
+  }
+
+  it("in a workspace's settings switches off only the workspace's handlers, never the user's guards", async () => {
+    write(userFile(), { hooks: guard('user') });
+    write(wsFile(), { disableAllHooks: true, hooks: guard('ws') });
+    const { user, run } = await load();
+    expect(user.infos.map((i) => i.problem)).toEqual([
+      `switched off by "disableAllHooks": true in ${wsFile()}`,
+      undefined,
+    ]);
+    expect(user.diagnostics).toEqual([]);
+    expect((await run('ls')).error).toBe('blocked by hook zoo.sh: no writes here (user)');
+  });
+
+  it("in the user's own settings switches off every Claude Code handler", async () => {
+    write(userFile(), { disableAllHooks: true, hooks: guard('user') });
+    write(wsFile(), { hooks: guard('ws') });
+    const { user, run } = await load();
+    expect(user.infos.map((i) => i.problem)).toEqual([
+      `switched off by "disableAllHooks": true in ${userFile()}`,
+      `switched off by "disableAllHooks": true in ${userFile()}`,
+    ]);
+    expect((await run('echo ran')).error).toBeUndefined();
+  });
+});
