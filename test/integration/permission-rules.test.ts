@@ -15,12 +15,14 @@ import { sandbox, type Sandbox } from '../unit/user-hooks/helpers.ts';
 let sb: Sandbox;
 let wb: Workbench | undefined;
 const realConfigDir = process.env.CLAUDE_CONFIG_DIR;
+const realManaged = process.env.WORKBENCH_CLAUDE_MANAGED_SETTINGS;
 let claudeDir: string;
 beforeEach(() => {
   sb = sandbox();
   claudeDir = join(sb.home, '..', 'dot-claude');
   mkdirSync(claudeDir);
   process.env.CLAUDE_CONFIG_DIR = claudeDir;
+  process.env.WORKBENCH_CLAUDE_MANAGED_SETTINGS = join(claudeDir, '..', 'managed-settings.json');
 });
 afterEach(async () => {
   await wb?.close();
@@ -28,6 +30,8 @@ afterEach(async () => {
   sb.cleanup();
   if (realConfigDir === undefined) delete process.env.CLAUDE_CONFIG_DIR;
   else process.env.CLAUDE_CONFIG_DIR = realConfigDir;
+  if (realManaged === undefined) delete process.env.WORKBENCH_CLAUDE_MANAGED_SETTINGS;
+  else process.env.WORKBENCH_CLAUDE_MANAGED_SETTINGS = realManaged;
 });
 
 const userRules = () => join(claudeDir, 'settings.json');
@@ -103,5 +107,13 @@ describe("Claude Code's permission rules", () => {
     ]);
     const tool = llm.calls.at(-1)!.request.messages.find((m) => m.role === 'tool');
     expect(tool?.content).toBe(`Error: denied by your permission rule Bash(rm *) (${userRules()})`);
+  });
+
+  it("an administrator's managed settings hold too: their deny wins over the user's allow", async () => {
+    const managed = process.env.WORKBENCH_CLAUDE_MANAGED_SETTINGS!;
+    writeRules(managed, { deny: ['Bash(curl *)'] });
+    writeRules(userRules(), { allow: ['Bash(curl *)'] });
+    const told = await results([run('curl --version')], 'ask');
+    expect(told[0]).toBe(`Error: denied by your permission rule Bash(curl *) (${managed})`);
   });
 });

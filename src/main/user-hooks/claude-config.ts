@@ -28,7 +28,7 @@ export interface ClaudeSettingsFile {
   path: string;
   /** Workspace files need trust; the user's own settings never do. */
   scope: 'workspace' | 'user';
-  /** Precedence for `enabledPlugins` (higher wins): local > project > user. */
+  /** Precedence for `enabledPlugins` (higher wins): managed > local > project > user. */
   precedence: number;
 }
 
@@ -67,9 +67,22 @@ function envBlock(data: Record<string, unknown>): Record<string, string> | undef
   return Object.keys(env).length ? env : undefined;
 }
 
+/**
+ * Claude Code's managed settings, set by an administrator for everyone on the machine (its hooks
+ * always run, its permission rules always hold); `$WORKBENCH_CLAUDE_MANAGED_SETTINGS` names another file.
+ */
+export function managedSettingsPath(env: NodeJS.ProcessEnv = process.env): string {
+  const set = env.WORKBENCH_CLAUDE_MANAGED_SETTINGS?.trim();
+  if (set) return set;
+  if (process.platform === 'darwin') return '/Library/Application Support/ClaudeCode/managed-settings.json';
+  if (process.platform === 'win32') return 'C:\\ProgramData\\ClaudeCode\\managed-settings.json';
+  return '/etc/claude-code/managed-settings.json';
+}
+
 /** The settings files of the Claude dialect; `claudeDir` is the user's Claude Code folder (`~/.claude`). */
 export function claudeSettingsFiles(workspace: string, home: string, claudeDir: string = claudeConfigDir()): ClaudeSettingsFile[] {
   return [
+    { path: managedSettingsPath(), scope: 'user', precedence: 4 },
     { path: join(workspace, '.claude', 'settings.json'), scope: 'workspace', precedence: 2 },
     { path: join(workspace, '.claude', 'settings.local.json'), scope: 'workspace', precedence: 3 },
     { path: join(workspace, '.workbench', 'settings.json'), scope: 'workspace', precedence: 2 },
@@ -113,22 +126,33 @@ export const parsedSettings = (files: readonly ReadSettingsFile[]): (ReadSetting
   files.filter((f): f is ReadSettingsFile & SettingsData => 'data' in f);
 
 /**
- * The settings file whose `"disableAllHooks": true` switches Claude Code hooks off, per scope: the
- * user's own switches off every handler; a workspace's only the handlers the workspace brings (it
- * cannot switch off the user's guards).
+ * Why Claude Code handlers are switched off, per scope: `"disableAllHooks": true` in the user's own
+ * (or the managed) settings switches off every handler; in a workspace's only the handlers the
+ * workspace brings (it cannot switch off the user's guards). The managed settings'
+ * `"allowManagedHooksOnly": true` switches off every handler they do not hold themselves.
  */
-function switchedOffBy(files: readonly SourceFile[]): { user?: string; workspace?: string } {
-  const off: { user?: string; workspace?: string } = {};
+function switchedOffBy(files: readonly SourceFile[]): SwitchedOff {
+  const off: SwitchedOff = {};
+  const managed = managedSettingsPath();
   for (const f of files) {
-    if (f.pluginRoot || off[f.scope]) continue;
+    if (f.pluginRoot) continue;
     try {
       const data: unknown = JSON.parse(f.text.replace(/^\uFEFF/, ''));
-      if (isRecord(data) && data.disableAllHooks === true) off[f.scope] = f.path;
+      if (!isRecord(data)) continue;
+      if (data.disableAllHooks === true) off[f.scope] ??= `switched off by "disableAllHooks": true in ${f.path}`;
+      if (f.path === managed && data.allowManagedHooksOnly === true) off.unmanaged = `switched off: only managed hooks run ("allowManagedHooksOnly" in ${f.path})`;
     } catch {
       // Reported where its hooks are read.
     }
   }
   return off;
+}
+
+/** Why handlers are switched off on purpose, per scope; `unmanaged`: every handler outside the managed settings. */
+interface SwitchedOff {
+  user?: string;
+  workspace?: string;
+  unmanaged?: string;
 }
 
 /** Reads the settings files that exist, then the hooks files of the plugins they enable. */
@@ -265,8 +289,8 @@ export async function loadClaudeHooks(opts: { workspace: string; home: string; t
             diagnostics.push(`${file.path}: ${event}[${g}].hooks[${i}]: ${problem}`);
           }
           // Switched off on purpose: listed as such, not reported on every run.
-          const offBy = off.user ?? (file.scope === 'workspace' ? off.workspace : undefined);
-          if (offBy) entry.problem ??= `switched off by "disableAllHooks": true in ${offBy}`;
+          const offBy = off.user ?? (file.scope === 'workspace' ? off.workspace : undefined) ?? (file.path !== managedSettingsPath() ? off.unmanaged : undefined);
+          if (offBy) entry.problem ??= offBy;
           const key = JSON.stringify([event, matcher ?? '', entry.command, entry.args ?? null, entry.if?.text ?? null]);
           // Identical handlers of settings files run once; a plugin's copy stays separate, as in Claude Code.
           if (!entry.problem && trusted && !file.pluginRoot) {

@@ -3,6 +3,7 @@ import { mkdirSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createUserHooks } from '../../../src/main/user-hooks/index.ts';
+import type { ToolResult } from '../../../src/shared/types/index.ts';
 import {
   memoryHookRuns,
   runTool,
@@ -137,10 +138,10 @@ describe('"disableAllHooks": true in a Claude Code settings file', () => {
     });
     const t = testContext(sb.ws, sb.home, settings);
     const hook = user.hooks.find((h) => h.name === 'claude-hooks');
-    const run = async (command: string) =>
-      hook
-        ? hook.wrapToolCall!(t.ctx, { id: 'tu_1', name: 'execute', args: { command } }, runTool(t))
-        : runTool(t)({ id: 'tu_1', name: 'execute', args: { command } });
+    const run = async (command: string): Promise<ToolResult> => {
+      const call = { id: 'tu_1', name: 'execute', args: { command } };
+      return hook ? hook.wrapToolCall!(t.ctx, call, runTool(t)) : { ...(await runTool(t)(call)) };
+    };
     return { user, run };
   }
 
@@ -165,5 +166,28 @@ describe('"disableAllHooks": true in a Claude Code settings file', () => {
       `switched off by "disableAllHooks": true in ${userFile()}`,
     ]);
     expect((await run('echo ran')).error).toBeUndefined();
+  });
+
+  it("in an administrator's managed settings; there allowManagedHooksOnly leaves only the managed handlers on", async () => {
+    const managed = join(sb.home, '..', 'managed-settings.json');
+    process.env.WORKBENCH_CLAUDE_MANAGED_SETTINGS = managed;
+    try {
+      write(managed, { allowManagedHooksOnly: true, hooks: guard('managed') });
+      write(userFile(), { hooks: guard('user') });
+      const { user, run } = await load();
+      expect(user.infos.map((i) => i.problem)).toEqual([
+        undefined,
+        `switched off: only managed hooks run ("allowManagedHooksOnly" in ${managed})`,
+      ]);
+      expect((await run('ls')).error).toBe('blocked by hook zoo.sh: no writes here (managed)');
+      write(managed, { disableAllHooks: true, hooks: guard('managed') });
+      expect(
+        (await load()).user.infos.every(
+          (i) => i.problem === `switched off by "disableAllHooks": true in ${managed}`,
+        ),
+      ).toBe(true);
+    } finally {
+      delete process.env.WORKBENCH_CLAUDE_MANAGED_SETTINGS;
+    }
   });
 });
