@@ -14,6 +14,7 @@ import { parsedSettings, readClaudeSettingsFiles } from '../user-hooks/claude-co
 import { claudeConfigDir } from '../user-hooks/claude-plugins.ts';
 import { claudeJsonPath, readClaudeJsonMcp } from './claude-json.ts';
 import { pluginServerFiles } from './claude-plugin-servers.ts';
+import { blockedBy, readServerPolicy } from './claude-server-policy.ts';
 import { rejectedMcpjsonServers } from './claude-settings.ts';
 
 export const mcpServerConfigSchema = z.looseObject({
@@ -47,6 +48,8 @@ export type McpServerSpec = {
   from: string;
   /** Why Claude Code's files switch it off here (an explicit switch in Settings still turns it on). */
   off?: string;
+  /** Why Claude Code's server allow or deny lists keep it from starting (nothing turns it on). */
+  blocked?: string;
   /** Stable identity of the configuration: a changed config is a new server. */
   key: string;
 } & (
@@ -87,7 +90,8 @@ export interface McpConfigResult {
  * over project over user, as in Claude Code. One of its or the project's servers that Claude Code
  * switches off for the folder (`disabledMcpServers`), or a `.mcp.json` server it rejected
  * (`disabledMcpjsonServers`), is listed with `off`. Plugins and rejections come from the Claude
- * dialect's settings files, the ones its hooks are read from (`home` is $WORKBENCH_HOME).
+ * dialect's settings files, the ones its hooks are read from (`home` is $WORKBENCH_HOME); so do the
+ * user's and the administrator's server allow and deny lists, which mark a server `blocked`.
  * Contract: never rejects; a broken file or entry is a diagnostic.
  */
 export async function loadMcpConfig(o: McpConfigWhere): Promise<McpConfigResult> {
@@ -158,7 +162,13 @@ export async function loadMcpConfig(o: McpConfigWhere): Promise<McpConfigResult>
       if (spec && spec.from !== 'settings') byName.set(name, withOff(spec, spec.off ?? why));
     }
   }
-  return { servers: [...byName.values()], diagnostics };
+  const { policy, diagnostics: policyProblems } = readServerPolicy(claudeSettings);
+  diagnostics.push(...policyProblems);
+  const servers = [...byName.values()].map((spec) => {
+    const blocked = blockedBy(policy, spec);
+    return blocked ? { ...spec, blocked } : spec;
+  });
+  return { servers, diagnostics };
 }
 
 const withOff = (spec: McpServerSpec, off: string | undefined): McpServerSpec =>

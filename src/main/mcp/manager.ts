@@ -48,9 +48,12 @@ export interface McpManager {
 export const overrideOf = (settings: WorkbenchSettings, name: string): McpServerOverride =>
   settings.mcp_overrides?.[name] ?? {};
 
-/** Whether a server runs: its switch in Settings, else on unless Claude Code's files switch it off. */
+/**
+ * Whether a server runs: never when an allow or deny list blocks it; else its switch in Settings,
+ * else on unless Claude Code's files switch it off.
+ */
 const isOn = (settings: WorkbenchSettings, spec: McpServerSpec): boolean =>
-  overrideOf(settings, spec.name).enabled ?? spec.off === undefined;
+  spec.blocked === undefined && (overrideOf(settings, spec.name).enabled ?? spec.off === undefined);
 
 export function createMcpManager(opts: Omit<McpConnectionOptions, 'onEvent'> = {}): McpManager {
   /** `<workspace>\0<source>:<name>` → connection. */
@@ -114,6 +117,7 @@ export function createMcpManager(opts: Omit<McpConnectionOptions, 'onEvent'> = {
           ...status,
           from: spec.from,
           ...(spec.off ? { off: spec.off } : {}),
+          ...(spec.blocked ? { blocked: spec.blocked } : {}),
           enabled: isOn(o.settings, spec),
           read_only: override.read_only === true,
           tools: (conn?.tools() ?? []).map((t) => ({

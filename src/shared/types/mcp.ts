@@ -28,6 +28,8 @@ export interface McpServerInfo extends McpServerStatus {
   from: string;
   /** Why Claude Code's files switch it off here, unless switched on in Settings. */
   off?: string;
+  /** Why Claude Code's server allow or deny lists keep it from starting; it cannot be switched on. */
+  blocked?: string;
   enabled: boolean;
   read_only: boolean;
   tools: McpToolInfo[];

@@ -392,4 +392,46 @@ describe('MCP servers', () => {
       ['plugin:dbtools:api', 'plugin dbtools', 'connected'],
     ]);
   });
+
+  it("keeps Claude Code's server deny and allow lists: a denied or unlisted server never starts, even switched on in Settings", async () => {
+    const managed = join(sb.home, '..', 'managed-settings.json');
+    process.env.WORKBENCH_CLAUDE_MANAGED_SETTINGS = managed;
+    try {
+      writeFileSync(
+        managed,
+        JSON.stringify({
+          allowedMcpServers: [
+            { serverCommand: [process.execPath, DEMO_MCP_SERVER] },
+            { serverName: 'other' },
+          ],
+        }),
+      );
+      const other = { command: process.execPath, args: [DEMO_MCP_SERVER, 'unlisted'] };
+      const { llm } = await run([call('mcp__kept__echo', { text: 'allowed' }), { text: 'done' }], {
+        settings: {
+          mcp_servers: { kept: demo(), denied: demo(), other },
+          mcp_overrides: { denied: { enabled: true } },
+          deniedMcpServers: [{ serverName: 'denied' }],
+        },
+      });
+      expect(toolResults(llm)).toEqual(['echo: allowed']);
+      const offered = llm.calls[0]!.request.tools.map((t) => t.name).filter((n) =>
+        n.startsWith('mcp__'),
+      );
+      expect(offered.every((n) => n.startsWith('mcp__kept__'))).toBe(true);
+      const listing = await wb!.mcp.list({});
+      expect(listing.servers.map((sv) => [sv.name, sv.status, sv.enabled, sv.blocked])).toEqual([
+        ['kept', 'connected', true, undefined],
+        [
+          'denied',
+          'disabled',
+          false,
+          `denied by deniedMcpServers in ${join(sb.home, 'settings.json')}`,
+        ],
+        ['other', 'disabled', false, `not in allowedMcpServers of ${managed}`],
+      ]);
+    } finally {
+      delete process.env.WORKBENCH_CLAUDE_MANAGED_SETTINGS;
+    }
+  });
 });

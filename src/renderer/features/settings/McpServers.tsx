@@ -86,7 +86,12 @@ export function McpServers() {
             </span>
           </div>
           {s.error && <pre className="warning mcp-error">{s.error}</pre>}
-          {s.off && !s.enabled && (
+          {s.blocked && (
+            <p className="warning" data-testid="mcp-blocked">
+              Blocked: {s.blocked}
+            </p>
+          )}
+          {s.off && !s.enabled && !s.blocked && (
             <p className="muted" data-testid="mcp-off">
               Off: {s.off}
             </p>
@@ -96,7 +101,7 @@ export function McpServers() {
               <input
                 type="checkbox"
                 checked={s.enabled}
-                disabled={busy}
+                disabled={busy || s.blocked !== undefined}
                 onChange={(e) => void set(s.name, { enabled: e.target.checked })}
               />
               On
