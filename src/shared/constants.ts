@@ -12,6 +12,11 @@ export const THREAD_TTL_MS = 60 * 60 * 1000;
 export const THREAD_SWEEP_MS = 5 * 60 * 1000;
 export const TODO_STATUSES = ['pending', 'in_progress', 'done'] as const;
 export const EXECUTABLE_HOOK_TIMEOUT_MS = 30_000;
-export const CLAUDE_HOOK_TIMEOUT_MS = 60_000;
+/** Claude Code's own default for a command hook since its 2.1.3 (it was 60 s before). */
+export const CLAUDE_HOOK_TIMEOUT_MS = 600_000;
+/** Claude Code's default for a `UserPromptSubmit` command hook: the user is waiting on it. */
+export const CLAUDE_PROMPT_HOOK_TIMEOUT_MS = 30_000;
+/** The longest a `SessionEnd` hook may hold the end of a run, whatever its timeout (as Claude Code caps it). */
+export const CLAUDE_SESSION_END_MAX_MS = 60_000;
 export const HOOK_KILL_GRACE_MS = 2_000;
 export const EXECUTE_TIMEOUT_MS = 120_000;

@@ -4,7 +4,7 @@
  * several files run once (the first file wins), as in Claude Code.
  */
 import { basename, join } from 'node:path';
-import { CLAUDE_HOOK_TIMEOUT_MS } from '../../shared/constants.ts';
+import { CLAUDE_HOOK_TIMEOUT_MS, CLAUDE_PROMPT_HOOK_TIMEOUT_MS } from '../../shared/constants.ts';
 import type { WorkbenchSettings } from '../../shared/types/index.ts';
 import { isRecord } from './json-output.ts';
 import { errorMessage } from '../errors.ts';
@@ -256,7 +256,7 @@ export async function loadClaudeHooks(opts: { workspace: string; home: string; t
         list.forEach((h: unknown, i) => {
           const id = `claude:${file.path}#${event}/${g}/${i}`;
           const override = opts.settings.hook_overrides[id] ?? {};
-          const entry: ClaudeHandler = { ...base, id, name: event, event, matcher, enabled: override.enabled !== false, ...(env ? { env } : {}) };
+          const entry: ClaudeHandler = { ...base, id, name: event, event, matcher, enabled: override.enabled !== false, ...(event === 'UserPromptSubmit' ? { timeoutMs: CLAUDE_PROMPT_HOOK_TIMEOUT_MS } : {}), ...(env ? { env } : {}) };
           let problem: string | undefined;
           if (!known) problem = `unsupported event "${event}" (supported: ${CLAUDE_EVENTS.join(', ')})`;
           if (!isRecord(h)) problem ??= 'handler must be an object';

@@ -7,6 +7,7 @@
 import { mkdir } from 'node:fs/promises';
 import { homedir } from 'node:os';
 import type { HookSource, Message, ToolCall, ToolResult, WorkbenchSettings } from '../../shared/types/index.ts';
+import { CLAUDE_SESSION_END_MAX_MS } from '../../shared/constants.ts';
 import type { Hook, RunContext, StopOutcome, UserMessageOutcome } from '../pipeline/hook.ts';
 import type { HookRunStore } from '../store/types.ts';
 import { readClaudeResult, type ClaudeVerdict } from './claude-output.ts';
@@ -169,7 +170,9 @@ export function createClaudeHooks(opts: ClaudeHooksOptions, source: HookSource):
     };
     // SessionEnd runs after a cancel too, so it must not be cancelled by the run's signal.
     const target = atEnd ? { ...targetOf(ctx, opts.hookRuns), signal: undefined } : targetOf(ctx, opts.hookRuns);
-    const outcomes = await mapLimited(matching, MAX_PARALLEL, (h) => invokeClaudeHandler(target, h, opts.settings, ctx.workspace.root, input, opts.home, how.env));
+    // What runs at the end cannot hold the run's end for a handler's whole (10-minute) timeout.
+    const handlers = atEnd ? matching.map((h) => ({ ...h, timeoutMs: Math.min(h.timeoutMs, CLAUDE_SESSION_END_MAX_MS) })) : matching;
+    const outcomes = await mapLimited(handlers, MAX_PARALLEL, (h) => invokeClaudeHandler(target, h, opts.settings, ctx.workspace.root, input, opts.home, how.env));
     // `systemMessage` is for the user: a notice in the chat (and the reason of the hook run record).
     for (const o of outcomes) {
       if (o.verdict.systemMessage) ctx.emit({ event: 'on_hook_message', name: o.handler.name, data: { hook: o.handler.name, event, message: o.verdict.systemMessage, kind: 'message' } });

@@ -241,6 +241,27 @@ describe('Claude Code dialect', () => {
     expect(hookRuns.rows[0].timed_out).toBe(true);
   });
 
+  it("without a timeout a handler gets Claude Code's defaults: 10 minutes, 30 s for UserPromptSubmit", async () => {
+    writeSettings(projectSettings(), { PreToolUse: [{ hooks: [exec('allow')] }], UserPromptSubmit: [{ hooks: [exec('context'), { ...exec('context', 'b'), timeout: 5 }] }] });
+    const { user } = await setup();
+    expect(user.infos.map((i) => [i.events[0], i.timeout_ms])).toEqual([
+      ['PreToolUse', 600_000],
+      ['UserPromptSubmit', 30_000],
+      ['UserPromptSubmit', 5_000],
+    ]);
+  });
+
+  it('SessionEnd runs at the end of a run, after a cancel too, told why the run ended', async () => {
+    writeSettings(projectSettings(), { SessionEnd: [{ matcher: 'prompt_input_exit', hooks: [exec('record', 'end')] }] });
+    const { hook, t } = await setup();
+    await hook!.afterAgent!(t.ctx, { stop_reason: 'completed' } as never);
+    expect(existsSync(join(sb.ws, 'claude-end.json'))).toBe(false);
+    const controller = new AbortController();
+    controller.abort();
+    await hook!.afterAgent!({ ...t.ctx, signal: controller.signal }, { stop_reason: 'cancelled' } as never);
+    expect(JSON.parse(readFileSync(join(sb.ws, 'claude-end.json'), 'utf8'))).toMatchObject({ hook_event_name: 'SessionEnd', reason: 'prompt_input_exit', stop_reason: 'cancelled' });
+  });
+
   it('shell form and ${CLAUDE_PROJECT_DIR}; env has the project dir and no secrets', async () => {
     process.env.ANTHROPIC_API_KEY = 'sk-ant-canary';
     try {
