@@ -7,6 +7,7 @@
 import { dirname, isAbsolute, resolve } from 'node:path';
 import { LineCounter, parseDocument, isMap } from 'yaml';
 import { createFilesystemTools } from '../tools/index.ts';
+import { parseClaudeRule } from '../user-hooks/claude-rules.ts';
 import type { AgentProfile } from './profile.ts';
 
 /** The fields a profile file may set, before they are merged over the main profile. */
@@ -16,6 +17,8 @@ export interface ProfileFields {
   model?: string;
   system_prompt?: string;
   tools?: string[];
+  disallowed_tools?: string[];
+  disallowed_rules?: string[];
   max_iterations?: number;
   skills?: string[];
   memory?: string[];
@@ -30,13 +33,7 @@ export interface ParsedProfileFile {
 }
 
 /** Frontmatter keys of Claude Code agents that have no meaning here; accepted without a warning. */
-const CLAUDE_ONLY_KEYS = new Set([
-  'color',
-  'permissionMode',
-  'hooks',
-  'mcpServers',
-  'disallowedTools',
-]);
+const CLAUDE_ONLY_KEYS = new Set(['color', 'permissionMode', 'hooks', 'mcpServers']);
 /** Claude Code model aliases: they name Anthropic models, so such a profile uses the thread's model. */
 const INHERIT_MODELS = new Set(['inherit', 'sonnet', 'opus', 'haiku']);
 /** Profile names: what the model types as `subagent_type`. */
@@ -72,9 +69,10 @@ function splitFrontmatter(text: string): { yaml: string; body: string } | undefi
 
 const stringList = (v: unknown): string[] | undefined => {
   if (typeof v === 'string') {
+    // Commas inside a rule's parentheses (`Bash(a, b)`) do not split it.
     return v
-      .split(',')
-      .map((s) => s.trim())
+      .split(/,(?![^(]*\))/)
+      .map((s) => s.trim().replace(/^(["'])(.*)\1$/, '$2'))
       .filter(Boolean);
   }
   if (Array.isArray(v) && v.every((x) => typeof x === 'string'))
@@ -160,6 +158,22 @@ export function parseProfileFile(
         });
         break;
       }
+      case 'disallowedTools': {
+        const list = stringList(value);
+        if (!list) {
+          bad(key, 'must be a list of tool names or a comma-separated string');
+          break;
+        }
+        // `Bash(rm *)` takes away those calls only; a bare name takes the tool away.
+        for (const t of list) {
+          const rule = t.includes('(') ? parseClaudeRule(t) : undefined;
+          if (typeof rule === 'string')
+            diagnostics.push(`${lineOf(key)}: disallowedTools: ${rule}`);
+          else if (rule) (fields.disallowed_rules ??= []).push(rule.text);
+          else (fields.disallowed_tools ??= []).push(mapToolName(t) ?? t);
+        }
+        break;
+      }
       case 'max_iterations':
       case 'maxTurns':
         if (typeof value === 'number' && Number.isInteger(value) && value >= 1 && value <= 1000)
@@ -203,6 +217,8 @@ export function profileFromFields(
     source,
     ...(fields.model ? { model: fields.model } : {}),
     ...(fields.tools ? { tools: fields.tools } : {}),
+    ...(fields.disallowed_tools ? { disallowed_tools: fields.disallowed_tools } : {}),
+    ...(fields.disallowed_rules ? { disallowed_rules: fields.disallowed_rules } : {}),
     ...(fields.description ? { description: fields.description } : {}),
     ...(fields.max_iterations ? { max_iterations: fields.max_iterations } : {}),
     ...(fields.script ? { script: fields.script } : {}),

@@ -25,6 +25,13 @@ export interface AgentProfile {
   context_window: number;
   /** Allowlist of tool names; undefined = every tool. */
   tools?: string[];
+  /** Tools this agent never gets, whatever the allowlist (Claude Code's `disallowedTools`). */
+  disallowed_tools?: string[];
+  /**
+   * Calls this agent may not make, as Claude Code permission rules (`Bash(git push *)` in
+   * `disallowedTools`); they hold in its runs like deny rules of the settings.
+   */
+  disallowed_rules?: string[];
   skills: { paths: string[] };
   memory: { paths: string[] };
   compaction: CompactionConfig;

@@ -24,6 +24,7 @@ import {
   createPermissionRulesHook,
   loadPermissionRules,
   permissionRulesInfo,
+  profileDenyRules,
   type PermissionRule,
 } from '../middleware/permission-rules.ts';
 import { userHooksInfo } from '../user-hooks/list.ts';
@@ -90,7 +91,11 @@ const PIPELINE: readonly Builtin[] = [
   {
     info: memoryInfo,
     create: (o) => [
-      createMemoryHook({ home: o.home, extraPaths: o.profile.memory.paths, threadFolders: o.memoryFolders }),
+      createMemoryHook({
+        home: o.home,
+        extraPaths: o.profile.memory.paths,
+        threadFolders: o.memoryFolders,
+      }),
     ],
   },
   {
@@ -161,9 +166,8 @@ export async function buildPipeline(o: PipelineOptions): Promise<PipelineHooks> 
   };
   // Permission rules are a protection: `--no-hooks` and a switched-off user-hooks leave them on.
   const permissions = await loadPermissionRules(o);
-  const hooks = PIPELINE.filter(on).flatMap((b) =>
-    b.create(o, { user: users, rules: permissions.rules }),
-  );
+  const rules = [...permissions.rules, ...profileDenyRules(o.profile)];
+  const hooks = PIPELINE.filter(on).flatMap((b) => b.create(o, { user: users, rules }));
   return {
     hooks,
     userHookInfos: users.infos,

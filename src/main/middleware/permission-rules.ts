@@ -7,6 +7,7 @@
  */
 import { homedir } from 'node:os';
 import type { ToolCall, ToolResult } from '../../shared/types/index.ts';
+import type { AgentProfile } from '../agents/profile.ts';
 import type { Hook, MiddlewareInfo } from '../pipeline/hook.ts';
 import { claudeConfigDir } from '../user-hooks/claude-plugins.ts';
 import { parsedSettings, readClaudeSettingsFiles } from '../user-hooks/claude-config.ts';
@@ -72,6 +73,17 @@ export async function loadPermissionRules(o: {
     }
   }
   return { rules, diagnostics };
+}
+
+/** An agent's `disallowedTools` rules (`Bash(git push *)`), as deny rules of its runs. */
+export function profileDenyRules(
+  profile: Pick<AgentProfile, 'name' | 'source' | 'disallowed_rules'>,
+): PermissionRule[] {
+  const file = profile.source ?? `agent ${profile.name}`;
+  return (profile.disallowed_rules ?? []).flatMap((text) => {
+    const rule = parseClaudeRule(text);
+    return typeof rule === 'string' ? [] : [{ rule, behavior: 'deny' as const, file }];
+  });
 }
 
 /** The permission rules as the hooks panel lists them. */

@@ -15,11 +15,15 @@ export const profileInfo: MiddlewareInfo = {
 /**
  * Creates the profile hook.
  * Contract: the prompt comes before every other system block; with an allowlist only the listed
- * tools are offered (the loop refuses a call to a tool the request did not offer); never mutates
- * its input.
+ * tools are offered, and never a disallowed one (the loop refuses a call to a tool the request did
+ * not offer); never mutates its input.
  */
-export function createProfileHook(profile: Pick<AgentProfile, 'system_prompt' | 'tools'>): Hook {
+export function createProfileHook(
+  profile: Pick<AgentProfile, 'system_prompt' | 'tools' | 'disallowed_tools'>,
+): Hook {
   const allowed = profile.tools?.length ? new Set(profile.tools) : undefined;
+  const taken = new Set(profile.disallowed_tools ?? []);
+  const offered = (name: string) => (!allowed || allowed.has(name)) && !taken.has(name);
   return {
     name: profileInfo.name,
     source: 'builtin',
@@ -28,7 +32,7 @@ export function createProfileHook(profile: Pick<AgentProfile, 'system_prompt' | 
       return {
         ...req,
         system: [profile.system_prompt, ...req.system],
-        tools: allowed ? req.tools.filter((t) => allowed.has(t.name)) : req.tools,
+        tools: allowed || taken.size ? req.tools.filter((t) => offered(t.name)) : req.tools,
       };
     },
   };

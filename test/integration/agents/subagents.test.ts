@@ -351,3 +351,50 @@ function alive(pid: number): boolean {
     return false;
   }
 }
+
+describe("a Claude Code agent's disallowedTools", () => {
+  it('takes a named tool away from the subagent, and a rule such as Write(secret/**) takes those calls away', async () => {
+    profile(
+      'reviewer',
+      'description: Reviews\ndisallowedTools: Bash, Write(secret/**)',
+      'AGENT:reviewer',
+    );
+    const seen: ModelRequest[] = [];
+    const llm = routed((req) => {
+      const agent = agentOf(req);
+      if (agent === 'main')
+        return lastIsTool(req)
+          ? { text: 'ok' }
+          : {
+              toolCalls: [
+                { name: 'task', args: { subagent_type: 'reviewer', description: 'review' } },
+              ],
+            };
+      seen.push(req);
+      const told = req.messages.filter((m) => m.role === 'tool').length;
+      if (told === 0)
+        return {
+          toolCalls: [{ name: 'write_file', args: { path: 'secret/key.txt', content: 'x' } }],
+        };
+      if (told === 1)
+        return { toolCalls: [{ name: 'write_file', args: { path: 'notes.md', content: 'fine' } }] };
+      return { text: 'reviewed' };
+    });
+    await open(llm);
+    const handle = await wb!.chat.send({ text: 'start', approvalMode: 'auto' });
+    expect((await handle.finished).stop_reason).toBe('completed');
+    expect(offers(seen[0]!, 'execute')).toBe(false);
+    expect(offers(seen[0]!, 'write_file')).toBe(true);
+    const tools = seen
+      .at(-1)!
+      .messages.filter((m) => m.role === 'tool')
+      .map((m) => m.content);
+    expect(tools[0]).toBe(
+      `Error: denied by your permission rule Write(secret/**) (${join(sb.ws, '.workbench', 'agents', 'reviewer.md')})`,
+    );
+    expect(existsSync(join(sb.ws, 'secret', 'key.txt'))).toBe(false);
+    expect(readFileSync(join(sb.ws, 'notes.md'), 'utf8')).toBe('fine');
+    // The main agent keeps every tool.
+    expect(offers(llm.calls[0]!.request, 'execute')).toBe(true);
+  });
+});
