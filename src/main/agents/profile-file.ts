@@ -19,6 +19,7 @@ export interface ProfileFields {
   tools?: string[];
   disallowed_tools?: string[];
   disallowed_rules?: string[];
+  hooks?: Record<string, unknown>;
   max_iterations?: number;
   skills?: string[];
   memory?: string[];
@@ -33,7 +34,7 @@ export interface ParsedProfileFile {
 }
 
 /** Frontmatter keys of Claude Code agents that have no meaning here; accepted without a warning. */
-const CLAUDE_ONLY_KEYS = new Set(['color', 'permissionMode', 'hooks', 'mcpServers']);
+const CLAUDE_ONLY_KEYS = new Set(['color', 'permissionMode', 'mcpServers']);
 /** Claude Code model aliases: they name Anthropic models, so such a profile uses the thread's model. */
 const INHERIT_MODELS = new Set(['inherit', 'sonnet', 'opus', 'haiku']);
 /** Profile names: what the model types as `subagent_type`. */
@@ -174,6 +175,12 @@ export function parseProfileFile(
         }
         break;
       }
+      case 'hooks':
+        // Read like a settings file's `hooks` when the agent runs (docs/agents.md).
+        if (value && typeof value === 'object' && !Array.isArray(value))
+          fields.hooks = value as Record<string, unknown>;
+        else bad(key, 'must be a mapping of events, as in a settings file');
+        break;
       case 'max_iterations':
       case 'maxTurns':
         if (typeof value === 'number' && Number.isInteger(value) && value >= 1 && value <= 1000)
@@ -219,6 +226,7 @@ export function profileFromFields(
     ...(fields.tools ? { tools: fields.tools } : {}),
     ...(fields.disallowed_tools ? { disallowed_tools: fields.disallowed_tools } : {}),
     ...(fields.disallowed_rules ? { disallowed_rules: fields.disallowed_rules } : {}),
+    ...(fields.hooks ? { hooks: fields.hooks } : {}),
     ...(fields.description ? { description: fields.description } : {}),
     ...(fields.max_iterations ? { max_iterations: fields.max_iterations } : {}),
     ...(fields.script ? { script: fields.script } : {}),

@@ -28,10 +28,14 @@ import {
   type PermissionRule,
 } from '../middleware/permission-rules.ts';
 import { userHooksInfo } from '../user-hooks/list.ts';
+import type { AgentHooks } from '../user-hooks/claude-config.ts';
+import { isInside } from '../tools/path-guard.ts';
 import { profileScriptHooks } from '../user-hooks/script-hooks/index.ts';
 
 export interface PipelineOptions {
   workspace: string;
+  /** 0 for the run a person started, 1 for a subagent of it, and so on. */
+  depth?: number;
   home: string;
   settings: WorkbenchSettings;
   profile: AgentProfile;
@@ -142,6 +146,14 @@ export interface PipelineHooks {
   diagnostics: string[];
 }
 
+/** The running agent's own frontmatter hooks, with the trust of the folder its file is in. */
+function agentHooksOf(o: PipelineOptions): { agent?: AgentHooks } {
+  const { hooks, source } = o.profile;
+  if (!hooks || !source) return {};
+  const scope = isInside(source, o.workspace) ? 'workspace' : 'user';
+  return { agent: { file: source, scope, hooks, subagent: (o.depth ?? 0) > 0 } };
+}
+
 /** Builds the hooks of one run. Contract: never rejects for a broken user hook (it is a diagnostic). */
 export async function buildPipeline(o: PipelineOptions): Promise<PipelineHooks> {
   const on = (b: Builtin) => b.alwaysOn || builtinEnabled(o.settings, b.info.name);
@@ -153,6 +165,7 @@ export async function buildPipeline(o: PipelineOptions): Promise<PipelineHooks> 
         trusted: o.trusted,
         noHooks: o.noHooks,
         hookRuns: o.hookRuns,
+        ...agentHooksOf(o),
       })
     : { hooks: [], infos: [], diagnostics: [] };
   // The profile's script hook (docs/agents.md) runs last among the user hooks.

@@ -199,6 +199,7 @@ export async function createWorkbench(opts: WorkbenchOptions): Promise<Workbench
     const depth = l.parent?.depth ?? 0;
     const pipeline = await buildPipeline({
       workspace: workspaceRoot,
+      depth,
       home,
       settings,
       profile,

@@ -155,6 +155,25 @@ interface SwitchedOff {
   unmanaged?: string;
 }
 
+/** The `hooks` of a Claude Code agent's frontmatter, for the runs of that agent only. */
+export interface AgentHooks {
+  /** The agent's file. */
+  file: string;
+  scope: 'workspace' | 'user';
+  hooks: unknown;
+  /** The agent runs as a subagent: its `Stop` handlers are `SubagentStop` ones. */
+  subagent: boolean;
+}
+
+/**
+ * An agent's hooks as one more settings file; run as a subagent, its `Stop` handlers become
+ * `SubagentStop`, as Claude Code registers them.
+ */
+function agentSource(a: AgentHooks): SourceFile {
+  const hooks = a.subagent && isRecord(a.hooks) ? Object.fromEntries(Object.entries(a.hooks).map(([event, groups]) => [event === 'Stop' ? 'SubagentStop' : event, groups])) : a.hooks;
+  return { path: a.file, scope: a.scope, text: JSON.stringify({ hooks }) };
+}
+
 /** Reads the settings files that exist, then the hooks files of the plugins they enable. */
 async function sourceFiles(workspace: string, home: string, claudeDir: string): Promise<SourceFile[]> {
   const read = await readClaudeSettingsFiles(workspace, home, claudeDir);
@@ -209,11 +228,12 @@ export interface LoadedClaudeConfig {
  * Contract: never throws; a missing file is skipped, bad JSON or shape becomes a diagnostic and an
  * entry with `problem`.
  */
-export async function loadClaudeHooks(opts: { workspace: string; home: string; trusted: boolean; settings: WorkbenchSettings; claudeDir?: string }): Promise<LoadedClaudeConfig> {
+export async function loadClaudeHooks(opts: { workspace: string; home: string; trusted: boolean; settings: WorkbenchSettings; claudeDir?: string; agent?: AgentHooks }): Promise<LoadedClaudeConfig> {
   const handlers: ClaudeHandler[] = [];
   const diagnostics: string[] = [];
   const seen = new Set<string>();
   const files = await sourceFiles(opts.workspace, opts.home, opts.claudeDir ?? claudeConfigDir());
+  if (opts.agent) files.push(agentSource(opts.agent));
   const off = switchedOffBy(files);
   for (const file of files) {
     const text = file.text;

@@ -6,7 +6,7 @@
 import type { HookInfo, WorkbenchSettings } from '../../shared/types/index.ts';
 import type { Hook } from '../pipeline/hook.ts';
 import type { HookRunStore } from '../store/types.ts';
-import { isClaudeRunnable, loadClaudeHooks } from './claude-config.ts';
+import { isClaudeRunnable, loadClaudeHooks, type AgentHooks } from './claude-config.ts';
 import { createClaudeHooks } from './claude-hooks.ts';
 import { claudeInfo, executableInfo } from './list.ts';
 import { discoverExecutableHooks, isExecutableRunnable } from './executable-discovery.ts';
@@ -30,6 +30,8 @@ export interface CreateUserHooksOptions {
   /** `--no-hooks`: no user hook runs (settings.disableAllHooks does the same). */
   noHooks?: boolean;
   hookRuns?: HookRunStore;
+  /** The running agent's own frontmatter `hooks` (a subagent's, docs/agents.md). */
+  agent?: AgentHooks;
 }
 
 export interface UserHooks {

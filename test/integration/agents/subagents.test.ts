@@ -398,3 +398,54 @@ describe("a Claude Code agent's disallowedTools", () => {
     expect(offers(llm.calls[0]!.request, 'execute')).toBe(true);
   });
 });
+
+describe("a Claude Code agent's frontmatter hooks", () => {
+  it("run in that agent's runs only, its Stop as SubagentStop", async () => {
+    const log = join(sb.home, 'agent-stop.log');
+    profile(
+      'auditor',
+      [
+        'description: Audits',
+        'hooks:',
+        '  PreToolUse:',
+        '    - matcher: Bash',
+        '      hooks:',
+        '        - type: command',
+        `          command: "echo 'no commands while auditing' >&2; exit 2"`,
+        '  Stop:',
+        '    - hooks:',
+        '        - type: command',
+        `          command: "cat > /dev/null; echo stopped >> ${log}"`,
+      ].join('\n'),
+      'AGENT:auditor',
+    );
+    const llm = routed((req) => {
+      const told = req.messages.filter((m) => m.role === 'tool').length;
+      if (agentOf(req) === 'main') {
+        if (told === 0)
+          return {
+            toolCalls: [{ name: 'task', args: { subagent_type: 'auditor', description: 'audit' } }],
+          };
+        if (told === 1)
+          return { toolCalls: [{ name: 'execute', args: { command: 'echo main-ran' } }] };
+        return { text: 'ok' };
+      }
+      return told === 0
+        ? { toolCalls: [{ name: 'execute', args: { command: 'echo sub-ran' } }] }
+        : { text: 'audited' };
+    });
+    await open(llm);
+    const handle = await wb!.chat.send({ text: 'start', approvalMode: 'auto' });
+    expect((await handle.finished).stop_reason).toBe('completed');
+    const child = wb!.threads.children({ threadId: handle.threadId })[0]!;
+    const subTool = wb!.threads
+      .get({ threadId: child.thread_id })!
+      .messages.find((m) => m.role === 'tool');
+    expect(subTool?.content).toBe('Error: blocked by hook echo: no commands while auditing');
+    const mainTools = wb!.threads
+      .get({ threadId: handle.threadId })!
+      .messages.filter((m) => m.role === 'tool');
+    expect(mainTools[1]?.content).toMatch(/^main-ran\n/);
+    expect(readFileSync(log, 'utf8')).toBe('stopped\n');
+  });
+});
