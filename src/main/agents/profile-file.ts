@@ -20,6 +20,7 @@ export interface ProfileFields {
   disallowed_tools?: string[];
   disallowed_rules?: string[];
   hooks?: Record<string, unknown>;
+  read_only?: boolean;
   max_iterations?: number;
   skills?: string[];
   memory?: string[];
@@ -34,7 +35,16 @@ export interface ParsedProfileFile {
 }
 
 /** Frontmatter keys of Claude Code agents that have no meaning here; accepted without a warning. */
-const CLAUDE_ONLY_KEYS = new Set(['color', 'permissionMode', 'mcpServers']);
+const CLAUDE_ONLY_KEYS = new Set(['color', 'mcpServers']);
+/** Claude Code permission modes; only `plan` changes anything here (the agent may only read). */
+const PERMISSION_MODES = new Set([
+  'default',
+  'acceptEdits',
+  'plan',
+  'bypassPermissions',
+  'dontAsk',
+  'auto',
+]);
 /** Claude Code model aliases: they name Anthropic models, so such a profile uses the thread's model. */
 const INHERIT_MODELS = new Set(['inherit', 'sonnet', 'opus', 'haiku']);
 /** Profile names: what the model types as `subagent_type`. */
@@ -175,6 +185,11 @@ export function parseProfileFile(
         }
         break;
       }
+      case 'permissionMode':
+        if (typeof value !== 'string' || !PERMISSION_MODES.has(value))
+          bad(key, `must be one of ${[...PERMISSION_MODES].join(', ')}`);
+        else if (value === 'plan') fields.read_only = true;
+        break;
       case 'hooks':
         // Read like a settings file's `hooks` when the agent runs (docs/agents.md).
         if (value && typeof value === 'object' && !Array.isArray(value))
@@ -227,6 +242,7 @@ export function profileFromFields(
     ...(fields.disallowed_tools ? { disallowed_tools: fields.disallowed_tools } : {}),
     ...(fields.disallowed_rules ? { disallowed_rules: fields.disallowed_rules } : {}),
     ...(fields.hooks ? { hooks: fields.hooks } : {}),
+    ...(fields.read_only ? { read_only: true } : {}),
     ...(fields.description ? { description: fields.description } : {}),
     ...(fields.max_iterations ? { max_iterations: fields.max_iterations } : {}),
     ...(fields.script ? { script: fields.script } : {}),

@@ -32,6 +32,8 @@ export interface AgentProfile {
    * `disallowedTools`); they hold in its runs like deny rules of the settings.
    */
   disallowed_rules?: string[];
+  /** Claude Code's `permissionMode: plan`: the agent may read, never write or run commands. */
+  read_only?: boolean;
   /** Claude Code hooks of the agent's frontmatter: they run in this agent's runs only. */
   hooks?: Record<string, unknown>;
   skills: { paths: string[] };

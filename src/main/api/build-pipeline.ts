@@ -70,7 +70,12 @@ const PIPELINE: readonly Builtin[] = [
   {
     info: permissionRulesInfo,
     alwaysOn: true,
-    create: (_o, { rules }) => [createPermissionRulesHook(rules)],
+    create: (o, { rules }) => [
+      createPermissionRulesHook(
+        rules,
+        o.profile.read_only ? { file: o.profile.source ?? `agent ${o.profile.name}` } : undefined,
+      ),
+    ],
   },
   {
     info: approvalInfo,

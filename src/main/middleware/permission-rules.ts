@@ -15,6 +15,7 @@ import { claudeRuleMatches, parseClaudeRule, type ClaudeRule } from '../user-hoo
 import { claudeToolName, toClaudeInput } from '../user-hooks/claude-tools.ts';
 import { isRecord } from '../user-hooks/json-output.ts';
 import { allowByHook, askByRule } from './approval.ts';
+import { callEffects, effectKind } from '../tools/call-policy.ts';
 
 export type RuleBehavior = 'deny' | 'ask' | 'allow';
 
@@ -102,12 +103,39 @@ const refused = (call: ToolCall, hit: PermissionRule): ToolResult => ({
   status: 'denied',
 });
 
-/** Creates the ring over `rules`. Contract: a run with no rules passes every call straight on. */
-export function createPermissionRulesHook(rules: readonly PermissionRule[]): Hook {
+/**
+ * Creates the ring over `rules`; `readOnly` (an agent's `permissionMode: plan`, named by its file)
+ * refuses every call that writes or runs a command.
+ * Contract: a run with no rules and no read-only agent passes every call straight on.
+ */
+export function createPermissionRulesHook(
+  rules: readonly PermissionRule[],
+  readOnly?: { file: string },
+): Hook {
   return {
     name: permissionRulesInfo.name,
     source: 'builtin',
     async wrapToolCall(ctx, call, next) {
+      if (readOnly) {
+        const tool = ctx.tools.get(call.name);
+        const effects = tool && callEffects(tool, call.args);
+        // A call with invalid arguments goes on: dispatch refuses it without running anything.
+        if (effects && effectKind(effects) !== 'read') {
+          const reason = `this agent only plans (permissionMode: plan in ${readOnly.file}): it may read, not change files or run commands`;
+          ctx.emit({
+            event: 'on_blocked',
+            name: call.name,
+            data: { by: 'permission-rules', reason, target: 'tool_call', tool_call_id: call.id },
+          });
+          return {
+            tool_call_id: call.id,
+            name: call.name,
+            output: '',
+            error: `denied: ${reason}`,
+            status: 'denied',
+          };
+        }
+      }
       if (rules.length === 0) return next(call);
       const tool = claudeToolName(ctx.tools, call.name);
       const subject = {

@@ -449,3 +449,39 @@ describe("a Claude Code agent's frontmatter hooks", () => {
     expect(readFileSync(log, 'utf8')).toBe('stopped\n');
   });
 });
+
+describe("a Claude Code agent's permissionMode: plan", () => {
+  it('lets the agent read but refuses its writes and commands, whatever the run allows', async () => {
+    profile('planner', 'description: Plans\npermissionMode: plan', 'AGENT:planner');
+    writeFileSync(join(sb.ws, 'README.md'), 'read me\n');
+    const llm = routed((req) => {
+      const told = req.messages.filter((m) => m.role === 'tool').length;
+      if (agentOf(req) === 'main')
+        return told === 0
+          ? {
+              toolCalls: [
+                { name: 'task', args: { subagent_type: 'planner', description: 'plan' } },
+              ],
+            }
+          : { text: 'ok' };
+      if (told === 0) return { toolCalls: [{ name: 'read_file', args: { path: 'README.md' } }] };
+      if (told === 1)
+        return { toolCalls: [{ name: 'write_file', args: { path: 'plan.md', content: 'x' } }] };
+      if (told === 2) return { toolCalls: [{ name: 'execute', args: { command: 'touch ran' } }] };
+      return { text: 'planned' };
+    });
+    await open(llm);
+    const handle = await wb!.chat.send({ text: 'start', approvalMode: 'auto' });
+    expect((await handle.finished).stop_reason).toBe('completed');
+    const child = wb!.threads.children({ threadId: handle.threadId })[0]!;
+    const tools = wb!.threads
+      .get({ threadId: child.thread_id })!
+      .messages.filter((m) => m.role === 'tool')
+      .map((m) => m.content);
+    const why = `Error: denied: this agent only plans (permissionMode: plan in ${join(sb.ws, '.workbench', 'agents', 'planner.md')}): it may read, not change files or run commands`;
+    expect(tools[0]).toContain('read me');
+    expect(tools.slice(1)).toEqual([why, why]);
+    expect(existsSync(join(sb.ws, 'plan.md'))).toBe(false);
+    expect(existsSync(join(sb.ws, 'ran'))).toBe(false);
+  });
+});
