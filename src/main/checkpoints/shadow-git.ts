@@ -35,6 +35,12 @@ export type SnapshotResult = { tree: string } | { skipped: string };
 export interface ShadowStore {
   /** Contract: never throws; `skipped` names why (no git, over the bounds, a git failure). */
   snapshot(): Promise<SnapshotResult>;
+  /**
+   * Drops every snapshot but the latest, and removes from disk what only they held once it is
+   * older than `graceMs` (a snapshot still in use by a command running now is younger).
+   * Contract: never throws; a store that does not exist yet is left alone.
+   */
+  prune(graceMs?: number): Promise<void>;
   /** The files that differ between two trees, with their contents and modes. */
   changes(before: string, after: string): Promise<ShadowChange[]>;
 }
@@ -51,11 +57,20 @@ export interface ShadowStoreOptions {
 }
 
 const MEASURE_EVERY_MS = 60_000;
+/**
+ * Snapshots between two prunes. A command's changes are kept as checkpoints in the database, so
+ * older snapshots are never read again; pruning keeps the store at about one copy of the workspace.
+ */
+export const PRUNE_EVERY = 200;
+/** How old what only pruned snapshots held must be before it leaves the disk. */
+export const PRUNE_GRACE_MS = 60 * 60 * 1000;
 
 /** Per shadow folder: the last tree and commit, and the last size measure. */
 interface ShadowState {
   tree?: string;
   commit?: string;
+  /** Snapshots committed since the last prune. */
+  since?: number;
   over?: string;
   measuredAt?: number;
   boundsKey?: string;
@@ -148,7 +163,27 @@ export function createShadowStore(o: ShadowStoreOptions): ShadowStore {
     return undefined;
   }
 
-  return {
+  const store: ShadowStore = {
+    prune: (graceMs = PRUNE_GRACE_MS) =>
+      serial(dir, async () => {
+        const state = states.get(dir) ?? {};
+        states.set(dir, state);
+        state.since = 0;
+        try {
+          const ref = path.join(dir, 'refs', 'heads', 'snapshots');
+          const head = (await fs.readFile(ref, 'utf8').catch(() => '')).trim();
+          if (!head) return;
+          // The latest snapshot alone, with no history: every older one becomes unreachable.
+          const tree = await text(['rev-parse', `${head}^{tree}`]);
+          const commit = await text(['commit-tree', tree, '-m', 'snapshot']);
+          await fs.writeFile(ref, `${commit}\n`);
+          state.commit = commit;
+          const expire = new Date(Date.now() - graceMs).toISOString();
+          await git(['prune', `--expire=${expire}`]);
+        } catch {
+          // Pruning is housekeeping: a failure leaves the store as it was, and the next prune tries again.
+        }
+      }),
     snapshot: () =>
       serial(dir, async () => {
         const state = states.get(dir) ?? {};
@@ -177,6 +212,9 @@ export function createShadowStore(o: ShadowStoreOptions): ShadowStore {
           await fs.writeFile(ref, `${commit}\n`);
           state.commit = commit;
           state.tree = tree;
+          state.since = (state.since ?? 0) + 1;
+          // Queued behind this snapshot: the command waiting for it is not held up.
+          if (state.since >= PRUNE_EVERY) void store.prune();
           return { tree };
         } catch (err) {
           const e = err as NodeJS.ErrnoException;
@@ -209,4 +247,5 @@ export function createShadowStore(o: ShadowStoreOptions): ShadowStore {
       return out;
     },
   };
+  return store;
 }
