@@ -56,6 +56,12 @@ const agentOf = (req: ModelRequest) => /^AGENT:(\w+)/.exec(req.system[0] ?? '')?
 const lastIsTool = (req: ModelRequest) => req.messages.at(-1)?.role === 'tool';
 const offers = (req: ModelRequest, tool: string) => req.tools.some((t) => t.name === tool);
 
+/** The main agent's turns: start subagent `name` once, then finish. */
+const startsOnce = (req: ModelRequest, name: string): ScriptTurn =>
+  lastIsTool(req)
+    ? { text: 'ok' }
+    : { toolCalls: [{ name: 'task', args: { subagent_type: name, description: name } }] };
+
 /** A model that answers every call by `route`; enough turns for any test here. */
 function routed(route: (req: ModelRequest) => ScriptTurn): ScriptedLlm {
   return createScriptedLlm(Array.from({ length: 40 }, () => route));
@@ -261,14 +267,7 @@ describe('Claude Code SubagentStop', () => {
     );
     const llm = routed((req) => {
       const agent = agentOf(req);
-      if (agent === 'main')
-        return lastIsTool(req)
-          ? { text: 'ok' }
-          : {
-              toolCalls: [
-                { name: 'task', args: { subagent_type: 'researcher', description: 'facts' } },
-              ],
-            };
+      if (agent === 'main') return startsOnce(req, 'researcher');
       const last = req.messages.at(-1)!;
       return { text: last.content.includes('cite a source') ? 'facts (source: the sea)' : 'facts' };
     });
@@ -362,14 +361,7 @@ describe("a Claude Code agent's disallowedTools", () => {
     const seen: ModelRequest[] = [];
     const llm = routed((req) => {
       const agent = agentOf(req);
-      if (agent === 'main')
-        return lastIsTool(req)
-          ? { text: 'ok' }
-          : {
-              toolCalls: [
-                { name: 'task', args: { subagent_type: 'reviewer', description: 'review' } },
-              ],
-            };
+      if (agent === 'main') return startsOnce(req, 'reviewer');
       seen.push(req);
       const told = req.messages.filter((m) => m.role === 'tool').length;
       if (told === 0)
@@ -456,14 +448,7 @@ describe("a Claude Code agent's permissionMode: plan", () => {
     writeFileSync(join(sb.ws, 'README.md'), 'read me\n');
     const llm = routed((req) => {
       const told = req.messages.filter((m) => m.role === 'tool').length;
-      if (agentOf(req) === 'main')
-        return told === 0
-          ? {
-              toolCalls: [
-                { name: 'task', args: { subagent_type: 'planner', description: 'plan' } },
-              ],
-            }
-          : { text: 'ok' };
+      if (agentOf(req) === 'main') return startsOnce(req, 'planner');
       if (told === 0) return { toolCalls: [{ name: 'read_file', args: { path: 'README.md' } }] };
       if (told === 1)
         return { toolCalls: [{ name: 'write_file', args: { path: 'plan.md', content: 'x' } }] };

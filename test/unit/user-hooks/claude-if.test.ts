@@ -27,9 +27,8 @@ const handler = (behaviour: string, tag: string, rule?: unknown): Handler => ({
   ...(rule !== undefined ? { if: rule } : {}),
 });
 
-async function setup(hooks: Record<string, Array<{ matcher?: string; hooks: Handler[] }>>) {
-  mkdirSync(join(sb.ws, '.claude'), { recursive: true });
-  writeFileSync(join(sb.ws, '.claude', 'settings.json'), JSON.stringify({ hooks }));
+/** The user hooks of the files as they are now, and a way to make a tool call through them. */
+async function load() {
   const settings = settingsWith();
   const hookRuns = memoryHookRuns();
   const user = await createUserHooks({
@@ -42,9 +41,17 @@ async function setup(hooks: Record<string, Array<{ matcher?: string; hooks: Hand
   const t = testContext(sb.ws, sb.home, settings);
   const hook = user.hooks.find((h) => h.name === 'claude-hooks');
   let n = 0;
-  const call = (name: string, args: Record<string, unknown>) =>
-    hook!.wrapToolCall!(t.ctx, { id: `tu_${++n}`, name, args }, runTool(t));
-  return { user, hookRuns, call };
+  const call = async (name: string, args: Record<string, unknown>): Promise<ToolResult> => {
+    const c = { id: `tu_${++n}`, name, args };
+    return hook ? hook.wrapToolCall!(t.ctx, c, runTool(t)) : { ...(await runTool(t)(c)) };
+  };
+  return { user, hookRuns, call, run: (command: string) => call('execute', { command }) };
+}
+
+async function setup(hooks: Record<string, Array<{ matcher?: string; hooks: Handler[] }>>) {
+  mkdirSync(join(sb.ws, '.claude'), { recursive: true });
+  writeFileSync(join(sb.ws, '.claude', 'settings.json'), JSON.stringify({ hooks }));
+  return load();
 }
 
 describe("a Claude Code handler's if", () => {
@@ -127,23 +134,6 @@ describe('"disableAllHooks": true in a Claude Code settings file', () => {
   });
   const userFile = () => join(sb.home, 'settings.json');
   const wsFile = () => join(sb.ws, '.claude', 'settings.json');
-  async function load() {
-    const settings = settingsWith();
-    const user = await createUserHooks({
-      workspace: sb.ws,
-      home: sb.home,
-      settings,
-      trusted: true,
-      hookRuns: memoryHookRuns(),
-    });
-    const t = testContext(sb.ws, sb.home, settings);
-    const hook = user.hooks.find((h) => h.name === 'claude-hooks');
-    const run = async (command: string): Promise<ToolResult> => {
-      const call = { id: 'tu_1', name: 'execute', args: { command } };
-      return hook ? hook.wrapToolCall!(t.ctx, call, runTool(t)) : { ...(await runTool(t)(call)) };
-    };
-    return { user, run };
-  }
 
   it("in a workspace's settings switches off only the workspace's handlers, never the user's guards", async () => {
     write(userFile(), { hooks: guard('user') });
