@@ -126,9 +126,10 @@ export const parsedSettings = (files: readonly ReadSettingsFile[]): (ReadSetting
   files.filter((f): f is ReadSettingsFile & SettingsData => 'data' in f);
 
 /**
- * Why Claude Code handlers are switched off, per scope: `"disableAllHooks": true` in the user's own
- * (or the managed) settings switches off every handler; in a workspace's only the handlers the
- * workspace brings (it cannot switch off the user's guards). The managed settings'
+ * Why Claude Code handlers are switched off, per scope: `"disableAllHooks": true` in the managed
+ * settings switches off every handler; in the user's own every handler but the managed ones (as in
+ * Claude Code: the user cannot switch off the administrator's); in a workspace's only the handlers
+ * the workspace brings (it cannot switch off the user's guards). The managed settings'
  * `"allowManagedHooksOnly": true` switches off every handler they do not hold themselves.
  */
 function switchedOffBy(files: readonly SourceFile[]): SwitchedOff {
@@ -139,7 +140,11 @@ function switchedOffBy(files: readonly SourceFile[]): SwitchedOff {
     try {
       const data: unknown = JSON.parse(f.text.replace(/^\uFEFF/, ''));
       if (!isRecord(data)) continue;
-      if (data.disableAllHooks === true) off[f.scope] ??= `switched off by "disableAllHooks": true in ${f.path}`;
+      const why = `switched off by "disableAllHooks": true in ${f.path}`;
+      if (data.disableAllHooks === true) {
+        if (f.path === managed) off.managed = why;
+        else off[f.scope] ??= why;
+      }
       if (f.path === managed && data.allowManagedHooksOnly === true) off.unmanaged = `switched off: only managed hooks run ("allowManagedHooksOnly" in ${f.path})`;
     } catch {
       // Reported where its hooks are read.
@@ -150,6 +155,8 @@ function switchedOffBy(files: readonly SourceFile[]): SwitchedOff {
 
 /** Why handlers are switched off on purpose, per scope; `unmanaged`: every handler outside the managed settings. */
 interface SwitchedOff {
+  /** The managed settings' own switch: every handler, theirs included. */
+  managed?: string;
   user?: string;
   workspace?: string;
   unmanaged?: string;
@@ -309,7 +316,9 @@ export async function loadClaudeHooks(opts: { workspace: string; home: string; t
             diagnostics.push(`${file.path}: ${event}[${g}].hooks[${i}]: ${problem}`);
           }
           // Switched off on purpose: listed as such, not reported on every run.
-          const offBy = off.user ?? (file.scope === 'workspace' ? off.workspace : undefined) ?? (file.path !== managedSettingsPath() ? off.unmanaged : undefined);
+          // The managed settings' handlers are the administrator's: only their own switch turns them off.
+          const managedFile = file.path === managedSettingsPath();
+          const offBy = off.managed ?? (managedFile ? undefined : (off.user ?? (file.scope === 'workspace' ? off.workspace : undefined) ?? off.unmanaged));
           if (offBy) entry.problem ??= offBy;
           const key = JSON.stringify([event, matcher ?? '', entry.command, entry.args ?? null, entry.if?.text ?? null]);
           // Identical handlers of settings files run once; a plugin's copy stays separate, as in Claude Code.

@@ -158,7 +158,7 @@ describe('"disableAllHooks": true in a Claude Code settings file', () => {
     expect((await run('echo ran')).error).toBeUndefined();
   });
 
-  it("in an administrator's managed settings; there allowManagedHooksOnly leaves only the managed handlers on", async () => {
+  it("in an administrator's managed settings; there allowManagedHooksOnly leaves only the managed handlers on, and the user's switch leaves them on", async () => {
     const managed = join(sb.home, '..', 'managed-settings.json');
     process.env.WORKBENCH_CLAUDE_MANAGED_SETTINGS = managed;
     try {
@@ -170,6 +170,17 @@ describe('"disableAllHooks": true in a Claude Code settings file', () => {
         `switched off: only managed hooks run ("allowManagedHooksOnly" in ${managed})`,
       ]);
       expect((await run('ls')).error).toBe('blocked by hook zoo.sh: no writes here (managed)');
+      // The user's own switch turns off their handlers, never the administrator's.
+      write(managed, { hooks: guard('managed') });
+      write(userFile(), { disableAllHooks: true, hooks: guard('user') });
+      const mixed = await load();
+      expect(mixed.user.infos.map((i) => i.problem)).toEqual([
+        undefined,
+        `switched off by "disableAllHooks": true in ${userFile()}`,
+      ]);
+      expect((await mixed.run('ls')).error).toBe(
+        'blocked by hook zoo.sh: no writes here (managed)',
+      );
       write(managed, { disableAllHooks: true, hooks: guard('managed') });
       expect(
         (await load()).user.infos.every(
