@@ -116,4 +116,19 @@ describe("Claude Code's permission rules", () => {
     const told = await results([run('curl --version')], 'ask');
     expect(told[0]).toBe(`Error: denied by your permission rule Bash(curl *) (${managed})`);
   });
+
+  it("an administrator's allowManagedPermissionRulesOnly leaves only the managed allow rules", async () => {
+    const managed = process.env.WORKBENCH_CLAUDE_MANAGED_SETTINGS!;
+    writeFileSync(
+      managed,
+      JSON.stringify({
+        allowManagedPermissionRulesOnly: true,
+        permissions: { allow: ['Bash(echo managed*)'] },
+      }),
+    );
+    writeRules(userRules(), { allow: ['Bash(echo *)'] });
+    const told = await results([run('echo managed-ok'), run('echo mine')], 'ask');
+    expect(told[0]).toMatch(/^managed-ok\n/);
+    expect(told[1]).toMatch(/^Error: the user did not allow execute/);
+  });
 });

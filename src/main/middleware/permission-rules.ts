@@ -10,7 +10,11 @@ import type { ToolCall, ToolResult } from '../../shared/types/index.ts';
 import type { AgentProfile } from '../agents/profile.ts';
 import type { Hook, MiddlewareInfo } from '../pipeline/hook.ts';
 import { claudeConfigDir } from '../user-hooks/claude-plugins.ts';
-import { parsedSettings, readClaudeSettingsFiles } from '../user-hooks/claude-config.ts';
+import {
+  managedSettingsPath,
+  parsedSettings,
+  readClaudeSettingsFiles,
+} from '../user-hooks/claude-config.ts';
 import { claudeRuleMatches, parseClaudeRule, type ClaudeRule } from '../user-hooks/claude-rules.ts';
 import { claudeToolName, toClaudeInput } from '../user-hooks/claude-tools.ts';
 import { isRecord } from '../user-hooks/json-output.ts';
@@ -35,7 +39,8 @@ const BEHAVIORS: readonly RuleBehavior[] = ['deny', 'ask', 'allow'];
 
 /**
  * The rules of the Claude dialect's settings files. Deny and ask rules count from every file (they
- * only add protection); a workspace's allow rules only once it is trusted (they would lift prompts).
+ * only add protection); a workspace's allow rules only once it is trusted (they would lift prompts),
+ * and none but the managed settings' when those set `allowManagedPermissionRulesOnly`.
  * Contract: never rejects; a rule that does not parse is a diagnostic and is left out.
  */
 export async function loadPermissionRules(o: {
@@ -51,13 +56,22 @@ export async function loadPermissionRules(o: {
   );
   const rules: PermissionRule[] = [];
   const diagnostics: string[] = [];
-  for (const f of parsedSettings(files)) {
+  const parsed = parsedSettings(files);
+  const managed = managedSettingsPath();
+  // An administrator's `allowManagedPermissionRulesOnly`: no other file's allow rule lifts a prompt.
+  const managedOnly = parsed.some(
+    (f) =>
+      f.path === managed && isRecord(f.data) && f.data.allowManagedPermissionRulesOnly === true,
+  );
+  const counts = (f: (typeof parsed)[number], behavior: RuleBehavior) =>
+    behavior !== 'allow' ||
+    ((f.scope === 'user' || o.trusted) && (!managedOnly || f.path === managed));
+  for (const f of parsed) {
     const permissions = isRecord(f.data) ? f.data.permissions : undefined;
     if (!isRecord(permissions)) continue;
     for (const behavior of BEHAVIORS) {
       const list = permissions[behavior];
-      if (list === undefined || (behavior === 'allow' && f.scope === 'workspace' && !o.trusted))
-        continue;
+      if (list === undefined || !counts(f, behavior)) continue;
       if (!Array.isArray(list)) {
         diagnostics.push(`${f.path}: permissions.${behavior} must be a list of rules`);
         continue;
