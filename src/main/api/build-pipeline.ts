@@ -28,7 +28,11 @@ import {
   type PermissionRule,
 } from '../middleware/permission-rules.ts';
 import { userHooksInfo } from '../user-hooks/list.ts';
-import type { AgentHooks } from '../user-hooks/claude-config.ts';
+import {
+  readClaudeSettingsFiles,
+  type AgentHooks,
+  type ReadSettingsFile,
+} from '../user-hooks/claude-config.ts';
 import { isInside } from '../tools/path-guard.ts';
 import { profileScriptHooks } from '../user-hooks/script-hooks/index.ts';
 
@@ -58,7 +62,15 @@ interface Builtin {
   info: MiddlewareInfo;
   /** A safety policy, not a convenience: never switched off (use approval mode 'auto' instead). */
   alwaysOn?: boolean;
-  create(o: PipelineOptions, loaded: { user: UserHooks; rules: PermissionRule[] }): Hook[];
+  create(o: PipelineOptions, loaded: Loaded): Hook[];
+}
+
+/** What a run reads once for its built-ins. */
+interface Loaded {
+  user: UserHooks;
+  rules: PermissionRule[];
+  /** The Claude dialect's settings files: hooks, permission rules and MCP servers read them. */
+  claudeSettings: readonly ReadSettingsFile[];
 }
 
 /** The built-ins in pipeline order; `user-hooks` marks where the user hooks go. */
@@ -85,7 +97,10 @@ const PIPELINE: readonly Builtin[] = [
     ],
   },
   { info: filesystemInfo, create: () => [createFilesystemHook()] },
-  { info: externalToolsInfo, create: (o) => [createExternalToolsHook({ mcp: o.mcp })] },
+  {
+    info: externalToolsInfo,
+    create: (o, { claudeSettings }) => [createExternalToolsHook({ mcp: o.mcp, claudeSettings })],
+  },
   { info: profileInfo, create: (o) => [createProfileHook(o.profile)] },
   {
     info: skillsInfo,
@@ -162,6 +177,7 @@ function agentHooksOf(o: PipelineOptions): { agent?: AgentHooks } {
 /** Builds the hooks of one run. Contract: never rejects for a broken user hook (it is a diagnostic). */
 export async function buildPipeline(o: PipelineOptions): Promise<PipelineHooks> {
   const on = (b: Builtin) => b.alwaysOn || builtinEnabled(o.settings, b.info.name);
+  const claudeSettings = await readClaudeSettingsFiles(o.workspace, o.home);
   const user = builtinEnabled(o.settings, userHooksInfo.name)
     ? await createUserHooks({
         workspace: o.workspace,
@@ -170,6 +186,7 @@ export async function buildPipeline(o: PipelineOptions): Promise<PipelineHooks> 
         trusted: o.trusted,
         noHooks: o.noHooks,
         hookRuns: o.hookRuns,
+        claudeSettings,
         ...agentHooksOf(o),
       })
     : { hooks: [], infos: [], diagnostics: [] };
@@ -183,9 +200,10 @@ export async function buildPipeline(o: PipelineOptions): Promise<PipelineHooks> 
     diagnostics: [...user.diagnostics, ...script.diagnostics],
   };
   // Permission rules are a protection: `--no-hooks` and a switched-off user-hooks leave them on.
-  const permissions = await loadPermissionRules(o);
+  const permissions = await loadPermissionRules({ ...o, claudeSettings });
   const rules = [...permissions.rules, ...profileDenyRules(o.profile)];
-  const hooks = PIPELINE.filter(on).flatMap((b) => b.create(o, { user: users, rules }));
+  const loaded = { user: users, rules, claudeSettings };
+  const hooks = PIPELINE.filter(on).flatMap((b) => b.create(o, loaded));
   return {
     hooks,
     userHookInfos: users.infos,

@@ -10,7 +10,11 @@ import type { McpServerConfig, WorkbenchSettings } from '../../shared/types/inde
 import { expandAll, expandVars } from '../env/expand-vars.ts';
 import { readTextNonBlocking } from '../fs/read-text-if-file.ts';
 import { statIfAny } from '../fs/stat-if-any.ts';
-import { parsedSettings, readClaudeSettingsFiles } from '../user-hooks/claude-config.ts';
+import {
+  parsedSettings,
+  readClaudeSettingsFiles,
+  type ReadSettingsFile,
+} from '../user-hooks/claude-config.ts';
 import { claudeConfigDir } from '../user-hooks/claude-plugins.ts';
 import { claudeJsonPath, readClaudeJsonMcp } from './claude-json.ts';
 import { pluginServerFiles } from './claude-plugin-servers.ts';
@@ -74,6 +78,8 @@ export interface McpConfigWhere {
   home: string;
   settings: WorkbenchSettings;
   trusted: boolean;
+  /** The Claude dialect's settings files as the run already read them (else they are read here). */
+  claudeSettings?: readonly ReadSettingsFile[];
 }
 
 export interface McpConfigResult {
@@ -123,7 +129,7 @@ export async function loadMcpConfig(o: McpConfigWhere): Promise<McpConfigResult>
   if (typeof claude === 'string') diagnostics.push(claude);
   const fromClaude = typeof claude === 'object' ? claude : undefined;
   const claudeSettings = parsedSettings(
-    await readClaudeSettingsFiles(o.workspace, o.home, claudeDir),
+    o.claudeSettings ?? (await readClaudeSettingsFiles(o.workspace, o.home, claudeDir)),
   );
   if (fromClaude) add('user', '~/.claude.json', claudeFile, fromClaude.user);
   add('user', 'settings', 'settings mcp_servers', o.settings.mcp_servers ?? {});

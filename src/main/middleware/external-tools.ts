@@ -10,12 +10,15 @@ import type { McpManager } from '../mcp/manager.ts';
 import { overrideOf } from '../mcp/manager.ts';
 import { mcpTools } from '../mcp/tools.ts';
 import { loadMcpConfig } from '../mcp/config.ts';
+import type { ReadSettingsFile } from '../user-hooks/claude-config.ts';
 import type { McpLifecycleEvent } from '../mcp/connection.ts';
 import { createHttpTool, httpToolConfigSchema, type HttpToolConfig } from '../tools/http-tool.ts';
 
 export interface ExternalToolsOptions {
   /** The workbench's MCP servers; absent = no MCP tools. */
   mcp?: McpManager;
+  /** The Claude dialect's settings files as the run read them (their plugins and server switches). */
+  claudeSettings?: readonly ReadSettingsFile[];
 }
 
 /** Creates the hook. Contract: a server that failed or a broken HTTP tool entry is a diagnostic, never a failed run. */
@@ -32,6 +35,7 @@ export function createExternalToolsHook(opts: ExternalToolsOptions = {}): Hook {
         home: ctx.home,
         settings: ctx.settings,
         trusted: ctx.trusted,
+        claudeSettings: opts.claudeSettings,
       };
       const config = await loadMcpConfig(where);
       // A run without MCP servers gets no span for them.

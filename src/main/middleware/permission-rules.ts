@@ -14,6 +14,7 @@ import {
   managedSettingsPath,
   parsedSettings,
   readClaudeSettingsFiles,
+  type ReadSettingsFile,
 } from '../user-hooks/claude-config.ts';
 import { claudeRuleMatches, parseClaudeRule, type ClaudeRule } from '../user-hooks/claude-rules.ts';
 import { claudeToolName, toClaudeInput } from '../user-hooks/claude-tools.ts';
@@ -48,12 +49,12 @@ export async function loadPermissionRules(o: {
   home: string;
   trusted: boolean;
   claudeDir?: string;
+  /** The settings files as the run already read them. */
+  claudeSettings?: readonly ReadSettingsFile[];
 }): Promise<LoadedPermissionRules> {
-  const files = await readClaudeSettingsFiles(
-    o.workspace,
-    o.home,
-    o.claudeDir ?? claudeConfigDir(),
-  );
+  const files =
+    o.claudeSettings ??
+    (await readClaudeSettingsFiles(o.workspace, o.home, o.claudeDir ?? claudeConfigDir()));
   const rules: PermissionRule[] = [];
   const diagnostics: string[] = [];
   const parsed = parsedSettings(files);

@@ -91,32 +91,41 @@ export function claudeSettingsFiles(workspace: string, home: string, claudeDir: 
   ];
 }
 
+/** A file whose `hooks` are read: a settings file, a plugin's hooks.json or an agent's frontmatter. */
 interface SourceFile {
   path: string;
   scope: 'workspace' | 'user';
-  text: string;
+  /** Its content; absent when it does not parse (then `parseError` says why). */
+  data?: unknown;
+  parseError?: string;
   pluginRoot?: string;
   pluginData?: string;
 }
 
-/** A settings file that exists, with its text and, when it parses, its content. */
-export interface ReadSettingsFile extends ClaudeSettingsFile {
-  text: string;
-  /** Absent when the file does not parse. */
-  data?: unknown;
+/** A JSON file's text as `data`, or why it does not parse. */
+function parseJsonText(text: string): { data: unknown } | { parseError: string } {
+  try {
+    return { data: JSON.parse(text.replace(/^\uFEFF/, '')) };
+  } catch (err) {
+    return { parseError: errorMessage(err) };
+  }
 }
 
-/** The settings files of the Claude dialect that exist, read (MCP servers and plugins read them too). */
+/** A settings file that exists, with its content when it parses (else why not: reported where its hooks are read). */
+export interface ReadSettingsFile extends ClaudeSettingsFile {
+  data?: unknown;
+  parseError?: string;
+}
+
+/**
+ * The settings files of the Claude dialect that exist, read and parsed once for a run: its hooks,
+ * permission rules, MCP servers and plugins are all read from them.
+ */
 export async function readClaudeSettingsFiles(workspace: string, home: string, claudeDir: string = claudeConfigDir()): Promise<ReadSettingsFile[]> {
   const files: ReadSettingsFile[] = [];
   for (const file of claudeSettingsFiles(workspace, home, claudeDir)) {
     const text = await readTextIfFile(file.path);
-    if (text === undefined) continue;
-    try {
-      files.push({ ...file, text, data: JSON.parse(text.replace(/^\uFEFF/, '')) });
-    } catch {
-      files.push({ ...file, text }); // reported where its hooks are read
-    }
+    if (text !== undefined) files.push({ ...file, ...parseJsonText(text) });
   }
   return files;
 }
@@ -132,34 +141,21 @@ export const parsedSettings = (files: readonly ReadSettingsFile[]): (ReadSetting
  * the workspace brings (it cannot switch off the user's guards). The managed settings'
  * `"allowManagedHooksOnly": true` switches off every handler they do not hold themselves.
  */
-function switchedOffBy(files: readonly SourceFile[]): SwitchedOff {
-  const off: SwitchedOff = {};
+function switchedOffBy(files: readonly SourceFile[]): (file: SourceFile) => string | undefined {
+  /** Per scope; `managed` switches off every handler, `unmanaged` every one outside the managed settings. */
+  const off: { managed?: string; user?: string; workspace?: string; unmanaged?: string } = {};
   const managed = managedSettingsPath();
   for (const f of files) {
-    if (f.pluginRoot) continue;
-    try {
-      const data: unknown = JSON.parse(f.text.replace(/^\uFEFF/, ''));
-      if (!isRecord(data)) continue;
-      const why = `switched off by "disableAllHooks": true in ${f.path}`;
-      if (data.disableAllHooks === true) {
-        if (f.path === managed) off.managed = why;
-        else off[f.scope] ??= why;
-      }
-      if (f.path === managed && data.allowManagedHooksOnly === true) off.unmanaged = `switched off: only managed hooks run ("allowManagedHooksOnly" in ${f.path})`;
-    } catch {
-      // Reported where its hooks are read.
+    if (f.pluginRoot || !isRecord(f.data)) continue;
+    const why = `switched off by "disableAllHooks": true in ${f.path}`;
+    if (f.data.disableAllHooks === true) {
+      if (f.path === managed) off.managed = why;
+      else off[f.scope] ??= why;
     }
+    if (f.path === managed && f.data.allowManagedHooksOnly === true) off.unmanaged = `switched off: only managed hooks run ("allowManagedHooksOnly" in ${f.path})`;
   }
-  return off;
-}
-
-/** Why handlers are switched off on purpose, per scope; `unmanaged`: every handler outside the managed settings. */
-interface SwitchedOff {
-  /** The managed settings' own switch: every handler, theirs included. */
-  managed?: string;
-  user?: string;
-  workspace?: string;
-  unmanaged?: string;
+  // The managed settings' handlers are the administrator's: only their own switch turns them off.
+  return (file) => off.managed ?? (file.path === managed ? undefined : (off.user ?? (file.scope === 'workspace' ? off.workspace : undefined) ?? off.unmanaged));
 }
 
 /** The `hooks` of a Claude Code agent's frontmatter, for the runs of that agent only. */
@@ -178,17 +174,17 @@ export interface AgentHooks {
  */
 function agentSource(a: AgentHooks): SourceFile {
   const hooks = a.subagent && isRecord(a.hooks) ? Object.fromEntries(Object.entries(a.hooks).map(([event, groups]) => [event === 'Stop' ? 'SubagentStop' : event, groups])) : a.hooks;
-  return { path: a.file, scope: a.scope, text: JSON.stringify({ hooks }) };
+  return { path: a.file, scope: a.scope, data: { hooks } };
 }
 
-/** Reads the settings files that exist, then the hooks files of the plugins they enable. */
-async function sourceFiles(workspace: string, home: string, claudeDir: string): Promise<SourceFile[]> {
-  const read = await readClaudeSettingsFiles(workspace, home, claudeDir);
-  const files: SourceFile[] = read.map(({ path, scope, text }) => ({ path, scope, text }));
-  for (const plugin of enabledPlugins(parsedSettings(read), workspace, claudeDir)) {
+/** The settings files (`read`: as the run already read them), then the hooks files of the plugins they enable. */
+async function sourceFiles(workspace: string, home: string, claudeDir: string, read?: readonly ReadSettingsFile[]): Promise<SourceFile[]> {
+  const settings = read ?? (await readClaudeSettingsFiles(workspace, home, claudeDir));
+  const files: SourceFile[] = settings.map(({ path, scope, data, parseError }) => ({ path, scope, data, parseError }));
+  for (const plugin of enabledPlugins(parsedSettings(settings), workspace, claudeDir)) {
     const path = join(plugin.root, 'hooks', 'hooks.json');
     const text = await readTextIfFile(path);
-    if (text !== undefined) files.push({ path, scope: plugin.scope, text, pluginRoot: plugin.root, pluginData: pluginDataDir(claudeDir, plugin.id) });
+    if (text !== undefined) files.push({ path, scope: plugin.scope, ...parseJsonText(text), pluginRoot: plugin.root, pluginData: pluginDataDir(claudeDir, plugin.id) });
   }
   return files;
 }
@@ -235,22 +231,21 @@ export interface LoadedClaudeConfig {
  * Contract: never throws; a missing file is skipped, bad JSON or shape becomes a diagnostic and an
  * entry with `problem`.
  */
-export async function loadClaudeHooks(opts: { workspace: string; home: string; trusted: boolean; settings: WorkbenchSettings; claudeDir?: string; agent?: AgentHooks }): Promise<LoadedClaudeConfig> {
+export async function loadClaudeHooks(opts: { workspace: string; home: string; trusted: boolean; settings: WorkbenchSettings; claudeDir?: string; agent?: AgentHooks; claudeSettings?: readonly ReadSettingsFile[] }): Promise<LoadedClaudeConfig> {
   const handlers: ClaudeHandler[] = [];
   const diagnostics: string[] = [];
   const seen = new Set<string>();
-  const files = await sourceFiles(opts.workspace, opts.home, opts.claudeDir ?? claudeConfigDir());
+  const files = await sourceFiles(opts.workspace, opts.home, opts.claudeDir ?? claudeConfigDir(), opts.claudeSettings);
   if (opts.agent) files.push(agentSource(opts.agent));
-  const off = switchedOffBy(files);
+  const switchedOff = switchedOffBy(files);
   for (const file of files) {
-    const text = file.text;
     const trusted = file.scope === 'user' || opts.trusted;
+    // Switched off on purpose: listed as such, not reported on every run.
+    const offBy = switchedOff(file);
     const base = { file: file.path, scope: file.scope, trusted, command: '', timeoutMs: CLAUDE_HOOK_TIMEOUT_MS, enabled: false, ...(file.pluginRoot ? { pluginRoot: file.pluginRoot, pluginData: file.pluginData } : {}) };
-    let data: unknown;
-    try {
-      data = JSON.parse(text.replace(/^\uFEFF/, ''));
-    } catch (err) {
-      const problem = `bad JSON in settings: ${errorMessage(err)}`;
+    const data = file.data;
+    if (file.parseError !== undefined) {
+      const problem = `bad JSON in settings: ${file.parseError}`;
       diagnostics.push(`${file.path}: ${problem}`);
       handlers.push({ ...base, id: `claude:${file.path}`, name: basename(file.path), event: '(file)', problem });
       continue;
@@ -315,10 +310,6 @@ export async function loadClaudeHooks(opts: { workspace: string; home: string; t
             entry.problem = problem;
             diagnostics.push(`${file.path}: ${event}[${g}].hooks[${i}]: ${problem}`);
           }
-          // Switched off on purpose: listed as such, not reported on every run.
-          // The managed settings' handlers are the administrator's: only their own switch turns them off.
-          const managedFile = file.path === managedSettingsPath();
-          const offBy = off.managed ?? (managedFile ? undefined : (off.user ?? (file.scope === 'workspace' ? off.workspace : undefined) ?? off.unmanaged));
           if (offBy) entry.problem ??= offBy;
           const key = JSON.stringify([event, matcher ?? '', entry.command, entry.args ?? null, entry.if?.text ?? null]);
           // Identical handlers of settings files run once; a plugin's copy stays separate, as in Claude Code.

@@ -6,7 +6,7 @@
 import type { HookInfo, WorkbenchSettings } from '../../shared/types/index.ts';
 import type { Hook } from '../pipeline/hook.ts';
 import type { HookRunStore } from '../store/types.ts';
-import { isClaudeRunnable, loadClaudeHooks, type AgentHooks } from './claude-config.ts';
+import { isClaudeRunnable, loadClaudeHooks, type AgentHooks, type ReadSettingsFile } from './claude-config.ts';
 import { createClaudeHooks } from './claude-hooks.ts';
 import { claudeInfo, executableInfo } from './list.ts';
 import { discoverExecutableHooks, isExecutableRunnable } from './executable-discovery.ts';
@@ -32,6 +32,8 @@ export interface CreateUserHooksOptions {
   hookRuns?: HookRunStore;
   /** The running agent's own frontmatter `hooks` (a subagent's, docs/agents.md). */
   agent?: AgentHooks;
+  /** The Claude dialect's settings files as the run already read them (else they are read here). */
+  claudeSettings?: readonly ReadSettingsFile[];
 }
 
 export interface UserHooks {
