@@ -206,7 +206,7 @@ export interface ApprovalHookOptions {
 }
 
 /** A call the user did not allow: denied by the user, or refused because nobody could approve it. */
-const denied = (call: ToolCall, error: string): ToolResult => ({
+export const denied = (call: ToolCall, error: string): ToolResult => ({
   tool_call_id: call.id,
   name: call.name,
   output: '',
@@ -235,10 +235,7 @@ export function createApprovalHook(opts: ApprovalHookOptions): Hook {
       let sandbox: CommandSandbox | undefined;
       // Only where it changes the decision: auto-edit lets sandboxed commands run, required refuses,
       // and under auto the command policy is lighter for a command the sandbox confines.
-      if (
-        kind === 'execute' &&
-        (opts.mode !== 'ask' || ctx.settings.sandbox.mode === 'required')
-      ) {
+      if (kind === 'execute' && (opts.mode !== 'ask' || ctx.settings.sandbox.mode === 'required')) {
         sandbox = commandSandbox(
           ctx.settings.sandbox,
           await (opts.detectSandbox ?? detectSandbox)(),

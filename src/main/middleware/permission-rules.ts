@@ -8,7 +8,7 @@
 import { homedir } from 'node:os';
 import type { ToolCall, ToolResult } from '../../shared/types/index.ts';
 import type { AgentProfile } from '../agents/profile.ts';
-import type { Hook, MiddlewareInfo } from '../pipeline/hook.ts';
+import type { Hook, MiddlewareInfo, RunContext } from '../pipeline/hook.ts';
 import { claudeConfigDir } from '../user-hooks/claude-plugins.ts';
 import {
   managedSettingsPath,
@@ -19,7 +19,7 @@ import {
 import { claudeRuleMatches, parseClaudeRule, type ClaudeRule } from '../user-hooks/claude-rules.ts';
 import { claudeToolName, toClaudeInput } from '../user-hooks/claude-tools.ts';
 import { isRecord } from '../user-hooks/json-output.ts';
-import { allowByHook, askByRule } from './approval.ts';
+import { allowByHook, askByRule, denied } from './approval.ts';
 import { callEffects, effectKind } from '../tools/call-policy.ts';
 
 export type RuleBehavior = 'deny' | 'ask' | 'allow';
@@ -110,13 +110,15 @@ export const permissionRulesInfo: MiddlewareInfo = {
   phases: ['wrap_tool_call'],
 };
 
-const refused = (call: ToolCall, hit: PermissionRule): ToolResult => ({
-  tool_call_id: call.id,
-  name: call.name,
-  output: '',
-  error: `denied by your permission rule ${hit.rule.text} (${hit.file})`,
-  status: 'denied',
-});
+/** Refuses a call: the chat shows `reason` (on_blocked), the model is told `error`. */
+function refuse(ctx: RunContext, call: ToolCall, reason: string, error: string): ToolResult {
+  ctx.emit({
+    event: 'on_blocked',
+    name: call.name,
+    data: { by: 'permission-rules', reason, target: 'tool_call', tool_call_id: call.id },
+  });
+  return denied(call, error);
+}
 
 /**
  * Creates the ring over `rules`; `readOnly` (an agent's `permissionMode: plan`, named by its file)
@@ -137,18 +139,7 @@ export function createPermissionRulesHook(
         // A call with invalid arguments goes on: dispatch refuses it without running anything.
         if (effects && effectKind(effects) !== 'read') {
           const reason = `this agent only plans (permissionMode: plan in ${readOnly.file}): it may read, not change files or run commands`;
-          ctx.emit({
-            event: 'on_blocked',
-            name: call.name,
-            data: { by: 'permission-rules', reason, target: 'tool_call', tool_call_id: call.id },
-          });
-          return {
-            tool_call_id: call.id,
-            name: call.name,
-            output: '',
-            error: `denied: ${reason}`,
-            status: 'denied',
-          };
+          return refuse(ctx, call, reason, `denied: ${reason}`);
         }
       }
       if (rules.length === 0) return next(call);
@@ -163,12 +154,7 @@ export function createPermissionRulesHook(
       const deny = first('deny');
       if (deny) {
         const reason = `your permission rule ${deny.rule.text} (${deny.file})`;
-        ctx.emit({
-          event: 'on_blocked',
-          name: call.name,
-          data: { by: 'permission-rules', reason, target: 'tool_call', tool_call_id: call.id },
-        });
-        return refused(call, deny);
+        return refuse(ctx, call, reason, `denied by ${reason}`);
       }
       const ask = first('ask');
       if (ask)
