@@ -205,7 +205,7 @@ export interface ApprovalHookOptions {
   detectSandbox?: () => Promise<SandboxAvailability>;
 }
 
-/** A call the user did not allow: denied by the user, or refused because nobody could approve it. */
+/** A call not allowed: denied by the user, refused because nobody could approve it, or by a permission rule. */
 export const denied = (call: ToolCall, error: string): ToolResult => ({
   tool_call_id: call.id,
   name: call.name,
