@@ -8,6 +8,7 @@
 import type { SettingsData } from '../user-hooks/claude-plugins.ts';
 import { isRecord } from '../user-hooks/json-output.ts';
 import type { McpServerSpec } from './config.ts';
+import { starToSource } from '../tools/glob-pattern.ts';
 
 interface PolicyEntry {
   serverName?: string;
@@ -69,13 +70,7 @@ function toEntry(raw: unknown, file: string): PolicyEntry | undefined {
   return undefined;
 }
 
-const urlPattern = (pattern: string): RegExp =>
-  new RegExp(
-    `^${pattern
-      .split('*')
-      .map((p) => p.replace(/[.+?^${}()|[\]\\]/g, '\\$&'))
-      .join('.*')}$`,
-  );
+const urlPattern = (pattern: string): RegExp => new RegExp(`^${starToSource(pattern)}$`);
 
 function covers(entry: PolicyEntry, spec: McpServerSpec): boolean {
   if (entry.serverName !== undefined) return entry.serverName === spec.name;

@@ -65,6 +65,14 @@ export function hasGlobMagic(segment: string): boolean {
   return /[*?[{]/.test(segment);
 }
 
+/**
+ * The regex source of a pattern whose only wildcard is `*`, spanning any characters, `/` and spaces
+ * included (permission rules' `Bash(npm run *)`, an MCP server list's URLs); no anchors.
+ */
+export function starToSource(pattern: string): string {
+  return pattern.split('*').map(escapeRegExp).join('.*');
+}
+
 function escapeRegExp(s: string): string {
   return s.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&');
 }

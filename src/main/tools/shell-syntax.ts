@@ -54,9 +54,14 @@ export function walkShell(root: ShNode, visit: (node: ShNode) => void): void {
  * time a field is read, so nodes are told apart by position, never by identity.
  */
 export function nodeKey(node: ShNode): string {
+  return nodeOffsets(node).join(':');
+}
+
+/** Where a node starts and ends, as byte offsets into the parsed source (UTF-8). */
+export function nodeOffsets(node: ShNode): [number, number] {
   const pos = (node.Pos as () => { Offset(): number })();
   const end = (node.End as () => { Offset(): number })();
-  return `${pos.Offset()}:${end.Offset()}`;
+  return [pos.Offset(), end.Offset()];
 }
 
 /** A node's list field (Stmts, Args, Parts, Redirs…) as an array; absent lists are empty. */

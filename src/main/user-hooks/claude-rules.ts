@@ -7,8 +7,15 @@
  */
 import { realpathSync } from 'node:fs';
 import { isAbsolute, join, relative, resolve, sep } from 'node:path';
-import { globToSource } from '../tools/glob-pattern.ts';
-import { list, nodeType, parseShell, walkShell, type ShNode } from '../tools/shell-syntax.ts';
+import { globToSource, starToSource } from '../tools/glob-pattern.ts';
+import {
+  list,
+  nodeOffsets,
+  nodeType,
+  parseShell,
+  walkShell,
+  type ShNode,
+} from '../tools/shell-syntax.ts';
 
 /** A parsed rule: the tool part and, when written, the part in parentheses. */
 export interface ClaudeRule {
@@ -94,10 +101,7 @@ function bashPattern(spec: string): RegExp {
   const legacy = spec.endsWith(':*') ? `${spec.slice(0, -2)} *` : spec;
   const trailing = legacy.endsWith(' *');
   const body = trailing ? legacy.slice(0, -2) : legacy;
-  const source = body
-    .split('*')
-    .map((part) => part.replace(/[.+?^${}()|[\]\\]/g, '\\$&'))
-    .join('.*');
+  const source = starToSource(body);
   return new RegExp(`^${source}${trailing ? '(?:\\s.*)?' : ''}$`, 's');
 }
 
@@ -131,9 +135,7 @@ export function simpleCommands(command: string): string[] {
 }
 
 function slice(bytes: Buffer, node: ShNode): string {
-  const pos = (node.Pos as () => { Offset(): number })().Offset();
-  const end = (node.End as () => { Offset(): number })().Offset();
-  return bytes.subarray(pos, end).toString();
+  return bytes.subarray(...nodeOffsets(node)).toString();
 }
 
 /**
