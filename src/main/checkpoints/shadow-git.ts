@@ -76,6 +76,11 @@ interface ShadowState {
   boundsKey?: string;
 }
 const states = new Map<string, ShadowState>();
+const stateOf = (dir: string): ShadowState => {
+  let state = states.get(dir);
+  if (!state) states.set(dir, (state = {}));
+  return state;
+};
 const queues = new Map<string, Promise<unknown>>();
 
 /**
@@ -166,8 +171,7 @@ export function createShadowStore(o: ShadowStoreOptions): ShadowStore {
   const store: ShadowStore = {
     prune: (graceMs = PRUNE_GRACE_MS) =>
       serial(dir, async () => {
-        const state = states.get(dir) ?? {};
-        states.set(dir, state);
+        const state = stateOf(dir);
         state.since = 0;
         try {
           const ref = path.join(dir, 'refs', 'heads', 'snapshots');
@@ -186,8 +190,7 @@ export function createShadowStore(o: ShadowStoreOptions): ShadowStore {
       }),
     snapshot: () =>
       serial(dir, async () => {
-        const state = states.get(dir) ?? {};
-        states.set(dir, state);
+        const state = stateOf(dir);
         try {
           await init();
           // Measured at most once a minute: the bound is about the workspace's size, which a single
