@@ -12,35 +12,40 @@ afterEach(async () => {
   fake = undefined;
 });
 
+/**
+ * A thread whose second run another `workbench run` process holds open: the scripted model stalls
+ * mid-answer; `after` is what the model says next. `release` kills that process.
+ */
+async function heldThread(
+  after: NonNullable<Parameters<typeof startFakeOpenAi>[0]>['script'] = [],
+) {
+  const { home, workspace } = await sandbox();
+  fake = await startFakeOpenAi({
+    script: [
+      { text: 'Started.' },
+      { text: 'Working on it, slowly', chunkSize: 4, stallAfterChunks: 2 },
+      ...after,
+    ],
+  });
+  const env = { home, workspace, baseURL: fake.baseURL };
+  const first = await runCli(['run', '--auto', '--json', 'start'], env);
+  expect(first.code).toBe(0);
+  const threadId = events(first.stdout).at(-1)!.thread_id!;
+  const holder = spawnCli(['run', '--auto', '--json', '--thread', threadId, 'hold'], env);
+  let out = '';
+  holder.stdout!.on('data', (d) => (out += d));
+  const held = collect(holder, 60_000);
+  await expect.poll(() => out.includes('on_chat_model_stream'), { timeout: 30_000 }).toBe(true);
+  const release = async () => {
+    holder.kill('SIGKILL');
+    await held;
+  };
+  return { env, threadId, release };
+}
+
 describe('a thread runs in one process at a time', () => {
   it('a second process refuses while the first runs, and takes over once the first is gone', async () => {
-    const { home, workspace } = await sandbox();
-    fake = await startFakeOpenAi({
-      script: [
-        { text: 'Started.' },
-        { text: 'Working on it, slowly', chunkSize: 4, stallAfterChunks: 2 },
-        { text: 'Took over.' },
-      ],
-    });
-    const env = { home, workspace, baseURL: fake.baseURL };
-    const first = await runCli(['run', '--auto', '--json', 'start'], env);
-    expect(first.code).toBe(0);
-    const threadId = events(first.stdout).at(-1)!.thread_id!;
-
-    const holder = spawnCli(['run', '--auto', '--json', '--thread', threadId, 'hold'], env);
-    let out = '';
-    holder.stdout!.on('data', (d) => (out += d));
-    const held = collect(holder, 60_000);
-    await new Promise<void>((res, rej) => {
-      const deadline = Date.now() + 30_000;
-      const check = () =>
-        out.includes('on_chat_model_stream')
-          ? res()
-          : Date.now() > deadline
-            ? rej(new Error(`the first run never streamed: ${out}`))
-            : setTimeout(check, 20);
-      check();
-    });
+    const { env, threadId, release } = await heldThread([{ text: 'Took over.' }]);
 
     const second = await runCli(['run', '--auto', '--thread', threadId, 'me too'], env);
     expect(second.code).not.toBe(0);
@@ -48,31 +53,16 @@ describe('a thread runs in one process at a time', () => {
     expect(second.stderr).toMatch(
       new RegExp(`thread ${threadId} is running in another workbench process \\(pid \\d+\\)`),
     );
-    expect(fake.chatRequests()).toHaveLength(2);
+    expect(fake!.chatRequests()).toHaveLength(2);
 
-    holder.kill('SIGKILL');
-    await held;
+    await release();
     const after = await runCli(['run', '--auto', '--thread', threadId, 'continue'], env);
     expect(after.code).toBe(0);
     expect(after.stdout.trim()).toBe('Took over.');
   });
 
   it('`threads delete` refuses a thread another process is running, and deletes it once that run is gone', async () => {
-    const { home, workspace } = await sandbox();
-    fake = await startFakeOpenAi({
-      script: [
-        { text: 'Started.' },
-        { text: 'Working on it, slowly', chunkSize: 4, stallAfterChunks: 2 },
-      ],
-    });
-    const env = { home, workspace, baseURL: fake.baseURL };
-    const first = await runCli(['run', '--auto', '--json', 'start'], env);
-    const threadId = events(first.stdout).at(-1)!.thread_id!;
-    const holder = spawnCli(['run', '--auto', '--json', '--thread', threadId, 'hold'], env);
-    let out = '';
-    holder.stdout!.on('data', (d) => (out += d));
-    const held = collect(holder, 60_000);
-    await expect.poll(() => out.includes('on_chat_model_stream'), { timeout: 30_000 }).toBe(true);
+    const { env, threadId, release } = await heldThread();
 
     const refused = await runCli(['threads', 'delete', threadId], env);
     expect(refused.code).not.toBe(0);
@@ -83,8 +73,7 @@ describe('a thread runs in one process at a time', () => {
     );
     expect((await runCli(['threads', 'show', threadId], env)).code).toBe(0);
 
-    holder.kill('SIGKILL');
-    await held;
+    await release();
     const deleted = await runCli(['threads', 'delete', threadId], env);
     expect(deleted.code).toBe(0);
     expect(deleted.stdout).toBe(`deleted thread ${threadId}\n`);
