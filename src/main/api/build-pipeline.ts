@@ -56,6 +56,8 @@ export interface PipelineOptions {
   subagents?: ReadonlyArray<{ name: string; description: string }>;
   /** The workbench's MCP servers (absent: no MCP tools). */
   mcp?: McpManager;
+  /** What http hooks' headers may name (WorkbenchOptions.env). */
+  env?: Readonly<Record<string, string | undefined>>;
 }
 
 interface Builtin {
@@ -187,6 +189,7 @@ export async function buildPipeline(o: PipelineOptions): Promise<PipelineHooks> 
         noHooks: o.noHooks,
         hookRuns: o.hookRuns,
         claudeSettings,
+        variables: o.env,
         ...agentHooksOf(o),
       })
     : { hooks: [], infos: [], diagnostics: [] };

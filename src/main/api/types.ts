@@ -105,6 +105,11 @@ export interface WorkbenchOptions {
    * a CLI run as it happens (docs/events.md). Default false.
    */
   followFeed?: boolean;
+  /**
+   * The user's environment with its secrets (the CLI's holds what its launcher handed over): read
+   * only for the variables an http hook's headers name and list in `allowedEnvVars`. Default process.env.
+   */
+  env?: Readonly<Record<string, string | undefined>>;
 }
 
 export interface Workbench {

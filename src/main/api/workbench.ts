@@ -213,6 +213,7 @@ export async function createWorkbench(opts: WorkbenchOptions): Promise<Workbench
       memoryFolders,
       subagents: registry.subagents().map((a) => ({ name: a.name, description: a.description })),
       mcp,
+      env: opts.env,
     });
     const workspace = await createWorkspace(workspaceRoot, { allowHardLinks: settings.allow_hard_links });
     const runId = newRunId();

@@ -25,6 +25,7 @@ export async function withWorkbench<T>(
     model: io.env.WORKBENCH_MODEL || undefined,
     interactive: false,
     closeStaleSpans: false,
+    env: io.env,
     ...set,
     workspace: resolve(io.cwd, overrides.workspace ?? '.'),
   });

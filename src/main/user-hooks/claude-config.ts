@@ -12,6 +12,7 @@ import { readTextIfFile } from '../fs/read-text-if-file.ts';
 import { CLAUDE_EVENTS, isClaudeEvent } from './claude-events.ts';
 import { claudeConfigDir, enabledPlugins, type SettingsData } from './claude-plugins.ts';
 import { parseClaudeRule, type ClaudeRule } from './claude-rules.ts';
+import { httpHookPolicy, parseHttpHandler, refusedHttpUrl, type HttpHookPolicy, type HttpTarget } from './claude-http.ts';
 
 /** The events about one tool call, the only ones a handler's `if` is read on. */
 const TOOL_EVENTS = new Set(['PreToolUse', 'PostToolUse', 'PostToolUseFailure']);
@@ -39,8 +40,10 @@ export interface ClaudeHandler {
   scope: 'workspace' | 'user';
   event: string;
   matcher?: string;
-  /** Shell string (run with /bin/sh -c) or, with `args`, the program of the exec form. */
+  /** Shell string (run with /bin/sh -c) or, with `args`, the program of the exec form; an http handler's URL. */
   command: string;
+  /** An `http` handler: its input is POSTed to this target instead of a process's stdin. */
+  http?: HttpTarget;
   args?: string[];
   timeoutMs: number;
   enabled: boolean;
@@ -221,6 +224,12 @@ export function displayName(command: string, args: readonly string[] = []): stri
   return fallback ?? command.slice(0, 40);
 }
 
+/** An http handler's display name: its host and path (`hooks.example.com/guard`). */
+function httpName(url: string): string {
+  const u = new URL(url);
+  return `${u.host}${u.pathname === '/' ? '' : u.pathname}`.slice(0, 60);
+}
+
 export interface LoadedClaudeConfig {
   handlers: ClaudeHandler[];
   diagnostics: string[];
@@ -238,6 +247,10 @@ export async function loadClaudeHooks(opts: { workspace: string; home: string; t
   const files = await sourceFiles(opts.workspace, opts.home, opts.claudeDir ?? claudeConfigDir(), opts.claudeSettings);
   if (opts.agent) files.push(agentSource(opts.agent));
   const switchedOff = switchedOffBy(files);
+  const managed = managedSettingsPath();
+  const policy: HttpHookPolicy = httpHookPolicy(
+    files.filter((f) => !f.pluginRoot && (f.scope === 'user' || opts.trusted)).map((f) => ({ path: f.path, data: f.data, managed: f.path === managed })),
+  );
   for (const file of files) {
     const trusted = file.scope === 'user' || opts.trusted;
     // Switched off on purpose: listed as such, not reported on every run.
@@ -283,8 +296,17 @@ export async function loadClaudeHooks(opts: { workspace: string; home: string; t
           if (!known) problem = `unsupported event "${event}" (supported: ${CLAUDE_EVENTS.join(', ')})`;
           if (!isRecord(h)) problem ??= 'handler must be an object';
           else {
-            if (h.type !== undefined && h.type !== 'command') problem ??= `handler type "${String(h.type)}" is not supported (only "command")`;
-            if (typeof h.command !== 'string' || h.command.trim() === '') problem ??= 'handler needs a "command" string';
+            if (h.type === 'http') {
+              const target = parseHttpHandler(h, policy);
+              if (typeof target === 'string') problem ??= target;
+              else {
+                entry.http = target;
+                entry.command = target.url;
+                entry.name = httpName(target.url);
+                problem ??= refusedHttpUrl(target.url, policy);
+              }
+            } else if (h.type !== undefined && h.type !== 'command') problem ??= `handler type "${String(h.type)}" is not supported (only "command" and "http")`;
+            else if (typeof h.command !== 'string' || h.command.trim() === '') problem ??= 'handler needs a "command" string';
             else {
               entry.command = h.command;
               entry.name = displayName(h.command, Array.isArray(h.args) ? h.args.filter((a): a is string => typeof a === 'string') : []);
@@ -298,20 +320,20 @@ export async function loadClaudeHooks(opts: { workspace: string; home: string; t
               else entry.timeoutMs = Math.round(h.timeout * 1000);
             }
           }
-          if (isRecord(h) && h.sandbox !== undefined && typeof h.sandbox !== 'boolean') problem ??= '"sandbox" must be true or false';
+          if (isRecord(h) && h.type !== 'http' && h.sandbox !== undefined && typeof h.sandbox !== 'boolean') problem ??= '"sandbox" must be true or false';
           if (isRecord(h) && h.if !== undefined) {
             const rule = ifRule(h.if, event);
             if (typeof rule === 'string') problem ??= rule;
             else entry.if = rule;
           }
-          if ((override.sandbox ?? (isRecord(h) && h.sandbox === true)) === true) entry.sandbox = true;
+          if (!entry.http && (override.sandbox ?? (isRecord(h) && h.sandbox === true)) === true) entry.sandbox = true;
           if (override.timeout_ms) entry.timeoutMs = override.timeout_ms;
           if (problem) {
             entry.problem = problem;
             diagnostics.push(`${file.path}: ${event}[${g}].hooks[${i}]: ${problem}`);
           }
           if (offBy) entry.problem ??= offBy;
-          const key = JSON.stringify([event, matcher ?? '', entry.command, entry.args ?? null, entry.if?.text ?? null]);
+          const key = JSON.stringify([event, matcher ?? '', entry.command, entry.args ?? entry.http?.headers ?? null, entry.if?.text ?? null]);
           // Identical handlers of settings files run once; a plugin's copy stays separate, as in Claude Code.
           if (!entry.problem && trusted && !file.pluginRoot) {
             if (seen.has(key)) entry.duplicate = true;

@@ -18,7 +18,8 @@ import { buildHookEnv } from '../env/child-env.ts';
 import { markRewritten, refuseRewrittenInput } from './input-guard.ts';
 import { allowByHook } from '../middleware/approval.ts';
 import { runAndRecord, targetOf, type RecordTarget } from './record.ts';
-import { hookSandbox, type HookProcessSpec, type HookSandboxContext } from './runner.ts';
+import { hookSandbox, runHookProcess, type HookProcessResult, type HookProcessSpec, type HookSandboxContext } from './runner.ts';
+import { postHttpHook } from './claude-http.ts';
 import { writeTranscript } from './transcript.ts';
 import { toDialectResponse } from './tool-dialect.ts';
 import { createEnvFile, readEnvFile, removeEnvFile } from './env-file.ts';
@@ -48,6 +49,8 @@ export interface ClaudeHooksOptions {
   settings: WorkbenchSettings;
   home: string;
   hookRuns?: HookRunStore;
+  /** What http handlers' headers may name (default process.env; the CLI's holds what its launcher handed over). */
+  variables?: Readonly<Record<string, string | undefined>>;
 }
 
 export interface ClaudeOutcome {
@@ -81,7 +84,13 @@ export function claudeSpec(h: ClaudeHandler, workspace: string, stdin: string, s
   return { command: expand(h.command), args: h.args.map(expand), cwd: workspace, env, stdin, timeoutMs: h.timeoutMs, ...boxed };
 }
 
-/** Runs one handler with `input` on stdin and reads its verdict. Contract: never rejects. */
+/** How a handler runs: a process, or for an http handler a POST of the spec's stdin. */
+export function claudeExec(h: ClaudeHandler, variables: Readonly<Record<string, string | undefined>> = process.env): (spec: HookProcessSpec) => Promise<HookProcessResult> {
+  const http = h.http;
+  return http ? (spec) => postHttpHook(http, spec, variables) : runHookProcess;
+}
+
+/** Runs one handler with `input` on stdin (an http handler: as the body it POSTs) and reads its verdict. Contract: never rejects. */
 export async function invokeClaudeHandler(
   target: RecordTarget,
   h: ClaudeHandler,
@@ -90,16 +99,24 @@ export async function invokeClaudeHandler(
   input: object,
   workbenchHome: string,
   extraEnv: Record<string, string> = {},
+  variables?: Readonly<Record<string, string | undefined>>,
 ): Promise<ClaudeOutcome> {
   const stdin = JSON.stringify(input);
   if (h.pluginData) await mkdir(h.pluginData, { recursive: true }).catch(() => undefined);
   let verdict: ClaudeVerdict = {};
   const spec = claudeSpec(h, workspace, stdin, { settings: settings.sandbox, workbenchHome }, extraEnv);
-  await runAndRecord(target, claudeRef(h, settings), stdin, spec, (res) => {
-    const r = readClaudeResult(h.event, res);
-    verdict = r.verdict;
-    return r.reading;
-  });
+  await runAndRecord(
+    target,
+    claudeRef(h, settings),
+    stdin,
+    spec,
+    (res) => {
+      const r = readClaudeResult(h.event, res);
+      verdict = r.verdict;
+      return r.reading;
+    },
+    claudeExec(h, variables),
+  );
   return { handler: h, verdict };
 }
 
@@ -172,7 +189,7 @@ export function createClaudeHooks(opts: ClaudeHooksOptions, source: HookSource):
     const target = atEnd ? { ...targetOf(ctx, opts.hookRuns), signal: undefined } : targetOf(ctx, opts.hookRuns);
     // What runs at the end cannot hold the run's end for a handler's whole (10-minute) timeout.
     const handlers = atEnd ? matching.map((h) => ({ ...h, timeoutMs: Math.min(h.timeoutMs, CLAUDE_SESSION_END_MAX_MS) })) : matching;
-    const outcomes = await mapLimited(handlers, MAX_PARALLEL, (h) => invokeClaudeHandler(target, h, opts.settings, ctx.workspace.root, input, opts.home, how.env));
+    const outcomes = await mapLimited(handlers, MAX_PARALLEL, (h) => invokeClaudeHandler(target, h, opts.settings, ctx.workspace.root, input, opts.home, how.env, opts.variables));
     // `systemMessage` is for the user: a notice in the chat (and the reason of the hook run record).
     for (const o of outcomes) {
       if (o.verdict.systemMessage) ctx.emit({ event: 'on_hook_message', name: o.handler.name, data: { hook: o.handler.name, event, message: o.verdict.systemMessage, kind: 'message' } });

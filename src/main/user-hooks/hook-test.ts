@@ -5,7 +5,7 @@
 import type { HookTestResult } from '../../shared/ipc/contract.ts';
 import type { WorkbenchSettings } from '../../shared/types/index.ts';
 import { readClaudeResult } from './claude-output.ts';
-import { claudeRef, claudeSpec } from './claude-hooks.ts';
+import { claudeExec, claudeRef, claudeSpec } from './claude-hooks.ts';
 import type { ClaudeHandler } from './claude-config.ts';
 import { buildHookEnv } from '../env/child-env.ts';
 import { runAndRecord } from './record.ts';
@@ -81,6 +81,7 @@ export async function runHookTest(
           stdin,
           claudeSpec(t.handler, o.workspace, stdin, sandbox),
           (res) => readClaudeResult(o.event, res).reading,
+          claudeExec(t.handler),
         );
   const { result: r, reading } = recorded;
   return {

@@ -34,6 +34,8 @@ export interface CreateUserHooksOptions {
   agent?: AgentHooks;
   /** The Claude dialect's settings files as the run already read them (else they are read here). */
   claudeSettings?: readonly ReadSettingsFile[];
+  /** What http hooks' headers may name (WorkbenchOptions.env). */
+  variables?: Readonly<Record<string, string | undefined>>;
 }
 
 export interface UserHooks {
@@ -74,7 +76,7 @@ export async function createUserHooks(opts: CreateUserHooksOptions): Promise<Use
   }
   const runnableClaude = claude.handlers.filter(isClaudeRunnable);
   if (runnableClaude.length) {
-    hooks.push(createClaudeHooks({ handlers: runnableClaude, settings: opts.settings, home: opts.home, hookRuns: opts.hookRuns }, 'claude-settings'));
+    hooks.push(createClaudeHooks({ handlers: runnableClaude, settings: opts.settings, home: opts.home, hookRuns: opts.hookRuns, variables: opts.variables }, 'claude-settings'));
   }
   return { hooks, infos, diagnostics };
 }

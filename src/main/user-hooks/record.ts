@@ -54,7 +54,7 @@ function errorType(reading: HookReading, res: HookProcessResult): string {
   if (res.timedOut) return 'timeout';
   if (res.stdoutTruncated) return 'output_too_large';
   if (res.error === 'cancelled') return 'cancelled';
-  if (res.error) return 'spawn_error';
+  if (res.error) return res.errorType ?? 'spawn_error';
   return reading.jsonValid === false ? 'invalid_output' : 'hook_error';
 }
 

@@ -15,7 +15,7 @@ import type { ThreadStore } from '../store/types.ts';
 import { createFilesystemTools } from '../tools/index.ts';
 import { WorkbenchError } from '../errors.ts';
 import { readClaudeResult, type ClaudeVerdict } from './claude-output.ts';
-import { claudeRef, claudeSpec } from './claude-hooks.ts';
+import { claudeExec, claudeRef, claudeSpec } from './claude-hooks.ts';
 import { claudeToolName, matcherMatches, permissionMode, toClaudeInput } from './claude-tools.ts';
 import { readExecutableResult, executableRef } from './executable-hooks.ts';
 import { basePayload, executableDecision } from './executable-events.ts';
@@ -259,6 +259,7 @@ async function runClaude(
       verdict = claudeVerdict(r.verdict);
       return r.reading;
     },
+    claudeExec(t.handler),
   );
   return verdict;
 }

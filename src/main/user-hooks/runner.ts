@@ -73,6 +73,8 @@ export interface HookProcessResult {
   durationMs: number;
   /** Could not start (ENOENT, EACCES…) or similar runner-level failure. */
   error?: string;
+  /** How the trace names that failure (default `spawn_error`; an http hook's `http_error`). */
+  errorType?: string;
 }
 
 /** Where a sandboxed hook runs: the sandbox settings (for `network`) and $WORKBENCH_HOME (hidden). */

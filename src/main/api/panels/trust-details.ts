@@ -39,7 +39,19 @@ export async function folderDetail(dir: string): Promise<string> {
   );
 }
 
-/** `Event [matcher]: command` for every command hook of a `hooks` object (settings or a plugin's hooks.json). */
+/** What an http handler sends where: `POST <url>`, and the variables its headers may carry. */
+function httpHookLine(h: Record<string, unknown>): string | undefined {
+  if (h.type !== 'http' || typeof h.url !== 'string') return undefined;
+  const vars = Array.isArray(h.allowedEnvVars)
+    ? h.allowedEnvVars.filter((v) => typeof v === 'string')
+    : [];
+  return `POST ${h.url}${vars.length ? ` (sends ${vars.map((v) => `$${v}`).join(', ')})` : ''}`;
+}
+
+/**
+ * `Event [matcher]: command` for every command hook of a `hooks` object (settings or a plugin's
+ * hooks.json), `Event [matcher]: POST <url>` for every http one.
+ */
 function commandHookLines(hooks: unknown): string[] {
   const lines: string[] = [];
   for (const [event, groups] of Object.entries(isRecord(hooks) ? hooks : {})) {
@@ -49,8 +61,10 @@ function commandHookLines(hooks: unknown): string[] {
       const matcher =
         typeof group.matcher === 'string' && group.matcher ? ` [${group.matcher}]` : '';
       for (const h of group.hooks) {
-        if (isRecord(h) && typeof h.command === 'string')
-          lines.push(`${event}${matcher}: ${h.command}`);
+        const runs = !isRecord(h)
+          ? undefined
+          : (httpHookLine(h) ?? (typeof h.command === 'string' ? h.command : undefined));
+        if (runs !== undefined) lines.push(`${event}${matcher}: ${runs}`);
       }
     }
   }

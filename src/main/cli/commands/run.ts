@@ -64,6 +64,7 @@ export const runCommand: CliCommand = async (argv, io) => {
       baseURL: values['base-url'] ?? (io.env.OPENAI_BASE_URL || undefined),
       model: values.model ?? (io.env.WORKBENCH_MODEL || undefined),
       interactive: false,
+      env: io.env,
     });
   } catch (err) {
     if (err instanceof WorkbenchError) throw new UsageError(err.message);

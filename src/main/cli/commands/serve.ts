@@ -52,6 +52,7 @@ export const serveCommand: CliCommand = async (argv, io) => {
     baseURL: io.env.OPENAI_BASE_URL || undefined,
     model: io.env.WORKBENCH_MODEL || undefined,
     followFeed: true,
+    env: io.env,
   });
   const server = await startServer({
     workbench,
