@@ -10,7 +10,12 @@
 import { request as httpRequest } from 'node:http';
 import { request as httpsRequest } from 'node:https';
 import { isRecord } from './json-output.ts';
-import { STDOUT_CAP_BYTES, type HookProcessResult, type HookProcessSpec } from './runner.ts';
+import {
+  STDOUT_CAP_BYTES,
+  hookProcessResult,
+  type HookProcessResult,
+  type HookProcessSpec,
+} from './runner.ts';
 import { blockedAddress, guardedLookup } from './http-address-guard.ts';
 import { starToSource } from '../tools/glob-pattern.ts';
 import { redactSecrets } from '../secrets/redaction.ts';
@@ -127,20 +132,6 @@ export function resolveHeaders(
   );
 }
 
-const outcome = (started: number, r: Partial<HookProcessResult>): HookProcessResult => ({
-  exitCode: null,
-  signal: null,
-  timedOut: false,
-  stdout: '',
-  stderr: '',
-  stdoutTruncated: false,
-  stderrTruncated: false,
-  stdoutBytes: 0,
-  stderrBytes: 0,
-  durationMs: Math.round(performance.now() - started),
-  ...r,
-});
-
 /**
  * POSTs `spec.stdin` to the handler and reports the answer as a process result: a 2xx with an
  * empty or JSON-object body as exit 0 with the body as stdout; any other answer, no connection or a
@@ -169,7 +160,7 @@ export function postHttpHook(
       settled = true;
       clearTimeout(timer);
       spec.signal?.removeEventListener('abort', onAbort);
-      resolve(outcome(started, r));
+      resolve(hookProcessResult(started, r));
     }
     const url = new URL(target.url);
     const refused = blockedAddress(url.hostname);

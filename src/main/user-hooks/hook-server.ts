@@ -16,6 +16,7 @@ import { spinWhile } from './spin-wait.ts';
 import {
   STDERR_CAP_BYTES,
   STDOUT_CAP_BYTES,
+  hookProcessResult,
   markHookRunEnded,
   type HookProcessResult,
   type HookProcessSpec,
@@ -64,19 +65,8 @@ const endedUnseen = new Map<string, string>();
 const alive = new Set<ChildProcess>();
 let nextId = 1;
 
-const result = (started: number, fields: Partial<HookProcessResult>): HookProcessResult => ({
-  exitCode: 0,
-  signal: null,
-  timedOut: false,
-  stdout: '',
-  stderr: '',
-  stdoutTruncated: false,
-  stderrTruncated: false,
-  stdoutBytes: 0,
-  stderrBytes: 0,
-  durationMs: Math.round(performance.now() - started),
-  ...fields,
-});
+const result = (started: number, fields: Partial<HookProcessResult>): HookProcessResult =>
+  hookProcessResult(started, { exitCode: 0, ...fields });
 
 function killGroup(child: ChildProcess, signal: NodeJS.Signals): void {
   if (child.pid === undefined) return;

@@ -77,6 +77,21 @@ export interface HookProcessResult {
   errorType?: string;
 }
 
+/** A result with nothing captured yet, `fields` set, timed from `started` (`performance.now()`). */
+export const hookProcessResult = (started: number, fields: Partial<HookProcessResult>): HookProcessResult => ({
+  exitCode: null,
+  signal: null,
+  timedOut: false,
+  stdout: '',
+  stderr: '',
+  stdoutTruncated: false,
+  stderrTruncated: false,
+  stdoutBytes: 0,
+  stderrBytes: 0,
+  durationMs: Math.round(performance.now() - started),
+  ...fields,
+});
+
 /** Where a sandboxed hook runs: the sandbox settings (for `network`) and $WORKBENCH_HOME (hidden). */
 export interface HookSandboxContext {
   settings: SandboxSettings;
