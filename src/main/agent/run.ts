@@ -174,6 +174,9 @@ export function startRun(deps: RunDeps, setup: RunSetup, runId: string): RunHand
     },
     askUser: setup.askUser ? (call, reason) => setup.askUser!(ctx, call, reason) : undefined,
     notifyCompaction: (notice) => pipeline.compact(ctx, notice),
+    requestPermission: (ask) => pipeline.permissionRequest(ctx, ask),
+    // Nobody waits for a notification: a cancelled run ends it, and that is not an error.
+    notify: (notice) => pipeline.notification(ctx, notice).catch(() => undefined),
     depth: parent?.depth ?? 0,
     runSubagent: setup.runSubagent
       ? (request) => {

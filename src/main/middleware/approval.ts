@@ -159,6 +159,8 @@ export async function askUser(
     name: call.name,
     data: { approval_id: id, tool_call: call, kind, preview, ...agent },
   });
+  // Notification hooks (a desktop notice, a chat message) run while the prompt waits, not before it.
+  void ctx.notify?.({ type: 'permission_prompt', call });
   const asked = performance.now();
   const d = await decision;
   ctx.emit({ event: 'on_approval_resolved', data: { approval_id: id, decision: d } });
@@ -215,6 +217,30 @@ export const denied = (call: ToolCall, error: string): ToolResult => ({
 });
 
 /**
+ * What a permission_request hook decided for a call about to wait for a person: a deny as the
+ * call's result (ending the run on `interrupt`), an allow as true; undefined when no hook decided.
+ * Contract: an allow is taken only when `allowable` (a call that always needs a person is still asked).
+ */
+async function hookDecision(
+  ctx: RunContext,
+  call: ToolCall,
+  kind: 'write' | 'execute',
+  interactive: boolean,
+  allowable: boolean,
+): Promise<ToolResult | true | undefined> {
+  const answer = await ctx.requestPermission?.({ call, kind, interactive });
+  if (!answer) return undefined;
+  ctx.trace?.currentSpan()?.setAll({
+    'workbench.permission.decision': answer.behavior,
+    'workbench.permission.decided_by': answer.by,
+  });
+  if (answer.behavior === 'allow') return allowable ? true : undefined;
+  const reason = answer.message || `${call.name} was not allowed`;
+  const result = denied(call, `denied by hook ${answer.by}: ${reason}`);
+  return answer.interrupt ? { ...result, halt: { by: answer.by, reason } } : result;
+}
+
+/**
  * The approval policy as a wrap_tool_call ring.
  * Contract: decides from the call's effects (what it writes or runs), never from the tool's name; a call
  * with invalid arguments passes through to dispatch, which refuses it without running anything.
@@ -257,6 +283,9 @@ export function createApprovalHook(opts: ApprovalHookOptions): Hook {
       if (risk) {
         // Never covered by a mode or by "allow for this thread": a person sees this exact call.
         if (opts.broker.consumePreApproval(call.id)) return next(call);
+        // A hook may refuse it in the person's place, never allow it.
+        const decided = await hookDecision(ctx, call, askKind, opts.interactive, false);
+        if (decided && decided !== true) return decided;
         if (!opts.interactive) {
           return denied(
             call,
@@ -275,6 +304,9 @@ export function createApprovalHook(opts: ApprovalHookOptions): Hook {
         opts.broker.consumePreApproval(call.id)
       )
         return next(call);
+      const decided = await hookDecision(ctx, call, askKind, opts.interactive, true);
+      if (decided === true) return next(call);
+      if (decided) return decided;
       if (!opts.interactive) {
         return denied(
           call,

@@ -62,6 +62,13 @@ export interface RunContext {
    */
   askUser?(call: ToolCall, reason: string): Promise<'allow' | 'deny'>;
   /**
+   * Runs the pipeline's permission_request phase for a call about to wait for a person (Claude
+   * PermissionRequest): the first hook that decides answers instead of the person.
+   */
+  requestPermission?(ask: PermissionAsk): Promise<PermissionAnswer | undefined>;
+  /** Runs the pipeline's notification phase (Claude Notification). Contract: never rejects. */
+  notify?(notice: WaitNotice): Promise<void>;
+  /**
    * Runs the pipeline's compact phase: tells the hooks a compaction is about to happen ('pre',
    * which a hook may veto) or happened ('post'). Set by the run, called by whoever compacts.
    */
@@ -111,6 +118,31 @@ export interface CompactionNotice {
   summary?: string;
 }
 
+/** A call about to wait for a person's approval, or be refused because nobody can give it. */
+export interface PermissionAsk {
+  call: ToolCall;
+  kind: 'write' | 'execute';
+  /** False when nobody can answer (the CLI): without a hook's allow the call is refused. */
+  interactive: boolean;
+}
+
+/** A hook's answer in place of the person's (Claude `decision.behavior`). */
+export interface PermissionAnswer {
+  behavior: 'allow' | 'deny';
+  /** The hook that decided. */
+  by: string;
+  /** Why (a deny's message is the call's error). */
+  message?: string;
+  /** Deny and end the run (Claude `interrupt: true`, `continue: false`). */
+  interrupt?: boolean;
+}
+
+/** The agent waits on the user (Claude Notification `permission_prompt`). */
+export interface WaitNotice {
+  type: 'permission_prompt';
+  call: ToolCall;
+}
+
 /** What `agent_stop` may ask for: follow-ups continue the loop. */
 export interface StopOutcome {
   follow_up_messages?: string[];
@@ -140,6 +172,9 @@ export interface Hook {
   wrapModelCall?(ctx: RunContext, req: ModelRequest, next: ModelCallFn): Promise<LlmResponse>;
   wrapToolCall?(ctx: RunContext, call: ToolCall, next: ToolCallFn): Promise<ToolResult>;
   onUserMessage?(ctx: RunContext, text: string): Promise<UserMessageOutcome>;
+  /** A call is about to wait for a person: answer in the person's place, or return nothing. */
+  onPermissionRequest?(ctx: RunContext, ask: PermissionAsk): Promise<PermissionAnswer | void>;
+  onNotification?(ctx: RunContext, notice: WaitNotice): Promise<void>;
   afterTurn?(ctx: RunContext, info: TurnInfo): Promise<TurnOutcome>;
   onAgentStop?(ctx: RunContext, msgs: Message[]): Promise<StopOutcome>;
   /** Compaction is about to happen or happened; a 'pre' answer `{blocked: true}` skips it. */

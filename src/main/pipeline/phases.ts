@@ -13,6 +13,8 @@ export type PhaseName =
   | 'after_turn'
   | 'agent_stop'
   | 'wrap_tool_call'
+  | 'permission_request'
+  | 'notification'
   | 'compact'
   | 'compact_thread'
   | 'after_agent';
@@ -111,6 +113,26 @@ export const PHASES: readonly PhaseSpec[] = [
     order: 'pipeline',
     failure: 'isolate',
     failClosedBlocks: true,
+    abort: 'propagate',
+  },
+  {
+    name: 'permission_request',
+    method: 'onPermissionRequest',
+    when: 'a call is about to wait for a person’s approval (or be refused: nobody can give it); the first hook that decides answers instead',
+    shape: 'sequential',
+    order: 'pipeline',
+    failure: 'deny-fast',
+    failClosedBlocks: false,
+    abort: 'propagate',
+  },
+  {
+    name: 'notification',
+    method: 'onNotification',
+    when: 'the agent waits on the user (an approval prompt is shown); the prompt does not wait for it',
+    shape: 'sequential',
+    order: 'pipeline',
+    failure: 'isolate',
+    failClosedBlocks: false,
     abort: 'propagate',
   },
   {

@@ -12,7 +12,10 @@ import type {
   CompactionNotice,
   Hook,
   ModelCallFn,
+  PermissionAnswer,
+  PermissionAsk,
   RunContext,
+  WaitNotice,
   StopOutcome,
   ToolCallFn,
   TurnInfo,
@@ -48,6 +51,9 @@ export interface Pipeline {
   toolCall(ctx: RunContext, terminal: ToolCallFn): ToolCallFn;
   afterTurn(ctx: RunContext, info: TurnInfo): Promise<MergedTurnOutcome>;
   agentStop(ctx: RunContext, msgs: Message[]): Promise<MergedStopOutcome>;
+  /** permission_request: the first hook that decides answers. */
+  permissionRequest(ctx: RunContext, ask: PermissionAsk): Promise<PermissionAnswer | undefined>;
+  notification(ctx: RunContext, notice: WaitNotice): Promise<void>;
   /** The compact phase: a 'pre' notice may be vetoed (first veto wins). */
   compact(
     ctx: RunContext,
@@ -218,6 +224,32 @@ export function createPipeline(hooks: readonly Hook[]): Pipeline {
         },
       );
       return merged;
+    },
+
+    async permissionRequest(ctx, ask) {
+      let answer: PermissionAnswer | undefined;
+      await sequence(
+        'permission_request',
+        hooks,
+        ctx,
+        (h) => h.onPermissionRequest!(ctx, ask),
+        (out) => {
+          if (!out) return false;
+          answer = out;
+          return true;
+        },
+      );
+      return answer;
+    },
+
+    async notification(ctx, notice) {
+      await sequence(
+        'notification',
+        hooks,
+        ctx,
+        (h) => h.onNotification!(ctx, notice),
+        () => false,
+      );
     },
 
     async compact(ctx, notice) {

@@ -15,7 +15,7 @@ import { parseClaudeRule, type ClaudeRule } from './claude-rules.ts';
 import { httpHookPolicy, parseHttpHandler, refusedHttpUrl, type HttpHookPolicy, type HttpTarget } from './claude-http.ts';
 
 /** The events about one tool call, the only ones a handler's `if` is read on. */
-const TOOL_EVENTS = new Set(['PreToolUse', 'PostToolUse', 'PostToolUseFailure']);
+const TOOL_EVENTS = new Set(['PreToolUse', 'PostToolUse', 'PostToolUseFailure', 'PermissionRequest']);
 
 /** A handler's `if`: the rule, or why the handler cannot run with it. */
 function ifRule(value: unknown, event: string): ClaudeRule | string {

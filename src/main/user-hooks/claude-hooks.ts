@@ -8,7 +8,7 @@ import { mkdir } from 'node:fs/promises';
 import { homedir } from 'node:os';
 import type { HookSource, Message, ToolCall, ToolResult, WorkbenchSettings } from '../../shared/types/index.ts';
 import { CLAUDE_SESSION_END_MAX_MS } from '../../shared/constants.ts';
-import type { Hook, RunContext, StopOutcome, UserMessageOutcome } from '../pipeline/hook.ts';
+import type { Hook, PermissionAnswer, RunContext, StopOutcome, UserMessageOutcome } from '../pipeline/hook.ts';
 import type { HookRunStore } from '../store/types.ts';
 import { readClaudeResult, type ClaudeVerdict } from './claude-output.ts';
 import type { ClaudeHandler } from './claude-config.ts';
@@ -292,6 +292,29 @@ export function createClaudeHooks(opts: ClaudeHooksOptions, source: HookSource):
         result = { ...result, halt: post.halt };
       }
       return result;
+    },
+
+    async onPermissionRequest(ctx, ask): Promise<PermissionAnswer | undefined> {
+      const toolName = claudeToolName(ctx.tools, ask.call.name);
+      const input = toClaudeInput(ctx.tools, ask.call.name, ask.call.args, ctx.workspace.root);
+      const outcomes = await fire(ctx, 'PermissionRequest', toolName, { tool_name: toolName, tool_input: input, permission_suggestions: [] }, { call: { tool: toolName, input } });
+      // `continue: false` ends the run; then deny beats allow, each in config order.
+      const halt = outcomes.find((o) => o.verdict.halt !== undefined);
+      if (halt) {
+        stopNotice(ctx, 'PermissionRequest', { by: halt.handler.name, reason: halt.verdict.halt as string });
+        return { behavior: 'deny', by: halt.handler.name, message: halt.verdict.halt, interrupt: true };
+      }
+      const decided = outcomes.find((o) => o.verdict.permission?.behavior === 'deny') ?? outcomes.find((o) => o.verdict.permission?.behavior === 'allow');
+      const permission = decided?.verdict.permission;
+      if (!decided || !permission) return undefined;
+      // `interrupt` ends the run: the user sees why, as for `continue: false`.
+      if (permission.interrupt) stopNotice(ctx, 'PermissionRequest', { by: decided.handler.name, reason: permission.message ?? 'stopped by hook' });
+      return { ...permission, by: decided.handler.name };
+    },
+
+    async onNotification(ctx, notice) {
+      const toolName = claudeToolName(ctx.tools, notice.call.name);
+      await fire(ctx, 'Notification', notice.type, { message: `Agent Workbench needs your permission to use ${toolName}`, title: 'Agent Workbench', notification_type: notice.type });
     },
 
     async onAgentStop(ctx, msgs: Message[]): Promise<StopOutcome> {

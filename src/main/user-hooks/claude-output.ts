@@ -23,6 +23,8 @@ export interface ClaudeVerdict {
   additionalContext?: string;
   systemMessage?: string;
   updatedToolOutput?: string;
+  /** PermissionRequest `hookSpecificOutput.decision`: the answer in the person's place. */
+  permission?: { behavior: 'allow' | 'deny'; message?: string; interrupt?: boolean };
   /** Set when the run failed (treated per fail mode). */
   failed?: string;
 }
@@ -66,9 +68,19 @@ function fromJson(o: Record<string, unknown>, event: string): ClaudeVerdict {
     v.additionalContext = optStr(hso, 'additionalContext') ?? v.additionalContext;
     const uto = hso.updatedToolOutput;
     if (uto !== undefined && uto !== null) v.updatedToolOutput = typeof uto === 'string' ? uto : JSON.stringify(uto);
+    if (event === 'PermissionRequest' && hso.decision !== undefined && hso.decision !== null) v.permission = permissionDecision(hso.decision);
   }
   if (o.continue === false) v.halt = stopReason || reason || `stopped by hook (${event})`;
   return v;
+}
+
+/** A PermissionRequest `decision` object; throws with a schema message when it is not one. */
+function permissionDecision(d: unknown): NonNullable<ClaudeVerdict['permission']> {
+  if (!isRecord(d)) throw new Error('"decision" must be an object');
+  if (d.behavior !== 'allow' && d.behavior !== 'deny') throw new Error('"decision.behavior" must be "allow" or "deny"');
+  if (d.interrupt !== undefined && typeof d.interrupt !== 'boolean') throw new Error('"decision.interrupt" must be a boolean');
+  const message = optStr(d, 'message');
+  return { behavior: d.behavior, ...(message ? { message } : {}), ...(d.interrupt === true ? { interrupt: true } : {}) };
 }
 
 /**
@@ -79,6 +91,11 @@ export function readClaudeResult(event: string, res: HookProcessResult): { readi
   const failure = processFailure(res);
   if (failure) return { reading: { decision: 'error', error: failure }, verdict: { failed: failure } };
   const stdout = res.stdout.replace(/^\uFEFF/, '').trim();
+  // A PermissionRequest is answered only through its JSON decision, as in Claude Code.
+  if (res.exitCode === 2 && event === 'PermissionRequest') {
+    const error = 'exit 2 does not answer a PermissionRequest: print {"hookSpecificOutput": {"hookEventName": "PermissionRequest", "decision": {"behavior": "deny"}}}';
+    return { reading: { decision: 'error', error }, verdict: { failed: error } };
+  }
   if (res.exitCode === 2) {
     // Exit 2 blocks whatever stdout says (a JSON "allow" cannot override it).
     const reason = cap(res.stderr.trim()) || 'blocked by hook (exit 2)';
@@ -89,7 +106,7 @@ export function readClaudeResult(event: string, res: HookProcessResult): { readi
     try {
       const verdict = fromJson(parsed.value, event);
       // The hook run record shows the message the user was shown when there is no decision reason.
-      const reason = verdict.halt ?? verdict.block ?? verdict.ask ?? verdict.systemMessage;
+      const reason = verdict.halt ?? verdict.block ?? verdict.ask ?? verdict.permission?.message ?? verdict.systemMessage;
       return { reading: { decision: decisionOf(verdict), reason, jsonValid: true }, verdict };
     } catch (err) {
       const error = `invalid hook output: ${errorMessage(err)}`;
@@ -112,6 +129,7 @@ export function readClaudeResult(event: string, res: HookProcessResult): { readi
 
 function decisionOf(v: ClaudeVerdict): string {
   if (v.halt !== undefined) return 'stop';
+  if (v.permission) return v.permission.behavior;
   if (v.block !== undefined) return 'deny';
   if (v.ask !== undefined) return 'ask';
   if (v.updatedInput) return 'rewrite';

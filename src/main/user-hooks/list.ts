@@ -12,7 +12,7 @@ import { HOOK_HEALTH_RUNS } from '../store/hook-run-store.ts';
 export const userHooksInfo: MiddlewareInfo = {
   name: 'user-hooks',
   description: 'Runs your executable hooks, Claude Code settings hooks and the profile’s script hook',
-  phases: ['user_message_send', 'before_agent', 'modify_request', 'wrap_model_call', 'after_turn', 'agent_stop', 'wrap_tool_call', 'compact', 'after_agent'],
+  phases: ['user_message_send', 'before_agent', 'modify_request', 'wrap_model_call', 'after_turn', 'agent_stop', 'wrap_tool_call', 'permission_request', 'notification', 'compact', 'after_agent'],
 };
 
 export interface ListUserHooksOptions {
