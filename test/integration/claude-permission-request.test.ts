@@ -10,33 +10,23 @@ import { createWorkbench } from '../../src/main/api/workbench.ts';
 import type { Workbench } from '../../src/main/api/types.ts';
 import type { StreamEvent } from '../../src/shared/types/index.ts';
 import { createScriptedLlm, type ScriptedTurn } from '../helpers/scripted-llm.ts';
-import { sandbox, type Sandbox } from '../unit/user-hooks/helpers.ts';
+import { isolateClaudeSettings, sandbox, type Sandbox } from '../unit/user-hooks/helpers.ts';
 
 let sb: Sandbox;
 let wb: Workbench | undefined;
-const saved = {
-  config: process.env.CLAUDE_CONFIG_DIR,
-  managed: process.env.WORKBENCH_CLAUDE_MANAGED_SETTINGS,
-};
 let claudeDir: string;
+let restoreClaude: () => void;
 beforeEach(() => {
   sb = sandbox();
   claudeDir = join(sb.home, '..', 'dot-claude');
   mkdirSync(claudeDir);
-  process.env.CLAUDE_CONFIG_DIR = claudeDir;
-  process.env.WORKBENCH_CLAUDE_MANAGED_SETTINGS = join(claudeDir, '..', 'managed-settings.json');
+  restoreClaude = isolateClaudeSettings(claudeDir, join(claudeDir, '..', 'managed-settings.json'));
 });
 afterEach(async () => {
   await wb?.close();
   wb = undefined;
   sb.cleanup();
-  for (const [name, value] of [
-    ['CLAUDE_CONFIG_DIR', saved.config],
-    ['WORKBENCH_CLAUDE_MANAGED_SETTINGS', saved.managed],
-  ] as const) {
-    if (value === undefined) delete process.env[name];
-    else process.env[name] = value;
-  }
+  restoreClaude();
 });
 
 /** A handler printing `answer` as its JSON and keeping its stdin in `<name>.json` beside the home. */

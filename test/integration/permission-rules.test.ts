@@ -10,28 +10,23 @@ import { createWorkbench } from '../../src/main/api/workbench.ts';
 import type { Workbench } from '../../src/main/api/types.ts';
 import type { ApprovalMode } from '../../src/shared/types/index.ts';
 import { createScriptedLlm, type ScriptedTurn } from '../helpers/scripted-llm.ts';
-import { sandbox, type Sandbox } from '../unit/user-hooks/helpers.ts';
+import { isolateClaudeSettings, sandbox, type Sandbox } from '../unit/user-hooks/helpers.ts';
 
 let sb: Sandbox;
 let wb: Workbench | undefined;
-const realConfigDir = process.env.CLAUDE_CONFIG_DIR;
-const realManaged = process.env.WORKBENCH_CLAUDE_MANAGED_SETTINGS;
 let claudeDir: string;
+let restoreClaude: () => void;
 beforeEach(() => {
   sb = sandbox();
   claudeDir = join(sb.home, '..', 'dot-claude');
   mkdirSync(claudeDir);
-  process.env.CLAUDE_CONFIG_DIR = claudeDir;
-  process.env.WORKBENCH_CLAUDE_MANAGED_SETTINGS = join(claudeDir, '..', 'managed-settings.json');
+  restoreClaude = isolateClaudeSettings(claudeDir, join(claudeDir, '..', 'managed-settings.json'));
 });
 afterEach(async () => {
   await wb?.close();
   wb = undefined;
   sb.cleanup();
-  if (realConfigDir === undefined) delete process.env.CLAUDE_CONFIG_DIR;
-  else process.env.CLAUDE_CONFIG_DIR = realConfigDir;
-  if (realManaged === undefined) delete process.env.WORKBENCH_CLAUDE_MANAGED_SETTINGS;
-  else process.env.WORKBENCH_CLAUDE_MANAGED_SETTINGS = realManaged;
+  restoreClaude();
 });
 
 const userRules = () => join(claudeDir, 'settings.json');

@@ -13,6 +13,7 @@ import {
   runTool,
   sandbox,
   settingsWith,
+  isolateClaudeSettings,
   testContext,
   type Sandbox,
 } from './helpers.ts';
@@ -67,25 +68,18 @@ const rmGuard = (res: ServerResponse, body: Record<string, unknown>) => {
 };
 
 let sb: Sandbox;
-const saved = {
-  config: process.env.CLAUDE_CONFIG_DIR,
-  managed: process.env.WORKBENCH_CLAUDE_MANAGED_SETTINGS,
-};
+let restoreClaude: () => void;
 const closers: Array<() => Promise<void>> = [];
 beforeEach(() => {
   sb = sandbox();
-  process.env.CLAUDE_CONFIG_DIR = join(sb.home, 'claude');
-  process.env.WORKBENCH_CLAUDE_MANAGED_SETTINGS = join(sb.home, 'managed-settings.json');
+  restoreClaude = isolateClaudeSettings(
+    join(sb.home, 'claude'),
+    join(sb.home, 'managed-settings.json'),
+  );
 });
 afterEach(async () => {
   for (const close of closers.splice(0)) await close();
-  for (const [name, value] of [
-    ['CLAUDE_CONFIG_DIR', saved.config],
-    ['WORKBENCH_CLAUDE_MANAGED_SETTINGS', saved.managed],
-  ] as const) {
-    if (value === undefined) delete process.env[name];
-    else process.env[name] = value;
-  }
+  restoreClaude();
   sb.cleanup();
 });
 

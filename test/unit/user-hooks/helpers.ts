@@ -129,3 +129,19 @@ export const runTool = (t: TestContext) => async (call: { id: string; name: stri
   const out = toolOutput(await tool.execute(call.args, { callId: call.id, workspace: t.ctx.workspace, signal: t.ctx.signal, state: t.ctx.state }));
   return { tool_call_id: call.id, name: call.name, output: out.content, status: out.status };
 };
+
+/**
+ * Points Claude Code's user folder and its managed settings file at the test's own (never the
+ * machine's) and returns what puts both variables back.
+ */
+export function isolateClaudeSettings(claudeDir: string, managedFile: string): () => void {
+  const saved = { CLAUDE_CONFIG_DIR: process.env.CLAUDE_CONFIG_DIR, WORKBENCH_CLAUDE_MANAGED_SETTINGS: process.env.WORKBENCH_CLAUDE_MANAGED_SETTINGS };
+  process.env.CLAUDE_CONFIG_DIR = claudeDir;
+  process.env.WORKBENCH_CLAUDE_MANAGED_SETTINGS = managedFile;
+  return () => {
+    for (const [name, value] of Object.entries(saved)) {
+      if (value === undefined) delete process.env[name];
+      else process.env[name] = value;
+    }
+  };
+}
