@@ -7,24 +7,31 @@
 import { lookup as dnsLookup, type LookupAddress, type LookupOptions } from 'node:dns';
 import { BlockList, isIP } from 'node:net';
 
-const blocked = new BlockList();
-for (const [net, prefix] of [
-  ['0.0.0.0', 8],
-  ['10.0.0.0', 8],
-  ['100.64.0.0', 10],
-  ['169.254.0.0', 16],
-  ['172.16.0.0', 12],
-  ['192.168.0.0', 16],
-  ['224.0.0.0', 3],
-] as const)
-  blocked.addSubnet(net, prefix, 'ipv4');
-for (const [net, prefix] of [
-  ['::', 128],
-  ['fc00::', 7],
-  ['fe80::', 10],
-  ['ff00::', 8],
-] as const)
-  blocked.addSubnet(net, prefix, 'ipv6');
+let blockList: BlockList | undefined;
+
+/** The refused ranges, made on first use: a BlockList is a native handle the CLI's startup snapshot cannot hold. */
+function refusedRanges(): BlockList {
+  if (blockList) return blockList;
+  const list = new BlockList();
+  for (const [net, prefix] of [
+    ['0.0.0.0', 8],
+    ['10.0.0.0', 8],
+    ['100.64.0.0', 10],
+    ['169.254.0.0', 16],
+    ['172.16.0.0', 12],
+    ['192.168.0.0', 16],
+    ['224.0.0.0', 3],
+  ] as const)
+    list.addSubnet(net, prefix, 'ipv4');
+  for (const [net, prefix] of [
+    ['::', 128],
+    ['fc00::', 7],
+    ['fe80::', 10],
+    ['ff00::', 8],
+  ] as const)
+    list.addSubnet(net, prefix, 'ipv6');
+  return (blockList = list);
+}
 
 /** Why an http hook may not connect to `address` (an IP literal); undefined when it may. */
 export function blockedAddress(address: string): string | undefined {
@@ -32,9 +39,10 @@ export function blockedAddress(address: string): string | undefined {
   const family = isIP(bare);
   if (family === 0) return undefined;
   const mapped = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/i.exec(bare)?.[1];
+  const ranges = refusedRanges();
   const hit = mapped
-    ? blocked.check(mapped, 'ipv4')
-    : blocked.check(bare, family === 4 ? 'ipv4' : 'ipv6');
+    ? ranges.check(mapped, 'ipv4')
+    : ranges.check(bare, family === 4 ? 'ipv4' : 'ipv6');
   return hit
     ? `${bare} is a private, link-local or reserved address (http hooks reach loopback and public addresses only)`
     : undefined;
