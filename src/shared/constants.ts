@@ -14,7 +14,7 @@ export const TODO_STATUSES = ['pending', 'in_progress', 'done'] as const;
 export const EXECUTABLE_HOOK_TIMEOUT_MS = 30_000;
 /** Claude Code's own default for a command hook since its 2.1.3 (it was 60 s before). */
 export const CLAUDE_HOOK_TIMEOUT_MS = 600_000;
-/** Claude Code's default for a `UserPromptSubmit` command hook: the user is waiting on it. */
+/** Claude Code's default for a `UserPromptSubmit` command hook (the user is waiting on it) and for a `prompt` handler. */
 export const CLAUDE_PROMPT_HOOK_TIMEOUT_MS = 30_000;
 /** The longest a `SessionEnd` hook may hold the end of a run, whatever its timeout (as Claude Code caps it). */
 export const CLAUDE_SESSION_END_MAX_MS = 60_000;

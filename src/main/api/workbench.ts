@@ -354,6 +354,13 @@ export async function createWorkbench(opts: WorkbenchOptions): Promise<Workbench
     threads: db.threads,
     lastRequest: (threadId) => lastRequests.get(threadId),
     memoryFolders: (threadId) => [...(memoryFolders.get(threadId) ?? [])],
+    handlerRunner: () => {
+      const settings = settingsStore.get();
+      return {
+        variables: opts.env,
+        model: { llm: llmFor(settings), model: opts.model ?? settings.provider.model },
+      };
+    },
   };
 
   return {

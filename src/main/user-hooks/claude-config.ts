@@ -12,6 +12,7 @@ import { readTextIfFile } from '../fs/read-text-if-file.ts';
 import { CLAUDE_EVENTS, isClaudeEvent } from './claude-events.ts';
 import { claudeConfigDir, enabledPlugins, type SettingsData } from './claude-plugins.ts';
 import { parseClaudeRule, type ClaudeRule } from './claude-rules.ts';
+import { parsePromptHandler, type PromptTarget } from './claude-prompt.ts';
 import { httpHookPolicy, parseHttpHandler, refusedHttpUrl, type HttpHookPolicy, type HttpTarget } from './claude-http.ts';
 
 /** The events about one tool call, the only ones a handler's `if` is read on. */
@@ -44,6 +45,8 @@ export interface ClaudeHandler {
   command: string;
   /** An `http` handler: its input is POSTed to this target instead of a process's stdin. */
   http?: HttpTarget;
+  /** A `prompt` handler: its input is judged by the model instead of a process. */
+  prompt?: PromptTarget;
   args?: string[];
   timeoutMs: number;
   enabled: boolean;
@@ -305,7 +308,16 @@ export async function loadClaudeHooks(opts: { workspace: string; home: string; t
                 entry.name = httpName(target.url);
                 problem ??= refusedHttpUrl(target.url, policy);
               }
-            } else if (h.type !== undefined && h.type !== 'command') problem ??= `handler type "${String(h.type)}" is not supported (only "command" and "http")`;
+            } else if (h.type === 'prompt') {
+              const target = parsePromptHandler(h, event);
+              if (typeof target === 'string') problem ??= target;
+              else {
+                entry.prompt = target;
+                entry.command = target.prompt;
+                entry.name = `prompt: ${target.prompt.replace(/\s+/g, ' ').trim().slice(0, 40)}`;
+              }
+              entry.timeoutMs = CLAUDE_PROMPT_HOOK_TIMEOUT_MS;
+            } else if (h.type !== undefined && h.type !== 'command') problem ??= `handler type "${String(h.type)}" is not supported (only "command", "http" and "prompt")`;
             else if (typeof h.command !== 'string' || h.command.trim() === '') problem ??= 'handler needs a "command" string';
             else {
               entry.command = h.command;
@@ -321,12 +333,13 @@ export async function loadClaudeHooks(opts: { workspace: string; home: string; t
             }
           }
           if (isRecord(h) && h.type !== 'http' && h.sandbox !== undefined && typeof h.sandbox !== 'boolean') problem ??= '"sandbox" must be true or false';
+          if (isRecord(h) && h.type === 'prompt' && h.sandbox !== undefined) problem ??= '"sandbox" is for command handlers: a prompt handler runs no process';
           if (isRecord(h) && h.if !== undefined) {
             const rule = ifRule(h.if, event);
             if (typeof rule === 'string') problem ??= rule;
             else entry.if = rule;
           }
-          if (!entry.http && (override.sandbox ?? (isRecord(h) && h.sandbox === true)) === true) entry.sandbox = true;
+          if (!entry.http && !entry.prompt && (override.sandbox ?? (isRecord(h) && h.sandbox === true)) === true) entry.sandbox = true;
           if (override.timeout_ms) entry.timeoutMs = override.timeout_ms;
           if (problem) {
             entry.problem = problem;

@@ -20,6 +20,7 @@ import { allowByHook } from '../middleware/approval.ts';
 import { runAndRecord, targetOf, type RecordTarget } from './record.ts';
 import { hookSandbox, runHookProcess, type HookProcessResult, type HookProcessSpec, type HookSandboxContext } from './runner.ts';
 import { postHttpHook } from './claude-http.ts';
+import { askPromptHook, type PromptModel } from './claude-prompt.ts';
 import { writeTranscript } from './transcript.ts';
 import { toDialectResponse } from './tool-dialect.ts';
 import { createEnvFile, readEnvFile, removeEnvFile } from './env-file.ts';
@@ -84,10 +85,18 @@ export function claudeSpec(h: ClaudeHandler, workspace: string, stdin: string, s
   return { command: expand(h.command), args: h.args.map(expand), cwd: workspace, env, stdin, timeoutMs: h.timeoutMs, ...boxed };
 }
 
-/** How a handler runs: a process, or for an http handler a POST of the spec's stdin. */
-export function claudeExec(h: ClaudeHandler, variables: Readonly<Record<string, string | undefined>> = process.env): (spec: HookProcessSpec) => Promise<HookProcessResult> {
-  const http = h.http;
-  return http ? (spec) => postHttpHook(http, spec, variables) : runHookProcess;
+/** What a handler that runs no process needs: the variables http headers name, the model prompts ask. */
+export interface HandlerRunner {
+  variables?: Readonly<Record<string, string | undefined>>;
+  model?: PromptModel;
+}
+
+/** How a handler runs: a process, an http handler's POST of the spec's stdin, or a prompt handler's question to the model. */
+export function claudeExec(h: ClaudeHandler, runner: HandlerRunner = {}): (spec: HookProcessSpec) => Promise<HookProcessResult> {
+  const { http, prompt } = h;
+  if (http) return (spec) => postHttpHook(http, spec, runner.variables ?? process.env);
+  if (prompt) return (spec) => askPromptHook(prompt, spec, runner.model);
+  return runHookProcess;
 }
 
 /** Runs one handler with `input` on stdin (an http handler: as the body it POSTs) and reads its verdict. Contract: never rejects. */
@@ -99,7 +108,7 @@ export async function invokeClaudeHandler(
   input: object,
   workbenchHome: string,
   extraEnv: Record<string, string> = {},
-  variables?: Readonly<Record<string, string | undefined>>,
+  runner: HandlerRunner = {},
 ): Promise<ClaudeOutcome> {
   const stdin = JSON.stringify(input);
   if (h.pluginData) await mkdir(h.pluginData, { recursive: true }).catch(() => undefined);
@@ -115,7 +124,7 @@ export async function invokeClaudeHandler(
       verdict = r.verdict;
       return r.reading;
     },
-    claudeExec(h, variables),
+    claudeExec(h, runner),
   );
   return { handler: h, verdict };
 }
@@ -189,7 +198,7 @@ export function createClaudeHooks(opts: ClaudeHooksOptions, source: HookSource):
     const target = atEnd ? { ...targetOf(ctx, opts.hookRuns), signal: undefined } : targetOf(ctx, opts.hookRuns);
     // What runs at the end cannot hold the run's end for a handler's whole (10-minute) timeout.
     const handlers = atEnd ? matching.map((h) => ({ ...h, timeoutMs: Math.min(h.timeoutMs, CLAUDE_SESSION_END_MAX_MS) })) : matching;
-    const outcomes = await mapLimited(handlers, MAX_PARALLEL, (h) => invokeClaudeHandler(target, h, opts.settings, ctx.workspace.root, input, opts.home, how.env, opts.variables));
+    const outcomes = await mapLimited(handlers, MAX_PARALLEL, (h) => invokeClaudeHandler(target, h, opts.settings, ctx.workspace.root, input, opts.home, how.env, { variables: opts.variables, model: { llm: ctx.llm, model: ctx.model } }));
     // `systemMessage` is for the user: a notice in the chat (and the reason of the hook run record).
     for (const o of outcomes) {
       if (o.verdict.systemMessage) ctx.emit({ event: 'on_hook_message', name: o.handler.name, data: { hook: o.handler.name, event, message: o.verdict.systemMessage, kind: 'message' } });

@@ -5,7 +5,7 @@
 import type { HookTestResult } from '../../shared/ipc/contract.ts';
 import type { WorkbenchSettings } from '../../shared/types/index.ts';
 import { readClaudeResult } from './claude-output.ts';
-import { claudeExec, claudeRef, claudeSpec } from './claude-hooks.ts';
+import { claudeExec, claudeRef, claudeSpec, type HandlerRunner } from './claude-hooks.ts';
 import type { ClaudeHandler } from './claude-config.ts';
 import { buildHookEnv } from '../env/child-env.ts';
 import { runAndRecord } from './record.ts';
@@ -50,6 +50,8 @@ export async function runHookTest(
     /** $WORKBENCH_HOME, hidden from a hook that runs sandboxed. */
     home: string;
     hookRuns?: HookRunStore;
+    /** What http and prompt handlers need (the variables headers name, the model). */
+    runner?: HandlerRunner;
   },
 ): Promise<HookTestResult> {
   const stdin = JSON.stringify(JSON.parse(o.payload));
@@ -81,7 +83,7 @@ export async function runHookTest(
           stdin,
           claudeSpec(t.handler, o.workspace, stdin, sandbox),
           (res) => readClaudeResult(o.event, res).reading,
-          claudeExec(t.handler),
+          claudeExec(t.handler, o.runner),
         );
   const { result: r, reading } = recorded;
   return {

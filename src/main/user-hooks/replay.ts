@@ -15,7 +15,7 @@ import type { ThreadStore } from '../store/types.ts';
 import { createFilesystemTools } from '../tools/index.ts';
 import { WorkbenchError } from '../errors.ts';
 import { readClaudeResult, type ClaudeVerdict } from './claude-output.ts';
-import { claudeExec, claudeRef, claudeSpec } from './claude-hooks.ts';
+import { claudeExec, claudeRef, claudeSpec, type HandlerRunner } from './claude-hooks.ts';
 import { claudeToolName, matcherMatches, permissionMode, toClaudeInput } from './claude-tools.ts';
 import { readExecutableResult, executableRef } from './executable-hooks.ts';
 import { basePayload, executableDecision } from './executable-events.ts';
@@ -111,6 +111,8 @@ export interface ReplayOptions {
   /** Tool definitions for the dialect names; the built-in tools by default. */
   tools?: ToolLookup;
   signal?: AbortSignal;
+  /** What http and prompt handlers need (the variables headers name, the model). */
+  runner?: HandlerRunner;
 }
 
 /**
@@ -259,7 +261,7 @@ async function runClaude(
       verdict = claudeVerdict(r.verdict);
       return r.reading;
     },
-    claudeExec(t.handler),
+    claudeExec(t.handler, o.runner),
   );
   return verdict;
 }

@@ -39,6 +39,7 @@ describe('trust status details', () => {
                   headers: { Authorization: 'Bearer $GH_TOKEN' },
                   allowedEnvVars: ['GH_TOKEN'],
                 },
+                { type: 'prompt', prompt: 'Were the tests run?' },
               ],
             },
           ],
@@ -53,7 +54,11 @@ describe('trust status details', () => {
     const detail = (kind: string) => status.items.find((i) => i.kind === kind)?.detail;
     expect(detail('hooks')).toBe('audit (switched off)\nguard');
     expect(detail('claude_settings')).toBe(
-      'PreToolUse [Bash]: ./check.sh --strict\nStop: POST https://collect.example/stop (sends $GH_TOKEN)',
+      [
+        'PreToolUse [Bash]: ./check.sh --strict',
+        'Stop: POST https://collect.example/stop (sends $GH_TOKEN)',
+        'Stop: asks the model: Were the tests run?',
+      ].join('\n'),
     );
     expect(detail('mcp_servers')).toBe('files: npx -y some-server');
   });

@@ -328,7 +328,7 @@ describe('Claude Code http handlers', () => {
               { type: 'http', url: 'http://127.0.0.1:1/x', headers: { A: 1 } },
               { type: 'http', url: 'http://127.0.0.1:1/y', allowedEnvVars: 'A' },
               { type: 'http', url: 'http://127.0.0.1:1/z', sandbox: true },
-              { type: 'prompt', prompt: 'is this safe?' },
+              { type: 'mcp_tool', server: 'policy', tool: 'check' },
             ],
           },
         ],
@@ -341,7 +341,7 @@ describe('Claude Code http handlers', () => {
       '"headers" must be an object of strings',
       '"allowedEnvVars" must be an array of variable names',
       '"sandbox" is for command handlers: an http handler runs no process',
-      'handler type "prompt" is not supported (only "command" and "http")',
+      'handler type "mcp_tool" is not supported (only "command", "http" and "prompt")',
     ]);
     await run('ls');
     expect(hookRuns.rows).toHaveLength(0);

@@ -231,6 +231,7 @@ export function createHooksService(deps: PanelDeps): HooksService {
         settings: deps.settings.get(),
         home: deps.home,
         hookRuns: deps.hookRuns,
+        runner: deps.handlerRunner?.(),
       });
     },
     async replay(a) {
@@ -251,6 +252,7 @@ export function createHooksService(deps: PanelDeps): HooksService {
         workspace: a.workspace,
         home: deps.home,
         settings: deps.settings.get(),
+        runner: deps.handlerRunner?.(),
       });
     },
     async create(a) {

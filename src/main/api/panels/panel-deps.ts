@@ -3,6 +3,7 @@ import type { WorkbenchSettings } from '../../../shared/types/index.ts';
 import type { HookRunStore, ThreadStore } from '../../store/types.ts';
 import type { TrustStore } from '../../user-hooks/index.ts';
 import type { LastRequest } from '../types.ts';
+import type { HandlerRunner } from '../../user-hooks/claude-hooks.ts';
 
 export interface PanelDeps {
   /** $WORKBENCH_HOME. */
@@ -18,4 +19,6 @@ export interface PanelDeps {
   lastRequest?: (threadId: string) => LastRequest | undefined;
   /** The workspace subfolders whose memory the thread follows (docs/memory.md, Subfolder memory). */
   memoryFolders?: (threadId: string) => string[];
+  /** What a tested or replayed Claude http or prompt handler needs: the variables, the model. */
+  handlerRunner?: () => HandlerRunner;
 }

@@ -39,18 +39,24 @@ export async function folderDetail(dir: string): Promise<string> {
   );
 }
 
-/** What an http handler sends where: `POST <url>`, and the variables its headers may carry. */
-function httpHookLine(h: Record<string, unknown>): string | undefined {
-  if (h.type !== 'http' || typeof h.url !== 'string') return undefined;
-  const vars = Array.isArray(h.allowedEnvVars)
-    ? h.allowedEnvVars.filter((v) => typeof v === 'string')
-    : [];
-  return `POST ${h.url}${vars.length ? ` (sends ${vars.map((v) => `$${v}`).join(', ')})` : ''}`;
+/** What one handler runs, as the trust prompt shows it; undefined for what is not a handler. */
+function handlerLine(h: unknown): string | undefined {
+  if (!isRecord(h)) return undefined;
+  if (h.type === 'http') {
+    if (typeof h.url !== 'string') return undefined;
+    const vars = Array.isArray(h.allowedEnvVars)
+      ? h.allowedEnvVars.filter((v) => typeof v === 'string')
+      : [];
+    return `POST ${h.url}${vars.length ? ` (sends ${vars.map((v) => `$${v}`).join(', ')})` : ''}`;
+  }
+  if (h.type === 'prompt')
+    return typeof h.prompt === 'string' ? `asks the model: ${h.prompt}` : undefined;
+  return typeof h.command === 'string' ? h.command : undefined;
 }
 
 /**
  * `Event [matcher]: command` for every command hook of a `hooks` object (settings or a plugin's
- * hooks.json), `Event [matcher]: POST <url>` for every http one.
+ * hooks.json), `Event [matcher]: POST <url>` for every http one, `asks the model: …` for a prompt one.
  */
 function commandHookLines(hooks: unknown): string[] {
   const lines: string[] = [];
@@ -61,9 +67,7 @@ function commandHookLines(hooks: unknown): string[] {
       const matcher =
         typeof group.matcher === 'string' && group.matcher ? ` [${group.matcher}]` : '';
       for (const h of group.hooks) {
-        const runs = !isRecord(h)
-          ? undefined
-          : (httpHookLine(h) ?? (typeof h.command === 'string' ? h.command : undefined));
+        const runs = handlerLine(h);
         if (runs !== undefined) lines.push(`${event}${matcher}: ${runs}`);
       }
     }
