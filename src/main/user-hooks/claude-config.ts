@@ -47,6 +47,11 @@ export interface ClaudeHandler {
   http?: HttpTarget;
   /** A `prompt` handler: its input is judged by the model instead of a process. */
   prompt?: PromptTarget;
+  /**
+   * `async: true`: runs in the background, never holding the agent; what it says reaches the model on
+   * a later request. `asyncRewake: true` also hands its exit-2 reason to the model that way.
+   */
+  background?: 'async' | 'rewake';
   args?: string[];
   timeoutMs: number;
   enabled: boolean;
@@ -326,6 +331,12 @@ export async function loadClaudeHooks(opts: { workspace: string; home: string; t
             if (h.args !== undefined) {
               if (!Array.isArray(h.args) || h.args.some((a) => typeof a !== 'string')) problem ??= '"args" must be an array of strings';
               else entry.args = h.args as string[];
+            }
+            for (const key of ['async', 'asyncRewake'] as const) {
+              if (h[key] === undefined || h[key] === false) continue;
+              if (h[key] !== true) problem ??= `"${key}" must be true or false`;
+              else if (entry.http || entry.prompt) problem ??= `"${key}" is for command handlers`;
+              else entry.background = key === 'asyncRewake' ? 'rewake' : 'async';
             }
             if (h.timeout !== undefined) {
               if (typeof h.timeout !== 'number' || !(h.timeout > 0)) problem ??= '"timeout" must be a positive number of seconds';

@@ -21,6 +21,7 @@ import { runAndRecord, targetOf, type RecordTarget } from './record.ts';
 import { hookSandbox, runHookProcess, type HookProcessResult, type HookProcessSpec, type HookSandboxContext } from './runner.ts';
 import { postHttpHook } from './claude-http.ts';
 import { askPromptHook, type PromptModel } from './claude-prompt.ts';
+import { createBackgroundHooks } from './claude-background.ts';
 import { writeTranscript } from './transcript.ts';
 import { toDialectResponse } from './tool-dialect.ts';
 import { createEnvFile, readEnvFile, removeEnvFile } from './env-file.ts';
@@ -167,6 +168,7 @@ function aggregate(outcomes: ClaudeOutcome[], settings: WorkbenchSettings, block
 /** Creates the `claude-hooks` pipeline Hook. Contract: its methods never reject except on abort. */
 export function createClaudeHooks(opts: ClaudeHooksOptions, source: HookSource): Hook {
   const stopBlocks = new Map<string, number>();
+  const background = createBackgroundHooks();
   // SessionStart additionalContext / plain stdout, a system block of every request of the run.
   const sessionContext = new Map<string, string>();
 
@@ -198,11 +200,26 @@ export function createClaudeHooks(opts: ClaudeHooksOptions, source: HookSource):
     const target = atEnd ? { ...targetOf(ctx, opts.hookRuns), signal: undefined } : targetOf(ctx, opts.hookRuns);
     // What runs at the end cannot hold the run's end for a handler's whole (10-minute) timeout.
     const handlers = atEnd ? matching.map((h) => ({ ...h, timeoutMs: Math.min(h.timeoutMs, CLAUDE_SESSION_END_MAX_MS) })) : matching;
-    const outcomes = await mapLimited(handlers, MAX_PARALLEL, (h) => invokeClaudeHandler(target, h, opts.settings, ctx.workspace.root, input, opts.home, how.env, { variables: opts.variables, model: { llm: ctx.llm, model: ctx.model } }));
+    const invoke = (h: ClaudeHandler) => invokeClaudeHandler(target, h, opts.settings, ctx.workspace.root, input, opts.home, how.env, { variables: opts.variables, model: { llm: ctx.llm, model: ctx.model } });
     // `systemMessage` is for the user: a notice in the chat (and the reason of the hook run record).
-    for (const o of outcomes) {
+    const tell = (o: ClaudeOutcome) => {
       if (o.verdict.systemMessage) ctx.emit({ event: 'on_hook_message', name: o.handler.name, data: { hook: o.handler.name, event, message: o.verdict.systemMessage, kind: 'message' } });
+    };
+    // At the run's end nothing is left to hold: a background handler there runs like any other.
+    const inBackground = (h: ClaudeHandler) => h.background !== undefined && !atEnd;
+    for (const h of handlers.filter(inBackground)) {
+      background.track(ctx.runId, invoke(h), (o) => {
+        tell(o);
+        const said = [o.verdict.additionalContext, o.handler.background === 'rewake' ? o.verdict.block : undefined].filter((t): t is string => Boolean(t));
+        for (const text of said) background.addContext(ctx.runId, `[${event} hook ${o.handler.name}] ${text}`);
+      });
     }
+    const outcomes = await mapLimited(
+      handlers.filter((h) => !inBackground(h)),
+      MAX_PARALLEL,
+      invoke,
+    );
+    outcomes.forEach(tell);
     return outcomes;
   }
 
@@ -238,8 +255,13 @@ export function createClaudeHooks(opts: ClaudeHooksOptions, source: HookSource):
 
     async modifyRequest(ctx, req) {
       const context = sessionContext.get(ctx.runId);
-      if (!context) return req;
-      return { ...req, system: [...req.system, `<session_start_hook_context>\n${context}\n</session_start_hook_context>`] };
+      const late = background.contextOf(ctx.runId);
+      if (!context && late.length === 0) return req;
+      const blocks = [
+        ...(context ? [`<session_start_hook_context>\n${context}\n</session_start_hook_context>`] : []),
+        ...(late.length ? [`<background_hook_context>\n${late.join('\n')}\n</background_hook_context>`] : []),
+      ];
+      return { ...req, system: [...req.system, ...blocks] };
     },
 
     async onUserMessage(ctx, text): Promise<UserMessageOutcome> {
@@ -358,6 +380,10 @@ export function createClaudeHooks(opts: ClaudeHooksOptions, source: HookSource):
     },
 
     async afterAgent(ctx, outcome) {
+      // Background handlers finish before the run ends (a CLI run would otherwise cut them off).
+      const left = await background.settle(ctx.runId, CLAUDE_SESSION_END_MAX_MS);
+      if (left) ctx.emit({ event: 'on_hook_message', name: 'claude-hooks', data: { hook: 'claude-hooks', event: 'SessionEnd', message: `${left} background hook${left === 1 ? '' : 's'} still running after ${CLAUDE_SESSION_END_MAX_MS / 1000} s: no longer waited for`, kind: 'message' } });
+      background.forget(ctx.runId);
       stopBlocks.delete(ctx.runId);
       sessionContext.delete(ctx.runId);
       const reason = outcome.stop_reason === 'cancelled' ? 'prompt_input_exit' : 'other';
