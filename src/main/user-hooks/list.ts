@@ -7,6 +7,7 @@ import { executableRef } from './executable-hooks.ts';
 import { claudeRef } from './claude-hooks.ts';
 import type { HookRunStore } from '../store/types.ts';
 import { HOOK_HEALTH_RUNS } from '../store/hook-run-store.ts';
+import { agentHandlers } from './agent-hooks.ts';
 
 /** Where the user hooks sit in the pipeline, as the hooks panel lists it (one entry for both formats). */
 export const userHooksInfo: MiddlewareInfo = {
@@ -67,8 +68,12 @@ export function claudeInfo(h: ClaudeHandler, settings: WorkbenchSettings): HookI
 
 /** Lists the user hooks. Contract: never runs a disabled hook or any hook of an untrusted workspace. */
 export async function listUserHooks(opts: ListUserHooksOptions): Promise<HookInfo[]> {
-  const [executable, claude] = await Promise.all([discoverExecutableHooks(opts), loadClaudeHooks(opts)]);
-  const infos = [...executable.map((e) => executableInfo(e, opts.settings)), ...claude.handlers.map((h) => claudeInfo(h, opts.settings))];
+  const [executable, claude, agents] = await Promise.all([discoverExecutableHooks(opts), loadClaudeHooks(opts), agentHandlers(opts)]);
+  const infos = [
+    ...executable.map((e) => executableInfo(e, opts.settings)),
+    ...claude.handlers.map((h) => claudeInfo(h, opts.settings)),
+    ...agents.map(({ agent, handler }) => ({ ...claudeInfo(handler, opts.settings), agent })),
+  ];
   return opts.hookRuns ? withHealth(infos, opts.hookRuns) : infos;
 }
 

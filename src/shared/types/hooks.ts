@@ -14,6 +14,8 @@ export interface HookInfo {
   matcher?: string;
   /** A Claude Code handler's `if` (a permission rule such as `Bash(git *)`): the calls it runs for. */
   condition?: string;
+  /** A handler of an agent's frontmatter: it runs only in that agent's runs. */
+  agent?: string;
   enabled: boolean;
   trusted: boolean;
   path?: string;

@@ -392,7 +392,7 @@ describe("a Claude Code agent's disallowedTools", () => {
 });
 
 describe("a Claude Code agent's frontmatter hooks", () => {
-  it("run in that agent's runs only, its Stop as SubagentStop", async () => {
+  it("run in that agent's runs only, its Stop as SubagentStop, and are listed with their agent", async () => {
     const log = join(sb.home, 'agent-stop.log');
     profile(
       'auditor',
@@ -439,6 +439,16 @@ describe("a Claude Code agent's frontmatter hooks", () => {
       .messages.filter((m) => m.role === 'tool');
     expect(mainTools[1]?.content).toMatch(/^main-ran\n/);
     expect(readFileSync(log, 'utf8')).toBe('stopped\n');
+    // The hooks panel lists them with their agent, and can try one.
+    const listed = (await wb!.hooks!.list({ workspace: sb.ws })).hooks.filter(
+      (h) => h.agent === 'auditor',
+    );
+    expect(listed.map((h) => [h.events[0], h.problem])).toEqual([
+      ['PreToolUse', undefined],
+      ['Stop', undefined],
+    ]);
+    const tried = await wb!.hooks!.test({ workspace: sb.ws, id: listed[0]!.id });
+    expect(tried).toMatchObject({ decision: 'block', reason: 'no commands while auditing' });
   });
 });
 

@@ -37,6 +37,7 @@ import { withHealth } from '../../user-hooks/list.ts';
 import { loadAgentProfile } from '../../agents/profile.ts';
 import { WorkbenchError, errorMessage } from '../../errors.ts';
 import type { PanelDeps } from './panel-deps.ts';
+import { agentHandlers } from '../../user-hooks/agent-hooks.ts';
 import { readHookScript, writeHookScript } from './hook-script.ts';
 
 /** `trust: true` treats the workspace as trusted for that call (`workbench hooks … --trust`). */
@@ -143,9 +144,13 @@ export function createHooksService(deps: PanelDeps): HooksService {
     ).find((e) => e.id === id);
     const claude = executable
       ? undefined
-      : (
-          await loadClaudeHooks({ workspace, home: deps.home, trusted: isTrusted, settings })
-        ).handlers.find((h) => h.id === id && !h.problem);
+      : [
+          ...(await loadClaudeHooks({ workspace, home: deps.home, trusted: isTrusted, settings }))
+            .handlers,
+          ...(
+            await agentHandlers({ workspace, home: deps.home, trusted: isTrusted, settings })
+          ).map((a) => a.handler),
+        ].find((h) => h.id === id && !h.problem);
     if (!executable && !claude) {
       throw new WorkbenchError(
         id.startsWith('builtin:') ? 'invalid_args' : 'not_found',

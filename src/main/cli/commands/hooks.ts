@@ -25,6 +25,7 @@ function formatInfo(i: HookInfo): string {
     i.events.join(',') || '?',
     i.matcher ? `[${i.matcher}]` : '',
     i.condition ? `if ${i.condition}` : '',
+    i.agent ? `(agent ${i.agent})` : '',
   ]
     .filter(Boolean)
     .join(' ');

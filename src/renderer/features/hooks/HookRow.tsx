@@ -117,7 +117,11 @@ export function HookRow({
         <div className="meta small">
           <span className="badge">{hook.source}</span>
           <span className="badge">{hook.dialect}</span>
-          {hook.sandboxed && <span className="badge" data-testid="hook-sandboxed">sandboxed</span>}
+          {hook.sandboxed && (
+            <span className="badge" data-testid="hook-sandboxed">
+              sandboxed
+            </span>
+          )}
           <span className="mono">
             {hook.events.join(', ') ||
               (hook.trusted ? 'event unknown' : 'event unknown until trusted')}
@@ -126,6 +130,11 @@ export function HookRow({
           {hook.condition && (
             <span className="mono" data-testid="hook-condition">
               if {hook.condition}
+            </span>
+          )}
+          {hook.agent && (
+            <span className="badge" data-testid="hook-agent" title="Runs only in this agent's runs">
+              agent {hook.agent}
             </span>
           )}
         </div>
