@@ -161,4 +161,25 @@ describe('Claude Code PermissionRequest and Notification hooks', () => {
       /^exit 2 does not answer a PermissionRequest/,
     );
   });
+
+  it("answers the prompt a PreToolUse hook's ask calls for, where nobody could answer it", async () => {
+    const ask = {
+      hookSpecificOutput: {
+        hookEventName: 'PreToolUse',
+        permissionDecision: 'ask',
+        permissionDecisionReason: 'a person should see writes',
+      },
+    };
+    writeHooks({
+      PreToolUse: [{ matcher: 'Write', hooks: [handler('pre', ask)] }],
+      PermissionRequest: [{ matcher: 'Write', hooks: [handler('answer', decision('allow'))] }],
+    });
+    const { told } = await runScript([write('c.txt')], false);
+    expect(told[0]).not.toMatch(/^Error/);
+    expect(existsSync(join(sb.ws, 'c.txt'))).toBe(true);
+    expect(kept('answer')).toMatchObject({
+      hook_event_name: 'PermissionRequest',
+      tool_name: 'Write',
+    });
+  });
 });

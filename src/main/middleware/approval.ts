@@ -173,6 +173,13 @@ export async function askUser(
   return d;
 }
 
+/** How an approval prompt names a call: one that runs something, or one that writes. */
+export function promptKind(ctx: RunContext, call: ToolCall): 'write' | 'execute' {
+  const tool = ctx.tools.get(call.name);
+  const effects = tool && callEffects(tool, call.args);
+  return effects && effectKind(effects) === 'execute' ? 'execute' : 'write';
+}
+
 /**
  * `RunContext.askUser` for hooks that want a call confirmed: denies at once when nobody can answer;
  * an allowed call is remembered so the approval ring does not ask a second time.
@@ -180,15 +187,12 @@ export async function askUser(
 export function createHookConfirmation(broker: ApprovalBroker, interactive: boolean) {
   return async (ctx: RunContext, call: ToolCall, reason: string): Promise<'allow' | 'deny'> => {
     if (!interactive) return 'deny';
-    const tool = ctx.tools.get(call.name);
-    const effects = tool && callEffects(tool, call.args);
-    const kind = effects && effectKind(effects) === 'execute' ? 'execute' : 'write';
     const d = await askUser(
       ctx,
       broker,
       call,
-      kind,
-      `${reason}\n\n${previewCall(tool, call.name, call.args)}`,
+      promptKind(ctx, call),
+      `${reason}\n\n${previewCall(ctx.tools.get(call.name), call.name, call.args)}`,
     );
     if (d === 'deny') return 'deny';
     if (d === 'allow_thread') broker.allowForThread(ctx.threadId, call.name);

@@ -16,7 +16,7 @@ import { claudeRuleMatches, type RuleSubject } from './claude-rules.ts';
 import { claudeToolName, fromClaudeInput, matcherMatches, permissionMode, toClaudeInput } from './claude-tools.ts';
 import { buildHookEnv } from '../env/child-env.ts';
 import { markRewritten, refuseRewrittenInput } from './input-guard.ts';
-import { allowByHook } from '../middleware/approval.ts';
+import { allowByHook, promptKind } from '../middleware/approval.ts';
 import { runAndRecord, targetOf, type RecordTarget } from './record.ts';
 import { hookSandbox, runHookProcess, type HookProcessResult, type HookProcessSpec, type HookSandboxContext } from './runner.ts';
 import { postHttpHook } from './claude-http.ts';
@@ -287,8 +287,17 @@ export function createClaudeHooks(opts: ClaudeHooksOptions, source: HookSource):
       }
       if (pre.block) return blocked(ctx, call, pre.block.by, pre.block.reason);
       if (pre.ask) {
-        const answer = ctx.askUser ? await ctx.askUser(call, `${pre.ask.by}: ${pre.ask.reason}`) : 'deny';
-        if (answer === 'deny') return blocked(ctx, call, pre.ask.by, ctx.askUser ? `${pre.ask.reason} (the user declined)` : pre.ask.reason);
+        // The prompt `ask` calls for is answered by a PermissionRequest hook first, as in Claude Code.
+        const decided = await ctx.requestPermission?.({ call, kind: promptKind(ctx, call), interactive: ctx.askUser !== undefined });
+        if (decided?.behavior === 'deny') {
+          const result = blocked(ctx, call, decided.by, decided.message || `${call.name} was not allowed`);
+          return decided.interrupt ? { ...result, halt: { by: decided.by, reason: decided.message || 'stopped by hook' } } : result;
+        }
+        if (decided?.behavior === 'allow') allowByHook(ctx.state, call.id);
+        else {
+          const answer = ctx.askUser ? await ctx.askUser(call, `${pre.ask.by}: ${pre.ask.reason}`) : 'deny';
+          if (answer === 'deny') return blocked(ctx, call, pre.ask.by, ctx.askUser ? `${pre.ask.reason} (the user declined)` : pre.ask.reason);
+        }
       }
       // "allow" skips the prompt the approval mode would show (a call that always needs a person is still asked).
       if (pre.allow) allowByHook(ctx.state, call.id);
