@@ -111,6 +111,8 @@ interface SourceFile {
   parseError?: string;
   pluginRoot?: string;
   pluginData?: string;
+  /** An agent's hooks run as a subagent: `Stop` handlers are `SubagentStop` ones (their ids stay as written). */
+  stopAsSubagentStop?: boolean;
 }
 
 /** A JSON file's text as `data`, or why it does not parse. */
@@ -184,8 +186,7 @@ export interface AgentHooks {
  * `SubagentStop`, as Claude Code registers them.
  */
 function agentSource(a: AgentHooks): SourceFile {
-  const hooks = a.subagent && isRecord(a.hooks) ? Object.fromEntries(Object.entries(a.hooks).map(([event, groups]) => [event === 'Stop' ? 'SubagentStop' : event, groups])) : a.hooks;
-  return { path: a.file, scope: a.scope, data: { hooks } };
+  return { path: a.file, scope: a.scope, data: { hooks: a.hooks }, ...(a.subagent ? { stopAsSubagentStop: true } : {}) };
 }
 
 /** The settings files (`read`: as the run already read them), then the hooks files of the plugins they enable. */
@@ -279,12 +280,14 @@ export async function loadClaudeHooks(opts: { workspace: string; home: string; t
       handlers.push({ ...base, id: `claude:${file.path}`, name: basename(file.path), event: '(file)', problem });
       continue;
     }
-    for (const [event, groups] of Object.entries(data.hooks)) {
+    for (const [written, groups] of Object.entries(data.hooks)) {
+      // Ids keep the event as written, so a handler's switch holds whichever way its agent runs.
+      const event = file.stopAsSubagentStop && written === 'Stop' ? 'SubagentStop' : written;
       const known = isClaudeEvent(event);
       if (!Array.isArray(groups)) {
         const problem = `"${event}" must be an array of matcher groups`;
         diagnostics.push(`${file.path}: ${problem}`);
-        handlers.push({ ...base, id: `claude:${file.path}#${event}`, name: event, event, problem });
+        handlers.push({ ...base, id: `claude:${file.path}#${written}`, name: event, event, problem });
         continue;
       }
       groups.forEach((group: unknown, g) => {
@@ -293,11 +296,11 @@ export async function loadClaudeHooks(opts: { workspace: string; home: string; t
         if (!list) {
           const problem = `${event}[${g}] needs a "hooks" array`;
           diagnostics.push(`${file.path}: ${problem}`);
-          handlers.push({ ...base, id: `claude:${file.path}#${event}/${g}`, name: event, event, matcher, problem });
+          handlers.push({ ...base, id: `claude:${file.path}#${written}/${g}`, name: event, event, matcher, problem });
           return;
         }
         list.forEach((h: unknown, i) => {
-          const id = `claude:${file.path}#${event}/${g}/${i}`;
+          const id = `claude:${file.path}#${written}/${g}/${i}`;
           const override = opts.settings.hook_overrides[id] ?? {};
           const entry: ClaudeHandler = { ...base, id, name: event, event, matcher, enabled: override.enabled !== false, ...(event === 'UserPromptSubmit' ? { timeoutMs: CLAUDE_PROMPT_HOOK_TIMEOUT_MS } : {}), ...(env ? { env } : {}) };
           let problem: string | undefined;

@@ -452,6 +452,36 @@ describe("a Claude Code agent's frontmatter hooks", () => {
   });
 });
 
+describe("a Claude Code agent's frontmatter hooks, switched off in the Hooks panel", () => {
+  it('stay off when the agent runs as a subagent, its Stop then being SubagentStop', async () => {
+    const log = join(sb.home, 'agent-stop.log');
+    profile(
+      'auditor',
+      [
+        'description: Audits',
+        'hooks:',
+        '  Stop:',
+        '    - hooks:',
+        '        - type: command',
+        `          command: "cat > /dev/null; echo stopped >> ${log}"`,
+      ].join('\n'),
+      'AGENT:auditor',
+    );
+    const llm = routed((req) =>
+      agentOf(req) === 'main' ? startsOnce(req, 'auditor') : { text: 'audited' },
+    );
+    await open(llm);
+    const [stop] = (await wb!.hooks!.list({ workspace: sb.ws })).hooks.filter(
+      (h) => h.agent === 'auditor',
+    );
+    await wb!.hooks!.setEnabled({ workspace: sb.ws, id: stop!.id, enabled: false });
+    const handle = await wb!.chat.send({ text: 'start', approvalMode: 'auto' });
+    expect((await handle.finished).stop_reason).toBe('completed');
+    expect(wb!.threads.children({ threadId: handle.threadId })).toHaveLength(1);
+    expect(existsSync(log)).toBe(false);
+  });
+});
+
 describe("a Claude Code agent's permissionMode: plan", () => {
   it('lets the agent read but refuses its writes and commands, whatever the run allows', async () => {
     profile('planner', 'description: Plans\npermissionMode: plan', 'AGENT:planner');
