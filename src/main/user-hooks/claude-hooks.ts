@@ -208,7 +208,7 @@ export function createClaudeHooks(opts: ClaudeHooksOptions, source: HookSource):
     // At the run's end nothing is left to hold: a background handler there runs like any other.
     const inBackground = (h: ClaudeHandler) => h.background !== undefined && !atEnd;
     for (const h of handlers.filter(inBackground)) {
-      background.track(ctx.runId, invoke(h), (o) => {
+      background.track(ctx.runId, () => invoke(h), (o) => {
         tell(o);
         const said = [o.verdict.additionalContext, o.handler.background === 'rewake' ? o.verdict.block : undefined].filter((t): t is string => Boolean(t));
         for (const text of said) background.addContext(ctx.runId, `[${event} hook ${o.handler.name}] ${text}`);
