@@ -16,7 +16,8 @@ import {
   type HookProcessResult,
   type HookProcessSpec,
 } from './runner.ts';
-import { blockedAddress, guardedLookup } from './http-address-guard.ts';
+import { blockedAddress } from './http-address-guard.ts';
+import { hookConnection } from './http-hook-proxy.ts';
 import { starToSource } from '../tools/glob-pattern.ts';
 import { redactSecrets } from '../secrets/redaction.ts';
 
@@ -175,7 +176,7 @@ export function postHttpHook(
       req = (url.protocol === 'https:' ? httpsRequest : httpRequest)(url, {
         method: 'POST',
         headers,
-        lookup: guardedLookup,
+        ...hookConnection(url, variables),
       });
     } catch (err) {
       return finish({

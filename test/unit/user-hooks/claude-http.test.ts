@@ -228,6 +228,21 @@ describe('Claude Code http handlers', () => {
     ).toBeGreaterThanOrEqual(6);
   });
 
+  it("go through the user's HTTP_PROXY, which resolves the hook's host", async () => {
+    const proxy = await hookServer(rmGuard);
+    closers.push(proxy.close);
+    writeSettings(
+      join(sb.ws, '.claude', 'settings.json'),
+      preToolUse({ url: 'http://policy.internal.invalid/guard' }),
+    );
+    const { run } = await load({ HTTP_PROXY: proxy.url, NO_PROXY: 'localhost' });
+    expect((await run('rm -f x')).error).toBe(
+      'blocked by hook policy.internal.invalid/guard: no rm from the policy server',
+    );
+    // The proxy got the request in absolute form: it, not the workbench, connects to the host.
+    expect(proxy.received.map((r) => r.path)).toEqual(['http://policy.internal.invalid/guard']);
+  });
+
   it('refuse a link-local or private address without connecting, and reach loopback by name', async () => {
     const server = await hookServer(rmGuard);
     closers.push(server.close);
