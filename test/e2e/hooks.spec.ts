@@ -127,3 +127,37 @@ test('2,000 hook runs render virtualized', async ({ app }) => {
   await expect(hooks.runs.last()).toContainText('bulk-1999');
   expect(await hooks.runs.count()).toBeLessThan(60);
 });
+
+test("an agent's frontmatter hooks are listed with the agent whose runs they take part in", async ({
+  app,
+}) => {
+  const dir = join(e2eEnv('WB_HOME'), 'agents');
+  mkdirSync(dir, { recursive: true });
+  const file = join(dir, 'e2e-auditor.md');
+  writeFileSync(
+    file,
+    [
+      '---',
+      'name: e2e-auditor',
+      'description: Audits',
+      'hooks:',
+      '  PreToolUse:',
+      '    - matcher: Bash',
+      '      hooks:',
+      '        - type: command',
+      '          command: "exit 0"',
+      '---',
+      'Audit.',
+      '',
+    ].join('\n'),
+  );
+  try {
+    const hooks = new HooksPage(app);
+    await hooks.open();
+    const row = hooks.row(`claude:${file}#PreToolUse/0/0`);
+    await expect(row.getByTestId('hook-agent')).toHaveText('agent e2e-auditor');
+    await expect(row).toContainText('[Bash]');
+  } finally {
+    rmSync(file, { force: true });
+  }
+});
