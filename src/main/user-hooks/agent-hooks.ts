@@ -6,7 +6,7 @@
 import type { WorkbenchSettings } from '../../shared/types/index.ts';
 import { loadAgentRegistry } from '../agents/registry.ts';
 import { isInside } from '../tools/path-guard.ts';
-import { loadClaudeHooks, type ClaudeHandler } from './claude-config.ts';
+import { loadClaudeHooks, readClaudeSettingsFiles, type ClaudeHandler, type ReadSettingsFile } from './claude-config.ts';
 
 export interface AgentHandler {
   agent: string;
@@ -19,14 +19,18 @@ export async function agentHandlers(o: {
   home: string;
   settings: WorkbenchSettings;
   trusted: boolean;
+  /** The Claude dialect's settings files as the caller already read them (else read here, once). */
+  claudeSettings?: readonly ReadSettingsFile[];
 }): Promise<AgentHandler[]> {
   const registry = await loadAgentRegistry({ workspace: o.workspace, home: o.home, trusted: o.trusted });
+  const withHooks = registry.agents.filter((e) => e.profile.hooks && e.profile.source);
+  if (withHooks.length === 0) return [];
+  const claudeSettings = o.claudeSettings ?? (await readClaudeSettingsFiles(o.workspace, o.home));
   const found: AgentHandler[] = [];
-  for (const entry of registry.agents) {
-    const { hooks, source } = entry.profile;
-    if (!hooks || !source) continue;
+  for (const entry of withHooks) {
+    const { hooks, source } = entry.profile as { hooks: unknown; source: string };
     const scope = isInside(source, o.workspace) ? 'workspace' : 'user';
-    const { handlers } = await loadClaudeHooks({ ...o, agent: { file: source, scope, hooks, subagent: false } });
+    const { handlers } = await loadClaudeHooks({ ...o, claudeSettings, agent: { file: source, scope, hooks, subagent: false } });
     for (const handler of handlers) if (handler.file === source) found.push({ agent: entry.name, handler });
   }
   return found;

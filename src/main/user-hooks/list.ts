@@ -1,7 +1,7 @@
 /** `listUserHooks`: every user hook of both dialects as HookInfo, in pipeline order, problems included. */
 import type { HookInfo, WorkbenchSettings } from '../../shared/types/index.ts';
 import type { MiddlewareInfo } from '../pipeline/hook.ts';
-import { loadClaudeHooks, type ClaudeHandler } from './claude-config.ts';
+import { loadClaudeHooks, readClaudeSettingsFiles, type ClaudeHandler } from './claude-config.ts';
 import { discoverExecutableHooks, type ExecutableHookEntry } from './executable-discovery.ts';
 import { executableRef } from './executable-hooks.ts';
 import { claudeRef } from './claude-hooks.ts';
@@ -68,7 +68,13 @@ export function claudeInfo(h: ClaudeHandler, settings: WorkbenchSettings): HookI
 
 /** Lists the user hooks. Contract: never runs a disabled hook or any hook of an untrusted workspace. */
 export async function listUserHooks(opts: ListUserHooksOptions): Promise<HookInfo[]> {
-  const [executable, claude, agents] = await Promise.all([discoverExecutableHooks(opts), loadClaudeHooks(opts), agentHandlers(opts)]);
+  // The settings files are read once for the settings' handlers and the agents' both.
+  const claudeSettings = await readClaudeSettingsFiles(opts.workspace, opts.home);
+  const [executable, claude, agents] = await Promise.all([
+    discoverExecutableHooks(opts),
+    loadClaudeHooks({ ...opts, claudeSettings }),
+    agentHandlers({ ...opts, claudeSettings }),
+  ]);
   const infos = [
     ...executable.map((e) => executableInfo(e, opts.settings)),
     ...claude.handlers.map((h) => claudeInfo(h, opts.settings)),

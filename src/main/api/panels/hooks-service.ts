@@ -19,6 +19,7 @@ import {
   loadClaudeHooks,
   pipelineOrder,
   setExecutableHookEnabled,
+  type ClaudeHandler,
 } from '../../user-hooks/index.ts';
 import { CLAUDE_EVENTS, EXECUTABLE_EVENTS } from '../../user-hooks/index.ts';
 import { HOOK_TEMPLATES, hookTemplate, type HookTemplateId } from '../../user-hooks/templates.ts';
@@ -142,15 +143,13 @@ export function createHooksService(deps: PanelDeps): HooksService {
     const executable = (
       await discoverExecutableHooks({ workspace, home: deps.home, trusted: isTrusted, settings })
     ).find((e) => e.id === id);
+    const o = { workspace, home: deps.home, trusted: isTrusted, settings };
+    const runnable = (h: ClaudeHandler) => h.id === id && !h.problem;
+    // An agent's handlers are looked up only when the settings' hold no such hook.
     const claude = executable
       ? undefined
-      : [
-          ...(await loadClaudeHooks({ workspace, home: deps.home, trusted: isTrusted, settings }))
-            .handlers,
-          ...(
-            await agentHandlers({ workspace, home: deps.home, trusted: isTrusted, settings })
-          ).map((a) => a.handler),
-        ].find((h) => h.id === id && !h.problem);
+      : ((await loadClaudeHooks(o)).handlers.find(runnable) ??
+        (await agentHandlers(o)).map((a) => a.handler).find(runnable));
     if (!executable && !claude) {
       throw new WorkbenchError(
         id.startsWith('builtin:') ? 'invalid_args' : 'not_found',
