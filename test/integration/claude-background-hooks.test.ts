@@ -4,28 +4,18 @@
  */
 import { existsSync, mkdirSync, readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it } from 'vitest';
 import { createWorkbench } from '../../src/main/api/workbench.ts';
 import type { Workbench } from '../../src/main/api/types.ts';
 import type { ModelRequest } from '../../src/main/llm/types.ts';
 import { createScriptedLlm } from '../helpers/scripted-llm.ts';
-import { isolateClaudeSettings, sandbox, type Sandbox } from '../unit/user-hooks/helpers.ts';
+import { useClaudeSandbox } from '../unit/user-hooks/helpers.ts';
 
-let sb: Sandbox;
+const env = useClaudeSandbox();
 let wb: Workbench | undefined;
-let claudeDir: string;
-let restoreClaude: () => void;
-beforeEach(() => {
-  sb = sandbox();
-  claudeDir = join(sb.home, '..', 'dot-claude');
-  mkdirSync(claudeDir);
-  restoreClaude = isolateClaudeSettings(claudeDir, join(claudeDir, '..', 'managed-settings.json'));
-});
 afterEach(async () => {
   await wb?.close();
   wb = undefined;
-  sb.cleanup();
-  restoreClaude();
 });
 
 const run = (command: string) => ({ toolCalls: [{ name: 'execute', args: { command } }] });
@@ -34,16 +24,16 @@ const backgroundContext = (req: ModelRequest) =>
 
 describe('Claude Code background handlers', () => {
   it('never hold the agent; their context joins a later request; the run ends once they are done', async () => {
-    const marks = join(sb.home, '..', 'marks');
+    const marks = join(env.sb.home, '..', 'marks');
     mkdirSync(marks);
-    const lint = join(sb.home, '..', 'lint.sh');
+    const lint = join(env.sb.home, '..', 'lint.sh');
     // Each run leaves a mark named after its tool call once it has answered.
     writeFileSync(
       lint,
       `#!/bin/sh\nid=$(sed 's/.*"tool_use_id":"\\([^"]*\\)".*/\\1/')\nsleep 0.4\nprintf '{"hookSpecificOutput":{"hookEventName":"PostToolUse","additionalContext":"lint: 2 warnings"}}'\ntouch '${marks}'/"$id"\n`,
       { mode: 0o755 },
     );
-    const rewake = join(sb.home, '..', 'tests.sh');
+    const rewake = join(env.sb.home, '..', 'tests.sh');
     writeFileSync(
       rewake,
       '#!/bin/sh\ncat >/dev/null\nsleep 0.2\necho "2 tests failed" >&2\nexit 2\n',
@@ -52,7 +42,7 @@ describe('Claude Code background handlers', () => {
       },
     );
     writeFileSync(
-      join(claudeDir, 'settings.json'),
+      join(env.claudeDir, 'settings.json'),
       JSON.stringify({
         hooks: {
           PostToolUse: [
@@ -73,7 +63,12 @@ describe('Claude Code background handlers', () => {
       return turn;
     };
     const llm = createScriptedLlm([run('echo one'), seen(run('sleep 1')), seen({ text: 'done' })]);
-    wb = await createWorkbench({ home: sb.home, workspace: sb.ws, llm, interactive: false });
+    wb = await createWorkbench({
+      home: env.sb.home,
+      workspace: env.sb.ws,
+      llm,
+      interactive: false,
+    });
     const handle = await wb.chat.send({ text: 'go', approvalMode: 'auto' });
     await handle.finished;
 
@@ -100,7 +95,7 @@ describe('Claude Code background handlers', () => {
 
   it('list a bad async value, or async on an http handler, as a problem', async () => {
     writeFileSync(
-      join(claudeDir, 'settings.json'),
+      join(env.claudeDir, 'settings.json'),
       JSON.stringify({
         hooks: {
           PostToolUse: [
@@ -114,8 +109,12 @@ describe('Claude Code background handlers', () => {
         },
       }),
     );
-    wb = await createWorkbench({ home: sb.home, workspace: sb.ws, llm: createScriptedLlm([]) });
-    const listed = (await wb.hooks!.list({ workspace: sb.ws })).hooks;
+    wb = await createWorkbench({
+      home: env.sb.home,
+      workspace: env.sb.ws,
+      llm: createScriptedLlm([]),
+    });
+    const listed = (await wb.hooks!.list({ workspace: env.sb.ws })).hooks;
     expect(listed.filter((h) => h.dialect === 'claude').map((h) => h.problem)).toEqual([
       '"async" must be true or false',
       '"async" is for command handlers',

@@ -3,46 +3,39 @@
  * answers an approval prompt in the person's place (even where nobody could answer it), never
  * allows a call that always needs a person, and a Notification hook hears of every prompt shown.
  */
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it } from 'vitest';
 import { createWorkbench } from '../../src/main/api/workbench.ts';
 import type { Workbench } from '../../src/main/api/types.ts';
 import type { StreamEvent } from '../../src/shared/types/index.ts';
 import { createScriptedLlm, type ScriptedTurn } from '../helpers/scripted-llm.ts';
-import { isolateClaudeSettings, sandbox, type Sandbox } from '../unit/user-hooks/helpers.ts';
+import { useClaudeSandbox } from '../unit/user-hooks/helpers.ts';
 
-let sb: Sandbox;
+const env = useClaudeSandbox();
 let wb: Workbench | undefined;
-let claudeDir: string;
-let restoreClaude: () => void;
-beforeEach(() => {
-  sb = sandbox();
-  claudeDir = join(sb.home, '..', 'dot-claude');
-  mkdirSync(claudeDir);
-  restoreClaude = isolateClaudeSettings(claudeDir, join(claudeDir, '..', 'managed-settings.json'));
-});
 afterEach(async () => {
   await wb?.close();
   wb = undefined;
-  sb.cleanup();
-  restoreClaude();
 });
 
 /** A handler printing `answer` as its JSON and keeping its stdin in `<name>.json` beside the home. */
 function handler(name: string, answer?: object) {
-  const kept = join(sb.home, '..', `${name}.json`);
+  const kept = join(env.sb.home, '..', `${name}.json`);
   const print = answer ? `; printf '%s' '${JSON.stringify(answer)}'` : '';
   return { command: `cat > '${kept}'${print}` };
 }
 const kept = (name: string) =>
-  JSON.parse(readFileSync(join(sb.home, '..', `${name}.json`), 'utf8')) as Record<string, unknown>;
+  JSON.parse(readFileSync(join(env.sb.home, '..', `${name}.json`), 'utf8')) as Record<
+    string,
+    unknown
+  >;
 const decision = (behavior: 'allow' | 'deny', extra: object = {}) => ({
   hookSpecificOutput: { hookEventName: 'PermissionRequest', decision: { behavior, ...extra } },
 });
 
 function writeHooks(hooks: object): void {
-  writeFileSync(join(claudeDir, 'settings.json'), JSON.stringify({ hooks }));
+  writeFileSync(join(env.claudeDir, 'settings.json'), JSON.stringify({ hooks }));
 }
 
 /** Runs the script in ask mode; returns what the model was told for each tool call, and the events. */
@@ -52,7 +45,7 @@ async function runScript(
   answer?: 'allow_once' | 'deny',
 ) {
   const llm = createScriptedLlm([...script, { text: 'done' }]);
-  wb = await createWorkbench({ home: sb.home, workspace: sb.ws, llm, interactive });
+  wb = await createWorkbench({ home: env.sb.home, workspace: env.sb.ws, llm, interactive });
   const events: StreamEvent[] = [];
   const w = wb;
   w.subscribe((e) => {
@@ -83,14 +76,14 @@ describe('Claude Code PermissionRequest and Notification hooks', () => {
       ],
     });
     const { told } = await runScript([write('a.txt'), run('echo held')], false);
-    expect(existsSync(join(sb.ws, 'a.txt'))).toBe(true);
+    expect(existsSync(join(env.sb.ws, 'a.txt'))).toBe(true);
     expect(told[0]).not.toMatch(/^Error/);
     // Bash is not matched: refused as before.
     expect(told[1]).toMatch(/^Error: the user did not allow execute/);
     expect(kept('write-request')).toMatchObject({
       hook_event_name: 'PermissionRequest',
       tool_name: 'Write',
-      tool_input: { file_path: join(sb.ws, 'a.txt'), content: 'x' },
+      tool_input: { file_path: join(env.sb.ws, 'a.txt'), content: 'x' },
       permission_suggestions: [],
     });
   });
@@ -176,7 +169,7 @@ describe('Claude Code PermissionRequest and Notification hooks', () => {
     });
     const { told } = await runScript([write('c.txt')], false);
     expect(told[0]).not.toMatch(/^Error/);
-    expect(existsSync(join(sb.ws, 'c.txt'))).toBe(true);
+    expect(existsSync(join(env.sb.ws, 'c.txt'))).toBe(true);
     expect(kept('answer')).toMatchObject({
       hook_event_name: 'PermissionRequest',
       tool_name: 'Write',

@@ -3,39 +3,29 @@
  * `{"ok": false}` is the event's own block — a denied call, an agent kept working — while an answer
  * that is not such JSON lets the run go on, the failure shown on the hook run.
  */
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it } from 'vitest';
 import { createWorkbench } from '../../src/main/api/workbench.ts';
 import type { Workbench } from '../../src/main/api/types.ts';
 import type { StreamEvent } from '../../src/shared/types/index.ts';
 import { createScriptedLlm, type ScriptedTurn } from '../helpers/scripted-llm.ts';
-import { isolateClaudeSettings, sandbox, type Sandbox } from '../unit/user-hooks/helpers.ts';
+import { useClaudeSandbox } from '../unit/user-hooks/helpers.ts';
 
-let sb: Sandbox;
+const env = useClaudeSandbox();
 let wb: Workbench | undefined;
-let claudeDir: string;
-let restoreClaude: () => void;
-beforeEach(() => {
-  sb = sandbox();
-  claudeDir = join(sb.home, '..', 'dot-claude');
-  mkdirSync(claudeDir);
-  restoreClaude = isolateClaudeSettings(claudeDir, join(claudeDir, '..', 'managed-settings.json'));
-});
 afterEach(async () => {
   await wb?.close();
   wb = undefined;
-  sb.cleanup();
-  restoreClaude();
 });
 
 function writeHooks(hooks: object): void {
-  writeFileSync(join(claudeDir, 'settings.json'), JSON.stringify({ hooks }));
+  writeFileSync(join(env.claudeDir, 'settings.json'), JSON.stringify({ hooks }));
 }
 
 async function runScript(script: ScriptedTurn[]) {
   const llm = createScriptedLlm(script);
-  wb = await createWorkbench({ home: sb.home, workspace: sb.ws, llm, interactive: false });
+  wb = await createWorkbench({ home: env.sb.home, workspace: env.sb.ws, llm, interactive: false });
   const events: StreamEvent[] = [];
   wb.subscribe((e) => events.push(e));
   await (
@@ -124,9 +114,14 @@ describe('Claude Code prompt handlers', () => {
   it("is tried from the hooks panel with the workbench's model, and the run is recorded", async () => {
     writeHooks({ PreToolUse: [{ hooks: [{ type: 'prompt', prompt: 'No sudo. $ARGUMENTS' }] }] });
     const llm = createScriptedLlm([{ text: '{"ok": false, "reason": "sudo is not allowed"}' }]);
-    wb = await createWorkbench({ home: sb.home, workspace: sb.ws, llm, interactive: false });
-    const id = `claude:${join(claudeDir, 'settings.json')}#PreToolUse/0/0`;
-    const r = await wb.hooks!.test({ workspace: sb.ws, id, event: 'PreToolUse' });
+    wb = await createWorkbench({
+      home: env.sb.home,
+      workspace: env.sb.ws,
+      llm,
+      interactive: false,
+    });
+    const id = `claude:${join(env.claudeDir, 'settings.json')}#PreToolUse/0/0`;
+    const r = await wb.hooks!.test({ workspace: env.sb.ws, id, event: 'PreToolUse' });
     expect(r).toMatchObject({ decision: 'deny', readAs: 'deny — sudo is not allowed' });
     expect(String(llm.calls[0]!.request.messages[0]!.content)).toMatch(/^No sudo\. \{/);
     expect(wb.hooks!.runs({ hookId: id })[0]).toMatchObject({ decision: 'deny' });

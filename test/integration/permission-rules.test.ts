@@ -5,32 +5,22 @@
  */
 import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it } from 'vitest';
 import { createWorkbench } from '../../src/main/api/workbench.ts';
 import type { Workbench } from '../../src/main/api/types.ts';
 import type { ApprovalMode } from '../../src/shared/types/index.ts';
 import { createScriptedLlm, type ScriptedTurn } from '../helpers/scripted-llm.ts';
-import { isolateClaudeSettings, sandbox, type Sandbox } from '../unit/user-hooks/helpers.ts';
+import { useClaudeSandbox } from '../unit/user-hooks/helpers.ts';
 
-let sb: Sandbox;
+const env = useClaudeSandbox();
 let wb: Workbench | undefined;
-let claudeDir: string;
-let restoreClaude: () => void;
-beforeEach(() => {
-  sb = sandbox();
-  claudeDir = join(sb.home, '..', 'dot-claude');
-  mkdirSync(claudeDir);
-  restoreClaude = isolateClaudeSettings(claudeDir, join(claudeDir, '..', 'managed-settings.json'));
-});
 afterEach(async () => {
   await wb?.close();
   wb = undefined;
-  sb.cleanup();
-  restoreClaude();
 });
 
-const userRules = () => join(claudeDir, 'settings.json');
-const workspaceRules = () => join(sb.ws, '.claude', 'settings.json');
+const userRules = () => join(env.claudeDir, 'settings.json');
+const workspaceRules = () => join(env.sb.ws, '.claude', 'settings.json');
 function writeRules(file: string, permissions: object): void {
   mkdirSync(join(file, '..'), { recursive: true });
   writeFileSync(file, JSON.stringify({ permissions }));
@@ -44,7 +34,7 @@ async function results(
   noHooks = false,
 ): Promise<string[]> {
   const llm = createScriptedLlm([...script, { text: 'done' }]);
-  wb = await createWorkbench({ home: sb.home, workspace: sb.ws, llm, interactive: false });
+  wb = await createWorkbench({ home: env.sb.home, workspace: env.sb.ws, llm, interactive: false });
   await (
     await wb.chat.send({ text: 'go', approvalMode, noHooks })
   ).finished;
@@ -54,8 +44,8 @@ async function results(
 
 describe("Claude Code's permission rules", () => {
   it('deny refuses a covered call in auto mode with hooks off, inside a compound command too, and names the rule', async () => {
-    writeFileSync(join(sb.ws, 'keep.txt'), 'x');
-    writeFileSync(join(sb.ws, '.env'), 'TOKEN=1\n');
+    writeFileSync(join(env.sb.ws, 'keep.txt'), 'x');
+    writeFileSync(join(env.sb.ws, '.env'), 'TOKEN=1\n');
     writeRules(userRules(), { deny: ['Bash(rm *)', 'Read(./.env)'] });
     const told = await results(
       [
@@ -69,7 +59,7 @@ describe("Claude Code's permission rules", () => {
     expect(told[0]).toBe(`Error: denied by your permission rule Bash(rm *) (${userRules()})`);
     expect(told[1]).toBe(`Error: denied by your permission rule Read(./.env) (${userRules()})`);
     expect(told[2]).toMatch(/^fine\n/);
-    expect(existsSync(join(sb.ws, 'keep.txt'))).toBe(true);
+    expect(existsSync(join(env.sb.ws, 'keep.txt'))).toBe(true);
   });
 
   it('ask makes a person approve in auto mode; allow lifts the prompt of ask mode; an untrusted workspace cannot allow', async () => {
@@ -88,7 +78,12 @@ describe("Claude Code's permission rules", () => {
   it('a rule that does not parse is a diagnostic of the run, and the others still hold', async () => {
     writeRules(userRules(), { deny: ['Bash(rm *', 42, 'Bash(rm *)'] });
     const llm = createScriptedLlm([run('rm -f x'), { text: 'done' }]);
-    wb = await createWorkbench({ home: sb.home, workspace: sb.ws, llm, interactive: false });
+    wb = await createWorkbench({
+      home: env.sb.home,
+      workspace: env.sb.ws,
+      llm,
+      interactive: false,
+    });
     const diagnostics: string[] = [];
     wb.subscribe((e) => {
       if (e.event === 'error') diagnostics.push(e.data.message);

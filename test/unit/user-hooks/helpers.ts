@@ -2,6 +2,7 @@
 import { chmodSync, copyFileSync, mkdirSync, mkdtempSync, realpathSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { isAbsolute, join, relative, resolve } from 'node:path';
+import { afterEach, beforeEach } from 'vitest';
 import type { RunContext } from '../../../src/main/pipeline/hook.ts';
 import { defaultAgentProfile } from '../../../src/main/agents/profile.ts';
 import { ToolRegistry } from '../../../src/main/tools/registry.ts';
@@ -144,4 +145,23 @@ export function isolateClaudeSettings(claudeDir: string, managedFile: string): (
       else process.env[name] = value;
     }
   };
+}
+
+/**
+ * A sandbox for each test whose Claude Code folder (`claudeDir`) and managed settings are its own;
+ * registers the hooks that make and remove them. A test file's own afterEach runs before its cleanup.
+ */
+export function useClaudeSandbox(): { readonly sb: Sandbox; readonly claudeDir: string } {
+  const current = {} as { sb: Sandbox; claudeDir: string; restore: () => void };
+  beforeEach(() => {
+    current.sb = sandbox();
+    current.claudeDir = join(current.sb.home, '..', 'dot-claude');
+    mkdirSync(current.claudeDir);
+    current.restore = isolateClaudeSettings(current.claudeDir, join(current.claudeDir, '..', 'managed-settings.json'));
+  });
+  afterEach(() => {
+    current.restore();
+    current.sb.cleanup();
+  });
+  return current;
 }
