@@ -16,6 +16,8 @@ export const EXECUTABLE_HOOK_TIMEOUT_MS = 30_000;
 export const CLAUDE_HOOK_TIMEOUT_MS = 600_000;
 /** Claude Code's default for a `UserPromptSubmit` command hook (the user is waiting on it) and for a `prompt` handler. */
 export const CLAUDE_PROMPT_HOOK_TIMEOUT_MS = 30_000;
+/** Claude Code's default for an `agent` handler (a few turns of reading before its verdict). */
+export const CLAUDE_AGENT_HOOK_TIMEOUT_MS = 60_000;
 /** The longest a `SessionEnd` hook may hold the end of a run, whatever its timeout (as Claude Code caps it). */
 export const CLAUDE_SESSION_END_MAX_MS = 60_000;
 export const HOOK_KILL_GRACE_MS = 2_000;

@@ -5,35 +5,20 @@
  */
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
-import { createWorkbench } from '../../src/main/api/workbench.ts';
-import type { Workbench } from '../../src/main/api/types.ts';
+import { describe, expect, it } from 'vitest';
 import type { StreamEvent } from '../../src/shared/types/index.ts';
 import { createScriptedLlm, type ScriptedTurn } from '../helpers/scripted-llm.ts';
+import { useScriptedWorkbench } from '../helpers/scripted-workbench.ts';
 import { useClaudeSandbox } from '../unit/user-hooks/helpers.ts';
 
 const env = useClaudeSandbox();
-let wb: Workbench | undefined;
-afterEach(async () => {
-  await wb?.close();
-  wb = undefined;
-});
+const scripted = useScriptedWorkbench(env);
 
 function writeHooks(hooks: object): void {
   writeFileSync(join(env.claudeDir, 'settings.json'), JSON.stringify({ hooks }));
 }
 
-async function runScript(script: ScriptedTurn[]) {
-  const llm = createScriptedLlm(script);
-  wb = await createWorkbench({ home: env.sb.home, workspace: env.sb.ws, llm, interactive: false });
-  const events: StreamEvent[] = [];
-  wb.subscribe((e) => events.push(e));
-  await (
-    await wb.chat.send({ text: 'go', approvalMode: 'auto' })
-  ).finished;
-  llm.assertComplete();
-  return { llm, events };
-}
+const runScript = (script: ScriptedTurn[]) => scripted.run(script);
 
 const run = (command: string) => ({ toolCalls: [{ name: 'execute', args: { command } }] });
 const toolEnd = (events: StreamEvent[]) =>
@@ -114,12 +99,7 @@ describe('Claude Code prompt handlers', () => {
   it("is tried from the hooks panel with the workbench's model, and the run is recorded", async () => {
     writeHooks({ PreToolUse: [{ hooks: [{ type: 'prompt', prompt: 'No sudo. $ARGUMENTS' }] }] });
     const llm = createScriptedLlm([{ text: '{"ok": false, "reason": "sudo is not allowed"}' }]);
-    wb = await createWorkbench({
-      home: env.sb.home,
-      workspace: env.sb.ws,
-      llm,
-      interactive: false,
-    });
+    const wb = await scripted.open(llm);
     const id = `claude:${join(env.claudeDir, 'settings.json')}#PreToolUse/0/0`;
     const r = await wb.hooks!.test({ workspace: env.sb.ws, id, event: 'PreToolUse' });
     expect(r).toMatchObject({ decision: 'deny', readAs: 'deny — sudo is not allowed' });

@@ -180,6 +180,9 @@ function agentHooksOf(o: PipelineOptions): { agent?: AgentHooks } {
 export async function buildPipeline(o: PipelineOptions): Promise<PipelineHooks> {
   const on = (b: Builtin) => b.alwaysOn || builtinEnabled(o.settings, b.info.name);
   const claudeSettings = await readClaudeSettingsFiles(o.workspace, o.home);
+  // Permission rules are a protection: `--no-hooks` and a switched-off user-hooks leave them on.
+  const permissions = await loadPermissionRules({ ...o, claudeSettings });
+  const rules = [...permissions.rules, ...profileDenyRules(o.profile)];
   const user = builtinEnabled(o.settings, userHooksInfo.name)
     ? await createUserHooks({
         workspace: o.workspace,
@@ -190,6 +193,7 @@ export async function buildPipeline(o: PipelineOptions): Promise<PipelineHooks> 
         hookRuns: o.hookRuns,
         claudeSettings,
         variables: o.env,
+        rules,
         ...agentHooksOf(o),
       })
     : { hooks: [], infos: [], diagnostics: [] };
@@ -202,9 +206,6 @@ export async function buildPipeline(o: PipelineOptions): Promise<PipelineHooks> 
     infos: [...user.infos, ...script.infos],
     diagnostics: [...user.diagnostics, ...script.diagnostics],
   };
-  // Permission rules are a protection: `--no-hooks` and a switched-off user-hooks leave them on.
-  const permissions = await loadPermissionRules({ ...o, claudeSettings });
-  const rules = [...permissions.rules, ...profileDenyRules(o.profile)];
   const loaded = { user: users, rules, claudeSettings };
   const hooks = PIPELINE.filter(on).flatMap((b) => b.create(o, loaded));
   return {

@@ -25,6 +25,7 @@ import { createWorkspace } from '../tools/workspace.ts';
 import { createTrustStore } from '../user-hooks/index.ts';
 import { endHookLeftovers } from '../user-hooks/runner.ts';
 import { endHookServers, endHookServersOf } from '../user-hooks/hook-server.ts';
+import { standaloneAgentRunner } from '../user-hooks/claude-agent-standalone.ts';
 import { isInside } from '../tools/path-guard.ts';
 import { registerSecret } from '../secrets/redaction.ts';
 import { exporterFromSettings } from '../tracing/index.ts';
@@ -356,9 +357,12 @@ export async function createWorkbench(opts: WorkbenchOptions): Promise<Workbench
     memoryFolders: (threadId) => [...(memoryFolders.get(threadId) ?? [])],
     handlerRunner: () => {
       const settings = settingsStore.get();
+      const model = { llm: llmFor(settings), model: opts.model ?? settings.provider.model };
       return {
         variables: opts.env,
-        model: { llm: llmFor(settings), model: opts.model ?? settings.provider.model },
+        model,
+        agent: (workspaceRoot) =>
+          standaloneAgentRunner({ ...model, home, workspaceRoot, allowHardLinks: settings.allow_hard_links }),
       };
     },
   };

@@ -17,7 +17,7 @@ import {
   type ReadSettingsFile,
 } from '../user-hooks/claude-config.ts';
 import { claudeRuleMatches, parseClaudeRule, type ClaudeRule } from '../user-hooks/claude-rules.ts';
-import { claudeToolName, toClaudeInput } from '../user-hooks/claude-tools.ts';
+import { claudeToolName, toClaudeInput, type ToolLookup } from '../user-hooks/claude-tools.ts';
 import { isRecord } from '../user-hooks/json-output.ts';
 import { allowByHook, askByRule, denied } from './approval.ts';
 import { callEffects, effectKind } from '../tools/call-policy.ts';
@@ -120,6 +120,42 @@ function refuse(ctx: RunContext, call: ToolCall, reason: string, error: string):
   return denied(call, error);
 }
 
+/** The first rule of a behaviour that covers `call`, as Claude Code names the tool and its input. */
+function firstRule(
+  rules: readonly PermissionRule[],
+  tools: ToolLookup,
+  call: ToolCall,
+  workspace: string,
+): (behavior: RuleBehavior) => PermissionRule | undefined {
+  const subject = {
+    tool: claudeToolName(tools, call.name),
+    input: toClaudeInput(tools, call.name, call.args, workspace),
+  };
+  const where = { workspace, home: homedir() };
+  return (behavior) =>
+    rules.find((r) => r.behavior === behavior && claudeRuleMatches(r.rule, subject, where));
+}
+
+/**
+ * Why `rules` keep a call made where nobody can be asked (a hook's own agent) from running: a deny
+ * rule, or an ask rule; undefined when none covers it.
+ */
+export function ruleRefusal(
+  rules: readonly PermissionRule[],
+  tools: ToolLookup,
+  call: ToolCall,
+  workspace: string,
+): string | undefined {
+  if (rules.length === 0) return undefined;
+  const first = firstRule(rules, tools, call, workspace);
+  const deny = first('deny');
+  if (deny) return `denied by your permission rule ${deny.rule.text} (${deny.file})`;
+  const ask = first('ask');
+  if (ask)
+    return `your permission rule ${ask.rule.text} (${ask.file}) asks a person before this call, and nobody can be asked here`;
+  return undefined;
+}
+
 /**
  * Creates the ring over `rules`; `readOnly` (an agent's `permissionMode: plan`, named by its file)
  * refuses every call that writes or runs a command.
@@ -143,14 +179,7 @@ export function createPermissionRulesHook(
         }
       }
       if (rules.length === 0) return next(call);
-      const tool = claudeToolName(ctx.tools, call.name);
-      const subject = {
-        tool,
-        input: toClaudeInput(ctx.tools, call.name, call.args, ctx.workspace.root),
-      };
-      const where = { workspace: ctx.workspace.root, home: homedir() };
-      const first = (behavior: RuleBehavior) =>
-        rules.find((r) => r.behavior === behavior && claudeRuleMatches(r.rule, subject, where));
+      const first = firstRule(rules, ctx.tools, call, ctx.workspace.root);
       const deny = first('deny');
       if (deny) {
         const reason = `your permission rule ${deny.rule.text} (${deny.file})`;

@@ -4,7 +4,7 @@
  * several files run once (the first file wins), as in Claude Code.
  */
 import { basename, join } from 'node:path';
-import { CLAUDE_HOOK_TIMEOUT_MS, CLAUDE_PROMPT_HOOK_TIMEOUT_MS } from '../../shared/constants.ts';
+import { CLAUDE_AGENT_HOOK_TIMEOUT_MS, CLAUDE_HOOK_TIMEOUT_MS, CLAUDE_PROMPT_HOOK_TIMEOUT_MS } from '../../shared/constants.ts';
 import type { WorkbenchSettings } from '../../shared/types/index.ts';
 import { isRecord } from './json-output.ts';
 import { errorMessage } from '../errors.ts';
@@ -47,6 +47,8 @@ export interface ClaudeHandler {
   http?: HttpTarget;
   /** A `prompt` handler: its input is judged by the model instead of a process. */
   prompt?: PromptTarget;
+  /** An `agent` handler: judged by the model after reading the workspace with its read tools. */
+  agent?: PromptTarget;
   /**
    * `async: true`: runs in the background, never holding the agent; what it says reaches the model on
    * a later request. `asyncRewake: true` also hands its exit-2 reason to the model that way.
@@ -316,16 +318,16 @@ export async function loadClaudeHooks(opts: { workspace: string; home: string; t
                 entry.name = httpName(target.url);
                 problem ??= refusedHttpUrl(target.url, policy);
               }
-            } else if (h.type === 'prompt') {
-              const target = parsePromptHandler(h, event);
+            } else if (h.type === 'prompt' || h.type === 'agent') {
+              const target = parsePromptHandler(h, event, h.type);
               if (typeof target === 'string') problem ??= target;
               else {
-                entry.prompt = target;
+                entry[h.type] = target;
                 entry.command = target.prompt;
-                entry.name = `prompt: ${target.prompt.replace(/\s+/g, ' ').trim().slice(0, 40)}`;
+                entry.name = `${h.type}: ${target.prompt.replace(/\s+/g, ' ').trim().slice(0, 40)}`;
               }
-              entry.timeoutMs = CLAUDE_PROMPT_HOOK_TIMEOUT_MS;
-            } else if (h.type !== undefined && h.type !== 'command') problem ??= `handler type "${String(h.type)}" is not supported (only "command", "http" and "prompt")`;
+              entry.timeoutMs = h.type === 'agent' ? CLAUDE_AGENT_HOOK_TIMEOUT_MS : CLAUDE_PROMPT_HOOK_TIMEOUT_MS;
+            } else if (h.type !== undefined && h.type !== 'command') problem ??= `handler type "${String(h.type)}" is not supported (only "command", "http", "prompt" and "agent")`;
             else if (typeof h.command !== 'string' || h.command.trim() === '') problem ??= 'handler needs a "command" string';
             else {
               entry.command = h.command;
@@ -338,7 +340,7 @@ export async function loadClaudeHooks(opts: { workspace: string; home: string; t
             for (const key of ['async', 'asyncRewake'] as const) {
               if (h[key] === undefined || h[key] === false) continue;
               if (h[key] !== true) problem ??= `"${key}" must be true or false`;
-              else if (entry.http || entry.prompt) problem ??= `"${key}" is for command handlers`;
+              else if (entry.http || entry.prompt || entry.agent) problem ??= `"${key}" is for command handlers`;
               else entry.background = key === 'asyncRewake' ? 'rewake' : 'async';
             }
             if (h.timeout !== undefined) {
@@ -347,20 +349,20 @@ export async function loadClaudeHooks(opts: { workspace: string; home: string; t
             }
           }
           if (isRecord(h) && h.type !== 'http' && h.sandbox !== undefined && typeof h.sandbox !== 'boolean') problem ??= '"sandbox" must be true or false';
-          if (isRecord(h) && h.type === 'prompt' && h.sandbox !== undefined) problem ??= '"sandbox" is for command handlers: a prompt handler runs no process';
+          if (isRecord(h) && (h.type === 'prompt' || h.type === 'agent') && h.sandbox !== undefined) problem ??= `"sandbox" is for command handlers: ${h.type === 'agent' ? 'an agent' : 'a prompt'} handler runs no process`;
           if (isRecord(h) && h.if !== undefined) {
             const rule = ifRule(h.if, event);
             if (typeof rule === 'string') problem ??= rule;
             else entry.if = rule;
           }
-          if (!entry.http && !entry.prompt && (override.sandbox ?? (isRecord(h) && h.sandbox === true)) === true) entry.sandbox = true;
+          if (!entry.http && !entry.prompt && !entry.agent && (override.sandbox ?? (isRecord(h) && h.sandbox === true)) === true) entry.sandbox = true;
           if (override.timeout_ms) entry.timeoutMs = override.timeout_ms;
           if (problem) {
             entry.problem = problem;
             diagnostics.push(`${file.path}: ${event}[${g}].hooks[${i}]: ${problem}`);
           }
           if (offBy) entry.problem ??= offBy;
-          const key = JSON.stringify([event, matcher ?? '', entry.command, entry.args ?? entry.http?.headers ?? null, entry.if?.text ?? null]);
+          const key = JSON.stringify([event, matcher ?? '', entry.agent ? 'agent' : entry.prompt ? 'prompt' : 'command', entry.command, entry.args ?? entry.http?.headers ?? null, entry.if?.text ?? null]);
           // Identical handlers of settings files run once; a plugin's copy stays separate, as in Claude Code.
           if (!entry.problem && trusted && !file.pluginRoot) {
             if (seen.has(key)) entry.duplicate = true;

@@ -21,6 +21,8 @@ import { runAndRecord, targetOf, type RecordTarget } from './record.ts';
 import { hookSandbox, runHookProcess, type HookProcessResult, type HookProcessSpec, type HookSandboxContext } from './runner.ts';
 import { postHttpHook } from './claude-http.ts';
 import { askPromptHook, type PromptModel } from './claude-prompt.ts';
+import { runAgentHook, type AgentHookRunner } from './claude-agent.ts';
+import { ruleRefusal, type PermissionRule } from '../middleware/permission-rules.ts';
 import { createBackgroundHooks } from './claude-background.ts';
 import { writeTranscript } from './transcript.ts';
 import { toDialectResponse } from './tool-dialect.ts';
@@ -53,6 +55,8 @@ export interface ClaudeHooksOptions {
   hookRuns?: HookRunStore;
   /** What http handlers' headers may name (default process.env; the CLI's holds what its launcher handed over). */
   variables?: Readonly<Record<string, string | undefined>>;
+  /** The run's permission rules: an agent handler's own reads keep to them. */
+  rules?: readonly PermissionRule[];
 }
 
 export interface ClaudeOutcome {
@@ -86,17 +90,22 @@ export function claudeSpec(h: ClaudeHandler, workspace: string, stdin: string, s
   return { command: expand(h.command), args: h.args.map(expand), cwd: workspace, env, stdin, timeoutMs: h.timeoutMs, ...boxed };
 }
 
-/** What a handler that runs no process needs: the variables http headers name, the model prompts ask. */
+/**
+ * What a handler that runs no process needs: the variables http headers name, the model prompts
+ * ask, and for an agent handler the model with the workspace (given its root) and its read tools.
+ */
 export interface HandlerRunner {
   variables?: Readonly<Record<string, string | undefined>>;
   model?: PromptModel;
+  agent?: (workspaceRoot: string) => Promise<AgentHookRunner>;
 }
 
 /** How a handler runs: a process, an http handler's POST of the spec's stdin, or a prompt handler's question to the model. */
 export function claudeExec(h: ClaudeHandler, runner: HandlerRunner = {}): (spec: HookProcessSpec) => Promise<HookProcessResult> {
-  const { http, prompt } = h;
+  const { http, prompt, agent } = h;
   if (http) return (spec) => postHttpHook(http, spec, runner.variables ?? process.env);
   if (prompt) return (spec) => askPromptHook(prompt, spec, runner.model);
+  if (agent) return async (spec) => runAgentHook(agent, spec, await runner.agent?.(spec.cwd));
   return runHookProcess;
 }
 
@@ -200,7 +209,12 @@ export function createClaudeHooks(opts: ClaudeHooksOptions, source: HookSource):
     const target = atEnd ? { ...targetOf(ctx, opts.hookRuns), signal: undefined } : targetOf(ctx, opts.hookRuns);
     // What runs at the end cannot hold the run's end for a handler's whole (10-minute) timeout.
     const handlers = atEnd ? matching.map((h) => ({ ...h, timeoutMs: Math.min(h.timeoutMs, CLAUDE_SESSION_END_MAX_MS) })) : matching;
-    const invoke = (h: ClaudeHandler) => invokeClaudeHandler(target, h, opts.settings, ctx.workspace.root, input, opts.home, how.env, { variables: opts.variables, model: { llm: ctx.llm, model: ctx.model } });
+    const runner: HandlerRunner = {
+      variables: opts.variables,
+      model: { llm: ctx.llm, model: ctx.model },
+      agent: async () => ({ llm: ctx.llm, model: ctx.model, workspace: ctx.workspace, tools: ctx.tools, refuse: (call) => ruleRefusal(opts.rules ?? [], ctx.tools, call, ctx.workspace.root) }),
+    };
+    const invoke = (h: ClaudeHandler) => invokeClaudeHandler(target, h, opts.settings, ctx.workspace.root, input, opts.home, how.env, runner);
     // `systemMessage` is for the user: a notice in the chat (and the reason of the hook run record).
     const tell = (o: ClaudeOutcome) => {
       if (o.verdict.systemMessage) ctx.emit({ event: 'on_hook_message', name: o.handler.name, data: { hook: o.handler.name, event, message: o.verdict.systemMessage, kind: 'message' } });

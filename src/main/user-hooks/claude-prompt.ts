@@ -25,7 +25,7 @@ export interface PromptModel {
   model: string;
 }
 
-/** The events whose answer a prompt handler can give (Claude Code offers it on these). */
+/** The events whose answer a prompt or agent handler can give (Claude Code offers them on these). */
 export const PROMPT_EVENTS = new Set([
   'PreToolUse',
   'PostToolUse',
@@ -36,17 +36,18 @@ export const PROMPT_EVENTS = new Set([
   'SubagentStop',
 ]);
 
-/** A handler's prompt fields as a target, or why it cannot run. */
+/** A prompt (or agent) handler's fields as a target, or why it cannot run. */
 export function parsePromptHandler(
   h: Record<string, unknown>,
   event: string,
+  kind: 'prompt' | 'agent' = 'prompt',
 ): PromptTarget | string {
   if (typeof h.prompt !== 'string' || h.prompt.trim() === '')
-    return 'a prompt handler needs a "prompt" string';
+    return `${kind === 'agent' ? 'an agent' : 'a prompt'} handler needs a "prompt" string`;
   if (h.model !== undefined && (typeof h.model !== 'string' || h.model.trim() === ''))
     return '"model" must be a model name';
   if (!PROMPT_EVENTS.has(event))
-    return `prompt handlers answer only ${[...PROMPT_EVENTS].join(', ')}: on ${event} this handler never runs`;
+    return `${kind} handlers answer only ${[...PROMPT_EVENTS].join(', ')}: on ${event} this handler never runs`;
   return { prompt: h.prompt, ...(typeof h.model === 'string' ? { model: h.model } : {}) };
 }
 
@@ -55,8 +56,14 @@ const SYSTEM = [
   'Answer with one JSON object and nothing else: {"ok": true} to let the event go ahead, or {"ok": false, "reason": "..."} to stop it, the reason written for the agent.',
 ].join('\n');
 
+/** A model's verdict on a hook's event. */
+export interface HookVerdict {
+  ok: boolean;
+  reason?: string;
+}
+
 /** The model's verdict, or why its answer is not one. */
-function readAnswer(content: string): { ok: boolean; reason?: string } | string {
+export function readAnswer(content: string): HookVerdict | string {
   const start = content.indexOf('{');
   const end = content.lastIndexOf('}');
   if (start < 0 || end < start) return 'the model did not answer with a JSON object';
@@ -83,7 +90,7 @@ function readAnswer(content: string): { ok: boolean; reason?: string } | string 
 }
 
 /** The event a hook input is for; undefined when the input is not JSON. */
-function hookEvent(input: string): string | undefined {
+export function hookEvent(input: string): string | undefined {
   try {
     return String((JSON.parse(input) as { hook_event_name?: unknown }).hook_event_name ?? '');
   } catch {
@@ -108,6 +115,36 @@ function blockAnswer(event: string, reason: string): object {
   return { decision: 'block', reason };
 }
 
+/** The handler's prompt with the hook's input in place of `$ARGUMENTS` (appended when it has none). */
+export function questionOf(prompt: string, input: string): string {
+  return prompt.includes('$ARGUMENTS')
+    ? prompt.replaceAll('$ARGUMENTS', input)
+    : `${prompt}\n\n${input}`;
+}
+
+/**
+ * A verdict as a process result: ok as exit 0 with no output, not ok as exit 0 with the event's
+ * block as stdout; `said` (what the model wrote) is the stderr.
+ */
+export function verdictResult(
+  started: number,
+  event: string,
+  verdict: HookVerdict,
+  said: string,
+  by: string,
+): HookProcessResult {
+  const stdout = verdict.ok
+    ? ''
+    : JSON.stringify(blockAnswer(event, verdict.reason ?? `stopped by ${by}`));
+  return hookProcessResult(started, {
+    exitCode: 0,
+    stdout,
+    stdoutBytes: Buffer.byteLength(stdout),
+    stderr: said,
+    stderrBytes: Buffer.byteLength(said),
+  });
+}
+
 /**
  * Asks the model and reports its verdict as a process result: `{"ok": true}` as exit 0 with no
  * output, `{"ok": false}` as exit 0 with the event's block as stdout; the model's own words are the
@@ -126,9 +163,7 @@ export async function askPromptHook(
   const input = spec.stdin ?? '';
   const event = hookEvent(input);
   if (event === undefined) return fail('the hook input is not JSON');
-  const question = target.prompt.includes('$ARGUMENTS')
-    ? target.prompt.replaceAll('$ARGUMENTS', input)
-    : `${target.prompt}\n\n${input}`;
+  const question = questionOf(target.prompt, input);
   const stop = new AbortController();
   const timer = setTimeout(() => stop.abort(), spec.timeoutMs);
   const onCancel = () => stop.abort();
@@ -150,16 +185,7 @@ export async function askPromptHook(
       : readAnswer(res.content);
     if (typeof answer === 'string')
       return fail(answer, { stderr, stderrBytes: Buffer.byteLength(stderr) });
-    const stdout = answer.ok
-      ? ''
-      : JSON.stringify(blockAnswer(event, answer.reason ?? 'stopped by a prompt hook'));
-    return hookProcessResult(started, {
-      exitCode: 0,
-      stdout,
-      stdoutBytes: Buffer.byteLength(stdout),
-      stderr,
-      stderrBytes: Buffer.byteLength(stderr),
-    });
+    return verdictResult(started, event, answer, stderr, 'a prompt hook');
   } catch (err) {
     if (spec.signal?.aborted) return fail('cancelled');
     if (stop.signal.aborted) return hookProcessResult(started, { timedOut: true });

@@ -40,6 +40,7 @@ describe('trust status details', () => {
                   allowedEnvVars: ['GH_TOKEN'],
                 },
                 { type: 'prompt', prompt: 'Were the tests run?' },
+                { type: 'agent', prompt: 'Check the diff against STYLE.md' },
               ],
             },
           ],
@@ -58,6 +59,7 @@ describe('trust status details', () => {
         'PreToolUse [Bash]: ./check.sh --strict',
         'Stop: POST https://collect.example/stop (sends $GH_TOKEN)',
         'Stop: asks the model: Were the tests run?',
+        'Stop: an agent reads the workspace and judges: Check the diff against STYLE.md',
       ].join('\n'),
     );
     expect(detail('mcp_servers')).toBe('files: npx -y some-server');

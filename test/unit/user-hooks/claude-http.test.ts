@@ -356,7 +356,7 @@ describe('Claude Code http handlers', () => {
       '"headers" must be an object of strings',
       '"allowedEnvVars" must be an array of variable names',
       '"sandbox" is for command handlers: an http handler runs no process',
-      'handler type "mcp_tool" is not supported (only "command", "http" and "prompt")',
+      'handler type "mcp_tool" is not supported (only "command", "http", "prompt" and "agent")',
     ]);
     await run('ls');
     expect(hookRuns.rows).toHaveLength(0);

@@ -51,12 +51,17 @@ function handlerLine(h: unknown): string | undefined {
   }
   if (h.type === 'prompt')
     return typeof h.prompt === 'string' ? `asks the model: ${h.prompt}` : undefined;
+  if (h.type === 'agent')
+    return typeof h.prompt === 'string'
+      ? `an agent reads the workspace and judges: ${h.prompt}`
+      : undefined;
   return typeof h.command === 'string' ? h.command : undefined;
 }
 
 /**
  * `Event [matcher]: command` for every command hook of a `hooks` object (settings or a plugin's
- * hooks.json), `Event [matcher]: POST <url>` for every http one, `asks the model: …` for a prompt one.
+ * hooks.json), `Event [matcher]: POST <url>` for every http one, `asks the model: …` for a prompt one
+ * and `an agent reads the workspace and judges: …` for an agent one.
  */
 function commandHookLines(hooks: unknown): string[] {
   const lines: string[] = [];

@@ -1,0 +1,52 @@
+/** A workbench over a test's sandbox, answered by a scripted model, closed after each test. */
+import { afterEach } from 'vitest';
+import { createWorkbench } from '../../src/main/api/workbench.ts';
+import type { Workbench } from '../../src/main/api/types.ts';
+import type { StreamEvent } from '../../src/shared/types/index.ts';
+import { createScriptedLlm, type ScriptedLlm, type ScriptedTurn } from './scripted-llm.ts';
+
+export interface ScriptedWorkbench {
+  /** The workbench opened last (throws before one was opened). */
+  readonly wb: Workbench;
+  /** Opens a non-interactive workbench over the sandbox with `llm` as its model. */
+  open(llm: ScriptedLlm): Promise<Workbench>;
+  /** Sends "go" in auto mode, answered by `script` to its end; its model calls and every event. */
+  run(script: ScriptedTurn[]): Promise<{ llm: ScriptedLlm; events: StreamEvent[] }>;
+}
+
+export function useScriptedWorkbench(env: {
+  readonly sb: { home: string; ws: string };
+}): ScriptedWorkbench {
+  let current: Workbench | undefined;
+  afterEach(async () => {
+    await current?.close();
+    current = undefined;
+  });
+  const open = async (llm: ScriptedLlm) => {
+    current = await createWorkbench({
+      home: env.sb.home,
+      workspace: env.sb.ws,
+      llm,
+      interactive: false,
+    });
+    return current;
+  };
+  return {
+    get wb() {
+      if (!current) throw new Error('no workbench opened yet');
+      return current;
+    },
+    open,
+    async run(script) {
+      const llm = createScriptedLlm(script);
+      const wb = await open(llm);
+      const events: StreamEvent[] = [];
+      wb.subscribe((e) => events.push(e));
+      await (
+        await wb.chat.send({ text: 'go', approvalMode: 'auto' })
+      ).finished;
+      llm.assertComplete();
+      return { llm, events };
+    },
+  };
+}
