@@ -50,3 +50,16 @@ export function useScriptedWorkbench(env: {
     },
   };
 }
+
+/** The `on_tool_end` data of a run's events, in order. */
+export const toolEnds = (events: StreamEvent[]) =>
+  events.flatMap((e) => (e.event === 'on_tool_end' ? [e.data] : []));
+
+/** The `on_hook_end` data of a run's events, in order. */
+export const hookEnds = (events: StreamEvent[]) =>
+  events.flatMap((e) => (e.event === 'on_hook_end' ? [e.data] : []));
+
+/** A model turn calling `execute` with `command`. */
+export const runCommand = (command: string): ScriptedTurn => ({
+  toolCalls: [{ name: 'execute', args: { command } }],
+});

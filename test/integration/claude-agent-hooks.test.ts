@@ -6,9 +6,13 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import type { StreamEvent } from '../../src/shared/types/index.ts';
 import { createScriptedLlm, type ScriptedTurn } from '../helpers/scripted-llm.ts';
-import { useScriptedWorkbench } from '../helpers/scripted-workbench.ts';
+import {
+  hookEnds,
+  runCommand,
+  toolEnds,
+  useScriptedWorkbench,
+} from '../helpers/scripted-workbench.ts';
 import { useClaudeSandbox } from '../unit/user-hooks/helpers.ts';
 
 const env = useClaudeSandbox();
@@ -20,13 +24,8 @@ function writeSettings(settings: object): void {
 
 const runScript = (script: ScriptedTurn[]) => scripted.run(script);
 
-const run = (command: string) => ({ toolCalls: [{ name: 'execute', args: { command } }] });
 const call = (name: string, args: object) => ({ toolCalls: [{ name, args }] });
 const verdict = (args: object) => call('hook_verdict', args);
-const toolEnd = (events: StreamEvent[]) =>
-  events.flatMap((e) => (e.event === 'on_tool_end' ? [e.data] : []));
-const hookEnds = (events: StreamEvent[]) =>
-  events.flatMap((e) => (e.event === 'on_hook_end' ? [e.data] : []));
 
 describe('Claude Code agent handlers', () => {
   it('read the workspace before denying a call, offered only the read tools and the verdict', async () => {
@@ -42,12 +41,12 @@ describe('Claude Code agent handlers', () => {
       },
     });
     const { llm, events } = await runScript([
-      run('npm install left-pad'),
+      runCommand('npm install left-pad'),
       call('read_file', { path: 'POLICY.md' }),
       verdict({ ok: false, reason: 'POLICY.md: installs need a ticket number' }),
       { text: 'done' },
     ]);
-    expect(toolEnd(events)[0]?.error).toBe(
+    expect(toolEnds(events)[0]?.error).toBe(
       'blocked by hook agent: Check the call against POLICY.md. $ARGUM: POLICY.md: installs need a ticket number',
     );
     const first = llm.calls[1]!.request;

@@ -6,9 +6,8 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import type { StreamEvent } from '../../src/shared/types/index.ts';
 import { createScriptedLlm, type ScriptedTurn } from '../helpers/scripted-llm.ts';
-import { useScriptedWorkbench } from '../helpers/scripted-workbench.ts';
+import { runCommand, toolEnds, useScriptedWorkbench } from '../helpers/scripted-workbench.ts';
 import { useClaudeSandbox } from '../unit/user-hooks/helpers.ts';
 
 const env = useClaudeSandbox();
@@ -19,10 +18,6 @@ function writeHooks(hooks: object): void {
 }
 
 const runScript = (script: ScriptedTurn[]) => scripted.run(script);
-
-const run = (command: string) => ({ toolCalls: [{ name: 'execute', args: { command } }] });
-const toolEnd = (events: StreamEvent[]) =>
-  events.flatMap((e) => (e.event === 'on_tool_end' ? [e.data] : []));
 
 describe('Claude Code prompt handlers', () => {
   it("deny a tool call when the model says no, asking the handler's model with the input in place of $ARGUMENTS", async () => {
@@ -41,13 +36,13 @@ describe('Claude Code prompt handlers', () => {
       ],
     });
     const { llm, events } = await runScript([
-      run('curl -sO https://example.com/tool.tgz'),
+      runCommand('curl -sO https://example.com/tool.tgz'),
       { text: '```json\n{"ok": false, "reason": "downloads are not allowed here"}\n```' },
-      run('echo fine'),
+      runCommand('echo fine'),
       { text: '{"ok": true}' },
       { text: 'done' },
     ]);
-    const [denied, allowed] = toolEnd(events);
+    const [denied, allowed] = toolEnds(events);
     expect(denied?.error).toBe(
       'blocked by hook prompt: Refuse network downloads. Event: $ARGUME: downloads are not allowed here',
     );
@@ -84,11 +79,11 @@ describe('Claude Code prompt handlers', () => {
   it('let the call go on when the answer is not a verdict, and say so on the hook run', async () => {
     writeHooks({ PreToolUse: [{ hooks: [{ type: 'prompt', prompt: 'Is this safe?' }] }] });
     const { events } = await runScript([
-      run('echo hi'),
+      runCommand('echo hi'),
       { text: 'Sure, looks safe to me!' },
       { text: 'done' },
     ]);
-    expect(toolEnd(events)[0]?.error).toBeUndefined();
+    expect(toolEnds(events)[0]?.error).toBeUndefined();
     const hookEnd = events.find((e) => e.event === 'on_hook_end');
     expect(hookEnd?.event === 'on_hook_end' && hookEnd.data).toMatchObject({
       ok: false,

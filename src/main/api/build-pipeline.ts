@@ -194,6 +194,7 @@ export async function buildPipeline(o: PipelineOptions): Promise<PipelineHooks> 
         claudeSettings,
         variables: o.env,
         rules,
+        mcp: o.mcp,
         ...agentHooksOf(o),
       })
     : { hooks: [], infos: [], diagnostics: [] };

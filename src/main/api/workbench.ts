@@ -26,6 +26,7 @@ import { createTrustStore } from '../user-hooks/index.ts';
 import { endHookLeftovers } from '../user-hooks/runner.ts';
 import { endHookServers, endHookServersOf } from '../user-hooks/hook-server.ts';
 import { standaloneAgentRunner } from '../user-hooks/claude-agent-standalone.ts';
+import { managerMcpRunner } from '../user-hooks/claude-mcp-tool.ts';
 import { isInside } from '../tools/path-guard.ts';
 import { registerSecret } from '../secrets/redaction.ts';
 import { exporterFromSettings } from '../tracing/index.ts';
@@ -361,6 +362,12 @@ export async function createWorkbench(opts: WorkbenchOptions): Promise<Workbench
       return {
         variables: opts.env,
         model,
+        mcp: async (workspaceRoot) =>
+          managerMcpRunner(
+            mcp,
+            { workspace: workspaceRoot, home, settings, trusted: trust.isTrusted(workspaceRoot) },
+            await createWorkspace(workspaceRoot, { allowHardLinks: settings.allow_hard_links }),
+          ),
         agent: (workspaceRoot) =>
           standaloneAgentRunner({ ...model, home, workspaceRoot, allowHardLinks: settings.allow_hard_links }),
       };

@@ -11,6 +11,7 @@ import { toolErrorFrom } from '../tools/error-kind.ts';
 import { isAbortError } from '../abort.ts';
 import { errorMessage } from '../errors.ts';
 import type { McpConnection } from './connection.ts';
+import type { WorkbenchSettings } from '../../shared/types/index.ts';
 
 /** Default deadline of one MCP tool call. */
 export const MCP_CALL_TIMEOUT_MS = 120_000;
@@ -28,6 +29,16 @@ export interface McpToolsOptions {
   /** Tool names (the server's) not offered. */
   disabled: ReadonlySet<string>;
   timeoutMs?: number;
+}
+
+/** The connected server's enabled tools under its settings override (`mcp_overrides`). */
+export function serverTools(conn: McpConnection, settings: WorkbenchSettings): Tool[] {
+  const o = settings.mcp_overrides?.[conn.spec.name] ?? {};
+  return mcpTools(conn, {
+    readOnly: o.read_only === true,
+    disabled: new Set(o.disabled_tools ?? []),
+    timeoutMs: o.timeout_ms,
+  });
 }
 
 /** The connected server's enabled tools. */

@@ -7,8 +7,7 @@
 import type { AttributeValue } from '../../shared/types/index.ts';
 import type { Hook, MiddlewareInfo, RunContext } from '../pipeline/hook.ts';
 import type { McpManager } from '../mcp/manager.ts';
-import { overrideOf } from '../mcp/manager.ts';
-import { mcpTools } from '../mcp/tools.ts';
+import { serverTools } from '../mcp/tools.ts';
 import { loadMcpConfig } from '../mcp/config.ts';
 import type { ReadSettingsFile } from '../user-hooks/claude-config.ts';
 import type { McpLifecycleEvent } from '../mcp/connection.ts';
@@ -60,13 +59,7 @@ export function createExternalToolsHook(opts: ExternalToolsOptions = {}): Hook {
           );
           continue;
         }
-        const o = overrideOf(ctx.settings, conn.spec.name);
-        const tools = mcpTools(conn, {
-          readOnly: o.read_only === true,
-          disabled: new Set(o.disabled_tools ?? []),
-          timeoutMs: o.timeout_ms,
-        });
-        for (const tool of tools) ctx.tools.register(tool);
+        for (const tool of serverTools(conn, ctx.settings)) ctx.tools.register(tool);
       }
       span?.set('workbench.mcp.servers', connections.length).end();
       mine.ended = true;

@@ -13,6 +13,7 @@ import { CLAUDE_EVENTS, isClaudeEvent } from './claude-events.ts';
 import { claudeConfigDir, enabledPlugins, type SettingsData } from './claude-plugins.ts';
 import { parseClaudeRule, type ClaudeRule } from './claude-rules.ts';
 import { parsePromptHandler, type PromptTarget } from './claude-prompt.ts';
+import { parseMcpToolHandler, type McpToolTarget } from './claude-mcp-tool.ts';
 import { httpHookPolicy, parseHttpHandler, refusedHttpUrl, type HttpHookPolicy, type HttpTarget } from './claude-http.ts';
 
 /** The events about one tool call, the only ones a handler's `if` is read on. */
@@ -49,6 +50,8 @@ export interface ClaudeHandler {
   prompt?: PromptTarget;
   /** An `agent` handler: judged by the model after reading the workspace with its read tools. */
   agent?: PromptTarget;
+  /** An `mcp_tool` handler: one call of a connected MCP server's tool instead of a process. */
+  mcpTool?: McpToolTarget;
   /**
    * `async: true`: runs in the background, never holding the agent; what it says reaches the model on
    * a later request. `asyncRewake: true` also hands its exit-2 reason to the model that way.
@@ -327,7 +330,15 @@ export async function loadClaudeHooks(opts: { workspace: string; home: string; t
                 entry.name = `${h.type}: ${target.prompt.replace(/\s+/g, ' ').trim().slice(0, 40)}`;
               }
               entry.timeoutMs = h.type === 'agent' ? CLAUDE_AGENT_HOOK_TIMEOUT_MS : CLAUDE_PROMPT_HOOK_TIMEOUT_MS;
-            } else if (h.type !== undefined && h.type !== 'command') problem ??= `handler type "${String(h.type)}" is not supported (only "command", "http", "prompt" and "agent")`;
+            } else if (h.type === 'mcp_tool') {
+              const target = parseMcpToolHandler(h);
+              if (typeof target === 'string') problem ??= target;
+              else {
+                entry.mcpTool = target;
+                entry.command = `${target.server} › ${target.tool}`;
+                entry.name = `mcp: ${target.server} › ${target.tool}`;
+              }
+            } else if (h.type !== undefined && h.type !== 'command') problem ??= `handler type "${String(h.type)}" is not supported (only "command", "http", "mcp_tool", "prompt" and "agent")`;
             else if (typeof h.command !== 'string' || h.command.trim() === '') problem ??= 'handler needs a "command" string';
             else {
               entry.command = h.command;
@@ -340,7 +351,7 @@ export async function loadClaudeHooks(opts: { workspace: string; home: string; t
             for (const key of ['async', 'asyncRewake'] as const) {
               if (h[key] === undefined || h[key] === false) continue;
               if (h[key] !== true) problem ??= `"${key}" must be true or false`;
-              else if (entry.http || entry.prompt || entry.agent) problem ??= `"${key}" is for command handlers`;
+              else if (entry.http || entry.prompt || entry.agent || entry.mcpTool) problem ??= `"${key}" is for command handlers`;
               else entry.background = key === 'asyncRewake' ? 'rewake' : 'async';
             }
             if (h.timeout !== undefined) {
@@ -349,20 +360,20 @@ export async function loadClaudeHooks(opts: { workspace: string; home: string; t
             }
           }
           if (isRecord(h) && h.type !== 'http' && h.sandbox !== undefined && typeof h.sandbox !== 'boolean') problem ??= '"sandbox" must be true or false';
-          if (isRecord(h) && (h.type === 'prompt' || h.type === 'agent') && h.sandbox !== undefined) problem ??= `"sandbox" is for command handlers: ${h.type === 'agent' ? 'an agent' : 'a prompt'} handler runs no process`;
+          if (isRecord(h) && (h.type === 'prompt' || h.type === 'agent' || h.type === 'mcp_tool') && h.sandbox !== undefined) problem ??= `"sandbox" is for command handlers: ${h.type === 'prompt' ? 'a prompt' : `an ${h.type}`} handler runs no process`;
           if (isRecord(h) && h.if !== undefined) {
             const rule = ifRule(h.if, event);
             if (typeof rule === 'string') problem ??= rule;
             else entry.if = rule;
           }
-          if (!entry.http && !entry.prompt && !entry.agent && (override.sandbox ?? (isRecord(h) && h.sandbox === true)) === true) entry.sandbox = true;
+          if (!entry.http && !entry.prompt && !entry.agent && !entry.mcpTool && (override.sandbox ?? (isRecord(h) && h.sandbox === true)) === true) entry.sandbox = true;
           if (override.timeout_ms) entry.timeoutMs = override.timeout_ms;
           if (problem) {
             entry.problem = problem;
             diagnostics.push(`${file.path}: ${event}[${g}].hooks[${i}]: ${problem}`);
           }
           if (offBy) entry.problem ??= offBy;
-          const key = JSON.stringify([event, matcher ?? '', entry.agent ? 'agent' : entry.prompt ? 'prompt' : 'command', entry.command, entry.args ?? entry.http?.headers ?? null, entry.if?.text ?? null]);
+          const key = JSON.stringify([event, matcher ?? '', entry.agent ? 'agent' : entry.prompt ? 'prompt' : entry.mcpTool ? 'mcp_tool' : 'command', entry.command, entry.args ?? entry.http?.headers ?? entry.mcpTool?.input ?? null, entry.if?.text ?? null]);
           // Identical handlers of settings files run once; a plugin's copy stays separate, as in Claude Code.
           if (!entry.problem && trusted && !file.pluginRoot) {
             if (seen.has(key)) entry.duplicate = true;

@@ -22,6 +22,8 @@ import { hookSandbox, runHookProcess, type HookProcessResult, type HookProcessSp
 import { postHttpHook } from './claude-http.ts';
 import { askPromptHook, type PromptModel } from './claude-prompt.ts';
 import { runAgentHook, type AgentHookRunner } from './claude-agent.ts';
+import { callMcpToolHook, managerMcpRunner, type McpHookRunner } from './claude-mcp-tool.ts';
+import type { McpManager } from '../mcp/manager.ts';
 import { ruleRefusal, type PermissionRule } from '../middleware/permission-rules.ts';
 import { createBackgroundHooks } from './claude-background.ts';
 import { writeTranscript } from './transcript.ts';
@@ -57,6 +59,8 @@ export interface ClaudeHooksOptions {
   variables?: Readonly<Record<string, string | undefined>>;
   /** The run's permission rules: an agent handler's own reads keep to them. */
   rules?: readonly PermissionRule[];
+  /** The workbench's MCP servers, for an mcp_tool handler whose tool the run has not registered (yet: SessionStart). */
+  mcp?: McpManager;
 }
 
 export interface ClaudeOutcome {
@@ -98,14 +102,17 @@ export interface HandlerRunner {
   variables?: Readonly<Record<string, string | undefined>>;
   model?: PromptModel;
   agent?: (workspaceRoot: string) => Promise<AgentHookRunner>;
+  /** For an mcp_tool handler: the workspace's MCP tools. */
+  mcp?: (workspaceRoot: string) => Promise<McpHookRunner>;
 }
 
 /** How a handler runs: a process, an http handler's POST of the spec's stdin, or a prompt handler's question to the model. */
 export function claudeExec(h: ClaudeHandler, runner: HandlerRunner = {}): (spec: HookProcessSpec) => Promise<HookProcessResult> {
-  const { http, prompt, agent } = h;
+  const { http, prompt, agent, mcpTool } = h;
   if (http) return (spec) => postHttpHook(http, spec, runner.variables ?? process.env);
   if (prompt) return (spec) => askPromptHook(prompt, spec, runner.model);
   if (agent) return async (spec) => runAgentHook(agent, spec, await runner.agent?.(spec.cwd));
+  if (mcpTool) return async (spec) => callMcpToolHook(mcpTool, spec, await runner.mcp?.(spec.cwd));
   return runHookProcess;
 }
 
@@ -213,6 +220,10 @@ export function createClaudeHooks(opts: ClaudeHooksOptions, source: HookSource):
       variables: opts.variables,
       model: { llm: ctx.llm, model: ctx.model },
       agent: async () => ({ llm: ctx.llm, model: ctx.model, workspace: ctx.workspace, tools: ctx.tools, refuse: (call) => ruleRefusal(opts.rules ?? [], ctx.tools, call, ctx.workspace.root) }),
+      mcp: async () => {
+        const servers = opts.mcp && managerMcpRunner(opts.mcp, { workspace: ctx.workspace.root, home: ctx.home, settings: ctx.settings, trusted: ctx.trusted }, ctx.workspace);
+        return { workspace: ctx.workspace, find: async (name) => ctx.tools.get(name) ?? servers?.find(name) };
+      },
     };
     const invoke = (h: ClaudeHandler) => invokeClaudeHandler(target, h, opts.settings, ctx.workspace.root, input, opts.home, how.env, runner);
     // `systemMessage` is for the user: a notice in the chat (and the reason of the hook run record).

@@ -7,6 +7,7 @@ import type { HookInfo, WorkbenchSettings } from '../../shared/types/index.ts';
 import type { Hook } from '../pipeline/hook.ts';
 import type { HookRunStore } from '../store/types.ts';
 import type { PermissionRule } from '../middleware/permission-rules.ts';
+import type { McpManager } from '../mcp/manager.ts';
 import { isClaudeRunnable, loadClaudeHooks, type AgentHooks, type ReadSettingsFile } from './claude-config.ts';
 import { createClaudeHooks } from './claude-hooks.ts';
 import { claudeInfo, executableInfo } from './list.ts';
@@ -39,6 +40,8 @@ export interface CreateUserHooksOptions {
   variables?: Readonly<Record<string, string | undefined>>;
   /** The run's permission rules: agent handlers' own reads keep to them. */
   rules?: readonly PermissionRule[];
+  /** The workbench's MCP servers (mcp_tool handlers). */
+  mcp?: McpManager;
 }
 
 export interface UserHooks {
@@ -79,7 +82,7 @@ export async function createUserHooks(opts: CreateUserHooksOptions): Promise<Use
   }
   const runnableClaude = claude.handlers.filter(isClaudeRunnable);
   if (runnableClaude.length) {
-    hooks.push(createClaudeHooks({ handlers: runnableClaude, settings: opts.settings, home: opts.home, hookRuns: opts.hookRuns, variables: opts.variables, rules: opts.rules }, 'claude-settings'));
+    hooks.push(createClaudeHooks({ handlers: runnableClaude, settings: opts.settings, home: opts.home, hookRuns: opts.hookRuns, variables: opts.variables, rules: opts.rules, mcp: opts.mcp }, 'claude-settings'));
   }
   return { hooks, infos, diagnostics };
 }

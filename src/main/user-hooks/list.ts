@@ -58,7 +58,7 @@ export function claudeInfo(h: ClaudeHandler, settings: WorkbenchSettings): HookI
     enabled: h.enabled,
     trusted: h.trusted,
     path: h.file,
-    command: h.http ? `POST ${h.command}` : h.prompt ? `asks the model: ${h.command}` : h.agent ? `an agent reads the workspace and judges: ${h.command}` : h.args ? [h.command, ...h.args].join(' ') : h.command,
+    command: h.http ? `POST ${h.command}` : h.prompt ? `asks the model: ${h.command}` : h.agent ? `an agent reads the workspace and judges: ${h.command}` : h.mcpTool ? `calls MCP tool ${h.command}` : h.args ? [h.command, ...h.args].join(' ') : h.command,
     timeout_ms: h.timeoutMs,
     fail_mode: claudeRef(h, settings).failMode,
     ...(h.sandbox ? { sandboxed: true } : {}),

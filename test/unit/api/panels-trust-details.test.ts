@@ -41,6 +41,7 @@ describe('trust status details', () => {
                 },
                 { type: 'prompt', prompt: 'Were the tests run?' },
                 { type: 'agent', prompt: 'Check the diff against STYLE.md' },
+                { type: 'mcp_tool', server: 'memory', tool: 'summarize' },
               ],
             },
           ],
@@ -60,6 +61,7 @@ describe('trust status details', () => {
         'Stop: POST https://collect.example/stop (sends $GH_TOKEN)',
         'Stop: asks the model: Were the tests run?',
         'Stop: an agent reads the workspace and judges: Check the diff against STYLE.md',
+        'Stop: calls MCP tool memory › summarize',
       ].join('\n'),
     );
     expect(detail('mcp_servers')).toBe('files: npx -y some-server');

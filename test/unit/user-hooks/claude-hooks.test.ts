@@ -313,9 +313,9 @@ describe('Claude Code dialect', () => {
   it('bad JSON in a settings file is a listed problem and a diagnostic', async () => {
     mkdirSync(join(sb.ws, '.claude'), { recursive: true });
     writeFileSync(projectSettings(), '{ "hooks": ');
-    writeSettings(join(sb.home, 'settings.json'), { Nope: [{ hooks: [exec('deny')] }], PreToolUse: [{ hooks: [{ type: 'mcp_tool', server: 'x', tool: 'y' }] }] });
+    writeSettings(join(sb.home, 'settings.json'), { Nope: [{ hooks: [exec('deny')] }], PreToolUse: [{ hooks: [{ type: 'lambda', command: 'x' }] }] });
     const { user } = await setup();
-    expect(user.infos.map((i) => i.problem)).toEqual([expect.stringMatching(/bad JSON/), expect.stringMatching(/unsupported event "Nope"/), expect.stringMatching(/type "mcp_tool"/)]);
+    expect(user.infos.map((i) => i.problem)).toEqual([expect.stringMatching(/bad JSON/), expect.stringMatching(/unsupported event "Nope"/), expect.stringMatching(/handler type "lambda" is not supported/)]);
     expect(user.diagnostics).toHaveLength(3);
     expect(user.hooks).toEqual([]);
   });

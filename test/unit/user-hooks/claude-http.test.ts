@@ -343,7 +343,7 @@ describe('Claude Code http handlers', () => {
               { type: 'http', url: 'http://127.0.0.1:1/x', headers: { A: 1 } },
               { type: 'http', url: 'http://127.0.0.1:1/y', allowedEnvVars: 'A' },
               { type: 'http', url: 'http://127.0.0.1:1/z', sandbox: true },
-              { type: 'mcp_tool', server: 'policy', tool: 'check' },
+              { type: 'mcp_tool', tool: 'check' },
             ],
           },
         ],
@@ -356,7 +356,7 @@ describe('Claude Code http handlers', () => {
       '"headers" must be an object of strings',
       '"allowedEnvVars" must be an array of variable names',
       '"sandbox" is for command handlers: an http handler runs no process',
-      'handler type "mcp_tool" is not supported (only "command", "http", "prompt" and "agent")',
+      'an mcp_tool handler needs a "server" name',
     ]);
     await run('ls');
     expect(hookRuns.rows).toHaveLength(0);

@@ -51,6 +51,10 @@ function handlerLine(h: unknown): string | undefined {
   }
   if (h.type === 'prompt')
     return typeof h.prompt === 'string' ? `asks the model: ${h.prompt}` : undefined;
+  if (h.type === 'mcp_tool')
+    return typeof h.server === 'string' && typeof h.tool === 'string'
+      ? `calls MCP tool ${h.server} › ${h.tool}`
+      : undefined;
   if (h.type === 'agent')
     return typeof h.prompt === 'string'
       ? `an agent reads the workspace and judges: ${h.prompt}`
@@ -61,7 +65,8 @@ function handlerLine(h: unknown): string | undefined {
 /**
  * `Event [matcher]: command` for every command hook of a `hooks` object (settings or a plugin's
  * hooks.json), `Event [matcher]: POST <url>` for every http one, `asks the model: …` for a prompt one
- * and `an agent reads the workspace and judges: …` for an agent one.
+ * `an agent reads the workspace and judges: …` for an agent one, `calls MCP tool <server> › <tool>`
+ * for an mcp_tool one.
  */
 function commandHookLines(hooks: unknown): string[] {
   const lines: string[] = [];
