@@ -24,8 +24,8 @@ function writeSettings(settings: object): void {
 
 const runScript = (script: ScriptedTurn[]) => scripted.run(script);
 
-const call = (name: string, args: object) => ({ toolCalls: [{ name, args }] });
-const verdict = (args: object) => call('hook_verdict', args);
+const call = (name: string, args: Record<string, unknown>) => ({ toolCalls: [{ name, args }] });
+const verdict = (args: Record<string, unknown>) => call('hook_verdict', args);
 
 describe('Claude Code agent handlers', () => {
   it('read the workspace before denying a call, offered only the read tools and the verdict', async () => {
