@@ -1,4 +1,12 @@
-import { chmodSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import {
+  chmodSync,
+  existsSync,
+  mkdirSync,
+  readFileSync,
+  realpathSync,
+  rmSync,
+  writeFileSync,
+} from 'node:fs';
 import { join } from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
 import { test, expect, e2eEnv } from './fixtures.ts';
@@ -159,5 +167,39 @@ test("an agent's frontmatter hooks are listed with the agent whose runs they tak
     await expect(row).toContainText('[Bash]');
   } finally {
     rmSync(file, { force: true });
+  }
+});
+
+test("a skill's frontmatter hooks are listed with their skill, a once handler marked", async ({
+  app,
+}) => {
+  const dir = join(e2eEnv('WB_HOME'), 'skills', 'e2e-fmt');
+  mkdirSync(dir, { recursive: true });
+  const file = join(dir, 'SKILL.md');
+  writeFileSync(
+    file,
+    [
+      '---',
+      'name: e2e-fmt',
+      'description: Formats',
+      'hooks:',
+      '  PostToolUse:',
+      '    - matcher: Write',
+      '      hooks:',
+      '        - command: "exit 0"',
+      '          once: true',
+      '---',
+      'Format.',
+      '',
+    ].join('\n'),
+  );
+  try {
+    const hooks = new HooksPage(app);
+    await hooks.open();
+    const row = hooks.row(`claude:${realpathSync(file)}#PostToolUse/0/0`);
+    await expect(row.getByTestId('hook-skill')).toHaveText('skill e2e-fmt · once');
+    await expect(row).toContainText('[Write]');
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
   }
 });

@@ -195,6 +195,7 @@ export async function buildPipeline(o: PipelineOptions): Promise<PipelineHooks> 
         variables: o.env,
         rules,
         mcp: o.mcp,
+        skillPlaces: { extraPaths: o.profile.skills.paths, disabled: o.settings.disabled_skills },
         ...agentHooksOf(o),
       })
     : { hooks: [], infos: [], diagnostics: [] };

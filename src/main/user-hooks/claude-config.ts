@@ -52,6 +52,12 @@ export interface ClaudeHandler {
   agent?: PromptTarget;
   /** An `mcp_tool` handler: one call of a connected MCP server's tool instead of a process. */
   mcpTool?: McpToolTarget;
+  /** A skill's handler: it runs once the skill's SKILL.md was read in the thread. */
+  skill?: string;
+  /** `once: true` (skills): it runs at most once in a thread. */
+  once?: boolean;
+  /** `statusMessage`: shown to the user while it runs. */
+  statusMessage?: string;
   /**
    * `async: true`: runs in the background, never holding the agent; what it says reaches the model on
    * a later request. `asyncRewake: true` also hands its exit-2 reason to the model that way.
@@ -118,6 +124,8 @@ interface SourceFile {
   pluginData?: string;
   /** An agent's hooks run as a subagent: `Stop` handlers are `SubagentStop` ones (their ids stay as written). */
   stopAsSubagentStop?: boolean;
+  /** A skill's frontmatter: its handlers run once the skill is read in the thread. */
+  skill?: string;
 }
 
 /** A JSON file's text as `data`, or why it does not parse. */
@@ -184,6 +192,15 @@ export interface AgentHooks {
   hooks: unknown;
   /** The agent runs as a subagent: its `Stop` handlers are `SubagentStop` ones. */
   subagent: boolean;
+}
+
+/** A skill whose SKILL.md frontmatter has `hooks` (docs/skills.md). */
+export interface SkillHooks {
+  skill: string;
+  /** Its SKILL.md (real path): reading it activates the hooks. */
+  file: string;
+  scope: 'workspace' | 'user';
+  hooks: unknown;
 }
 
 /**
@@ -254,12 +271,13 @@ export interface LoadedClaudeConfig {
  * Contract: never throws; a missing file is skipped, bad JSON or shape becomes a diagnostic and an
  * entry with `problem`.
  */
-export async function loadClaudeHooks(opts: { workspace: string; home: string; trusted: boolean; settings: WorkbenchSettings; claudeDir?: string; agent?: AgentHooks; claudeSettings?: readonly ReadSettingsFile[] }): Promise<LoadedClaudeConfig> {
+export async function loadClaudeHooks(opts: { workspace: string; home: string; trusted: boolean; settings: WorkbenchSettings; claudeDir?: string; agent?: AgentHooks; claudeSettings?: readonly ReadSettingsFile[]; skills?: readonly SkillHooks[] }): Promise<LoadedClaudeConfig> {
   const handlers: ClaudeHandler[] = [];
   const diagnostics: string[] = [];
   const seen = new Set<string>();
   const files = await sourceFiles(opts.workspace, opts.home, opts.claudeDir ?? claudeConfigDir(), opts.claudeSettings);
   if (opts.agent) files.push(agentSource(opts.agent));
+  for (const s of opts.skills ?? []) files.push({ path: s.file, scope: s.scope, data: { hooks: s.hooks }, skill: s.skill });
   const switchedOff = switchedOffBy(files);
   const managed = managedSettingsPath();
   const policy: HttpHookPolicy = httpHookPolicy(
@@ -269,7 +287,7 @@ export async function loadClaudeHooks(opts: { workspace: string; home: string; t
     const trusted = file.scope === 'user' || opts.trusted;
     // Switched off on purpose: listed as such, not reported on every run.
     const offBy = switchedOff(file);
-    const base = { file: file.path, scope: file.scope, trusted, command: '', timeoutMs: CLAUDE_HOOK_TIMEOUT_MS, enabled: false, ...(file.pluginRoot ? { pluginRoot: file.pluginRoot, pluginData: file.pluginData } : {}) };
+    const base = { file: file.path, scope: file.scope, trusted, command: '', timeoutMs: CLAUDE_HOOK_TIMEOUT_MS, enabled: false, ...(file.pluginRoot ? { pluginRoot: file.pluginRoot, pluginData: file.pluginData } : {}), ...(file.skill ? { skill: file.skill } : {}) };
     const data = file.data;
     if (file.parseError !== undefined) {
       const problem = `bad JSON in settings: ${file.parseError}`;
@@ -353,6 +371,15 @@ export async function loadClaudeHooks(opts: { workspace: string; home: string; t
               if (h[key] !== true) problem ??= `"${key}" must be true or false`;
               else if (entry.http || entry.prompt || entry.agent || entry.mcpTool) problem ??= `"${key}" is for command handlers`;
               else entry.background = key === 'asyncRewake' ? 'rewake' : 'async';
+            }
+            if (h.statusMessage !== undefined) {
+              if (typeof h.statusMessage !== 'string') problem ??= '"statusMessage" must be a string';
+              else if (h.statusMessage.trim()) entry.statusMessage = h.statusMessage.trim().slice(0, 200);
+            }
+            if (h.once !== undefined && h.once !== false) {
+              if (h.once !== true) problem ??= '"once" must be true or false';
+              else if (!file.skill) problem ??= '"once" is for the hooks of a skill';
+              else entry.once = true;
             }
             if (h.timeout !== undefined) {
               if (typeof h.timeout !== 'number' || !(h.timeout > 0)) problem ??= '"timeout" must be a positive number of seconds';

@@ -26,6 +26,7 @@ import { callMcpToolHook, managerMcpRunner, type McpHookRunner } from './claude-
 import type { McpManager } from '../mcp/manager.ts';
 import { ruleRefusal, type PermissionRule } from '../middleware/permission-rules.ts';
 import { createBackgroundHooks } from './claude-background.ts';
+import { skillHandlerGate, skillsReadBy } from './skill-hooks.ts';
 import { writeTranscript } from './transcript.ts';
 import { toDialectResponse } from './tool-dialect.ts';
 import { createEnvFile, readEnvFile, removeEnvFile } from './env-file.ts';
@@ -71,7 +72,7 @@ export interface ClaudeOutcome {
 export function claudeRef(h: ClaudeHandler, settings: WorkbenchSettings): UserHookRef {
   // A hook that asked for containment blocks what it guards when it cannot run in it.
   const failMode = settings.hook_overrides[h.id]?.fail_mode ?? (h.sandbox ? 'closed' : 'open');
-  return { id: h.id, name: h.name, event: h.event, failMode, timeoutMs: h.timeoutMs, ...(h.sandbox ? { sandbox: true } : {}) };
+  return { id: h.id, name: h.name, event: h.event, failMode, timeoutMs: h.timeoutMs, ...(h.sandbox ? { sandbox: true } : {}), ...(h.statusMessage ? { statusMessage: h.statusMessage } : {}) };
 }
 
 /**
@@ -184,6 +185,7 @@ function aggregate(outcomes: ClaudeOutcome[], settings: WorkbenchSettings, block
 /** Creates the `claude-hooks` pipeline Hook. Contract: its methods never reject except on abort. */
 export function createClaudeHooks(opts: ClaudeHooksOptions, source: HookSource): Hook {
   const stopBlocks = new Map<string, number>();
+  const skills = skillHandlerGate(opts.handlers, opts.hookRuns);
   const background = createBackgroundHooks();
   // SessionStart additionalContext / plain stdout, a system block of every request of the run.
   const sessionContext = new Map<string, string>();
@@ -197,9 +199,10 @@ export function createClaudeHooks(opts: ClaudeHooksOptions, source: HookSource):
   ): Promise<ClaudeOutcome[]> {
     const atEnd = how.atEnd ?? false;
     const matching = opts.handlers.filter(
-      (h) => h.event === event && (matchValue === undefined || matcherMatches(h.matcher, matchValue)) && (!h.if || (how.call !== undefined && claudeRuleMatches(h.if, how.call, { workspace: ctx.workspace.root, home: homedir() }))),
+      (h) => h.event === event && (matchValue === undefined || matcherMatches(h.matcher, matchValue)) && (!h.if || (how.call !== undefined && claudeRuleMatches(h.if, how.call, { workspace: ctx.workspace.root, home: homedir() }))) && skills.takesPart(ctx, h),
     );
     if (matching.length === 0) return [];
+    for (const h of matching) if (h.once) skills.ranOnce(ctx, h);
     // SessionEnd still runs after a cancel; everything else stops with the run.
     if (!atEnd) ctx.signal.throwIfAborted();
     const input = {
@@ -356,6 +359,8 @@ export function createClaudeHooks(opts: ClaudeHooksOptions, source: HookSource):
         stopNotice(ctx, event, post.halt);
         result = { ...result, halt: post.halt };
       }
+      // A skill read is a skill used: its own handlers take part from the next event on.
+      if (result.status === 'ok' && skills.files.size) for (const skill of skillsReadBy(ctx.tools, current, ctx.workspace.root, skills.files)) skills.active(ctx)?.add(skill);
       return result;
     },
 

@@ -8,6 +8,7 @@ import { claudeRef } from './claude-hooks.ts';
 import type { HookRunStore } from '../store/types.ts';
 import { HOOK_HEALTH_RUNS } from '../store/hook-run-store.ts';
 import { agentHandlers } from './agent-hooks.ts';
+import { skillHandlers } from './skill-hooks.ts';
 
 /** Where the user hooks sit in the pipeline, as the hooks panel lists it (one entry for both formats). */
 export const userHooksInfo: MiddlewareInfo = {
@@ -55,6 +56,8 @@ export function claudeInfo(h: ClaudeHandler, settings: WorkbenchSettings): HookI
     events: [h.event],
     ...(h.matcher !== undefined ? { matcher: h.matcher } : {}),
     ...(h.if ? { condition: h.if.text } : {}),
+    ...(h.skill ? { skill: h.skill } : {}),
+    ...(h.once ? { once: true } : {}),
     enabled: h.enabled,
     trusted: h.trusted,
     path: h.file,
@@ -70,15 +73,17 @@ export function claudeInfo(h: ClaudeHandler, settings: WorkbenchSettings): HookI
 export async function listUserHooks(opts: ListUserHooksOptions): Promise<HookInfo[]> {
   // The settings files are read once for the settings' handlers and the agents' both.
   const claudeSettings = await readClaudeSettingsFiles(opts.workspace, opts.home);
-  const [executable, claude, agents] = await Promise.all([
+  const [executable, claude, agents, skills] = await Promise.all([
     discoverExecutableHooks(opts),
     loadClaudeHooks({ ...opts, claudeSettings }),
     agentHandlers({ ...opts, claudeSettings }),
+    skillHandlers({ ...opts, claudeSettings }),
   ]);
   const infos = [
     ...executable.map((e) => executableInfo(e, opts.settings)),
     ...claude.handlers.map((h) => claudeInfo(h, opts.settings)),
     ...agents.map(({ agent, handler }) => ({ ...claudeInfo(handler, opts.settings), agent })),
+    ...skills.map((h) => claudeInfo(h, opts.settings)),
   ];
   return opts.hookRuns ? withHealth(infos, opts.hookRuns) : infos;
 }

@@ -71,6 +71,7 @@ export async function runAndRecord(
   exec: (spec: HookProcessSpec) => Promise<HookProcessResult> = runHookProcess,
 ): Promise<RecordedRun> {
   const startedAt = Date.now();
+  const running = target.emit ? announceRunning(target.emit, hook) : undefined;
   const span = target.trace?.startSpan(`hook ${hook.event} ${hook.name}`, 'hook', {
     'workbench.hook.name': hook.name,
     'workbench.hook.event': hook.event,
@@ -79,6 +80,7 @@ export async function runAndRecord(
     ...(hook.persistent ? { 'workbench.hook.persistent': true } : {}),
   });
   const result = await exec(target.signal ? { ...spec, signal: target.signal } : spec);
+  running?.stop();
   let reading: HookReading;
   try {
     reading = read(result);
@@ -134,10 +136,34 @@ export async function runAndRecord(
       duration_ms: result.durationMs,
       ok: !reading.error,
       run_id: recordId,
+      ...(running?.call() ? { call: running.call() } : {}),
       ...(reading.error ? { failed: failedWay(hook), timed_out: result.timedOut } : {}),
     },
   });
   return { result, reading, recordId };
+}
+
+/** How long a hook without a status message runs before the user is told it is running. */
+export const SLOW_HOOK_NOTICE_MS = 1_000;
+let hookCalls = 0;
+
+/**
+ * Tells the user a hook is running (`on_hook_start`): at once when it has a status message, else
+ * once it has run SLOW_HOOK_NOTICE_MS (a quick hook makes no event). `call()` names the notice
+ * given, for the `on_hook_end` that clears it.
+ */
+function announceRunning(emit: (e: RunEvent) => void, hook: UserHookRef): { stop(): void; call(): string | undefined } {
+  let call: string | undefined;
+  const announce = () => {
+    call = `hook_call_${++hookCalls}`;
+    emit({ event: 'on_hook_start', name: hook.name, data: { hook: hook.name, event: hook.event, call, ...(hook.statusMessage ? { message: hook.statusMessage } : {}) } });
+  };
+  if (hook.statusMessage) {
+    announce();
+    return { stop() {}, call: () => call };
+  }
+  const timer = setTimeout(announce, SLOW_HOOK_NOTICE_MS);
+  return { stop: () => clearTimeout(timer), call: () => call };
 }
 
 /** A RecordTarget for a run context. */

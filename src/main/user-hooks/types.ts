@@ -12,6 +12,8 @@ export interface UserHookRef {
   sandbox?: boolean;
   /** An executable hook served by one long-lived `<hook> serve` process (docs/hooks.md#persistent-hooks). */
   persistent?: boolean;
+  /** What the user is shown while it runs (a Claude handler's `statusMessage`). */
+  statusMessage?: string;
 }
 
 /** How a hook run was read: the decision stored and traced. */

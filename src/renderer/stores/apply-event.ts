@@ -199,11 +199,25 @@ function applyToThread(t: ThreadChat, env: AgentEventEnvelope): ThreadChat {
       const failedSend = { text: t.pendingText ?? '', error: d.reason, by: d.by };
       return addNotice({ ...t, failedSend }, { kind: 'blocked', text: d.reason, by: d.by });
     }
+    case 'on_hook_start': {
+      const { call, hook, event, message } = e.data;
+      return {
+        ...t,
+        runningHooks: [
+          ...(t.runningHooks ?? []),
+          { call, hook, event, ...(message ? { message } : {}) },
+        ],
+      };
+    }
     case 'on_hook_end': {
       const d = e.data;
+      const shown =
+        d.call && t.runningHooks?.length
+          ? { ...t, runningHooks: t.runningHooks.filter((h) => h.call !== d.call) }
+          : t;
       // A hook stopped with a cancelled run did not fail; the cancel has its own notice.
-      if (d.ok || d.reason === 'cancelled') return t;
-      return addNotice(t, {
+      if (d.ok || d.reason === 'cancelled') return shown;
+      return addNotice(shown, {
         kind: 'hook_failed',
         text: d.reason ?? 'failed',
         by: d.hook,
@@ -234,6 +248,7 @@ function applyToThread(t: ThreadChat, env: AgentEventEnvelope): ThreadChat {
         runId: e.run_id,
         streaming: EMPTY_STREAM,
         approvals: [],
+        runningHooks: undefined,
         tools,
       };
       if (e.data.stop_reason === 'max_iterations')

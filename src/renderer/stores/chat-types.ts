@@ -149,6 +149,16 @@ export interface ThreadChat {
   pendingText?: string;
   /** A send that got no answer: the composer gives the text back with Retry. */
   failedSend?: FailedSend;
+  /** Hooks running now that the user is told of (a status message, or a slow hook). */
+  runningHooks?: RunningHook[];
+}
+
+/** A hook the chat shows as running until its `on_hook_end`. */
+export interface RunningHook {
+  call: string;
+  hook: string;
+  event: string;
+  message?: string;
 }
 
 /** Why a message got no answer, and its text so nothing has to be typed again. */

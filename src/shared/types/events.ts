@@ -73,6 +73,11 @@ export interface StreamEventData {
     error: string;
   };
   on_tools_complete: { count: number };
+  /**
+   * A hook is running: one with a status message (Claude `statusMessage`) at once, any other once it
+   * has run a second; its `on_hook_end` carries the same `call`.
+   */
+  on_hook_start: { hook: string; event: string; call: string; message?: string };
   on_hook_end: {
     hook: string;
     event: string;
@@ -82,6 +87,8 @@ export interface StreamEventData {
     ok: boolean;
     /** The hook_runs row, not the agent run. */
     run_id?: number;
+    /** The `call` of this run's `on_hook_start`, when one was sent. */
+    call?: string;
     /** On a failure: whether it let the run go on ('open') or blocked what it guards ('closed'). */
     failed?: 'open' | 'closed';
     timed_out?: boolean;

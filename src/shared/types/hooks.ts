@@ -16,6 +16,10 @@ export interface HookInfo {
   condition?: string;
   /** A handler of an agent's frontmatter: it runs only in that agent's runs. */
   agent?: string;
+  /** A handler of a skill's frontmatter: it runs once the skill was read in the thread. */
+  skill?: string;
+  /** A skill's `once: true` handler: it runs at most once in a thread. */
+  once?: boolean;
   enabled: boolean;
   trusted: boolean;
   path?: string;

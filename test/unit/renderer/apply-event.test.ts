@@ -459,4 +459,29 @@ describe('tool outcome from data, live and after a reload', () => {
     ]);
     expect(d.threads[T]!.tools.c1).toMatchObject({ status: 'done', attempts: { n: 2, max: 3 } });
   });
+  it('shows a running hook from its on_hook_start until its on_hook_end, and none after the run', () => {
+    const start = (call: string, message?: string) =>
+      env({
+        event: 'on_hook_start',
+        data: { hook: 'lint', event: 'PostToolUse', call, ...(message ? { message } : {}) },
+      });
+    const end = (call: string) =>
+      env({
+        event: 'on_hook_end',
+        data: { hook: 'lint', event: 'PostToolUse', duration_ms: 1200, ok: true, call },
+      });
+    let d = run([
+      env({ event: 'on_run_start', data: { workspace: '/w', model: 'm' } }),
+      start('c1', 'Linting the file…'),
+      start('c2'),
+    ]);
+    expect(d.threads[T]!.runningHooks).toEqual([
+      { call: 'c1', hook: 'lint', event: 'PostToolUse', message: 'Linting the file…' },
+      { call: 'c2', hook: 'lint', event: 'PostToolUse' },
+    ]);
+    d = run([end('c1')], d);
+    expect(d.threads[T]!.runningHooks?.map((h) => h.call)).toEqual(['c2']);
+    d = run([env({ event: 'done', data: { stop_reason: 'cancelled', iterations: 0 } })], d);
+    expect(d.threads[T]!.runningHooks).toBeUndefined();
+  });
 });

@@ -16,7 +16,7 @@ beforeEach(() => {
 });
 afterEach(() => sb.cleanup());
 
-type Handler = { command: string; args?: string[]; timeout?: number; type?: string };
+type Handler = { command: string; args?: string[]; timeout?: number; type?: string; once?: boolean };
 const cmd = (behaviour: string, tag = ''): Handler => ({ command: `${ZOO_SH} ${behaviour} ${tag}`.trim() });
 const exec = (behaviour: string, tag = ''): Handler => ({ command: ZOO_SH, args: [behaviour, tag] });
 
@@ -313,10 +313,10 @@ describe('Claude Code dialect', () => {
   it('bad JSON in a settings file is a listed problem and a diagnostic', async () => {
     mkdirSync(join(sb.ws, '.claude'), { recursive: true });
     writeFileSync(projectSettings(), '{ "hooks": ');
-    writeSettings(join(sb.home, 'settings.json'), { Nope: [{ hooks: [exec('deny')] }], PreToolUse: [{ hooks: [{ type: 'lambda', command: 'x' }] }] });
+    writeSettings(join(sb.home, 'settings.json'), { Nope: [{ hooks: [exec('deny')] }], PreToolUse: [{ hooks: [{ type: 'lambda', command: 'x' }, { ...exec('deny'), once: true }] }] });
     const { user } = await setup();
-    expect(user.infos.map((i) => i.problem)).toEqual([expect.stringMatching(/bad JSON/), expect.stringMatching(/unsupported event "Nope"/), expect.stringMatching(/handler type "lambda" is not supported/)]);
-    expect(user.diagnostics).toHaveLength(3);
+    expect(user.infos.map((i) => i.problem)).toEqual([expect.stringMatching(/bad JSON/), expect.stringMatching(/unsupported event "Nope"/), expect.stringMatching(/handler type "lambda" is not supported/), '"once" is for the hooks of a skill']);
+    expect(user.diagnostics).toHaveLength(4);
     expect(user.hooks).toEqual([]);
   });
 

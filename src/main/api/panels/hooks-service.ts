@@ -39,6 +39,7 @@ import { loadAgentProfile } from '../../agents/profile.ts';
 import { WorkbenchError, errorMessage } from '../../errors.ts';
 import type { PanelDeps } from './panel-deps.ts';
 import { agentHandlers } from '../../user-hooks/agent-hooks.ts';
+import { skillHandlers } from '../../user-hooks/skill-hooks.ts';
 import { readHookScript, writeHookScript } from './hook-script.ts';
 
 /** `trust: true` treats the workspace as trusted for that call (`workbench hooks … --trust`). */
@@ -149,7 +150,8 @@ export function createHooksService(deps: PanelDeps): HooksService {
     const claude = executable
       ? undefined
       : ((await loadClaudeHooks(o)).handlers.find(runnable) ??
-        (await agentHandlers(o)).map((a) => a.handler).find(runnable));
+        (await agentHandlers(o)).map((a) => a.handler).find(runnable) ??
+        (await skillHandlers(o)).find(runnable));
     if (!executable && !claude) {
       throw new WorkbenchError(
         id.startsWith('builtin:') ? 'invalid_args' : 'not_found',

@@ -26,6 +26,7 @@ function formatInfo(i: HookInfo): string {
     i.matcher ? `[${i.matcher}]` : '',
     i.condition ? `if ${i.condition}` : '',
     i.agent ? `(agent ${i.agent})` : '',
+    i.skill ? `(skill ${i.skill}${i.once ? ', once' : ''})` : '',
   ]
     .filter(Boolean)
     .join(' ');

@@ -174,6 +174,11 @@ function textPrinter(io: CliIo) {
         io.stderr(`todos:\n${todos.map((t) => `  ${mark[t.status]} ${t.title}`).join('\n')}\n`);
         break;
       }
+      case 'on_hook_start': {
+        const d = event.data;
+        io.stderr(`${who(event)}… hook ${d.hook} (${d.event})${d.message ? `: ${oneLine(d.message)}` : ' is running'}\n`);
+        break;
+      }
       case 'on_hook_message':
         io.stderr(`${event.data.kind === 'stop' ? '■ run stopped by hook' : '! hook'} ${event.data.hook}: ${oneLine(event.data.message)}\n`);
         break;

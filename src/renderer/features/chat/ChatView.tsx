@@ -5,6 +5,7 @@ import { ApprovalCard } from './ApprovalCard.tsx';
 import { Composer } from './Composer.tsx';
 import { MessageList } from './MessageList.tsx';
 import { InterruptedBanner } from './InterruptedBanner.tsx';
+import { HookStatus } from './HookStatus.tsx';
 import { ThreadInfoDrawer } from './ThreadInfoDrawer.tsx';
 import { LayoutToggles } from '../layout/LayoutToggles.tsx';
 
@@ -51,6 +52,7 @@ export function ChatView() {
           ))}
         </div>
       )}
+      {thread.runningHooks && <HookStatus hooks={thread.runningHooks} />}
       <Composer running={thread.running} queued={thread.queue.length} />
     </main>
   );

@@ -137,6 +137,16 @@ export function HookRow({
               agent {hook.agent}
             </span>
           )}
+          {hook.skill && (
+            <span
+              className="badge"
+              data-testid="hook-skill"
+              title={`Runs once the skill was read in a thread${hook.once ? ', at most once in it' : ''}`}
+            >
+              skill {hook.skill}
+              {hook.once ? ' · once' : ''}
+            </span>
+          )}
         </div>
       )}
       {hook.problem && (
