@@ -466,10 +466,14 @@ export async function createWorkbench(opts: WorkbenchOptions): Promise<Workbench
     agents: createAgentsService(panelDeps),
     hooks: createHooksService(panelDeps),
     // A workspace's own hook servers and MCP servers stop at once, not only from its next run on.
-    trust: createTrustService(trust, async (dirs) => {
-      endHookServersOf((hookFile) => dirs.some((dir) => isInside(hookFile, dir)));
-      await Promise.all(dirs.map((dir) => mcp.stopWorkspaceServers(dir)));
-    }),
+    trust: createTrustService(
+      trust,
+      async (dirs) => {
+        endHookServersOf((hookFile) => dirs.some((dir) => isInside(hookFile, dir)));
+        await Promise.all(dirs.map((dir) => mcp.stopWorkspaceServers(dir)));
+      },
+      home,
+    ),
     mcp: createMcpService({ ...panelDeps, mcp, workspace: defaultWorkspace }),
     checkpoints: createCheckpointService({
       store: db.checkpoints,

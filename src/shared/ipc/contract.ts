@@ -89,7 +89,8 @@ export interface TrustItem {
     | 'memory_paths'
     | 'skills_paths'
     | 'mcp_servers'
-    | 'http_tools';
+    | 'http_tools'
+    | 'frontmatter_hooks';
   path: string;
   /** What the item says (agent.yaml's system prompt's first lines, the paths it names); used only with trust. */
   detail?: string;

@@ -146,6 +146,25 @@ describe('trust status details', () => {
     ]);
   });
 
+  it("names the hooks of the workspace's own skills and agents, each with its skill or agent", async () => {
+    sb = await panelSandbox();
+    const skill = join(sb.ws, '.claude', 'skills', 'fmt');
+    mkdirSync(skill, { recursive: true });
+    writeFileSync(
+      join(skill, 'SKILL.md'),
+      '---\nname: fmt\ndescription: Formats\nhooks:\n  PostToolUse:\n    - matcher: Write\n      hooks:\n        - command: ./fmt.sh\n---\nFormat.\n',
+    );
+    mkdirSync(join(sb.ws, '.claude', 'agents'), { recursive: true });
+    writeFileSync(
+      join(sb.ws, '.claude', 'agents', 'auditor.md'),
+      '---\nname: auditor\ndescription: Audits\nhooks:\n  Stop:\n    - hooks:\n        - command: ./report.sh\n---\nAudit.\n',
+    );
+    const status = await sb.wb.trust.status({ workspace: sb.ws });
+    expect(status.items.find((i) => i.kind === 'frontmatter_hooks')?.detail).toBe(
+      ['skill fmt: PostToolUse [Write]: ./fmt.sh', 'agent auditor: Stop: ./report.sh'].join('\n'),
+    );
+  });
+
   it('says so when a settings file does not parse instead of hiding it', async () => {
     sb = await panelSandbox();
     mkdirSync(join(sb.ws, '.claude'));

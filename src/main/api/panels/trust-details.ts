@@ -68,7 +68,7 @@ function handlerLine(h: unknown): string | undefined {
  * `an agent reads the workspace and judges: …` for an agent one, `calls MCP tool <server> › <tool>`
  * for an mcp_tool one.
  */
-function commandHookLines(hooks: unknown): string[] {
+export function commandHookLines(hooks: unknown): string[] {
   const lines: string[] = [];
   for (const [event, groups] of Object.entries(isRecord(hooks) ? hooks : {})) {
     if (!Array.isArray(groups)) continue;

@@ -9,7 +9,15 @@ import type { TrustItem, TrustStatus } from '../../../shared/ipc/contract.ts';
 import { realDir } from '../../fs/real-dir.ts';
 import { MCP_FILE, readMcpFile } from '../../mcp/config.ts';
 import { claudeConfigDir } from '../../user-hooks/claude-plugins.ts';
-import { folderDetail, mcpServerLine, settingsHooksDetail } from './trust-details.ts';
+import {
+  commandHookLines,
+  folderDetail,
+  mcpServerLine,
+  settingsHooksDetail,
+} from './trust-details.ts';
+import { skillsWithHooks } from '../../user-hooks/skill-hooks.ts';
+import { loadAgentRegistry } from '../../agents/registry.ts';
+import { isInside } from '../../tools/path-guard.ts';
 import {
   loadAgentProfile,
   defaultSystemPrompt,
@@ -69,6 +77,28 @@ async function mcpItems(workspace: string): Promise<TrustItem[]> {
   return detail ? [{ kind: 'mcp_servers', path: file, detail }] : [];
 }
 
+/**
+ * The hooks of the workspace's own skills and agents (their frontmatter), each line naming its skill
+ * or agent: they run only with trust.
+ */
+async function frontmatterHookItems(workspace: string, home: string): Promise<TrustItem[]> {
+  const [skills, agents] = await Promise.all([
+    skillsWithHooks({ home, workspace }),
+    loadAgentRegistry({ workspace, home, trusted: true }).catch(() => ({ agents: [] })),
+  ]);
+  const lines = [
+    ...skills
+      .filter((s) => s.scope === 'workspace')
+      .flatMap((s) => commandHookLines(s.hooks).map((l) => `skill ${s.skill}: ${l}`)),
+    ...agents.agents
+      .filter((a) => a.profile.hooks && a.profile.source && isInside(a.profile.source, workspace))
+      .flatMap((a) => commandHookLines(a.profile.hooks).map((l) => `agent ${a.name}: ${l}`)),
+  ];
+  return lines.length
+    ? [{ kind: 'frontmatter_hooks', path: workspace, detail: lines.join('\n') }]
+    : [];
+}
+
 /** Exactly what an item would run or add: hook files, commands, servers. */
 function detailOf(
   kind: TrustItem['kind'],
@@ -119,11 +149,15 @@ async function profileItems(workspace: string): Promise<TrustItem[]> {
 export function createTrustService(
   trust: TrustStore,
   untrusted: (dirs: string[]) => Promise<void> = async () => {},
+  home?: string,
 ): TrustService {
   const statusOf = async (path: string): Promise<TrustStatus> => ({
     workspace: path,
     trusted: trust.isTrusted(path),
-    items: await inspectWorkspace(path),
+    items: [
+      ...(await inspectWorkspace(path)),
+      ...(home ? await frontmatterHookItems(path, home) : []),
+    ],
   });
   return {
     status: async (a) => statusOf(await realDir(a.workspace)),

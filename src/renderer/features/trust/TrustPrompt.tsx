@@ -15,6 +15,7 @@ const KIND: Record<TrustItem['kind'], string> = {
   skills_paths: 'Extra skill folders named in agent.yaml (read only if you trust it)',
   mcp_servers: 'MCP servers in .mcp.json (programs started on your machine, only if you trust it)',
   http_tools: 'HTTP tools in agent.yaml (offered only if you trust it)',
+  frontmatter_hooks: "Hooks in the workspace's skills and agents (run on your machine)",
 };
 
 /** Shown the first time a folder bringing hooks, skills or AGENTS.md is opened. */
