@@ -1,15 +1,15 @@
 /** A workbench over a test's sandbox, answered by a scripted model, closed after each test. */
 import { afterEach } from 'vitest';
 import { createWorkbench } from '../../src/main/api/workbench.ts';
-import type { Workbench } from '../../src/main/api/types.ts';
+import type { Workbench, WorkbenchOptions } from '../../src/main/api/types.ts';
 import type { StreamEvent } from '../../src/shared/types/index.ts';
 import { createScriptedLlm, type ScriptedLlm, type ScriptedTurn } from './scripted-llm.ts';
 
 export interface ScriptedWorkbench {
   /** The workbench opened last (throws before one was opened). */
   readonly wb: Workbench;
-  /** Opens a non-interactive workbench over the sandbox with `llm` as its model. */
-  open(llm: ScriptedLlm): Promise<Workbench>;
+  /** Opens a non-interactive workbench over the sandbox with `llm` as its model (and `more` options). */
+  open(llm: ScriptedLlm, more?: Partial<WorkbenchOptions>): Promise<Workbench>;
   /** Sends "go" in auto mode, answered by `script` to its end; its model calls and every event. */
   run(script: ScriptedTurn[]): Promise<{ llm: ScriptedLlm; events: StreamEvent[] }>;
 }
@@ -22,12 +22,13 @@ export function useScriptedWorkbench(env: {
     await current?.close();
     current = undefined;
   });
-  const open = async (llm: ScriptedLlm) => {
+  const open = async (llm: ScriptedLlm, more: Partial<WorkbenchOptions> = {}) => {
     current = await createWorkbench({
       home: env.sb.home,
       workspace: env.sb.ws,
       llm,
       interactive: false,
+      ...more,
     });
     return current;
   };

@@ -110,6 +110,8 @@ export interface WorkbenchOptions {
    * only for the variables an http hook's headers name and list in `allowedEnvVars`. Default process.env.
    */
   env?: Readonly<Record<string, string | undefined>>;
+  /** How long a finished thread waits for its user before Notification `idle_prompt` hooks run (default 60 s; tests). */
+  idlePromptMs?: number;
 }
 
 export interface Workbench {

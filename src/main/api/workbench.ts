@@ -27,6 +27,8 @@ import { endHookLeftovers } from '../user-hooks/runner.ts';
 import { endHookServers, endHookServersOf } from '../user-hooks/hook-server.ts';
 import { standaloneAgentRunner } from '../user-hooks/claude-agent-standalone.ts';
 import { managerMcpRunner } from '../user-hooks/claude-mcp-tool.ts';
+import type { HandlerRunner } from '../user-hooks/claude-hooks.ts';
+import { createIdleNotifier } from './idle-notify.ts';
 import { isInside } from '../tools/path-guard.ts';
 import { registerSecret } from '../secrets/redaction.ts';
 import { exporterFromSettings } from '../tracing/index.ts';
@@ -84,6 +86,14 @@ export async function createWorkbench(opts: WorkbenchOptions): Promise<Workbench
     ownRuns: () => new Set([...running.values()].map((r) => r.handle.runId)),
   });
   const mcp = createMcpManager();
+  const idle = createIdleNotifier({
+    home,
+    settings: () => settingsStore.get(),
+    isTrusted: (dir) => trust.isTrusted(dir),
+    hookRuns: db.hookRuns,
+    runner: () => handlerRunner(),
+    delayMs: opts.idlePromptMs,
+  });
 
   function llmFor(settings: WorkbenchSettings): LlmClient {
     if (opts.llm) return opts.llm;
@@ -112,6 +122,7 @@ export async function createWorkbench(opts: WorkbenchOptions): Promise<Workbench
 
   /** Deletes one thread, cancelling its run here; what the cancelled run writes as it ends goes too. */
   function removeThread(threadId: string): void {
+    idle.cancel(threadId);
     const run = running.get(threadId);
     run?.controller.abort();
     const forget = () => {
@@ -125,6 +136,7 @@ export async function createWorkbench(opts: WorkbenchOptions): Promise<Workbench
   }
 
   async function begin(args: SendArgs, resuming: boolean): Promise<RunHandle> {
+    if (args.threadId) idle.cancel(args.threadId);
     if (args.threadId && running.has(args.threadId)) {
       throw new WorkbenchError('conflict', 'a run is already in progress on this thread');
     }
@@ -174,7 +186,7 @@ export async function createWorkbench(opts: WorkbenchOptions): Promise<Workbench
         throw new WorkbenchError('conflict', `thread ${state.thread_id} has nothing to resume`);
     }
     const recipe = resuming ? undefined : await resolveRecipe(args, { workspace: workspaceRoot, home, trusted });
-    return launch({
+    const handle = await launch({
       state,
       text: recipe?.text ?? args.text,
       metadata: { ...args.metadata, ...(recipe ? { recipe_name: recipe.name } : {}) },
@@ -190,6 +202,9 @@ export async function createWorkbench(opts: WorkbenchOptions): Promise<Workbench
       controller: new AbortController(),
       leased: Boolean(args.threadId),
     });
+    // The run over, the thread waits for its user: `idle_prompt` if nobody writes for a minute.
+    if (!args.noHooks) void handle.finished.finally(() => idle.ended(handle.threadId, workspaceRoot));
+    return handle;
   }
 
   /** One run of an agent profile on a thread: the pipeline, the run, and its place in `running`. */
@@ -345,6 +360,24 @@ export async function createWorkbench(opts: WorkbenchOptions): Promise<Workbench
     });
   }
 
+  /** What a Claude handler that runs no process needs outside a run (the panel's Test, idle_prompt). */
+  function handlerRunner(): HandlerRunner {
+    const settings = settingsStore.get();
+    const model = { llm: llmFor(settings), model: opts.model ?? settings.provider.model };
+    return {
+      variables: opts.env,
+      model,
+      mcp: async (workspaceRoot) =>
+        managerMcpRunner(
+          mcp,
+          { workspace: workspaceRoot, home, settings, trusted: trust.isTrusted(workspaceRoot) },
+          await createWorkspace(workspaceRoot, { allowHardLinks: settings.allow_hard_links }),
+        ),
+      agent: (workspaceRoot) =>
+        standaloneAgentRunner({ ...model, home, workspaceRoot, allowHardLinks: settings.allow_hard_links }),
+    };
+  }
+
   const panelDeps: PanelDeps = {
     home,
     settings: {
@@ -356,22 +389,7 @@ export async function createWorkbench(opts: WorkbenchOptions): Promise<Workbench
     threads: db.threads,
     lastRequest: (threadId) => lastRequests.get(threadId),
     memoryFolders: (threadId) => [...(memoryFolders.get(threadId) ?? [])],
-    handlerRunner: () => {
-      const settings = settingsStore.get();
-      const model = { llm: llmFor(settings), model: opts.model ?? settings.provider.model };
-      return {
-        variables: opts.env,
-        model,
-        mcp: async (workspaceRoot) =>
-          managerMcpRunner(
-            mcp,
-            { workspace: workspaceRoot, home, settings, trusted: trust.isTrusted(workspaceRoot) },
-            await createWorkspace(workspaceRoot, { allowHardLinks: settings.allow_hard_links }),
-          ),
-        agent: (workspaceRoot) =>
-          standaloneAgentRunner({ ...model, home, workspaceRoot, allowHardLinks: settings.allow_hard_links }),
-      };
-    },
+    handlerRunner,
   };
 
   return {
@@ -499,6 +517,7 @@ export async function createWorkbench(opts: WorkbenchOptions): Promise<Workbench
     subscribe: (listener: (event: StreamEvent) => void) => bus.subscribe(listener),
     async close() {
       for (const run of running.values()) run.controller.abort();
+      await idle.close();
       await Promise.allSettled([...running.values()].map((r) => r.handle.finished));
       // The database's close below checkpoints the WAL with an fsync.
       db.transaction(() => spans.flush(), { deferSync: true });
