@@ -8,7 +8,7 @@ import { createScriptedLlm, type ScriptedLlm, type ScriptedTurn } from './script
 export interface ScriptedWorkbench {
   /** The workbench opened last (throws before one was opened). */
   readonly wb: Workbench;
-  /** Opens a non-interactive workbench over the sandbox with `llm` as its model (and `more` options). */
+  /** Opens a non-interactive workbench over the sandbox with `llm` as its model (and `more` options), closing the one before. */
   open(llm: ScriptedLlm, more?: Partial<WorkbenchOptions>): Promise<Workbench>;
   /** Sends "go" in auto mode, answered by `script` to its end; its model calls and every event. */
   run(script: ScriptedTurn[]): Promise<{ llm: ScriptedLlm; events: StreamEvent[] }>;
@@ -23,6 +23,8 @@ export function useScriptedWorkbench(env: {
     current = undefined;
   });
   const open = async (llm: ScriptedLlm, more: Partial<WorkbenchOptions> = {}) => {
+    // One workbench at a time: the one opened before is closed.
+    await current?.close();
     current = await createWorkbench({
       home: env.sb.home,
       workspace: env.sb.ws,

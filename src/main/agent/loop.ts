@@ -37,6 +37,8 @@ export interface RunSummary {
   error?: string;
   /** The model error's code (unauthorized, unreachable, model_not_found…) when the model call failed. */
   error_code?: string;
+  /** The HTTP status of the model's error answer, when it had one. */
+  error_status?: number;
   input_tokens: number;
   output_tokens: number;
 }
@@ -112,6 +114,7 @@ export async function runAgentLoop(input: AgentLoopInput): Promise<RunSummary> {
       if (response.interrupted) {
         summary.stop_reason = 'error';
         summary.error = `the model's answer broke off: ${response.error ?? 'stream interrupted'}`;
+        summary.error_code = 'stream_broken';
         return summary;
       }
 
@@ -151,10 +154,13 @@ export async function runAgentLoop(input: AgentLoopInput): Promise<RunSummary> {
     }
     summary.stop_reason = 'error';
     summary.error = errorMessage(err);
-    if (err instanceof LlmError) summary.error_code = err.code;
+    if (err instanceof LlmError) {
+      summary.error_code = err.code;
+      if (err.status !== undefined) summary.error_status = err.status;
+    }
     return summary;
   } finally {
-    await pipeline.afterAgent(ctx, { stop_reason: summary.stop_reason });
+    await pipeline.afterAgent(ctx, { stop_reason: summary.stop_reason, error: summary.error, error_code: summary.error_code, error_status: summary.error_status });
   }
 }
 

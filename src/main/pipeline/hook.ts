@@ -104,6 +104,14 @@ export interface TurnInfo {
   response: LlmResponse;
 }
 
+/** How a run ended, as `after_agent` hears it; a model error with its code and HTTP status. */
+export interface RunOutcome {
+  stop_reason: string;
+  error?: string;
+  error_code?: string;
+  error_status?: number;
+}
+
 /** What `after_turn` may ask for: replace the history (applied once the turn's tools ran), or compact. */
 export interface TurnOutcome {
   mutate?: Message[];
@@ -182,5 +190,5 @@ export interface Hook {
   /** Compacts the thread now (`callback: "compact"`); implemented by the hook that owns compaction. */
   compactThread?(ctx: RunContext): Promise<void>;
   /** Called once when the run ends, whatever the outcome (Claude SessionEnd-like cleanup). */
-  afterAgent?(ctx: RunContext, outcome: { stop_reason: string }): Promise<void>;
+  afterAgent?(ctx: RunContext, outcome: RunOutcome): Promise<void>;
 }

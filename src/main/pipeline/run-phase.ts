@@ -15,6 +15,7 @@ import type {
   PermissionAnswer,
   PermissionAsk,
   RunContext,
+  RunOutcome,
   WaitNotice,
   StopOutcome,
   ToolCallFn,
@@ -61,7 +62,7 @@ export interface Pipeline {
   ): Promise<{ blocked: boolean; reason?: string }>;
   /** `callback: "compact"`: the hooks that own compaction compact the thread now. */
   compactThread(ctx: RunContext): Promise<void>;
-  afterAgent(ctx: RunContext, outcome: { stop_reason: string }): Promise<void>;
+  afterAgent(ctx: RunContext, outcome: RunOutcome): Promise<void>;
 }
 
 /**

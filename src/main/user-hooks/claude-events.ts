@@ -18,6 +18,7 @@ const SAMPLES = {
   SessionEnd: () => ({ reason: 'other' }),
   PreCompact: () => ({ trigger: 'manual', custom_instructions: '' }),
   PostCompact: () => ({ trigger: 'manual', compact_summary: '' }),
+  StopFailure: () => ({ error_type: 'rate_limit', error: '429', error_message: 'rate limited by the model server (HTTP 429)' }),
 } satisfies Record<string, () => Record<string, unknown>>;
 
 export type ClaudeEvent = keyof typeof SAMPLES;
@@ -31,4 +32,27 @@ export function isClaudeEvent(name: string): name is ClaudeEvent {
 export function sampleClaudeInput(event: ClaudeEvent, sessionId: string, cwd: string): Record<string, unknown> {
   const base = { session_id: sessionId, cwd, permission_mode: 'default', hook_event_name: event, transcript_path: '' };
   return { ...base, ...SAMPLES[event]() };
+}
+
+/** Claude Code's `error_type` for each way a model call fails here (its matcher value). */
+const ERROR_TYPES: Record<string, string> = {
+  rate_limited: 'rate_limit',
+  unauthorized: 'authentication_failed',
+  model_not_found: 'model_not_found',
+  bad_request: 'invalid_request',
+  server_error: 'server_error',
+  unreachable: 'server_error',
+  timeout: 'server_error',
+  stream_broken: 'server_error',
+};
+
+/**
+ * The StopFailure input of a run a model error ended (`error` the HTTP status when there was one);
+ * undefined for any other end (a tool's or a hook's failure is not the model's). A stream that broke
+ * mid-answer is a `server_error`.
+ */
+export function stopFailure(outcome: { stop_reason: string; error?: string; error_code?: string; error_status?: number }): { error_type: string; error: string; error_message: string } | undefined {
+  const code = outcome.error_code;
+  if (outcome.stop_reason !== 'error' || outcome.error === undefined || code === undefined) return undefined;
+  return { error_type: ERROR_TYPES[code] ?? 'unknown', error: String(outcome.error_status ?? code), error_message: outcome.error };
 }

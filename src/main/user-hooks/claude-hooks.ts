@@ -26,6 +26,7 @@ import { callMcpToolHook, managerMcpRunner, type McpHookRunner } from './claude-
 import type { McpManager } from '../mcp/manager.ts';
 import { ruleRefusal, type PermissionRule } from '../middleware/permission-rules.ts';
 import { createBackgroundHooks } from './claude-background.ts';
+import { stopFailure } from './claude-events.ts';
 import { skillHandlerGate, skillsReadBy } from './skill-hooks.ts';
 import { writeTranscript } from './transcript.ts';
 import { toDialectResponse } from './tool-dialect.ts';
@@ -428,6 +429,9 @@ export function createClaudeHooks(opts: ClaudeHooksOptions, source: HookSource):
       const reason = outcome.stop_reason === 'cancelled' ? 'prompt_input_exit' : 'other';
       removeEnvFile(opts.home, ctx.runId);
       if (ctx.depth) return;
+      // A run that a model error ended: its StopFailure handlers hear why (their answer is not read).
+      const failure = stopFailure(outcome);
+      if (failure) await fire(ctx, 'StopFailure', failure.error_type, failure, { atEnd: true });
       await fire(ctx, 'SessionEnd', reason, { reason, stop_reason: outcome.stop_reason }, { atEnd: true });
     },
   };
