@@ -78,13 +78,15 @@ test('a streamed answer keeps its rendered blocks and shows the HTML a reload sh
   const text = 'Intro with a [link](https://example.com).\n\n```ts\nconst a: number = 1;\n```\n\n- one\n- two\n\nThe end.';
   await fake.script([{ text, chunkSize: 3, delayMs: 20 }]);
   await chat.sendNew('Stream code');
-  const first = chat.page.getByTestId('message-streaming').locator('.md-block').first();
-  await expect(first).toContainText('Intro');
-  const streamedBlock = await first.elementHandle();
+  // Found and held in one step: on a slow machine the stream may end between a check and a grab.
+  const streamedBlock = await chat.page.waitForFunction(() => {
+    const block = document.querySelector('[data-testid="message-streaming"] .md-block');
+    return block?.textContent?.includes('Intro') ? block : null;
+  });
   await expect(chat.assistant.last()).toContainText('The end.');
   await chat.waitIdle();
   // The finished message took over the streamed DOM instead of rendering the answer again.
-  expect(await streamedBlock!.evaluate((e) => e.isConnected)).toBe(true);
+  expect(await streamedBlock.evaluate((e) => (e as Element).isConnected)).toBe(true);
   await expect(chat.assistant.last().locator('.code-block .hljs-keyword').first()).toHaveText('const');
   const streamed = await chat.assistant.last().locator('.markdown').innerHTML();
   await app.reload();
