@@ -133,11 +133,14 @@ export async function runAgentLoop(input: AgentLoopInput): Promise<RunSummary> {
 
       pendingInvalidArgs = response.invalid_args ?? {};
       const results = await runToolCalls(ctx, calls, offeredTool);
-      const toolMessages = results.map(toToolMessage);
+      // A hook that said `continue: false` ends the run once the turn's results are stored, and so
+      // does one that stops the loop once the whole batch is in (Claude PostToolBatch).
+      const halted = results.some((r) => r.halt);
+      const batch = halted ? {} : await pipeline.afterToolBatch(ctx, { calls, results });
+      const toolMessages = withFeedback(results.map(toToolMessage), batch.context);
       input.append(toolMessages);
       ctx.emit({ event: 'on_tools_complete', data: { count: calls.length } });
-      // A hook that said `continue: false` ends the run once the turn's results are stored.
-      if (results.some((r) => r.halt)) {
+      if (halted || batch.halt) {
         summary.stop_reason = 'blocked';
         return summary;
       }
@@ -162,6 +165,14 @@ export async function runAgentLoop(input: AgentLoopInput): Promise<RunSummary> {
   } finally {
     await pipeline.afterAgent(ctx, { stop_reason: summary.stop_reason, error: summary.error, error_code: summary.error_code, error_status: summary.error_status });
   }
+}
+
+/** The batch's tool messages with what its hooks tell the model after the last one. */
+function withFeedback(messages: Message[], context: readonly string[] | undefined): Message[] {
+  if (!context?.length || messages.length === 0) return messages;
+  const last = messages.at(-1)!;
+  const content = `${last.content}\n\n<hook_feedback>\n${context.join('\n')}\n</hook_feedback>`;
+  return [...messages.slice(0, -1), { ...last, content }];
 }
 
 /** A fresh request for this round: the whole stored thread, every registered tool, no system blocks yet. */

@@ -104,6 +104,19 @@ export interface TurnInfo {
   response: LlmResponse;
 }
 
+/** A turn's tool calls, every one resolved, before the next model call (Claude PostToolBatch). */
+export interface ToolBatch {
+  calls: readonly ToolCall[];
+  results: readonly ToolResult[];
+}
+
+/** What `after_tool_batch` may ask for: end the run before the next model call, or tell the model something with the results. */
+export interface ToolBatchOutcome {
+  halt?: { by: string; reason: string };
+  /** Added to the batch's last result, as a `<hook_feedback>` block the model reads next. */
+  context?: string[];
+}
+
 /** How a run ended, as `after_agent` hears it; a model error with its code and HTTP status. */
 export interface RunOutcome {
   stop_reason: string;
@@ -183,6 +196,7 @@ export interface Hook {
   /** A call is about to wait for a person: answer in the person's place, or return nothing. */
   onPermissionRequest?(ctx: RunContext, ask: PermissionAsk): Promise<PermissionAnswer | void>;
   onNotification?(ctx: RunContext, notice: WaitNotice): Promise<void>;
+  afterToolBatch?(ctx: RunContext, batch: ToolBatch): Promise<ToolBatchOutcome | void>;
   afterTurn?(ctx: RunContext, info: TurnInfo): Promise<TurnOutcome>;
   onAgentStop?(ctx: RunContext, msgs: Message[]): Promise<StopOutcome>;
   /** Compaction is about to happen or happened; a 'pre' answer `{blocked: true}` skips it. */

@@ -15,6 +15,7 @@ export type PhaseName =
   | 'wrap_tool_call'
   | 'permission_request'
   | 'notification'
+  | 'after_tool_batch'
   | 'compact'
   | 'compact_thread'
   | 'after_agent';
@@ -132,6 +133,16 @@ export const PHASES: readonly PhaseSpec[] = [
     shape: 'sequential',
     order: 'pipeline',
     failure: 'isolate',
+    failClosedBlocks: false,
+    abort: 'propagate',
+  },
+  {
+    name: 'after_tool_batch',
+    method: 'afterToolBatch',
+    when: 'once a turn’s tool calls have all resolved, before the next model call; the first halt ends the run',
+    shape: 'sequential',
+    order: 'pipeline',
+    failure: 'deny-fast',
     failClosedBlocks: false,
     abort: 'propagate',
   },

@@ -18,6 +18,8 @@ import type {
   RunOutcome,
   WaitNotice,
   StopOutcome,
+  ToolBatch,
+  ToolBatchOutcome,
   ToolCallFn,
   TurnInfo,
   TurnOutcome,
@@ -55,6 +57,8 @@ export interface Pipeline {
   /** permission_request: the first hook that decides answers. */
   permissionRequest(ctx: RunContext, ask: PermissionAsk): Promise<PermissionAnswer | undefined>;
   notification(ctx: RunContext, notice: WaitNotice): Promise<void>;
+  /** after_tool_batch: the first hook that halts ends the run; context accumulates. */
+  afterToolBatch(ctx: RunContext, batch: ToolBatch): Promise<ToolBatchOutcome>;
   /** The compact phase: a 'pre' notice may be vetoed (first veto wins). */
   compact(
     ctx: RunContext,
@@ -251,6 +255,23 @@ export function createPipeline(hooks: readonly Hook[]): Pipeline {
         (h) => h.onNotification!(ctx, notice),
         () => false,
       );
+    },
+
+    async afterToolBatch(ctx, batch) {
+      const outcome: ToolBatchOutcome = {};
+      await sequence(
+        'after_tool_batch',
+        hooks,
+        ctx,
+        (h) => h.afterToolBatch!(ctx, batch),
+        (out) => {
+          if (out?.context?.length) (outcome.context ??= []).push(...out.context);
+          if (!out?.halt) return false;
+          outcome.halt = out.halt;
+          return true;
+        },
+      );
+      return outcome;
     },
 
     async compact(ctx, notice) {

@@ -383,6 +383,25 @@ export function createClaudeHooks(opts: ClaudeHooksOptions, source: HookSource):
       return { ...permission, by: decided.handler.name };
     },
 
+    async afterToolBatch(ctx, batch) {
+      // Each call of the turn as PostToolUse tells it: its input, then its response or its error.
+      const byId = new Map(batch.results.map((r) => [r.tool_call_id, r]));
+      const tool_calls = batch.calls.map((call) => {
+        const r = byId.get(call.id);
+        const common = { tool_name: claudeToolName(ctx.tools, call.name), tool_input: toClaudeInput(ctx.tools, call.name, call.args, ctx.workspace.root), tool_use_id: call.id };
+        if (!r || r.error !== undefined) return { ...common, error: r?.error ?? 'no result' };
+        return { ...common, tool_response: toDialectResponse(ctx.tools, 'claude', call.name, call.args, r, ctx.workspace.root) };
+      });
+      const agg = aggregate(await fire(ctx, 'PostToolBatch', undefined, { tool_calls }), opts.settings, false);
+      // A block stops the loop before the next model call (as `continue: false` does), the user told why.
+      const halt = agg.halt ?? agg.block;
+      if (halt) {
+        stopNotice(ctx, 'PostToolBatch', halt);
+        return { halt };
+      }
+      return agg.context.length ? { context: agg.context } : undefined;
+    },
+
     async onNotification(ctx, notice) {
       const toolName = claudeToolName(ctx.tools, notice.call.name);
       await fire(ctx, 'Notification', notice.type, { message: `Agent Workbench needs your permission to use ${toolName}`, title: 'Agent Workbench', notification_type: notice.type });
