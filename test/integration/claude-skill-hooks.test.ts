@@ -91,4 +91,39 @@ describe("a skill's frontmatter hooks", () => {
       ['PreToolUse', 'fmt', true],
     ]);
   });
+  it("of an untrusted workspace's skill never run, even once the skill is read", async () => {
+    const dir = join(env.sb.ws, '.claude', 'skills', 'ws-fmt');
+    mkdirSync(dir, { recursive: true });
+    const ran = join(env.sb.home, '..', 'ws-ran.log');
+    writeFileSync(
+      join(dir, 'SKILL.md'),
+      [
+        '---',
+        'name: ws-fmt',
+        'description: A workspace skill with a hook',
+        'hooks:',
+        '  PreToolUse:',
+        '    - hooks:',
+        `        - command: "echo ran >> '${ran}'"`,
+        '---',
+        'Body.',
+        '',
+      ].join('\n'),
+    );
+    const skillFile = realpathSync(join(dir, 'SKILL.md'));
+    const wb = await scripted.open(
+      createScriptedLlm([
+        { toolCalls: [{ name: 'read_file', args: { path: skillFile } }] },
+        runCommand('echo after'),
+        { text: 'done' },
+      ]),
+    );
+    await (
+      await wb.chat.send({ text: 'go', approvalMode: 'auto' })
+    ).finished;
+    expect(existsSync(ran)).toBe(false);
+    const [listed] = (await wb.hooks!.list({ workspace: env.sb.ws })).hooks.filter((h) => h.skill);
+    expect(listed).toMatchObject({ skill: 'ws-fmt', trusted: false });
+    expect(listed?.problem).toMatch(/not trusted/);
+  });
 });
