@@ -74,7 +74,8 @@ function serialized(payload: object): string {
 
 /**
  * Runs one executable hook (`<hook> run`, payload on stdin) and reads its answer with `check`.
- * `fileVersion` is the hook file's mtime when the caller has just checked it (see runnableFileVersion).
+ * `fileVersion` is the hook file's mtime when the caller has just checked it (see runnableFileVersion);
+ * `hookEnv` gives the hook's environment when the caller keeps one (default: built for this call).
  * Contract: never rejects; failures are in `reading.error`; `payload` must not change after the call.
  */
 export async function invokeExecutableHook(
@@ -86,17 +87,18 @@ export async function invokeExecutableHook(
   check: (o: Record<string, unknown>) => string,
   sandbox: HookSandboxContext,
   fileVersion?: number,
+  hookEnv: () => NodeJS.ProcessEnv = () => buildHookEnv(cwd),
 ): Promise<ExecutableInvocation> {
   const stdin = serialized(payload);
   let value: Record<string, unknown> | undefined;
   // A persistent hook's environment is built only when its server starts (buildHookEnv reads all of process.env).
-  const spec = { command: path, args: ref.persistent ? [] : ['run'], cwd, env: ref.persistent ? {} : buildHookEnv(cwd), stdin, timeoutMs: ref.timeoutMs, ...hookSandbox(ref.sandbox, sandbox, cwd, [path]) };
+  const spec = { command: path, args: ref.persistent ? [] : ['run'], cwd, env: ref.persistent ? {} : hookEnv(), stdin, timeoutMs: ref.timeoutMs, ...hookSandbox(ref.sandbox, sandbox, cwd, [path]) };
   const read = (res: HookProcessResult) => {
     const r = readExecutableResult(res, check);
     value = r.value;
     return r.reading;
   };
-  const exec = ref.persistent ? (s: HookProcessSpec) => callHookServer(s, ref.event, () => buildHookEnv(cwd), fileVersion) : undefined;
+  const exec = ref.persistent ? (s: HookProcessSpec) => callHookServer(s, ref.event, hookEnv, fileVersion) : undefined;
   const { reading } = await runAndRecord(target, ref, stdin, spec, read, exec);
   return { reading, value };
 }
@@ -150,6 +152,10 @@ export function createExecutableHooks(opts: ExecutableHooksOptions, source: Hook
   // Usage of the last turn per run, for the agent_stop payload.
   const lastUsage = new Map<string, UsageInfo>();
   const autoCompact = () => opts.settings.hook_overrides['builtin:summarization']?.enabled !== false;
+  // The hooks' environment, built once per workspace: reading all of process.env for every call cost
+  // a spawned hook 0.2 ms in a run (docs/performance.md). Never changed: each process gets a copy.
+  const envs = new Map<string, NodeJS.ProcessEnv>();
+  const hookEnv = (root: string) => () => envs.get(root) ?? envs.set(root, buildHookEnv(root)).get(root)!;
   // The context window and compaction trigger the run really uses (agent.yaml, else the defaults).
   const limits = (ctx: RunContext) => resolveCompaction(ctx.profile.context_window, ctx.profile.compaction);
 
@@ -181,6 +187,7 @@ export function createExecutableHooks(opts: ExecutableHooksOptions, source: Hook
       (o) => executableDecision(event, o),
       { settings: ctx.settings.sandbox, workbenchHome: ctx.home },
       version,
+      hookEnv(ctx.workspace.root),
     );
 
   return {
