@@ -75,4 +75,20 @@ describe('the idle_prompt notification', () => {
     await expect.poll(() => existsSync(files.idle), { timeout: 5000 }).toBe(true);
     expect(readFileSync(files.idle, 'utf8').trim().split('\n')).toHaveLength(1);
   });
+  it('is not sent for a thread deleted while its run went on', async () => {
+    const files = notificationHooks();
+    const wb = await scripted.open(
+      createScriptedLlm([
+        { toolCalls: [{ name: 'execute', args: { command: 'sleep 0.5' } }] },
+        { text: 'done' },
+      ]),
+      { idlePromptMs: 100 },
+    );
+    const handle = await wb.chat.send({ text: 'go', approvalMode: 'auto' });
+    await sleep(150);
+    wb.threads.delete({ threadId: handle.threadId });
+    await handle.finished;
+    await sleep(600);
+    expect(existsSync(files.idle)).toBe(false);
+  });
 });

@@ -27,6 +27,8 @@ export function createIdleNotifier(o: {
   home: string;
   settings: () => WorkbenchSettings;
   isTrusted: (workspace: string) => boolean;
+  /** Whether the thread still exists (one deleted while its run ended waits for nobody). */
+  exists: (threadId: string) => boolean;
   hookRuns?: HookRunStore;
   runner: () => HandlerRunner;
   delayMs?: number;
@@ -37,7 +39,7 @@ export function createIdleNotifier(o: {
 
   async function notify(threadId: string, workspace: string): Promise<void> {
     const settings = o.settings();
-    if (settings.disableAllHooks) return;
+    if (settings.disableAllHooks || !o.exists(threadId)) return;
     const trusted = o.isTrusted(workspace);
     const { handlers } = await loadClaudeHooks({ workspace, home: o.home, trusted, settings });
     const matching = handlers.filter(

@@ -90,6 +90,7 @@ export async function createWorkbench(opts: WorkbenchOptions): Promise<Workbench
     home,
     settings: () => settingsStore.get(),
     isTrusted: (dir) => trust.isTrusted(dir),
+    exists: (threadId) => db.threads.summary(threadId) !== undefined,
     hookRuns: db.hookRuns,
     runner: () => handlerRunner(),
     delayMs: opts.idlePromptMs,
