@@ -17,6 +17,7 @@ import { createExternalToolsHook, externalToolsInfo } from '../middleware/extern
 import type { McpManager } from '../mcp/manager.ts';
 import { createProfileHook, profileInfo } from '../middleware/profile.ts';
 import { createSkillsHook, skillsInfo } from '../middleware/skills.ts';
+import { loadSkills, type LoadSkillsResult } from '../skills/loader.ts';
 import { createMemoryHook, memoryInfo, type ThreadMemoryFolders } from '../middleware/memory.ts';
 import { createSummarizationHook, summarizationInfo } from '../middleware/summarization.ts';
 import { createUserHooks, type UserHooks } from '../user-hooks/index.ts';
@@ -73,6 +74,8 @@ interface Loaded {
   rules: PermissionRule[];
   /** The Claude dialect's settings files: hooks, permission rules and MCP servers read them. */
   claudeSettings: readonly ReadSettingsFile[];
+  /** The run's skills, read once: the skills catalog and the skills' hooks share them. */
+  skills: () => Promise<LoadSkillsResult>;
 }
 
 /** The built-ins in pipeline order; `user-hooks` marks where the user hooks go. */
@@ -106,13 +109,7 @@ const PIPELINE: readonly Builtin[] = [
   { info: profileInfo, create: (o) => [createProfileHook(o.profile)] },
   {
     info: skillsInfo,
-    create: (o) => [
-      createSkillsHook({
-        home: o.home,
-        extraPaths: o.profile.skills.paths,
-        disabled: o.settings.disabled_skills,
-      }),
-    ],
+    create: (o, { skills }) => [createSkillsHook({ home: o.home, load: skills })],
   },
   {
     info: memoryInfo,
@@ -180,6 +177,14 @@ function agentHooksOf(o: PipelineOptions): { agent?: AgentHooks } {
 export async function buildPipeline(o: PipelineOptions): Promise<PipelineHooks> {
   const on = (b: Builtin) => b.alwaysOn || builtinEnabled(o.settings, b.info.name);
   const claudeSettings = await readClaudeSettingsFiles(o.workspace, o.home);
+  let skillsRead: Promise<LoadSkillsResult> | undefined;
+  const skills = () =>
+    (skillsRead ??= loadSkills({
+      home: o.home,
+      workspace: o.workspace,
+      extraPaths: o.profile.skills.paths,
+      disabled: o.settings.disabled_skills,
+    }));
   // Permission rules are a protection: `--no-hooks` and a switched-off user-hooks leave them on.
   const permissions = await loadPermissionRules({ ...o, claudeSettings });
   const rules = [...permissions.rules, ...profileDenyRules(o.profile)];
@@ -195,7 +200,7 @@ export async function buildPipeline(o: PipelineOptions): Promise<PipelineHooks> 
         variables: o.env,
         rules,
         mcp: o.mcp,
-        skillPlaces: { extraPaths: o.profile.skills.paths, disabled: o.settings.disabled_skills },
+        skills,
         ...agentHooksOf(o),
       })
     : { hooks: [], infos: [], diagnostics: [] };
@@ -208,7 +213,7 @@ export async function buildPipeline(o: PipelineOptions): Promise<PipelineHooks> 
     infos: [...user.infos, ...script.infos],
     diagnostics: [...user.diagnostics, ...script.diagnostics],
   };
-  const loaded = { user: users, rules, claudeSettings };
+  const loaded = { user: users, rules, claudeSettings, skills };
   const hooks = PIPELINE.filter(on).flatMap((b) => b.create(o, loaded));
   return {
     hooks,

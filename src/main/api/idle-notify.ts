@@ -12,7 +12,7 @@ import { matcherMatches } from '../user-hooks/claude-tools.ts';
 import { transcriptPath } from '../user-hooks/transcript.ts';
 
 /** How long a finished thread waits for the user before `idle_prompt` (Claude Code's 60 s). */
-export const IDLE_PROMPT_MS = 60_000;
+const IDLE_PROMPT_MS = 60_000;
 
 export interface IdleNotifier {
   /** A run of the thread ended: the wait starts. */

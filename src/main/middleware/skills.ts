@@ -4,7 +4,7 @@
  * Progressive loading: the model reads a SKILL.md only when a task matches it.
  */
 import type { Hook, MiddlewareInfo } from '../pipeline/hook.ts';
-import { loadSkills } from '../skills/loader.ts';
+import { loadSkills, type LoadSkillsResult } from '../skills/loader.ts';
 import { renderCatalog } from '../skills/catalog.ts';
 
 export const skillsInfo: MiddlewareInfo = {
@@ -19,6 +19,8 @@ export interface SkillsHookOptions {
   extraPaths?: readonly string[];
   /** Skill names switched off in settings. */
   disabled?: readonly string[];
+  /** The run's skills when the pipeline loads them once for every part that needs them. */
+  load?: () => Promise<LoadSkillsResult>;
 }
 
 /**
@@ -34,7 +36,7 @@ export function createSkillsHook(opts: SkillsHookOptions): Hook {
     source: 'builtin',
     description: skillsInfo.description,
     async beforeAgent(ctx) {
-      const { skills, diagnostics } = await loadSkills({ home: opts.home, workspace: ctx.workspace.root, extraPaths: opts.extraPaths, disabled: opts.disabled });
+      const { skills, diagnostics } = await (opts.load?.() ?? loadSkills({ home: opts.home, workspace: ctx.workspace.root, extraPaths: opts.extraPaths, disabled: opts.disabled }));
       for (const skill of skills) if (skill.enabled) ctx.workspace.addReadRoot(skill.dir);
       for (const d of diagnostics) ctx.trace?.recordEvent('skill_diagnostic', { path: d.path, severity: d.severity, message: d.message });
       catalogs.set(ctx.runId, renderCatalog(skills));

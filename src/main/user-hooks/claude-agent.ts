@@ -27,7 +27,7 @@ import {
 import { hookProcessResult, type HookProcessResult, type HookProcessSpec } from './runner.ts';
 
 /** The most model calls one agent handler makes before it is a failure (as Claude Code caps it). */
-export const AGENT_HOOK_MAX_TURNS = 50;
+const AGENT_HOOK_MAX_TURNS = 50;
 
 /** The tools an agent handler may use, by their Claude Code names. */
 const READ_TOOLS = new Set(['Read', 'Grep', 'Glob']);
@@ -64,7 +64,7 @@ const SYSTEM = [
 ].join('\n');
 
 /** The run's read tools (those Claude Code calls Read, Grep and Glob), in a registry of their own. */
-export function agentHookTools(tools: ToolRegistry): ToolRegistry {
+function agentHookTools(tools: ToolRegistry): ToolRegistry {
   const picked = new ToolRegistry();
   for (const tool of tools.list())
     if (READ_TOOLS.has(claudeToolName(tools, tool.name))) picked.register(tool);

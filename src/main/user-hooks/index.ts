@@ -8,7 +8,8 @@ import type { Hook } from '../pipeline/hook.ts';
 import type { HookRunStore } from '../store/types.ts';
 import type { PermissionRule } from '../middleware/permission-rules.ts';
 import type { McpManager } from '../mcp/manager.ts';
-import { skillsWithHooks, type SkillPlaces } from './skill-hooks.ts';
+import { hooksOfSkills } from './skill-hooks.ts';
+import type { LoadSkillsResult } from '../skills/loader.ts';
 import { isClaudeRunnable, loadClaudeHooks, type AgentHooks, type ReadSettingsFile } from './claude-config.ts';
 import { createClaudeHooks } from './claude-hooks.ts';
 import { claudeInfo, executableInfo } from './list.ts';
@@ -43,8 +44,8 @@ export interface CreateUserHooksOptions {
   rules?: readonly PermissionRule[];
   /** The workbench's MCP servers (mcp_tool handlers). */
   mcp?: McpManager;
-  /** Where the run's skills come from: their frontmatter hooks join once a skill is read. */
-  skillPlaces?: SkillPlaces;
+  /** The run's skills (loaded once for the pipeline): their frontmatter hooks join once a skill is read. */
+  skills?: () => Promise<LoadSkillsResult>;
 }
 
 export interface UserHooks {
@@ -63,10 +64,10 @@ export interface UserHooks {
 export async function createUserHooks(opts: CreateUserHooksOptions): Promise<UserHooks> {
   const off = Boolean(opts.noHooks) || opts.settings.disableAllHooks;
   // Off means off: not even `<hook> hook` runs. Still list the settings handlers (reading is harmless).
-  const skills = off || !opts.skillPlaces ? [] : await skillsWithHooks({ ...opts, ...opts.skillPlaces });
+  const skillHooks = off || !opts.skills ? [] : hooksOfSkills((await opts.skills()).skills, opts.workspace);
   const [executable, claude] = await Promise.all([
     off ? Promise.resolve([]) : discoverExecutableHooks(opts),
-    loadClaudeHooks({ ...opts, skills }),
+    loadClaudeHooks({ ...opts, skills: skillHooks }),
   ]);
   const infos = [...executable.map((e) => executableInfo(e, opts.settings)), ...claude.handlers.map((h) => claudeInfo(h, opts.settings))];
   const diagnostics = [...claude.diagnostics];

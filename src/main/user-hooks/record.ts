@@ -144,7 +144,7 @@ export async function runAndRecord(
 }
 
 /** How long a hook without a status message runs before the user is told it is running. */
-export const SLOW_HOOK_NOTICE_MS = 1_000;
+const SLOW_HOOK_NOTICE_MS = 1_000;
 let hookCalls = 0;
 
 /**

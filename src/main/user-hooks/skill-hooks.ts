@@ -4,14 +4,14 @@
  * rest of the thread; `once: true` runs a handler at most once in it. A workspace skill's handlers
  * need the workspace trusted, as every workspace hook does.
  */
-import { realpathSync } from 'node:fs';
 import { basename, resolve } from 'node:path';
 import type { Message, ToolCall, WorkbenchSettings } from '../../shared/types/index.ts';
-import { loadSkills } from '../skills/loader.ts';
+import { loadSkills, type Skill } from '../skills/loader.ts';
 import { isInside } from '../tools/path-guard.ts';
 import { callEffects } from '../tools/call-policy.ts';
 import type { ToolRegistry } from '../tools/registry.ts';
 import type { HookRunStore } from '../store/types.ts';
+import { realPathOf } from './trust-store.ts';
 import {
   loadClaudeHooks,
   type ClaudeHandler,
@@ -19,30 +19,25 @@ import {
   type SkillHooks,
 } from './claude-config.ts';
 
-/** Where skills come from for a run: agent.yaml's extra folders, the skills switched off. */
-export interface SkillPlaces {
-  extraPaths?: readonly string[];
-  disabled?: readonly string[];
-}
-
-/** The enabled skills whose frontmatter has `hooks`. Contract: never rejects (a broken skill has none). */
-export async function skillsWithHooks(
-  o: { home: string; workspace: string } & SkillPlaces,
-): Promise<SkillHooks[]> {
-  const { skills } = await loadSkills({
-    home: o.home,
-    workspace: o.workspace,
-    extraPaths: o.extraPaths,
-    disabled: o.disabled,
-  }).catch(() => ({ skills: [] }));
+/** Of loaded skills, the enabled ones whose frontmatter has `hooks`, scoped by where they live. */
+export function hooksOfSkills(skills: readonly Skill[], workspace: string): SkillHooks[] {
   return skills
     .filter((s) => s.enabled && s.frontmatter.hooks !== undefined)
     .map((s) => ({
       skill: s.name,
       file: s.path,
-      scope: isInside(s.dir, o.workspace) ? 'workspace' : 'user',
+      scope: isInside(s.dir, workspace) ? 'workspace' : 'user',
       hooks: s.frontmatter.hooks,
     }));
+}
+
+/** The skills with hooks of a workspace, loaded here (listing, the trust prompt). */
+export async function skillsWithHooks(o: {
+  home: string;
+  workspace: string;
+  disabled?: readonly string[];
+}): Promise<SkillHooks[]> {
+  return hooksOfSkills((await loadSkills(o)).skills, o.workspace);
 }
 
 /** Every handler of every skill's frontmatter, problems included (the hooks panel, `workbench hooks list`). */
@@ -57,15 +52,6 @@ export async function skillHandlers(o: {
   if (skills.length === 0) return [];
   const { handlers } = await loadClaudeHooks({ ...o, skills });
   return handlers.filter((h) => h.skill !== undefined);
-}
-
-/** A path as the file it names (the real path when it exists). */
-function realOf(path: string): string {
-  try {
-    return realpathSync(path);
-  } catch {
-    return path;
-  }
 }
 
 /**
@@ -83,13 +69,13 @@ export function skillsReadBy(
   return reads.flatMap((p) => {
     const path = resolve(root, p);
     // Only a file named SKILL.md can be one (no system call for every other read of a long thread).
-    const skill = basename(path) === 'SKILL.md' ? files.get(realOf(path)) : undefined;
+    const skill = basename(path) === 'SKILL.md' ? files.get(realPathOf(path)) : undefined;
     return skill ? [skill] : [];
   });
 }
 
 /** The skills a thread has read already: their SKILL.md read by a call that succeeded. */
-export function skillsReadIn(
+function skillsReadIn(
   messages: readonly Message[],
   tools: ToolRegistry,
   root: string,
