@@ -183,6 +183,13 @@ function aggregate(outcomes: ClaudeOutcome[], settings: WorkbenchSettings, block
   return agg;
 }
 
+/** A finished call as Claude Code's post-tool events tell it: name, input, id, then its response or its error. */
+function finishedCall(ctx: RunContext, call: ToolCall, result: ToolResult) {
+  const common = { tool_name: claudeToolName(ctx.tools, call.name), tool_input: toClaudeInput(ctx.tools, call.name, call.args, ctx.workspace.root), tool_use_id: call.id };
+  if (result.error !== undefined) return { ...common, error: result.error };
+  return { ...common, tool_response: toDialectResponse(ctx.tools, 'claude', call.name, call.args, result, ctx.workspace.root) };
+}
+
 /** Creates the `claude-hooks` pipeline Hook. Contract: its methods never reject except on abort. */
 export function createClaudeHooks(opts: ClaudeHooksOptions, source: HookSource): Hook {
   const stopBlocks = new Map<string, number>();
@@ -340,17 +347,9 @@ export function createClaudeHooks(opts: ClaudeHooksOptions, source: HookSource):
       const started = performance.now();
       let result = await next(current);
       const event = result.error ? 'PostToolUseFailure' : 'PostToolUse';
-      const postInput = toClaudeInput(ctx.tools, current.name, current.args, ctx.workspace.root);
-      const fields: Record<string, unknown> = {
-        tool_name: toolName,
-        tool_input: postInput,
-        tool_use_id: call.id,
-        duration_ms: Math.round(performance.now() - started),
-        ...(result.error
-          ? { error: result.error, is_interrupt: result.status === 'cancelled' }
-          : { tool_response: toDialectResponse(ctx.tools, 'claude', current.name, current.args, result, ctx.workspace.root) }),
-      };
-      const post = aggregate(await fire(ctx, event, toolName, fields, { call: { tool: toolName, input: postInput } }), opts.settings, false);
+      const finished = finishedCall(ctx, current, result);
+      const fields = { ...finished, duration_ms: Math.round(performance.now() - started), ...(result.error ? { is_interrupt: result.status === 'cancelled' } : {}) };
+      const post = aggregate(await fire(ctx, event, toolName, fields, { call: { tool: toolName, input: finished.tool_input } }), opts.settings, false);
       if (post.updatedToolOutput !== undefined) result = { ...result, output: post.updatedToolOutput };
       // PostToolUse cannot undo the call; a "block" reason and extra context are fed back to the model.
       const feedback = [...(post.block ? [`[hook ${post.block.by}] ${post.block.reason}`] : []), ...pre.context, ...post.context];
@@ -384,13 +383,11 @@ export function createClaudeHooks(opts: ClaudeHooksOptions, source: HookSource):
     },
 
     async afterToolBatch(ctx, batch) {
-      // Each call of the turn as PostToolUse tells it: its input, then its response or its error.
+      // Each call of the turn as PostToolUse tells it, with the input it ran with.
       const byId = new Map(batch.results.map((r) => [r.tool_call_id, r]));
       const tool_calls = batch.calls.map((call) => {
-        const r = byId.get(call.id);
-        const common = { tool_name: claudeToolName(ctx.tools, call.name), tool_input: toClaudeInput(ctx.tools, call.name, call.args, ctx.workspace.root), tool_use_id: call.id };
-        if (!r || r.error !== undefined) return { ...common, error: r?.error ?? 'no result' };
-        return { ...common, tool_response: toDialectResponse(ctx.tools, 'claude', call.name, call.args, r, ctx.workspace.root) };
+        const r = byId.get(call.id) ?? { tool_call_id: call.id, name: call.name, output: '', error: 'no result', status: 'error' as const };
+        return finishedCall(ctx, r.rewritten ? { ...call, args: r.rewritten.args } : call, r);
       });
       const agg = aggregate(await fire(ctx, 'PostToolBatch', undefined, { tool_calls }), opts.settings, false);
       // A block stops the loop before the next model call (as `continue: false` does), the user told why.
