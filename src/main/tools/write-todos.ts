@@ -2,7 +2,7 @@
 import { z } from 'zod';
 import { TODO_STATUSES } from '../../shared/constants.ts';
 import type { Todo, TodoStatus } from '../../shared/types/index.ts';
-import { ToolError, defineTool, type Tool } from './types.ts';
+import { ToolError, defineTool, type Tool, type ToolDialect } from './types.ts';
 
 const ALLOWED = TODO_STATUSES.join(', ');
 
@@ -27,6 +27,7 @@ export function createWriteTodosTool(setTodos: (todos: Todo[]) => void): Tool {
     parameters: params,
     // Changes only the run's own todo list, never the workspace.
     effects: () => ({}),
+    dialects: { claude: TODO_WRITE },
     async execute(args) {
       const todos = validateTodos(args.todos);
       setTodos(todos);
@@ -59,6 +60,48 @@ export function validateTodos(input: unknown): Todo[] {
     seen.add(key);
     return { id: key, title, status: status as TodoStatus };
   });
+}
+
+/**
+ * Claude Code's TodoWrite: `{todos: [{content, status, activeForm}]}` with `completed` for done. The
+ * id is kept, so a hook's rewritten list still names the same tasks.
+ */
+const TODO_WRITE: ToolDialect = {
+  name: 'TodoWrite',
+  toInput: (input) => ({ ...input, todos: mapItems(input.todos, toClaudeTodo) }),
+  fromInput: (input) => ({ ...input, todos: mapItems(input.todos, fromClaudeTodo) }),
+};
+
+function mapItems(
+  todos: unknown,
+  fn: (t: Record<string, unknown>) => Record<string, unknown>,
+): unknown {
+  if (!Array.isArray(todos)) return todos;
+  return todos.map((t: unknown) =>
+    typeof t === 'object' && t !== null ? fn(t as Record<string, unknown>) : t,
+  );
+}
+
+function toClaudeTodo({
+  title,
+  status,
+  ...rest
+}: Record<string, unknown>): Record<string, unknown> {
+  return {
+    ...rest,
+    content: title,
+    status: status === 'done' ? 'completed' : status,
+    activeForm: title,
+  };
+}
+
+function fromClaudeTodo({
+  content,
+  status,
+  activeForm: _a,
+  ...rest
+}: Record<string, unknown>): Record<string, unknown> {
+  return { ...rest, title: content, status: status === 'completed' ? 'done' : status };
 }
 
 function summarize(todos: Todo[]): string {

@@ -19,6 +19,8 @@ const SAMPLES = {
   PreCompact: () => ({ trigger: 'manual', custom_instructions: '' }),
   PostCompact: () => ({ trigger: 'manual', compact_summary: '' }),
   PostToolBatch: () => ({ tool_calls: [{ tool_name: 'Bash', tool_input: { command: 'ls' }, tool_use_id: 'call_test', tool_response: { output: 'README.md' } }] }),
+  TaskCreated: () => ({ task_id: '1', task_subject: 'Write the tests', task_description: '' }),
+  TaskCompleted: () => ({ task_id: '1', task_subject: 'Write the tests', task_description: '' }),
   StopFailure: () => ({ error_type: 'rate_limit', error: '429', error_message: 'rate limited by the model server (HTTP 429)' }),
 } satisfies Record<string, () => Record<string, unknown>>;
 

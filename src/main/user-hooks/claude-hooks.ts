@@ -6,7 +6,7 @@
  */
 import { mkdir } from 'node:fs/promises';
 import { homedir } from 'node:os';
-import type { HookSource, Message, ToolCall, ToolResult, WorkbenchSettings } from '../../shared/types/index.ts';
+import type { HookSource, Message, Todo, ToolCall, ToolResult, WorkbenchSettings } from '../../shared/types/index.ts';
 import { CLAUDE_SESSION_END_MAX_MS } from '../../shared/constants.ts';
 import type { Hook, PermissionAnswer, RunContext, StopOutcome, UserMessageOutcome } from '../pipeline/hook.ts';
 import type { HookRunStore } from '../store/types.ts';
@@ -27,6 +27,7 @@ import type { McpManager } from '../mcp/manager.ts';
 import { ruleRefusal, type PermissionRule } from '../middleware/permission-rules.ts';
 import { createBackgroundHooks } from './claude-background.ts';
 import { stopFailure } from './claude-events.ts';
+import { reviewTasks, taskFields, type TaskEvent, type TaskVerdict } from './claude-tasks.ts';
 import { skillHandlerGate, skillsReadBy } from './skill-hooks.ts';
 import { writeTranscript } from './transcript.ts';
 import { toDialectResponse } from './tool-dialect.ts';
@@ -263,6 +264,12 @@ export function createClaudeHooks(opts: ClaudeHooksOptions, source: HookSource):
   const stopNotice = (ctx: RunContext, event: string, halt: { by: string; reason: string }) =>
     ctx.emit({ event: 'on_hook_message', name: halt.by, data: { hook: halt.by, event, message: halt.reason, kind: 'stop' } });
 
+  /** One task event's handlers (no matcher), read as blocking: a block or a fail-closed failure refuses the change. */
+  const decideTask = async (ctx: RunContext, event: TaskEvent, todo: Todo): Promise<TaskVerdict> => {
+    const agg = aggregate(await fire(ctx, event, undefined, taskFields(todo)), opts.settings, true);
+    return { context: agg.context, ...(agg.halt ? { halt: agg.halt } : {}), ...(agg.block ? { refused: agg.block } : {}) };
+  };
+
   const blocked = (ctx: RunContext, call: ToolCall, by: string, reason: string): ToolResult => {
     ctx.emit({ event: 'on_blocked', name: call.name, data: { by, reason, target: 'tool_call', tool_call_id: call.id } });
     return { tool_call_id: call.id, name: call.name, output: '', error: `blocked by hook ${by}: ${reason}`, status: 'blocked' };
@@ -344,6 +351,16 @@ export function createClaudeHooks(opts: ClaudeHooksOptions, source: HookSource):
         if (refused) return blocked(ctx, call, 'claude-hooks', refused);
         current = { ...call, args, raw_args: JSON.stringify(args) };
       }
+      // Claude's TodoWrite: its handlers hear each task the call adds or completes, and may refuse one.
+      const tasks = toolName === 'TodoWrite' ? await reviewTasks(ctx.state.todos ?? [], current.args, (event, todo) => decideTask(ctx, event, todo)) : undefined;
+      if (tasks?.halt) {
+        stopNotice(ctx, tasks.halt.event, tasks.halt);
+        return { ...blocked(ctx, call, tasks.halt.by, tasks.halt.reason), halt: tasks.halt };
+      }
+      if (tasks?.todos) {
+        const args = { ...current.args, todos: tasks.todos };
+        current = { ...current, args, raw_args: JSON.stringify(args) };
+      }
       const started = performance.now();
       let result = await next(current);
       const event = result.error ? 'PostToolUseFailure' : 'PostToolUse';
@@ -352,9 +369,10 @@ export function createClaudeHooks(opts: ClaudeHooksOptions, source: HookSource):
       const post = aggregate(await fire(ctx, event, toolName, fields, { call: { tool: toolName, input: finished.tool_input } }), opts.settings, false);
       if (post.updatedToolOutput !== undefined) result = { ...result, output: post.updatedToolOutput };
       // PostToolUse cannot undo the call; a "block" reason and extra context are fed back to the model.
-      const feedback = [...(post.block ? [`[hook ${post.block.by}] ${post.block.reason}`] : []), ...pre.context, ...post.context];
+      const feedback = [...(tasks?.feedback ?? []), ...(post.block ? [`[hook ${post.block.by}] ${post.block.reason}`] : []), ...pre.context, ...post.context];
       if (feedback.length) result = { ...result, output: `${result.output}\n\n<hook_feedback>\n${feedback.join('\n')}\n</hook_feedback>` };
       if (pre.updatedInput) result = markRewritten(result, pre.updatedInput.by, current.args);
+      else if (tasks?.by) result = { ...result, rewritten: { by: tasks.by, args: current.args } };
       if (post.halt) {
         stopNotice(ctx, event, post.halt);
         result = { ...result, halt: post.halt };

@@ -34,6 +34,8 @@ export const PROMPT_EVENTS = new Set([
   'UserPromptSubmit',
   'Stop',
   'SubagentStop',
+  'TaskCreated',
+  'TaskCompleted',
 ]);
 
 /** A prompt (or agent) handler's fields as a target, or why it cannot run. */
