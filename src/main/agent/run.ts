@@ -174,6 +174,7 @@ export function startRun(deps: RunDeps, setup: RunSetup, runId: string): RunHand
     },
     askUser: setup.askUser ? (call, reason) => setup.askUser!(ctx, call, reason) : undefined,
     notifyCompaction: (notice) => pipeline.compact(ctx, notice),
+    notifyInstructions: (files) => pipeline.instructionsLoaded(ctx, files).catch(() => undefined),
     requestPermission: (ask) => pipeline.permissionRequest(ctx, ask),
     // Nobody waits for a notification: a cancelled run ends it, and that is not an error.
     notify: (notice) => pipeline.notification(ctx, notice).catch(() => undefined),

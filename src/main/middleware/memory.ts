@@ -5,8 +5,13 @@
  * the agent reads or writes a file there, and stays for the rest of the thread.
  */
 import { dirname, isAbsolute, relative, resolve, sep } from 'node:path';
-import type { Hook, MiddlewareInfo } from '../pipeline/hook.ts';
-import { renderMemoryBlock, type MemoryImport } from '../memory/loader.ts';
+import type { Hook, LoadedInstructions, MiddlewareInfo, RunContext } from '../pipeline/hook.ts';
+import {
+  renderMemoryBlock,
+  type LoadedMemory,
+  type MemoryImport,
+  type MemoryScope,
+} from '../memory/loader.ts';
 import { createMemoryMemo } from '../memory/memo.ts';
 import { statIfAny } from '../fs/stat-if-any.ts';
 import { callEffects } from '../tools/call-policy.ts';
@@ -23,6 +28,14 @@ export interface MemoryHookOptions {
 
 /** Subfolders whose memory each thread follows (thread id → folders, in the order they were touched). */
 export type ThreadMemoryFolders = Map<string, Set<string>>;
+
+/** What a run has told the instructions_loaded phase: the memory it last checked and the files told. */
+interface Told {
+  memory?: LoadedMemory;
+  paths: Set<string>;
+  /** Subfolder → the path whose read or write brought it in. */
+  triggers: Map<string, string>;
+}
 
 export const memoryInfo: MiddlewareInfo = {
   name: 'memory',
@@ -42,6 +55,20 @@ export const MAX_MEMORY_FOLDERS = 32;
 export function createMemoryHook(opts: MemoryHookOptions): Hook {
   const memo = createMemoryMemo();
   const folders: ThreadMemoryFolders = opts.threadFolders ?? new Map();
+  const told = new WeakMap<RunContext, Told>();
+  const toldOf = (ctx: RunContext): Told => {
+    let t = told.get(ctx);
+    if (!t) told.set(ctx, (t = { paths: new Set(), triggers: new Map() }));
+    return t;
+  };
+  /** Tells the hooks about memory files that joined the run's requests since it last did. */
+  const tell = async (ctx: RunContext, memory: LoadedMemory, atStart: boolean) => {
+    const t = toldOf(ctx);
+    if (t.memory === memory) return;
+    t.memory = memory;
+    const files = joinedFiles(memory, t, atStart);
+    if (files.length && ctx.notifyInstructions) await ctx.notifyInstructions(files);
+  };
   const load = (workspace: string, threadId: string) =>
     memo.load({
       home: opts.home,
@@ -56,6 +83,7 @@ export function createMemoryHook(opts: MemoryHookOptions): Hook {
     async beforeAgent(ctx) {
       if (!folders.has(ctx.threadId)) folders.set(ctx.threadId, new Set());
       const memory = await load(ctx.workspace.root, ctx.threadId);
+      await tell(ctx, memory, true);
       // Files refused by the source policy are reported; cut cycles and repeats are only shown in the panel.
       for (const s of refusedFiles(memory.sources)) {
         ctx.trace?.recordEvent('memory_source_refused', { path: s.path, message: s.refused });
@@ -63,10 +91,9 @@ export function createMemoryHook(opts: MemoryHookOptions): Hook {
       }
     },
     async modifyRequest(ctx, req) {
-      return {
-        ...req,
-        system: [...req.system, renderMemoryBlock(await load(ctx.workspace.root, ctx.threadId))],
-      };
+      const memory = await load(ctx.workspace.root, ctx.threadId);
+      await tell(ctx, memory, false);
+      return { ...req, system: [...req.system, renderMemoryBlock(memory)] };
     },
     async wrapToolCall(ctx, call, next) {
       const result = await next(call);
@@ -77,6 +104,7 @@ export function createMemoryHook(opts: MemoryHookOptions): Hook {
       for (const p of [...(effects.reads ?? []), ...(effects.writes ?? [])]) {
         for (const dir of foldersOf(ctx.workspace.root, p)) {
           if (seen.size >= MAX_MEMORY_FOLDERS) return result;
+          if (!seen.has(dir)) toldOf(ctx).triggers.set(dir, resolve(ctx.workspace.root, p));
           seen.add(dir);
         }
       }
@@ -103,6 +131,41 @@ function foldersOf(root: string, path: string): string[] {
     dir = dirname(dir)
   )
     out.unshift(dir);
+  return out;
+}
+
+/**
+ * The files of `memory` not told yet: at the run's start every source read and what it imports;
+ * later a subfolder's memory (with the path that brought it in) and its imports. A top-level file
+ * created during a run joins its requests at once but is told at the next run's start.
+ */
+function joinedFiles(memory: LoadedMemory, told: Told, atStart: boolean): LoadedInstructions[] {
+  const out: LoadedInstructions[] = [];
+  const add = (file: LoadedInstructions) => {
+    if (told.paths.has(file.path)) return false;
+    told.paths.add(file.path);
+    out.push(file);
+    return true;
+  };
+  const addImports = (
+    parent: string,
+    scope: MemoryScope,
+    imports: readonly MemoryImport[] = [],
+  ) => {
+    for (const i of imports) {
+      if (!i.exists || i.refused) continue;
+      add({ path: i.path, scope, reason: 'import', parent });
+      addImports(i.path, scope, i.imports);
+    }
+  };
+  for (const s of memory.sources) {
+    if (!s.exists || s.refused) continue;
+    if (!atStart && s.scope !== 'subfolder' && !told.paths.has(s.path)) continue;
+    const trigger = told.triggers.get(dirname(s.path));
+    const reason = atStart ? 'run_start' : 'subfolder';
+    add({ path: s.path, scope: s.scope, reason, ...(trigger && !atStart ? { trigger } : {}) });
+    addImports(s.path, s.scope, s.imports);
+  }
   return out;
 }
 

@@ -74,6 +74,11 @@ export interface RunContext {
    */
   notifyCompaction?(notice: CompactionNotice): Promise<{ blocked: boolean; reason?: string }>;
   /**
+   * Runs the pipeline's instructions_loaded phase: memory files joined the run's requests. Set by
+   * the run, called by the memory middleware. Contract: never rejects.
+   */
+  notifyInstructions?(files: readonly LoadedInstructions[]): Promise<void>;
+  /**
    * Runs another agent profile as a subagent of this run on a fresh child thread (docs/agents.md).
    * Absent when the depth limit is reached. Contract: cancel of this run cancels the subagent.
    */
@@ -139,6 +144,19 @@ export interface CompactionNotice {
   summary?: string;
 }
 
+/** A memory file that joined a run's requests (Claude InstructionsLoaded). */
+export interface LoadedInstructions {
+  /** Its absolute path. */
+  path: string;
+  scope: 'user' | 'workspace' | 'local' | 'extra' | 'subfolder';
+  /** At the run's start, through a subfolder the agent touched, or imported by another memory file. */
+  reason: 'run_start' | 'subfolder' | 'import';
+  /** The path whose read or write brought a subfolder's memory in. */
+  trigger?: string;
+  /** The memory file that imported this one. */
+  parent?: string;
+}
+
 /** A call about to wait for a person's approval, or be refused because nobody can give it. */
 export interface PermissionAsk {
   call: ToolCall;
@@ -197,6 +215,8 @@ export interface Hook {
   onPermissionRequest?(ctx: RunContext, ask: PermissionAsk): Promise<PermissionAnswer | void>;
   onNotification?(ctx: RunContext, notice: WaitNotice): Promise<void>;
   afterToolBatch?(ctx: RunContext, batch: ToolBatch): Promise<ToolBatchOutcome | void>;
+  /** Memory files joined the run's requests; observe only. */
+  onInstructionsLoaded?(ctx: RunContext, files: readonly LoadedInstructions[]): Promise<void>;
   afterTurn?(ctx: RunContext, info: TurnInfo): Promise<TurnOutcome>;
   onAgentStop?(ctx: RunContext, msgs: Message[]): Promise<StopOutcome>;
   /** Compaction is about to happen or happened; a 'pre' answer `{blocked: true}` skips it. */

@@ -16,6 +16,7 @@ export type PhaseName =
   | 'permission_request'
   | 'notification'
   | 'after_tool_batch'
+  | 'instructions_loaded'
   | 'compact'
   | 'compact_thread'
   | 'after_agent';
@@ -143,6 +144,16 @@ export const PHASES: readonly PhaseSpec[] = [
     shape: 'sequential',
     order: 'pipeline',
     failure: 'deny-fast',
+    failClosedBlocks: false,
+    abort: 'propagate',
+  },
+  {
+    name: 'instructions_loaded',
+    method: 'onInstructionsLoaded',
+    when: 'memory files joined the run’s requests: at its start, or a subfolder’s once the agent touched it; observe only',
+    shape: 'sequential',
+    order: 'pipeline',
+    failure: 'isolate',
     failClosedBlocks: false,
     abort: 'propagate',
   },

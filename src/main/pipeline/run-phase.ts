@@ -11,6 +11,7 @@ import { isAbortError } from '../abort.ts';
 import type {
   CompactionNotice,
   Hook,
+  LoadedInstructions,
   ModelCallFn,
   PermissionAnswer,
   PermissionAsk,
@@ -59,6 +60,7 @@ export interface Pipeline {
   notification(ctx: RunContext, notice: WaitNotice): Promise<void>;
   /** after_tool_batch: the first hook that halts ends the run; context accumulates. */
   afterToolBatch(ctx: RunContext, batch: ToolBatch): Promise<ToolBatchOutcome>;
+  instructionsLoaded(ctx: RunContext, files: readonly LoadedInstructions[]): Promise<void>;
   /** The compact phase: a 'pre' notice may be vetoed (first veto wins). */
   compact(
     ctx: RunContext,
@@ -272,6 +274,16 @@ export function createPipeline(hooks: readonly Hook[]): Pipeline {
         },
       );
       return outcome;
+    },
+
+    async instructionsLoaded(ctx, files) {
+      await sequence(
+        'instructions_loaded',
+        hooks,
+        ctx,
+        (h) => h.onInstructionsLoaded!(ctx, files),
+        () => false,
+      );
     },
 
     async compact(ctx, notice) {

@@ -3,6 +3,7 @@
  * trying a handler by hand. Adding an event is a row here plus the place in claude-hooks.ts that
  * fires it.
  */
+import type { LoadedInstructions } from '../pipeline/hook.ts';
 
 const SAMPLES = {
   PreToolUse: () => ({ tool_name: 'Bash', tool_input: { command: 'ls' }, tool_use_id: 'call_test' }),
@@ -21,6 +22,7 @@ const SAMPLES = {
   PostToolBatch: () => ({ tool_calls: [{ tool_name: 'Bash', tool_input: { command: 'ls' }, tool_use_id: 'call_test', tool_response: { output: 'README.md' } }] }),
   TaskCreated: () => ({ task_id: '1', task_subject: 'Write the tests', task_description: '' }),
   TaskCompleted: () => ({ task_id: '1', task_subject: 'Write the tests', task_description: '' }),
+  InstructionsLoaded: () => ({ file_path: 'AGENTS.md', memory_type: 'Project', load_reason: 'session_start' }),
   StopFailure: () => ({ error_type: 'rate_limit', error: '429', error_message: 'rate limited by the model server (HTTP 429)' }),
 } satisfies Record<string, () => Record<string, unknown>>;
 
@@ -58,4 +60,18 @@ export function stopFailure(outcome: { stop_reason: string; error?: string; erro
   const code = outcome.error_code;
   if (outcome.stop_reason !== 'error' || outcome.error === undefined || code === undefined) return undefined;
   return { error_type: ERROR_TYPES[code] ?? 'unknown', error: String(outcome.error_status ?? code), error_message: outcome.error };
+}
+
+const LOAD_REASONS = { run_start: 'session_start', subfolder: 'nested_traversal', import: 'include' } as const;
+const MEMORY_TYPES: Record<LoadedInstructions['scope'], string> = { user: 'User', local: 'Local', workspace: 'Project', extra: 'Project', subfolder: 'Project' };
+
+/** The InstructionsLoaded input of a memory file that joined the run (`load_reason` is its matcher value). */
+export function instructionsFields(file: LoadedInstructions) {
+  return {
+    file_path: file.path,
+    memory_type: MEMORY_TYPES[file.scope],
+    load_reason: LOAD_REASONS[file.reason],
+    ...(file.trigger ? { trigger_file_path: file.trigger } : {}),
+    ...(file.parent ? { parent_file_path: file.parent } : {}),
+  };
 }

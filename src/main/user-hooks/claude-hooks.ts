@@ -26,7 +26,7 @@ import { callMcpToolHook, managerMcpRunner, type McpHookRunner } from './claude-
 import type { McpManager } from '../mcp/manager.ts';
 import { ruleRefusal, type PermissionRule } from '../middleware/permission-rules.ts';
 import { createBackgroundHooks } from './claude-background.ts';
-import { stopFailure } from './claude-events.ts';
+import { instructionsFields, stopFailure } from './claude-events.ts';
 import { reviewTasks, taskFields, type TaskEvent, type TaskVerdict } from './claude-tasks.ts';
 import { skillHandlerGate, skillsReadBy } from './skill-hooks.ts';
 import { writeTranscript } from './transcript.ts';
@@ -415,6 +415,14 @@ export function createClaudeHooks(opts: ClaudeHooksOptions, source: HookSource):
         return { halt };
       }
       return agg.context.length ? { context: agg.context } : undefined;
+    },
+
+    async onInstructionsLoaded(ctx, files) {
+      // Observe only, one file at a time: the answers are not read (Claude Code's are not either).
+      for (const file of files) {
+        const fields = instructionsFields(file);
+        await fire(ctx, 'InstructionsLoaded', fields.load_reason, fields);
+      }
     },
 
     async onNotification(ctx, notice) {
