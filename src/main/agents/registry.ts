@@ -5,7 +5,6 @@
  * order. Workspace profiles are inert (listed, never offered nor run) until the workspace is trusted.
  */
 import { readdirSync } from 'node:fs';
-import { homedir } from 'node:os';
 import { basename, join } from 'node:path';
 import { LineCounter, parseDocument, isMap, isSeq, stringify } from 'yaml';
 import { loadAgentProfile, PROFILE_RELATIVE_PATH, type AgentProfile } from './profile.ts';
@@ -13,6 +12,7 @@ import { parseProfileFile, profileFromFields, PROFILE_NAME } from './profile-fil
 import { checkSource } from './source-policy.ts';
 import { compareStrings } from '../tools/glob.ts';
 import { readTextFileSync } from '../fs/read-text-if-file.ts';
+import { claudeConfigDir } from '../env/claude-config-dir.ts';
 
 /** Where a profile was found. */
 export type ProfileSource = 'agent.yaml' | 'workspace' | 'claude-project' | 'user' | 'claude-user';
@@ -53,7 +53,7 @@ export const MAIN_AGENT = 'main';
 export function profileDirs(
   o: Pick<RegistryOptions, 'workspace' | 'home' | 'claudeHome'>,
 ): { dir: string; source: ProfileSource }[] {
-  const claudeHome = o.claudeHome ?? (process.env.CLAUDE_CONFIG_DIR || join(homedir(), '.claude'));
+  const claudeHome = o.claudeHome ?? claudeConfigDir();
   return [
     { dir: join(o.workspace, '.workbench', 'agents'), source: 'workspace' },
     { dir: join(o.workspace, '.claude', 'agents'), source: 'claude-project' },

@@ -8,6 +8,7 @@ import { lstatIfAny } from '../fs/stat-if-any.ts';
 import { realpath } from 'node:fs/promises';
 import { homedir } from 'node:os';
 import { join, sep } from 'node:path';
+import { claudeConfigDir } from '../env/claude-config-dir.ts';
 
 /**
  * The user's own agent config folders: the workbench home and the folders of the agents whose files
@@ -16,7 +17,10 @@ import { join, sep } from 'node:path';
  */
 export function userConfigDirs(home: string): string[] {
   const user = homedir();
-  return [home, join(user, '.claude'), join(user, '.kodelet'), join(user, '.agents')];
+  const claude = claudeConfigDir();
+  const own = [home, join(user, '.claude'), join(user, '.kodelet'), join(user, '.agents')];
+  // A Claude Code folder moved by CLAUDE_CONFIG_DIR is the user's own too.
+  return own.includes(claude) ? own : [...own, claude];
 }
 
 /** Where a source landed: its real path, or why it is refused. */

@@ -15,7 +15,7 @@ import {
   readClaudeSettingsFiles,
   type ReadSettingsFile,
 } from '../user-hooks/claude-config.ts';
-import { claudeConfigDir } from '../user-hooks/claude-plugins.ts';
+import { claudeConfigDir } from '../env/claude-config-dir.ts';
 import { claudeJsonPath, readClaudeJsonMcp } from './claude-json.ts';
 import { pluginServerFiles } from './claude-plugin-servers.ts';
 import { blockedBy, readServerPolicy } from './claude-server-policy.ts';

@@ -8,10 +8,10 @@
 import { statIfAny } from '../fs/stat-if-any.ts';
 import { READ_NONBLOCKING } from '../fs/read-text-if-file.ts';
 import { open } from 'node:fs/promises';
-import { homedir } from 'node:os';
 import { isAbsolute, join, resolve } from 'node:path';
 import { checkSource } from '../agents/source-policy.ts';
 import { importRefs, onlyImports, resolveRef } from './imports.ts';
+import { claudeConfigDir } from '../env/claude-config-dir.ts';
 
 export type MemoryScope = 'user' | 'workspace' | 'local' | 'extra' | 'subfolder';
 
@@ -105,10 +105,9 @@ export async function loadMemory(
   opts: LoadMemoryOptions,
   cache: MemoryCache = new Map(),
 ): Promise<LoadedMemory> {
-  const userHome = homedir();
   const candidates: Candidate[] = [];
   candidates.push({ scope: 'user', path: await pickFile(opts.home) });
-  candidates.push({ scope: 'user', path: join(userHome, '.claude', 'CLAUDE.md'), optional: true });
+  candidates.push({ scope: 'user', path: join(claudeConfigDir(), 'CLAUDE.md'), optional: true });
   const workspaceFile = await pickFile(opts.workspace);
   candidates.push({ scope: 'workspace', path: workspaceFile });
   candidates.push({ scope: 'workspace', path: join(opts.workspace, 'CLAUDE.md'), optional: true });

@@ -4,9 +4,9 @@
  * (found or not) instead of the loader's whole walk: an edit, a new file, a removed one or a swapped
  * symlink changes a stat signature and the next request loads again.
  */
-import { homedir } from 'node:os';
 import { isAbsolute, join, resolve } from 'node:path';
 import { statIfAny } from '../fs/stat-if-any.ts';
+import { claudeConfigDir } from '../env/claude-config-dir.ts';
 import {
   loadMemory,
   RACY_MS,
@@ -48,7 +48,7 @@ export function createMemoryMemo(opts: { cache?: MemoryCache; racyMs?: number } 
 function watchedPaths(opts: LoadMemoryOptions, memory: LoadedMemory | undefined): string[] {
   const paths = [
     ...agentFiles(opts.home),
-    join(homedir(), '.claude', 'CLAUDE.md'),
+    join(claudeConfigDir(), 'CLAUDE.md'),
     ...agentFiles(opts.workspace),
     join(opts.workspace, '.claude', 'CLAUDE.md'),
     join(opts.workspace, 'CLAUDE.local.md'),

@@ -5,11 +5,11 @@
  * name wins.
  */
 import { readdir } from 'node:fs/promises';
-import { homedir } from 'node:os';
 import { basename, join } from 'node:path';
 import { readFrontmatter } from '../skills/frontmatter.ts';
 import { compareStrings } from '../tools/glob.ts';
 import { readTextIfFile } from '../fs/read-text-if-file.ts';
+import { claudeConfigDir } from '../env/claude-config-dir.ts';
 
 export type RecipeSource = 'workspace' | 'claude' | 'user' | 'claude-user';
 
@@ -39,7 +39,7 @@ function roots(opts: RecipeRoots): { dir: string; source: RecipeSource }[] {
   return [
     ...(opts.trusted ? workspace : []),
     { dir: join(opts.home, 'recipes'), source: 'user' },
-    { dir: join(homedir(), '.claude', 'commands'), source: 'claude-user' },
+    { dir: join(claudeConfigDir(), 'commands'), source: 'claude-user' },
   ];
 }
 

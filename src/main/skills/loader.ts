@@ -11,6 +11,7 @@ import { readFrontmatter } from './frontmatter.ts';
 import { pluginSkillRoots } from './plugin-roots.ts';
 import { existsAs } from '../fs/stat-if-any.ts';
 import { READ_NONBLOCKING } from '../fs/read-text-if-file.ts';
+import { claudeConfigDir } from '../env/claude-config-dir.ts';
 
 /**
  * `claude`/`kodelet`: the workspace's `.claude/skills`/`.kodelet/skills`; `claude-user`/`kodelet-user`:
@@ -67,7 +68,7 @@ export function skillRoots(
     { dir: join(opts.workspace, '.workbench', 'skills'), source: 'workspace' },
     { dir: join(opts.home, 'skills'), source: 'user' },
     { dir: join(opts.workspace, '.claude', 'skills'), source: 'claude' },
-    { dir: join(homedir(), '.claude', 'skills'), source: 'claude-user' },
+    { dir: join(claudeConfigDir(), 'skills'), source: 'claude-user' },
     { dir: join(opts.workspace, '.kodelet', 'skills'), source: 'kodelet' },
     { dir: join(homedir(), '.kodelet', 'skills'), source: 'kodelet-user' },
     ...(opts.extraPaths ?? []).map((p) => ({

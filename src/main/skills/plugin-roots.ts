@@ -10,6 +10,7 @@ import { homedir } from 'node:os';
 import { join } from 'node:path';
 import { readTextIfFile } from '../fs/read-text-if-file.ts';
 import { existsAs } from '../fs/stat-if-any.ts';
+import { claudeConfigDir } from '../env/claude-config-dir.ts';
 
 /**
  * The `skills` folders of enabled, installed plugins.
@@ -42,7 +43,7 @@ async function kodeletPluginSkillRoots(
 }
 
 async function claudePluginSkillRoots(): Promise<Array<{ plugin: string; dir: string }>> {
-  const claude = join(homedir(), '.claude');
+  const claude = claudeConfigDir();
   const settings = await readJson(join(claude, 'settings.json'));
   const installed = await readJson(join(claude, 'plugins', 'installed_plugins.json'));
   const enabled = record(record(settings).enabledPlugins);

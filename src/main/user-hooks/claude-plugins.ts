@@ -5,14 +5,8 @@
  * hooks are its `hooks/hooks.json`.
  */
 import { readFileSync } from 'node:fs';
-import { homedir } from 'node:os';
 import { isAbsolute, join, resolve } from 'node:path';
 import { isRecord } from './json-output.ts';
-
-/** The user's Claude Code folder: `$CLAUDE_CONFIG_DIR`, else `~/.claude`. */
-export function claudeConfigDir(env: NodeJS.ProcessEnv = process.env): string {
-  return env.CLAUDE_CONFIG_DIR?.trim() || join(homedir(), '.claude');
-}
 
 /** One settings file's parsed content, with the scope that decides trust. */
 export interface SettingsData {

@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import type { TrustItem, TrustStatus } from '../../../shared/ipc/contract.ts';
 import { realDir } from '../../fs/real-dir.ts';
 import { MCP_FILE, readMcpFile } from '../../mcp/config.ts';
-import { claudeConfigDir } from '../../user-hooks/claude-plugins.ts';
+import { claudeConfigDir } from '../../env/claude-config-dir.ts';
 import {
   commandHookLines,
   folderDetail,
