@@ -19,7 +19,7 @@ import type { AgentProfile } from '../agents/profile.ts';
 import type { SubagentRequest, SubagentResult } from '../agents/subagent-types.ts';
 import type { ModelParams } from '../llm/types.ts';
 import type { SpanHandle } from '../tracing/types.ts';
-import type { Hook, RunContext } from '../pipeline/hook.ts';
+import type { Hook, RecipeCall, RunContext } from '../pipeline/hook.ts';
 import { createPipeline, type Pipeline } from '../pipeline/run-phase.ts';
 import { runAgentLoop, type RunSummary } from './loop.ts';
 import { ToolRegistry } from '../tools/registry.ts';
@@ -69,6 +69,7 @@ export interface RunSetup {
   /** Run metadata (`--meta`, the recipe); docs/events.md. */
   metadata?: Record<string, string>;
   recipe?: string;
+  recipeCall?: RecipeCall;
   /** Continue the stored thread without a new user message (docs/events.md#run-rescue). */
   resume?: boolean;
 }
@@ -189,6 +190,7 @@ export function startRun(deps: RunDeps, setup: RunSetup, runId: string): RunHand
       : undefined,
     metadata,
     recipe: setup.recipe,
+    recipeCall: setup.recipeCall,
     setMetadata: (key, value) => {
       metadata[key] = value;
       if (deps.db.runs.get(runId)) deps.db.runs.mergeMetadata(runId, { [key]: value });

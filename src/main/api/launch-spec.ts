@@ -4,7 +4,7 @@ import type { AgentEntry, AgentRegistry } from '../agents/registry.ts';
 import type { SubagentResult } from '../agents/subagent-types.ts';
 import type { SubagentLineage } from '../agent/run.ts';
 import type { ModelParams } from '../llm/types.ts';
-import type { RunContext } from '../pipeline/hook.ts';
+import type { RecipeCall, RunContext } from '../pipeline/hook.ts';
 import { WorkbenchError } from '../errors.ts';
 import type { RunHandle } from './types.ts';
 
@@ -29,6 +29,7 @@ export interface LaunchSpec {
   /** Run metadata (`--meta`, the recipe) and the recipe it came from (docs/events.md). */
   metadata?: Record<string, string>;
   recipe?: string;
+  recipeCall?: RecipeCall;
   /** Continue the stored thread without a new user message (docs/events.md#run-rescue). */
   resume?: boolean;
 }

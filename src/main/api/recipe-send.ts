@@ -1,6 +1,6 @@
 /** Turns a send's recipe (`--recipe NAME`, a composer `/name args`) into the run's prompt (docs/recipes.md). */
 import { WorkbenchError } from '../errors.ts';
-import { findRecipe, type RecipeRoots } from '../recipes/loader.ts';
+import { findRecipe, type RecipeRoots, type RecipeSource } from '../recipes/loader.ts';
 import { parseSlashCommand, renderRecipe } from '../recipes/render.ts';
 import type { SendArgs } from './types.ts';
 
@@ -12,7 +12,7 @@ import type { SendArgs } from './types.ts';
 export async function resolveRecipe(
   args: Pick<SendArgs, 'text' | 'recipe' | 'recipeArgs'>,
   roots: RecipeRoots,
-): Promise<{ name: string; text: string } | undefined> {
+): Promise<{ name: string; text: string; args: string; source: RecipeSource } | undefined> {
   const slash = args.recipe ? undefined : parseSlashCommand(args.text);
   const name = args.recipe ?? slash?.name;
   if (!name) return undefined;
@@ -21,11 +21,8 @@ export async function resolveRecipe(
     if (args.recipe) throw new WorkbenchError('not_found', `unknown recipe ${name}`);
     return undefined;
   }
-  const text = renderRecipe(
-    recipe.body,
-    args.recipe ? args.text.trim() : slash!.args,
-    args.recipeArgs,
-  );
+  const typed = args.recipe ? args.text.trim() : slash!.args;
+  const text = renderRecipe(recipe.body, typed, args.recipeArgs);
   if (!text) throw new WorkbenchError('invalid_args', `recipe ${name} is empty`);
-  return { name, text };
+  return { name, text, args: typed, source: recipe.source };
 }

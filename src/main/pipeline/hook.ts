@@ -11,6 +11,7 @@ import type { ToolRegistry } from '../tools/registry.ts';
 import type { Workspace } from '../tools/workspace.ts';
 import type { TraceRecorder } from '../tracing/types.ts';
 import type { CommandSnapshotRecord, NewCheckpoint } from '../store/checkpoint-store.ts';
+import type { RecipeSource } from '../recipes/loader.ts';
 
 /** Everything a hook may read or use during one run. */
 export interface RunContext {
@@ -88,6 +89,8 @@ export interface RunContext {
   /** The run's metadata (`--meta`, hooks) and the recipe it came from (docs/events.md). */
   readonly metadata?: Readonly<Record<string, string>>;
   readonly recipe?: string;
+  /** How the user invoked that recipe: its arguments and where it was found (Claude UserPromptExpansion). */
+  readonly recipeCall?: RecipeCall;
   /** Sets a run metadata key: stored with the run and its thread, and on the run's root span. */
   setMetadata?(key: string, value: string): void;
 }
@@ -142,6 +145,14 @@ export interface CompactionNotice {
   trigger: 'auto' | 'manual';
   /** The summary text, on 'post'. */
   summary?: string;
+}
+
+/** A recipe the user's message was expanded from (a composer `/name args`, `--recipe name args`). */
+export interface RecipeCall {
+  name: string;
+  /** What followed the name, as typed. */
+  args: string;
+  source: RecipeSource;
 }
 
 /** A memory file that joined a run's requests (Claude InstructionsLoaded). */

@@ -3,7 +3,7 @@
  * trying a handler by hand. Adding an event is a row here plus the place in claude-hooks.ts that
  * fires it.
  */
-import type { LoadedInstructions } from '../pipeline/hook.ts';
+import type { LoadedInstructions, RecipeCall } from '../pipeline/hook.ts';
 
 const SAMPLES = {
   PreToolUse: () => ({ tool_name: 'Bash', tool_input: { command: 'ls' }, tool_use_id: 'call_test' }),
@@ -22,6 +22,7 @@ const SAMPLES = {
   PostToolBatch: () => ({ tool_calls: [{ tool_name: 'Bash', tool_input: { command: 'ls' }, tool_use_id: 'call_test', tool_response: { output: 'README.md' } }] }),
   TaskCreated: () => ({ task_id: '1', task_subject: 'Write the tests', task_description: '' }),
   TaskCompleted: () => ({ task_id: '1', task_subject: 'Write the tests', task_description: '' }),
+  UserPromptExpansion: () => ({ expansion_type: 'slash_command', command_name: 'review', command_args: 'src/app.ts', command_source: 'project', prompt: '/review src/app.ts' }),
   InstructionsLoaded: () => ({ file_path: 'AGENTS.md', memory_type: 'Project', load_reason: 'session_start' }),
   StopFailure: () => ({ error_type: 'rate_limit', error: '429', error_message: 'rate limited by the model server (HTTP 429)' }),
 } satisfies Record<string, () => Record<string, unknown>>;
@@ -74,4 +75,11 @@ export function instructionsFields(file: LoadedInstructions) {
     ...(file.trigger ? { trigger_file_path: file.trigger } : {}),
     ...(file.parent ? { parent_file_path: file.parent } : {}),
   };
+}
+
+/** The UserPromptExpansion input of a recipe the user typed (a workspace recipe is the project's, as in Claude Code). */
+export function expansionFields(call: RecipeCall) {
+  const source = call.source === 'workspace' || call.source === 'claude' ? 'project' : 'user';
+  const prompt = call.args ? `/${call.name} ${call.args}` : `/${call.name}`;
+  return { expansion_type: 'slash_command', command_name: call.name, command_args: call.args, command_source: source, prompt };
 }

@@ -26,7 +26,7 @@ import { callMcpToolHook, managerMcpRunner, type McpHookRunner } from './claude-
 import type { McpManager } from '../mcp/manager.ts';
 import { ruleRefusal, type PermissionRule } from '../middleware/permission-rules.ts';
 import { createBackgroundHooks } from './claude-background.ts';
-import { instructionsFields, stopFailure } from './claude-events.ts';
+import { expansionFields, instructionsFields, stopFailure } from './claude-events.ts';
 import { reviewTasks, taskFields, type TaskEvent, type TaskVerdict } from './claude-tasks.ts';
 import { skillHandlerGate, skillsReadBy } from './skill-hooks.ts';
 import { writeTranscript } from './transcript.ts';
@@ -310,10 +310,16 @@ export function createClaudeHooks(opts: ClaudeHooksOptions, source: HookSource):
     async onUserMessage(ctx, text): Promise<UserMessageOutcome> {
       // A subagent's task is written by the agent, not submitted by the user.
       if (ctx.depth) return { blocked: false };
+      // A recipe (Claude's custom command) typed as `/name args` expanded into `text`: UserPromptExpansion first.
+      const call = ctx.recipeCall;
+      const expansion = call ? aggregate(await fire(ctx, 'UserPromptExpansion', call.name, expansionFields(call)), opts.settings, true) : undefined;
+      const refused = expansion?.block ?? expansion?.ask;
+      if (refused) return { blocked: true, reason: refused.reason, by: refused.by };
       const agg = aggregate(await fire(ctx, 'UserPromptSubmit', undefined, { prompt: text }), opts.settings, true);
       const stop = agg.block ?? agg.ask;
       if (stop) return { blocked: true, reason: stop.reason, by: stop.by };
-      return agg.context.length ? { blocked: false, additional_context: agg.context.join('\n') } : { blocked: false };
+      const context = [...(expansion?.context ?? []), ...agg.context];
+      return context.length ? { blocked: false, additional_context: context.join('\n') } : { blocked: false };
     },
 
     async wrapToolCall(ctx, call, next) {

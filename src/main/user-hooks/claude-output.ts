@@ -121,7 +121,7 @@ export function readClaudeResult(event: string, res: HookProcessResult): { readi
   if (parsed?.kind === 'invalid') return { reading: { decision: 'error', error: parsed.error, jsonValid: false }, verdict: { failed: parsed.error } };
   if (stdout === '') return { reading: { decision: 'none' }, verdict: {} };
   // Plain text is model context only for the prompt and session-start events.
-  if (event === 'UserPromptSubmit' || event === 'SessionStart') {
+  if (event === 'UserPromptSubmit' || event === 'UserPromptExpansion' || event === 'SessionStart') {
     return { reading: { decision: 'context' }, verdict: { additionalContext: cap(stdout) } };
   }
   return { reading: { decision: 'none' }, verdict: {} };

@@ -35,7 +35,7 @@ export interface RecordedRun {
  * Events whose hooks guard something (a tool call, a prompt, a compaction): only there does a
  * fail-closed hook's failure block; everywhere else a failure lets the run go on.
  */
-const GUARD_EVENTS = new Set(['before_tool_call', 'user_message_send', 'PreToolUse', 'UserPromptSubmit', 'PreCompact', 'TaskCreated', 'TaskCompleted']);
+const GUARD_EVENTS = new Set(['before_tool_call', 'user_message_send', 'PreToolUse', 'UserPromptSubmit', 'UserPromptExpansion', 'PreCompact', 'TaskCreated', 'TaskCompleted']);
 
 /** Which way a failure of `hook` went. Contract: 'closed' only for a fail-closed guard. */
 export function failedWay(hook: Pick<UserHookRef, 'event' | 'failMode'>): 'open' | 'closed' {
