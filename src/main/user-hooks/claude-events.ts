@@ -23,6 +23,7 @@ const SAMPLES = {
   TaskCreated: () => ({ task_id: '1', task_subject: 'Write the tests', task_description: '' }),
   TaskCompleted: () => ({ task_id: '1', task_subject: 'Write the tests', task_description: '' }),
   UserPromptExpansion: () => ({ expansion_type: 'slash_command', command_name: 'review', command_args: 'src/app.ts', command_source: 'project', prompt: '/review src/app.ts' }),
+  FileChanged: () => ({ file_path: '.envrc', event: 'change' }),
   InstructionsLoaded: () => ({ file_path: 'AGENTS.md', memory_type: 'Project', load_reason: 'session_start' }),
   StopFailure: () => ({ error_type: 'rate_limit', error: '429', error_message: 'rate limited by the model server (HTTP 429)' }),
 } satisfies Record<string, () => Record<string, unknown>>;

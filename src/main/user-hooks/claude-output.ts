@@ -25,6 +25,8 @@ export interface ClaudeVerdict {
   updatedToolOutput?: string;
   /** PermissionRequest `hookSpecificOutput.decision`: the answer in the person's place. */
   permission?: { behavior: 'allow' | 'deny'; message?: string; interrupt?: boolean };
+  /** SessionStart / FileChanged `watchPaths`: the files FileChanged hooks watch besides their matchers' (absolute paths). */
+  watchPaths?: string[];
   /** Set when the run failed (treated per fail mode). */
   failed?: string;
 }
@@ -69,6 +71,10 @@ function fromJson(o: Record<string, unknown>, event: string): ClaudeVerdict {
     const uto = hso.updatedToolOutput;
     if (uto !== undefined && uto !== null) v.updatedToolOutput = typeof uto === 'string' ? uto : JSON.stringify(uto);
     if (event === 'PermissionRequest' && hso.decision !== undefined && hso.decision !== null) v.permission = permissionDecision(hso.decision);
+    if (hso.watchPaths !== undefined && hso.watchPaths !== null) {
+      if (!Array.isArray(hso.watchPaths) || !hso.watchPaths.every((p) => typeof p === 'string')) throw new Error('"watchPaths" must be an array of paths');
+      v.watchPaths = hso.watchPaths as string[];
+    }
   }
   if (o.continue === false) v.halt = stopReason || reason || `stopped by hook (${event})`;
   return v;

@@ -1,5 +1,5 @@
 /**
- * Claude Code's `CLAUDE_ENV_FILE` (docs/hooks.md): a file per run that SessionStart hooks append
+ * Claude Code's `CLAUDE_ENV_FILE` (docs/hooks.md): a file per run that SessionStart and FileChanged hooks append
  * `export NAME=value` lines to; the variables reach the run's later commands. The lines are read, never
  * run by a shell, so a value is taken literally (one pair of surrounding quotes is removed).
  */
