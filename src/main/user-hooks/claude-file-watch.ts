@@ -6,6 +6,7 @@
  */
 import { watch, type FSWatcher } from 'node:fs';
 import { basename, dirname, isAbsolute, resolve } from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { statIfAny } from '../fs/stat-if-any.ts';
 import { errorMessage } from '../errors.ts';
 import type { ClaudeHandler } from './claude-config.ts';
@@ -106,6 +107,51 @@ export function watchFiles(
       for (const t of pending.values()) clearTimeout(t);
       for (const w of folders.values()) w.close();
       folders.clear();
+    },
+  };
+}
+
+/** The watches of the runs going on, each with the FileChanged calls it set off, one after another. */
+export interface RunWatches {
+  /**
+   * Watches `fixed` and `asked` for the run; `tell` runs the handlers of one change and resolves the
+   * `watchPaths` they returned, if any (they replace `asked`).
+   */
+  start(
+    runId: string,
+    paths: { fixed: readonly string[]; asked: readonly string[] },
+    tell: (path: string, event: FileEvent) => Promise<string[] | undefined>,
+    onProblem: (message: string) => void,
+  ): void;
+  /** Stops watching; waits for a call still going, at most `capMs`. */
+  stop(runId: string, capMs: number): Promise<void>;
+}
+
+export function createRunWatches(): RunWatches {
+  const runs = new Map<string, { watch: FileWatch; queue: Promise<void> }>();
+  return {
+    start(runId, paths, tell, onProblem) {
+      const entry = { queue: Promise.resolve() } as { watch: FileWatch; queue: Promise<void> };
+      const changed = (path: string, event: FileEvent) => {
+        entry.queue = entry.queue
+          .then(async () => {
+            const asked = await tell(path, event);
+            if (asked) entry.watch.setDynamic(asked);
+          })
+          .catch(() => undefined);
+      };
+      entry.watch = watchFiles(paths.fixed, changed, onProblem);
+      if (paths.asked.length) entry.watch.setDynamic(paths.asked);
+      runs.set(runId, entry);
+    },
+    async stop(runId, capMs) {
+      const entry = runs.get(runId);
+      if (!entry) return;
+      runs.delete(runId);
+      entry.watch.close();
+      const cap = new AbortController();
+      await Promise.race([entry.queue, sleep(capMs, undefined, { ref: false, signal: cap.signal }).catch(() => undefined)]);
+      cap.abort();
     },
   };
 }

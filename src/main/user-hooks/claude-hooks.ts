@@ -7,7 +7,6 @@
 import { mkdir } from 'node:fs/promises';
 import { homedir } from 'node:os';
 import { basename } from 'node:path';
-import { setTimeout as sleep } from 'node:timers/promises';
 import type { HookSource, Message, Todo, ToolCall, ToolResult, WorkbenchSettings } from '../../shared/types/index.ts';
 import { CLAUDE_SESSION_END_MAX_MS } from '../../shared/constants.ts';
 import type { Hook, PermissionAnswer, RunContext, StopOutcome, UserMessageOutcome } from '../pipeline/hook.ts';
@@ -34,7 +33,7 @@ import { skillHandlerGate, skillsReadBy } from './skill-hooks.ts';
 import { writeTranscript } from './transcript.ts';
 import { toDialectResponse } from './tool-dialect.ts';
 import { createEnvFile, readEnvFile, removeEnvFile } from './env-file.ts';
-import { matcherPaths, watchFiles, type FileEvent, type FileWatch } from './claude-file-watch.ts';
+import { createRunWatches, matcherPaths, type FileEvent } from './claude-file-watch.ts';
 import type { UserHookRef } from './types.ts';
 
 /** Stop-hook blocks in a row before we let the agent stop anyway (Claude Code's cap). */
@@ -201,8 +200,7 @@ export function createClaudeHooks(opts: ClaudeHooksOptions, source: HookSource):
   const background = createBackgroundHooks();
   // SessionStart additionalContext / plain stdout, a system block of every request of the run.
   const sessionContext = new Map<string, string>();
-  // FileChanged: what a run watches, and its handlers' calls one after another.
-  const watches = new Map<string, { watch: FileWatch; queue: Promise<void> }>();
+  const watches = createRunWatches();
 
   async function fire(
     ctx: RunContext,
@@ -265,40 +263,6 @@ export function createClaudeHooks(opts: ClaudeHooksOptions, source: HookSource):
     return outcomes;
   }
 
-  /**
-   * Watches the run's FileChanged files: each change is told to the handlers matching the file's
-   * name, in turn; the `export` lines they add to CLAUDE_ENV_FILE reach the run's later commands and
-   * their `watchPaths` replace the paths hooks asked for.
-   */
-  function watchRun(ctx: RunContext, envFile: string | undefined, asked: string[]): void {
-    const entry = { queue: Promise.resolve() } as { watch: FileWatch; queue: Promise<void> };
-    const told = (path: string, event: FileEvent) => {
-      entry.queue = entry.queue
-        .then(async () => {
-          const outcomes = await fire(ctx, 'FileChanged', basename(path), { file_path: path, event }, { env: envFile ? { CLAUDE_ENV_FILE: envFile } : {} });
-          if (envFile && ctx.toolEnv) Object.assign(ctx.toolEnv, readEnvFile(envFile));
-          const paths = outcomes.findLast((o) => o.verdict.watchPaths)?.verdict.watchPaths;
-          if (paths) entry.watch.setDynamic(paths);
-        })
-        .catch(() => undefined);
-    };
-    const problem = (message: string) => ctx.emit({ event: 'error', data: { message, code: 'diagnostic' } });
-    entry.watch = watchFiles(matcherPaths(opts.handlers, ctx.workspace.root), told, problem);
-    if (asked.length) entry.watch.setDynamic(asked);
-    watches.set(ctx.runId, entry);
-  }
-
-  /** Stops watching the run's files; waits for a FileChanged call still going, at most `capMs`. */
-  async function unwatchRun(runId: string, capMs: number): Promise<void> {
-    const entry = watches.get(runId);
-    if (!entry) return;
-    watches.delete(runId);
-    entry.watch.close();
-    const stop = new AbortController();
-    await Promise.race([entry.queue, sleep(capMs, undefined, { ref: false, signal: stop.signal }).catch(() => undefined)]);
-    stop.abort();
-  }
-
   /** Shows the user why a hook ended the run (`stopReason`, for the user, not the model). */
   const stopNotice = (ctx: RunContext, event: string, halt: { by: string; reason: string }) =>
     ctx.emit({ event: 'on_hook_message', name: halt.by, data: { hook: halt.by, event, message: halt.reason, kind: 'stop' } });
@@ -333,7 +297,16 @@ export function createClaudeHooks(opts: ClaudeHooksOptions, source: HookSource):
       if (envFile && ctx.toolEnv) Object.assign(ctx.toolEnv, readEnvFile(envFile));
       const context = outcomes.map((o) => o.verdict.additionalContext).filter((c): c is string => Boolean(c));
       if (context.length) sessionContext.set(ctx.runId, context.join('\n'));
-      if (opts.handlers.some((h) => h.event === 'FileChanged')) watchRun(ctx, envFile, outcomes.flatMap((o) => o.verdict.watchPaths ?? []));
+      if (opts.handlers.some((h) => h.event === 'FileChanged')) {
+        // What FileChanged handlers export reaches later commands too; their watchPaths replace SessionStart's.
+        const paths = { fixed: matcherPaths(opts.handlers, ctx.workspace.root), asked: outcomes.flatMap((o) => o.verdict.watchPaths ?? []) };
+        const tell = async (path: string, event: FileEvent) => {
+          const told = await fire(ctx, 'FileChanged', basename(path), { file_path: path, event }, { env: envFile ? { CLAUDE_ENV_FILE: envFile } : {} });
+          if (envFile && ctx.toolEnv) Object.assign(ctx.toolEnv, readEnvFile(envFile));
+          return told.findLast((o) => o.verdict.watchPaths)?.verdict.watchPaths;
+        };
+        watches.start(ctx.runId, paths, tell, (message) => ctx.emit({ event: 'error', data: { message, code: 'diagnostic' } }));
+      }
     },
 
     async modifyRequest(ctx, req) {
@@ -509,7 +482,7 @@ export function createClaudeHooks(opts: ClaudeHooksOptions, source: HookSource):
 
     async afterAgent(ctx, outcome) {
       // Background handlers finish before the run ends (a CLI run would otherwise cut them off).
-      await unwatchRun(ctx.runId, CLAUDE_SESSION_END_MAX_MS);
+      await watches.stop(ctx.runId, CLAUDE_SESSION_END_MAX_MS);
       const left = await background.settle(ctx.runId, CLAUDE_SESSION_END_MAX_MS);
       if (left) ctx.emit({ event: 'on_hook_message', name: 'claude-hooks', data: { hook: 'claude-hooks', event: 'SessionEnd', message: `${left} background hook${left === 1 ? '' : 's'} still running after ${CLAUDE_SESSION_END_MAX_MS / 1000} s: no longer waited for`, kind: 'message' } });
       background.forget(ctx.runId);
