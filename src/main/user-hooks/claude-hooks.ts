@@ -200,6 +200,8 @@ export function createClaudeHooks(opts: ClaudeHooksOptions, source: HookSource):
   const background = createBackgroundHooks();
   // SessionStart additionalContext / plain stdout, a system block of every request of the run.
   const sessionContext = new Map<string, string>();
+  // The run's CLAUDE_ENV_FILE.
+  const envFiles = new Map<string, string>();
   const watches = createRunWatches();
 
   async function fire(
@@ -263,6 +265,20 @@ export function createClaudeHooks(opts: ClaudeHooksOptions, source: HookSource):
     return outcomes;
   }
 
+  /**
+   * SessionStart with `source`: what its handlers export reaches the run's later commands, what they
+   * add for the model joins every later request of the run.
+   */
+  async function sessionStart(ctx: RunContext, source: 'startup' | 'resume' | 'compact'): Promise<ClaudeOutcome[]> {
+    const envFile = envFiles.get(ctx.runId);
+    const outcomes = await fire(ctx, 'SessionStart', source, { source, model: ctx.model }, { env: envFile ? { CLAUDE_ENV_FILE: envFile } : {} });
+    if (envFile && ctx.toolEnv) Object.assign(ctx.toolEnv, readEnvFile(envFile));
+    const context = outcomes.map((o) => o.verdict.additionalContext).filter((c): c is string => Boolean(c));
+    const before = sessionContext.get(ctx.runId);
+    if (context.length) sessionContext.set(ctx.runId, [...(before ? [before] : []), ...context].join('\n'));
+    return outcomes;
+  }
+
   /** Shows the user why a hook ended the run (`stopReason`, for the user, not the model). */
   const stopNotice = (ctx: RunContext, event: string, halt: { by: string; reason: string }) =>
     ctx.emit({ event: 'on_hook_message', name: halt.by, data: { hook: halt.by, event, message: halt.reason, kind: 'stop' } });
@@ -293,10 +309,8 @@ export function createClaudeHooks(opts: ClaudeHooksOptions, source: HookSource):
       const source = state.messages.filter((m) => m.role === 'user').length > 1 ? 'resume' : 'startup';
       // CLAUDE_ENV_FILE: the `export` lines SessionStart hooks append reach the run's later commands.
       const envFile = createEnvFile(opts.home, ctx.runId);
-      const outcomes = await fire(ctx, 'SessionStart', source, { source, model: ctx.model }, { env: envFile ? { CLAUDE_ENV_FILE: envFile } : {} });
-      if (envFile && ctx.toolEnv) Object.assign(ctx.toolEnv, readEnvFile(envFile));
-      const context = outcomes.map((o) => o.verdict.additionalContext).filter((c): c is string => Boolean(c));
-      if (context.length) sessionContext.set(ctx.runId, context.join('\n'));
+      if (envFile) envFiles.set(ctx.runId, envFile);
+      const outcomes = await sessionStart(ctx, source);
       if (opts.handlers.some((h) => h.event === 'FileChanged')) {
         // What FileChanged handlers export reaches later commands too; their watchPaths replace SessionStart's.
         const paths = { fixed: matcherPaths(opts.handlers, ctx.workspace.root), asked: outcomes.flatMap((o) => o.verdict.watchPaths ?? []) };
@@ -473,6 +487,8 @@ export function createClaudeHooks(opts: ClaudeHooksOptions, source: HookSource):
     async onCompact(ctx, notice) {
       if (notice.phase === 'post') {
         await fire(ctx, 'PostCompact', notice.trigger, { trigger: notice.trigger, compact_summary: notice.summary ?? '' });
+        // As after Claude Code's compaction, SessionStart handlers matching `compact` may bring back what the summary left out.
+        if (!ctx.depth) await sessionStart(ctx, 'compact');
         return;
       }
       const agg = aggregate(await fire(ctx, 'PreCompact', notice.trigger, { trigger: notice.trigger, custom_instructions: '' }), opts.settings, true);
@@ -488,6 +504,7 @@ export function createClaudeHooks(opts: ClaudeHooksOptions, source: HookSource):
       background.forget(ctx.runId);
       stopBlocks.delete(ctx.runId);
       sessionContext.delete(ctx.runId);
+      envFiles.delete(ctx.runId);
       const reason = outcome.stop_reason === 'cancelled' ? 'prompt_input_exit' : 'other';
       removeEnvFile(opts.home, ctx.runId);
       if (ctx.depth) return;

@@ -156,6 +156,18 @@ describe('Claude Code dialect', () => {
     expect(JSON.parse(readFileSync(join(sb.ws, 'claude-postcompact.json'), 'utf8'))).toMatchObject({ hook_event_name: 'PostCompact', compact_summary: 'the gist' });
   });
 
+  it('after a compaction, SessionStart handlers matching compact run and what they say joins later requests', async () => {
+    writeSettings(projectSettings(), { SessionStart: [{ matcher: 'compact', hooks: [exec('context')] }, { matcher: 'startup', hooks: [exec('record', 'startup')] }] });
+    const { hook, t } = await setup();
+    await hook!.beforeAgent!(t.ctx, t.ctx.state);
+    expect(existsSync(join(sb.ws, 'claude-startup.json'))).toBe(true);
+    const before = await hook!.modifyRequest!(t.ctx, requestOf([]));
+    expect(before.system.join('\n')).not.toContain('the build uses make');
+    await hook!.onCompact!(t.ctx, { phase: 'post', trigger: 'auto', summary: 'the gist' });
+    const after = await hook!.modifyRequest!(t.ctx, requestOf([]));
+    expect(after.system.join('\n')).toContain('remember: the build uses make');
+  });
+
   it('matching handlers run in parallel', async () => {
     writeSettings(projectSettings(), { PreToolUse: [{ hooks: [exec('allow', '1'), exec('allow', '1.01'), exec('allow', '1.02')] }] });
     const { call } = await setup();
