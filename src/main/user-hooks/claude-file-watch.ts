@@ -19,6 +19,8 @@ const SETTLE_MS = 50;
 export interface FileWatch {
   /** Replaces the paths hooks asked for (`watchPaths`); the matchers' files stay watched. */
   setDynamic(paths: readonly string[]): void;
+  /** Takes every watched file as it is now, untold (what changed since is never told). */
+  absorb(): void;
   close(): void;
 }
 
@@ -102,6 +104,11 @@ export function watchFiles(
       dynamic = paths.filter((p) => isAbsolute(p));
       sync();
     },
+    absorb() {
+      for (const t of pending.values()) clearTimeout(t);
+      pending.clear();
+      for (const p of seen.keys()) seen.set(p, signature(p));
+    },
     close() {
       closed = true;
       for (const t of pending.values()) clearTimeout(t);
@@ -132,11 +139,21 @@ export function createRunWatches(): RunWatches {
   return {
     start(runId, paths, tell, onProblem) {
       const entry = { queue: Promise.resolve() } as { watch: FileWatch; queue: Promise<void> };
+      // While handlers run, what changes is theirs: a handler that rewrites a watched file (its own,
+      // or another handler's) must not set the handlers off again, and again.
+      let running = false;
       const changed = (path: string, event: FileEvent) => {
+        if (running) return;
         entry.queue = entry.queue
           .then(async () => {
-            const asked = await tell(path, event);
-            if (asked) entry.watch.setDynamic(asked);
+            running = true;
+            try {
+              const asked = await tell(path, event);
+              if (asked) entry.watch.setDynamic(asked);
+            } finally {
+              entry.watch.absorb();
+              running = false;
+            }
           })
           .catch(() => undefined);
       };

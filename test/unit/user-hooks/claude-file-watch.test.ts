@@ -3,7 +3,8 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, expect, it, vi } from 'vitest';
-import { watchFiles, type FileEvent, type FileWatch } from '../../../src/main/user-hooks/claude-file-watch.ts';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { createRunWatches, watchFiles, type FileEvent, type FileWatch } from '../../../src/main/user-hooks/claude-file-watch.ts';
 
 let dir: string;
 let watcher: FileWatch | undefined;
@@ -32,4 +33,26 @@ it("says which folder it cannot watch, and watches the others", () => {
   const problems: string[] = [];
   watcher = watchFiles([join(dir, 'missing', '.env'), join(dir, '.env')], () => {}, (m) => problems.push(m));
   expect(problems).toEqual([expect.stringContaining(`cannot watch ${join(dir, 'missing')} for FileChanged hooks`)]);
+});
+
+it('does not set itself off: what changes while the handlers run is theirs, a later change is told again', async () => {
+  dir = mkdtempSync(join(tmpdir(), 'wb-watch-'));
+  const file = join(dir, '.env');
+  writeFileSync(file, 'A=1\n');
+  const told: FileEvent[] = [];
+  const runs = createRunWatches();
+  // A formatter: each time .env changes, it rewrites .env (and takes a moment doing it).
+  runs.start('run_1', { fixed: [file], asked: [] }, async (_path, event) => {
+    told.push(event);
+    writeFileSync(file, `A=${told.length + 1}  # formatted\n`);
+    await sleep(150);
+    return undefined;
+  }, () => {});
+  writeFileSync(file, 'A=2\n');
+  await vi.waitFor(() => expect(told).toEqual(['change']));
+  await sleep(400);
+  expect(told).toEqual(['change']);
+  writeFileSync(file, 'A=30\n');
+  await vi.waitFor(() => expect(told).toEqual(['change', 'change']));
+  await runs.stop('run_1', 1000);
 });
