@@ -1,4 +1,4 @@
-import { readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test, expect, e2eEnv } from './fixtures.ts';
 import { MemoryPage } from './pages/memory-page.ts';
@@ -112,4 +112,21 @@ test('when the agent edits AGENTS.md during a run the editor shows it, or offers
   await expect(memory.pane('workspace').locator('.view-lines')).toContainText(
     'rewritten by the agent',
   );
+});
+
+test("the effective context lists a Claude Code rule with paths as waiting for a matching file", async ({ app }) => {
+  const dotClaude = join(e2eEnv('WB_WORKSPACE'), '.claude');
+  const made = !existsSync(dotClaude);
+  const rules = join(dotClaude, 'rules');
+  mkdirSync(rules, { recursive: true });
+  writeFileSync(join(rules, 'api.md'), '---\npaths: "src/api/**/*.ts"\n---\nRoutes validate input.\n');
+  try {
+    const memory = new MemoryPage(app);
+    await memory.open('effective');
+    await expect(app.getByTestId('memory-rule-paths')).toHaveText(
+      ' · for src/api/**/*.ts: waits until the agent touches a matching file',
+    );
+  } finally {
+    rmSync(made ? dotClaude : rules, { recursive: true, force: true });
+  }
 });

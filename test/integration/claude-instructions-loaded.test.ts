@@ -51,4 +51,33 @@ describe('InstructionsLoaded', () => {
       expect.objectContaining({ file_path: join(ws, 'pkg', 'AGENTS.md'), trigger_file_path: join(ws, 'pkg', 'src', 'a.ts') }),
     ]);
   });
+
+  it("loads Claude Code's rules: plain ones at the start, a rule with paths once a matching file is read", async () => {
+    const ws = env.sb.ws;
+    mkdirSync(join(ws, '.claude', 'rules', 'api'), { recursive: true });
+    mkdirSync(join(ws, 'src', 'api'), { recursive: true });
+    writeFileSync(join(ws, '.claude', 'rules', 'style.md'), 'Prefer small functions.\n');
+    writeFileSync(join(ws, '.claude', 'rules', 'api', 'routes.md'), '---\npaths:\n  - "src/api/**/*.ts"\n---\nEvery route validates its input.\n');
+    writeFileSync(join(ws, 'src', 'api', 'users.ts'), 'export {};\n');
+    writeFileSync(join(ws, 'README.md'), 'hello\n');
+    const log = join(env.sb.home, '..', 'rules.log');
+    writeFileSync(
+      join(env.claudeDir, 'settings.json'),
+      JSON.stringify({ hooks: { InstructionsLoaded: [{ hooks: [{ command: `cat >> '${log}'; echo >> '${log}'` }] }] } }),
+    );
+    const read = (path: string) => ({ toolCalls: [{ name: 'read_file', args: { path } }] });
+    const { llm } = await scripted.run([read('README.md'), read('src/api/users.ts'), { text: 'done' }]);
+
+    const system = (i: number) => llm.calls[i]!.request.system.join('\n');
+    expect(system(0)).toContain('Prefer small functions.');
+    expect(system(1)).not.toContain('Every route validates its input.');
+    expect(system(2)).toContain('Every route validates its input.');
+    expect(system(2)).not.toContain('paths:');
+    const rule = join(ws, '.claude', 'rules', 'api', 'routes.md');
+    expect(logged(log).map((i) => [i.load_reason, i.file_path])).toEqual([
+      ['session_start', join(ws, '.claude', 'rules', 'style.md')],
+      ['path_glob_match', rule],
+    ]);
+    expect(logged(log)[1]).toMatchObject({ globs: ['src/api/**/*.ts'], trigger_file_path: join(ws, 'src', 'api', 'users.ts') });
+  });
 });

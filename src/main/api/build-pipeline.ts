@@ -18,7 +18,7 @@ import type { McpManager } from '../mcp/manager.ts';
 import { createProfileHook, profileInfo } from '../middleware/profile.ts';
 import { createSkillsHook, skillsInfo } from '../middleware/skills.ts';
 import { loadSkills, type LoadSkillsResult } from '../skills/loader.ts';
-import { createMemoryHook, memoryInfo, type ThreadMemoryFolders } from '../middleware/memory.ts';
+import { createMemoryHook, memoryInfo, type ThreadMemory } from '../middleware/memory.ts';
 import { createSummarizationHook, summarizationInfo } from '../middleware/summarization.ts';
 import { createUserHooks, type UserHooks } from '../user-hooks/index.ts';
 import {
@@ -51,8 +51,8 @@ export interface PipelineOptions {
   broker: ApprovalBroker;
   db: Database;
   hookRuns: HookRunStore;
-  /** Subfolder memory each thread follows, kept across its runs (middleware/memory.ts). */
-  memoryFolders?: ThreadMemoryFolders;
+  /** Subfolder memory and path rules each thread follows, kept across its runs (middleware/memory.ts). */
+  threadMemory?: ThreadMemory;
   /** The subagents the `task` tool offers (docs/agents.md). */
   subagents?: ReadonlyArray<{ name: string; description: string }>;
   /** The workbench's MCP servers (absent: no MCP tools). */
@@ -117,7 +117,7 @@ const PIPELINE: readonly Builtin[] = [
       createMemoryHook({
         home: o.home,
         extraPaths: o.profile.memory.paths,
-        threadFolders: o.memoryFolders,
+        threadMemory: o.threadMemory,
       }),
     ],
   },

@@ -33,7 +33,7 @@ import { isInside } from '../tools/path-guard.ts';
 import { registerSecret } from '../secrets/redaction.ts';
 import { exporterFromSettings } from '../tracing/index.ts';
 import { compactThreadNow } from '../middleware/summarization.ts';
-import type { ThreadMemoryFolders } from '../middleware/memory.ts';
+import type { ThreadMemory } from '../middleware/memory.ts';
 import { buildPipeline } from './build-pipeline.ts';
 import { createMcpManager } from '../mcp/manager.ts';
 import { createMcpService } from './panels/mcp-service.ts';
@@ -76,7 +76,7 @@ export async function createWorkbench(opts: WorkbenchOptions): Promise<Workbench
   registerSecret(apiKey);
   const clients = new Map<string, LlmClient>();
   const lastRequests = new Map<string, LastRequest>();
-  const memoryFolders: ThreadMemoryFolders = new Map();
+  const threadMemory: ThreadMemory = new Map();
   const feed = createFeedService({
     db,
     webhooks: () => settingsStore.get().webhooks ?? [],
@@ -229,7 +229,7 @@ export async function createWorkbench(opts: WorkbenchOptions): Promise<Workbench
       broker,
       db,
       hookRuns: db.hookRuns,
-      memoryFolders,
+      threadMemory,
       subagents: registry.subagents().map((a) => ({ name: a.name, description: a.description })),
       mcp,
       env: opts.env,
@@ -391,7 +391,8 @@ export async function createWorkbench(opts: WorkbenchOptions): Promise<Workbench
     hookRuns: db.hookRuns,
     threads: db.threads,
     lastRequest: (threadId) => lastRequests.get(threadId),
-    memoryFolders: (threadId) => [...(memoryFolders.get(threadId) ?? [])],
+    memoryFolders: (threadId) => [...(threadMemory.get(threadId)?.folders ?? [])],
+    memoryRules: (threadId) => [...(threadMemory.get(threadId)?.rules ?? [])],
     handlerRunner,
   };
 

@@ -1,8 +1,8 @@
 /**
  * The memory loader shared by the memory middleware and the memory panel (docs/memory.md): the user's
  * `$WORKBENCH_HOME/AGENTS.md` and `~/.claude/CLAUDE.md`, the workspace's `AGENTS.md`, `CLAUDE.md`,
- * `.claude/CLAUDE.md` and `CLAUDE.local.md`, any `memory.paths` of agent.yaml, the memory of subfolders
- * the agent touched, and the files all of these `@import`. Files are re-checked (stat) on every load
+ * `.claude/CLAUDE.md` and `CLAUDE.local.md`, Claude Code's rules (memory/rules.ts), any `memory.paths`
+ * of agent.yaml, the memory of subfolders the agent touched, and the files all of these `@import`. Files are re-checked (stat) on every load
  * and re-read only when they changed.
  */
 import { statIfAny } from '../fs/stat-if-any.ts';
@@ -12,6 +12,7 @@ import { isAbsolute, join, resolve } from 'node:path';
 import { checkSource } from '../agents/source-policy.ts';
 import { importRefs, onlyImports, resolveRef } from './imports.ts';
 import { claudeConfigDir } from '../env/claude-config-dir.ts';
+import { readRule, ruleFiles } from './rules.ts';
 
 export type MemoryScope = 'user' | 'workspace' | 'local' | 'extra' | 'subfolder';
 
@@ -40,6 +41,10 @@ export interface MemorySource {
   refused?: string;
   /** The files it imports (`@path`), as a tree. */
   imports?: MemoryImport[];
+  /** A Claude Code rule's `paths` globs: it joins once the agent touches a file they match. */
+  paths?: string[];
+  /** A rule with `paths` whose files the agent has not touched yet: listed, not in the text. */
+  waiting?: boolean;
 }
 
 export interface LoadedMemory {
@@ -48,6 +53,8 @@ export interface LoadedMemory {
   text: string;
   /** The file the agent is told to edit to update its memory. */
   editPath: string;
+  /** The rules folders searched (a rule added or removed changes one of them). */
+  ruleDirs: string[];
 }
 
 export interface LoadMemoryOptions {
@@ -57,6 +64,8 @@ export interface LoadMemoryOptions {
   extraPaths?: readonly string[];
   /** Workspace subfolders the agent touched: their AGENTS.md / CLAUDE.md are read too. */
   folders?: readonly string[];
+  /** Rules with `paths` that joined (the agent touched a file they match): their text is read too. */
+  rules?: readonly string[];
 }
 
 /**
@@ -90,6 +99,8 @@ interface Candidate {
   path: string;
   /** Listed only when it exists (optional Claude Code locations, subfolders). */
   optional?: boolean;
+  /** A Claude Code rule: frontmatter taken off, `paths` read. */
+  rule?: boolean;
 }
 
 /**
@@ -108,6 +119,9 @@ export async function loadMemory(
   const candidates: Candidate[] = [];
   candidates.push({ scope: 'user', path: await pickFile(opts.home) });
   candidates.push({ scope: 'user', path: join(claudeConfigDir(), 'CLAUDE.md'), optional: true });
+  const userRules = ruleFiles(join(claudeConfigDir(), 'rules'));
+  for (const path of userRules.files)
+    candidates.push({ scope: 'user', path, optional: true, rule: true });
   const workspaceFile = await pickFile(opts.workspace);
   candidates.push({ scope: 'workspace', path: workspaceFile });
   candidates.push({ scope: 'workspace', path: join(opts.workspace, 'CLAUDE.md'), optional: true });
@@ -116,6 +130,9 @@ export async function loadMemory(
     path: join(opts.workspace, '.claude', 'CLAUDE.md'),
     optional: true,
   });
+  const projectRules = ruleFiles(join(opts.workspace, '.claude', 'rules'));
+  for (const path of projectRules.files)
+    candidates.push({ scope: 'workspace', path, optional: true, rule: true });
   candidates.push({
     scope: 'local',
     path: join(opts.workspace, 'CLAUDE.local.md'),
@@ -168,9 +185,18 @@ export async function loadMemory(
       source.refused = 'already loaded (imported by another memory file)';
       continue;
     }
+    const rule = c.rule ? readRule(entry.text) : undefined;
+    if (rule?.paths) {
+      source.paths = rule.paths;
+      if (!opts.rules?.includes(c.path)) {
+        source.waiting = true;
+        continue;
+      }
+    }
     loaded.add(real);
-    if (entry.text.trim() && !onlyImports(entry.text)) texts.push(entry.text.trim());
-    const imports = await readImports(entry.text, real, [real], {
+    const text = rule ? rule.body : entry.text;
+    if (text.trim() && !onlyImports(text)) texts.push(text.trim());
+    const imports = await readImports(text, real, [real], {
       opts,
       cache,
       loaded,
@@ -179,7 +205,13 @@ export async function loadMemory(
     });
     if (imports.length) source.imports = imports;
   }
-  return { sources, text: texts.join(MEMORY_SEPARATOR), editPath: workspaceFile };
+  const ruleDirs = [
+    join(claudeConfigDir(), 'rules'),
+    ...userRules.dirs,
+    join(opts.workspace, '.claude', 'rules'),
+    ...projectRules.dirs,
+  ];
+  return { sources, text: texts.join(MEMORY_SEPARATOR), editPath: workspaceFile, ruleDirs };
 }
 
 interface ImportWalk {

@@ -30,7 +30,13 @@ export function createMemoryMemo(opts: { cache?: MemoryCache; racyMs?: number } 
   const last = new Map<string, { signature: string; memory: LoadedMemory }>();
   return {
     async load(load) {
-      const key = JSON.stringify([load.home, load.workspace, load.extraPaths, load.folders]);
+      const key = JSON.stringify([
+        load.home,
+        load.workspace,
+        load.extraPaths,
+        load.folders,
+        load.rules,
+      ]);
       const kept = last.get(key);
       if (kept && signature(watchedPaths(load, kept.memory), racyMs) === kept.signature)
         return kept.memory;
@@ -58,6 +64,13 @@ function watchedPaths(opts: LoadMemoryOptions, memory: LoadedMemory | undefined)
     paths.push(abs, ...agentFiles(abs));
   }
   for (const dir of opts.folders ?? []) paths.push(...agentFiles(dir));
+  // A rule added or removed changes its folder; the folders' own absence is in the signature too.
+  paths.push(
+    ...(memory?.ruleDirs ?? [
+      join(claudeConfigDir(), 'rules'),
+      join(opts.workspace, '.claude', 'rules'),
+    ]),
+  );
   const addImports = (imports: readonly MemoryImport[] | undefined) => {
     for (const i of imports ?? []) {
       paths.push(i.path);

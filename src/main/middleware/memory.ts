@@ -5,6 +5,7 @@
  * the agent reads or writes a file there, and stays for the rest of the thread.
  */
 import { dirname, isAbsolute, relative, resolve, sep } from 'node:path';
+import { ruleMatches } from '../memory/rules.ts';
 import type { Hook, LoadedInstructions, MiddlewareInfo, RunContext } from '../pipeline/hook.ts';
 import {
   renderMemoryBlock,
@@ -20,20 +21,23 @@ export interface MemoryHookOptions {
   home: string;
   extraPaths?: readonly string[];
   /**
-   * The subfolders whose memory a thread follows, kept by the workbench across the thread's runs (and
-   * shown by the memory panel); without it each run starts with none.
+   * The subfolders and path rules whose memory a thread follows, kept by the workbench across the
+   * thread's runs (and shown by the memory panel); without it each run starts with none.
    */
-  threadFolders?: ThreadMemoryFolders;
+  threadMemory?: ThreadMemory;
 }
 
-/** Subfolders whose memory each thread follows (thread id → folders, in the order they were touched). */
-export type ThreadMemoryFolders = Map<string, Set<string>>;
+/**
+ * What each thread's memory grew by (thread id →): the subfolders the agent touched, in the order it
+ * touched them, and the Claude Code rules with `paths` that a touched file matched.
+ */
+export type ThreadMemory = Map<string, { folders: Set<string>; rules: Set<string> }>;
 
 /** What a run has told the instructions_loaded phase: the memory it last checked and the files told. */
 interface Told {
   memory?: LoadedMemory;
   paths: Set<string>;
-  /** Subfolder → the path whose read or write brought it in. */
+  /** Subfolder or rule → the path whose read or write brought it in. */
   triggers: Map<string, string>;
 }
 
@@ -54,7 +58,7 @@ export const MAX_MEMORY_FOLDERS = 32;
  */
 export function createMemoryHook(opts: MemoryHookOptions): Hook {
   const memo = createMemoryMemo();
-  const folders: ThreadMemoryFolders = opts.threadFolders ?? new Map();
+  const threads: ThreadMemory = opts.threadMemory ?? new Map();
   const told = new WeakMap<RunContext, Told>();
   const toldOf = (ctx: RunContext): Told => {
     let t = told.get(ctx);
@@ -74,14 +78,16 @@ export function createMemoryHook(opts: MemoryHookOptions): Hook {
       home: opts.home,
       workspace,
       extraPaths: opts.extraPaths,
-      folders: [...(folders.get(threadId) ?? [])],
+      folders: [...(threads.get(threadId)?.folders ?? [])],
+      rules: [...(threads.get(threadId)?.rules ?? [])],
     });
   return {
     name: memoryInfo.name,
     source: 'builtin',
     description: memoryInfo.description,
     async beforeAgent(ctx) {
-      if (!folders.has(ctx.threadId)) folders.set(ctx.threadId, new Set());
+      if (!threads.has(ctx.threadId))
+        threads.set(ctx.threadId, { folders: new Set(), rules: new Set() });
       const memory = await load(ctx.workspace.root, ctx.threadId);
       await tell(ctx, memory, true);
       // Files refused by the source policy are reported; cut cycles and repeats are only shown in the panel.
@@ -97,15 +103,26 @@ export function createMemoryHook(opts: MemoryHookOptions): Hook {
     },
     async wrapToolCall(ctx, call, next) {
       const result = await next(call);
-      const seen = folders.get(ctx.threadId);
+      const thread = threads.get(ctx.threadId);
       const tool = ctx.tools.get(call.name);
-      const effects = tool && seen ? callEffects(tool, call.args) : undefined;
-      if (!effects || !seen) return result;
-      for (const p of [...(effects.reads ?? []), ...(effects.writes ?? [])]) {
+      const effects = tool && thread ? callEffects(tool, call.args) : undefined;
+      if (!effects || !thread) return result;
+      const touched = [...(effects.reads ?? []), ...(effects.writes ?? [])];
+      const triggers = toldOf(ctx).triggers;
+      // Rules with `paths` the touched files match join from the next request on.
+      const waiting = toldOf(ctx).memory?.sources.filter((s) => s.waiting && s.paths) ?? [];
+      for (const p of touched) {
+        const abs = resolve(ctx.workspace.root, p);
+        const rel = relative(ctx.workspace.root, abs);
+        for (const rule of waiting) {
+          if (thread.rules.has(rule.path) || !ruleMatches(rule.paths!, rel)) continue;
+          thread.rules.add(rule.path);
+          triggers.set(rule.path, abs);
+        }
         for (const dir of foldersOf(ctx.workspace.root, p)) {
-          if (seen.size >= MAX_MEMORY_FOLDERS) return result;
-          if (!seen.has(dir)) toldOf(ctx).triggers.set(dir, resolve(ctx.workspace.root, p));
-          seen.add(dir);
+          if (thread.folders.size >= MAX_MEMORY_FOLDERS) break;
+          if (!thread.folders.has(dir)) triggers.set(dir, abs);
+          thread.folders.add(dir);
         }
       }
       return result;
@@ -159,11 +176,19 @@ function joinedFiles(memory: LoadedMemory, told: Told, atStart: boolean): Loaded
     }
   };
   for (const s of memory.sources) {
-    if (!s.exists || s.refused) continue;
-    if (!atStart && s.scope !== 'subfolder' && !told.paths.has(s.path)) continue;
-    const trigger = told.triggers.get(dirname(s.path));
-    const reason = atStart ? 'run_start' : 'subfolder';
-    add({ path: s.path, scope: s.scope, reason, ...(trigger && !atStart ? { trigger } : {}) });
+    if (!s.exists || s.refused || s.waiting) continue;
+    // Later in a run only what the agent brought in is new: a subfolder's memory, a rule it matched.
+    const lazy = s.scope === 'subfolder' || s.paths !== undefined;
+    if (!atStart && !lazy && !told.paths.has(s.path)) continue;
+    const trigger = atStart ? undefined : told.triggers.get(s.paths ? s.path : dirname(s.path));
+    const reason = atStart ? 'run_start' : s.paths ? 'rule' : 'subfolder';
+    add({
+      path: s.path,
+      scope: s.scope,
+      reason,
+      ...(trigger ? { trigger } : {}),
+      ...(s.paths ? { globs: s.paths } : {}),
+    });
     addImports(s.path, s.scope, s.imports);
   }
   return out;

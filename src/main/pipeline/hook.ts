@@ -160,10 +160,15 @@ export interface LoadedInstructions {
   /** Its absolute path. */
   path: string;
   scope: 'user' | 'workspace' | 'local' | 'extra' | 'subfolder';
-  /** At the run's start, through a subfolder the agent touched, or imported by another memory file. */
-  reason: 'run_start' | 'subfolder' | 'import';
-  /** The path whose read or write brought a subfolder's memory in. */
+  /**
+   * At the run's start, through a subfolder the agent touched, a rule whose `paths` a touched file
+   * matched, or imported by another memory file.
+   */
+  reason: 'run_start' | 'subfolder' | 'rule' | 'import';
+  /** The path whose read or write brought a subfolder's memory or a rule in. */
   trigger?: string;
+  /** A rule's `paths` globs. */
+  globs?: string[];
   /** The memory file that imported this one. */
   parent?: string;
 }

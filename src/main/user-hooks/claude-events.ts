@@ -64,7 +64,7 @@ export function stopFailure(outcome: { stop_reason: string; error?: string; erro
   return { error_type: ERROR_TYPES[code] ?? 'unknown', error: String(outcome.error_status ?? code), error_message: outcome.error };
 }
 
-const LOAD_REASONS = { run_start: 'session_start', subfolder: 'nested_traversal', import: 'include' } as const;
+const LOAD_REASONS = { run_start: 'session_start', subfolder: 'nested_traversal', rule: 'path_glob_match', import: 'include' } as const;
 const MEMORY_TYPES: Record<LoadedInstructions['scope'], string> = { user: 'User', local: 'Local', workspace: 'Project', extra: 'Project', subfolder: 'Project' };
 
 /** The InstructionsLoaded input of a memory file that joined the run (`load_reason` is its matcher value). */
@@ -73,6 +73,7 @@ export function instructionsFields(file: LoadedInstructions) {
     file_path: file.path,
     memory_type: MEMORY_TYPES[file.scope],
     load_reason: LOAD_REASONS[file.reason],
+    ...(file.globs ? { globs: file.globs } : {}),
     ...(file.trigger ? { trigger_file_path: file.trigger } : {}),
     ...(file.parent ? { parent_file_path: file.parent } : {}),
   };

@@ -162,6 +162,10 @@ export interface MemorySourceView {
   /** Why an existing file was not read (it resolves outside the allowed folders, already loaded). */
   refused?: string;
   imports?: MemoryImportView[];
+  /** A Claude Code rule's `paths` globs. */
+  paths?: string[];
+  /** A rule with `paths` no file the thread touched has matched yet: not in the text. */
+  waiting?: boolean;
 }
 
 /** The "effective context": the exact system message of the last model request, and the memory now. */

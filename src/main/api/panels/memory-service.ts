@@ -83,6 +83,7 @@ export function createMemoryService(deps: PanelDeps): MemoryService {
         workspace: a.workspace,
         extraPaths: profile.memory.paths,
         folders: a.threadId ? deps.memoryFolders?.(a.threadId) : undefined,
+        rules: a.threadId ? deps.memoryRules?.(a.threadId) : undefined,
       });
       const last = a.threadId ? deps.lastRequest?.(a.threadId) : undefined;
       return {

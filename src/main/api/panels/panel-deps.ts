@@ -19,6 +19,8 @@ export interface PanelDeps {
   lastRequest?: (threadId: string) => LastRequest | undefined;
   /** The workspace subfolders whose memory the thread follows (docs/memory.md, Subfolder memory). */
   memoryFolders?: (threadId: string) => string[];
+  /** The Claude Code rules with `paths` that joined a thread's memory. */
+  memoryRules?: (threadId: string) => string[];
   /** What a tested or replayed Claude http or prompt handler needs: the variables, the model. */
   handlerRunner?: () => HandlerRunner;
 }

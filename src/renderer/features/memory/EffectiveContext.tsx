@@ -54,6 +54,11 @@ export function EffectiveContext() {
           <li key={s.path} className={s.exists ? '' : 'muted'}>
             <span className="badge">{s.scope}</span> <span className="mono">{s.path}</span>
             {fileNote(s)}
+            {s.paths && (
+              <span className="muted" data-testid="memory-rule-paths">
+                {` · for ${s.paths.join(', ')}${s.waiting ? ': waits until the agent touches a matching file' : ''}`}
+              </span>
+            )}
             <ImportTree imports={s.imports} />
           </li>
         ))}
