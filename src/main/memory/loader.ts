@@ -1,5 +1,6 @@
 /**
- * The memory loader shared by the memory middleware and the memory panel (docs/memory.md): the user's
+ * The memory loader shared by the memory middleware and the memory panel (docs/memory.md): Claude Code's
+ * managed CLAUDE.md (an administrator's), the user's
  * `$WORKBENCH_HOME/AGENTS.md` and `~/.claude/CLAUDE.md`, the workspace's `AGENTS.md`, `CLAUDE.md`,
  * `.claude/CLAUDE.md` and `CLAUDE.local.md`, Claude Code's rules (memory/rules.ts), any `memory.paths`
  * of agent.yaml, the memory of subfolders the agent touched, and the files all of these `@import`. Files are re-checked (stat) on every load
@@ -11,10 +12,10 @@ import { open } from 'node:fs/promises';
 import { isAbsolute, join, resolve } from 'node:path';
 import { checkSource } from '../agents/source-policy.ts';
 import { importRefs, onlyImports, resolveRef } from './imports.ts';
-import { claudeConfigDir } from '../env/claude-config-dir.ts';
+import { claudeConfigDir, managedMemoryPath } from '../env/claude-config-dir.ts';
 import { readRule, ruleFiles } from './rules.ts';
 
-export type MemoryScope = 'user' | 'workspace' | 'local' | 'extra' | 'subfolder';
+export type MemoryScope = 'managed' | 'user' | 'workspace' | 'local' | 'extra' | 'subfolder';
 
 /** A file reached through an `@path` import, with the files it imports in turn. */
 export interface MemoryImport {
@@ -117,6 +118,8 @@ export async function loadMemory(
   cache: MemoryCache = new Map(),
 ): Promise<LoadedMemory> {
   const candidates: Candidate[] = [];
+  // The administrator's CLAUDE.md comes first, as in Claude Code.
+  candidates.push({ scope: 'managed', path: managedMemoryPath(), optional: true });
   candidates.push({ scope: 'user', path: await pickFile(opts.home) });
   candidates.push({ scope: 'user', path: join(claudeConfigDir(), 'CLAUDE.md'), optional: true });
   const userRules = ruleFiles(join(claudeConfigDir(), 'rules'));
@@ -157,7 +160,9 @@ export async function loadMemory(
     listed.add(c.path);
     // The user's own file may link anywhere; what the workspace names must stay in allowed folders.
     const check =
-      c.scope === 'user' ? undefined : await checkSource(c.path, opts.workspace, opts.home);
+      c.scope === 'user' || c.scope === 'managed'
+        ? undefined
+        : await checkSource(c.path, opts.workspace, opts.home);
     if (check && !check.ok && check.reason !== 'missing') {
       sources.push({
         path: c.path,

@@ -6,7 +6,7 @@
  */
 import { isAbsolute, join, resolve } from 'node:path';
 import { statIfAny } from '../fs/stat-if-any.ts';
-import { claudeConfigDir } from '../env/claude-config-dir.ts';
+import { claudeConfigDir, managedMemoryPath } from '../env/claude-config-dir.ts';
 import {
   loadMemory,
   RACY_MS,
@@ -53,6 +53,7 @@ export function createMemoryMemo(opts: { cache?: MemoryCache; racyMs?: number } 
 /** Every path the loader may read for `opts`, plus the files `memory` was built from. */
 function watchedPaths(opts: LoadMemoryOptions, memory: LoadedMemory | undefined): string[] {
   const paths = [
+    managedMemoryPath(),
     ...agentFiles(opts.home),
     join(claudeConfigDir(), 'CLAUDE.md'),
     ...agentFiles(opts.workspace),

@@ -9,9 +9,8 @@ import { homedir } from 'node:os';
 import type { ToolCall, ToolResult } from '../../shared/types/index.ts';
 import type { AgentProfile } from '../agents/profile.ts';
 import type { Hook, MiddlewareInfo, RunContext } from '../pipeline/hook.ts';
-import { claudeConfigDir } from '../env/claude-config-dir.ts';
+import { claudeConfigDir, managedSettingsPath } from '../env/claude-config-dir.ts';
 import {
-  managedSettingsPath,
   parsedSettings,
   readClaudeSettingsFiles,
   type ReadSettingsFile,

@@ -11,7 +11,7 @@ import { errorMessage } from '../errors.ts';
 import { readTextIfFile } from '../fs/read-text-if-file.ts';
 import { CLAUDE_EVENTS, isClaudeEvent } from './claude-events.ts';
 import { enabledPlugins, type SettingsData } from './claude-plugins.ts';
-import { claudeConfigDir } from '../env/claude-config-dir.ts';
+import { claudeConfigDir, managedSettingsPath } from '../env/claude-config-dir.ts';
 import { parseClaudeRule, type ClaudeRule } from './claude-rules.ts';
 import { parsePromptHandler, type PromptTarget } from './claude-prompt.ts';
 import { parseMcpToolHandler, type McpToolTarget } from './claude-mcp-tool.ts';
@@ -90,17 +90,6 @@ function envBlock(data: Record<string, unknown>): Record<string, string> | undef
   return Object.keys(env).length ? env : undefined;
 }
 
-/**
- * Claude Code's managed settings, set by an administrator for everyone on the machine (its hooks
- * always run, its permission rules always hold); `$WORKBENCH_CLAUDE_MANAGED_SETTINGS` names another file.
- */
-export function managedSettingsPath(env: NodeJS.ProcessEnv = process.env): string {
-  const set = env.WORKBENCH_CLAUDE_MANAGED_SETTINGS?.trim();
-  if (set) return set;
-  if (process.platform === 'darwin') return '/Library/Application Support/ClaudeCode/managed-settings.json';
-  if (process.platform === 'win32') return 'C:\\ProgramData\\ClaudeCode\\managed-settings.json';
-  return '/etc/claude-code/managed-settings.json';
-}
 
 /** The settings files of the Claude dialect; `claudeDir` is the user's Claude Code folder (`~/.claude`). */
 export function claudeSettingsFiles(workspace: string, home: string, claudeDir: string = claudeConfigDir()): ClaudeSettingsFile[] {

@@ -9,6 +9,7 @@ import { afterEach, beforeEach, expect, it, vi } from 'vitest';
 import { loadMemory } from '../../../src/main/memory/loader.ts';
 import { listRecipes } from '../../../src/main/recipes/loader.ts';
 import { loadSkills } from '../../../src/main/skills/loader.ts';
+import { instructionsFields } from '../../../src/main/user-hooks/claude-events.ts';
 
 let tmp: string;
 let moved: string;
@@ -41,4 +42,15 @@ it("reads the moved folder's commands, skills and CLAUDE.md, and not ~/.claude's
   const memory = await loadMemory(dirs());
   expect(memory.text).toContain('Answer in British English.');
   expect(memory.text).not.toContain('stale');
+});
+
+it("reads the administrator's CLAUDE.md beside the managed settings first, told as Managed", async () => {
+  const managed = join(tmp, 'etc-claude-code');
+  mkdirSync(managed);
+  writeFileSync(join(managed, 'CLAUDE.md'), 'Never push to main.\n');
+  vi.stubEnv('WORKBENCH_CLAUDE_MANAGED_SETTINGS', join(managed, 'managed-settings.json'));
+  const memory = await loadMemory(dirs());
+  expect(memory.text.startsWith('Never push to main.')).toBe(true);
+  expect(memory.sources[0]).toMatchObject({ scope: 'managed', path: join(managed, 'CLAUDE.md') });
+  expect(instructionsFields({ path: memory.sources[0]!.path, scope: 'managed', reason: 'run_start' })).toMatchObject({ memory_type: 'Managed', load_reason: 'session_start' });
 });
