@@ -6,16 +6,17 @@
  * of agent.yaml, the memory of subfolders the agent touched, and the files all of these `@import`. Files are re-checked (stat) on every load
  * and re-read only when they changed.
  */
-import { statIfAny } from '../fs/stat-if-any.ts';
+import { lstatIfAny, statIfAny } from '../fs/stat-if-any.ts';
 import { READ_NONBLOCKING } from '../fs/read-text-if-file.ts';
 import { open } from 'node:fs/promises';
-import { isAbsolute, join, resolve } from 'node:path';
-import { checkSource } from '../agents/source-policy.ts';
+import { dirname, isAbsolute, join, resolve } from 'node:path';
+import { checkSource, type SourceCheck } from '../agents/source-policy.ts';
 import { importRefs, onlyImports, resolveRef } from './imports.ts';
 import { claudeConfigDir, managedMemoryPath } from '../env/claude-config-dir.ts';
 import { readRule, ruleFiles } from './rules.ts';
 
-export type MemoryScope = 'managed' | 'user' | 'workspace' | 'local' | 'extra' | 'subfolder';
+export type MemoryScope =
+  'managed' | 'user' | 'parent' | 'workspace' | 'local' | 'extra' | 'subfolder';
 
 /** A file reached through an `@path` import, with the files it imports in turn. */
 export interface MemoryImport {
@@ -125,6 +126,9 @@ export async function loadMemory(
   const userRules = ruleFiles(join(claudeConfigDir(), 'rules'));
   for (const path of userRules.files)
     candidates.push({ scope: 'user', path, optional: true, rule: true });
+  // The folders above the workspace (a monorepo's root when a package is opened), top-most first.
+  for (const path of parentMemoryFiles(opts.workspace))
+    candidates.push({ scope: 'parent', path, optional: true });
   const workspaceFile = await pickFile(opts.workspace);
   candidates.push({ scope: 'workspace', path: workspaceFile });
   candidates.push({ scope: 'workspace', path: join(opts.workspace, 'CLAUDE.md'), optional: true });
@@ -162,7 +166,9 @@ export async function loadMemory(
     const check =
       c.scope === 'user' || c.scope === 'managed'
         ? undefined
-        : await checkSource(c.path, opts.workspace, opts.home);
+        : c.scope === 'parent'
+          ? await checkParentSource(c.path, opts.home)
+          : await checkSource(c.path, opts.workspace, opts.home);
     if (check && !check.ok && check.reason !== 'missing') {
       sources.push({
         path: c.path,
@@ -289,6 +295,28 @@ export function renderMemoryBlock(memory: LoadedMemory): string {
     '- Use it to track important context, decisions, and patterns',
     '- Keep entries concise and organized',
   ].join('\n');
+}
+
+/** The memory files the folders above `workspace` may hold, the top-most folder's first (`/` left out). */
+export function parentMemoryFiles(workspace: string): string[] {
+  const dirs: string[] = [];
+  for (let dir = dirname(workspace); dirname(dir) !== dir; dir = dirname(dir)) dirs.unshift(dir);
+  return dirs.flatMap((dir) => PARENT_FILES.map((name) => join(dir, name)));
+}
+const PARENT_FILES = ['AGENTS.md', 'CLAUDE.md', 'CLAUDE.local.md'];
+
+/**
+ * A file above the workspace is read when it is yours (or root's) and stays in its own folder: on a
+ * shared machine another user can write `/tmp/CLAUDE.md` above a workspace in /tmp.
+ */
+async function checkParentSource(path: string, home: string): Promise<SourceCheck> {
+  const s = lstatIfAny(path);
+  if (!s) return { ok: false, reason: 'missing' };
+  const uid = process.getuid?.();
+  const owner = statIfAny(path)?.uid;
+  if (uid !== undefined && owner !== undefined && owner !== uid && owner !== 0)
+    return { ok: false, reason: `refused: ${path} belongs to another user (uid ${owner})` };
+  return checkSource(path, dirname(path), home);
 }
 
 /** `dir/AGENTS.md`, or `dir/CLAUDE.md` when only that exists (Claude Code projects). */

@@ -9,6 +9,7 @@ import { statIfAny } from '../fs/stat-if-any.ts';
 import { claudeConfigDir, managedMemoryPath } from '../env/claude-config-dir.ts';
 import {
   loadMemory,
+  parentMemoryFiles,
   RACY_MS,
   type LoadedMemory,
   type LoadMemoryOptions,
@@ -54,6 +55,7 @@ export function createMemoryMemo(opts: { cache?: MemoryCache; racyMs?: number } 
 function watchedPaths(opts: LoadMemoryOptions, memory: LoadedMemory | undefined): string[] {
   const paths = [
     managedMemoryPath(),
+    ...parentMemoryFiles(opts.workspace),
     ...agentFiles(opts.home),
     join(claudeConfigDir(), 'CLAUDE.md'),
     ...agentFiles(opts.workspace),

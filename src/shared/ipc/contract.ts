@@ -155,7 +155,7 @@ export interface MemoryImportView {
 
 export interface MemorySourceView {
   path: string;
-  scope: 'managed' | 'user' | 'workspace' | 'local' | 'extra' | 'subfolder';
+  scope: 'managed' | 'user' | 'parent' | 'workspace' | 'local' | 'extra' | 'subfolder';
   exists: boolean;
   bytes: number;
   truncated: boolean;
