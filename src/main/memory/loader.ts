@@ -209,6 +209,8 @@ export async function loadMemory(
     if (text.trim() && !onlyImports(text)) texts.push(text.trim());
     const imports = await readImports(text, real, [real], {
       opts,
+      // A file above the workspace may import from its own folder (a monorepo root's docs).
+      root: c.scope === 'parent' ? dirname(c.path) : opts.workspace,
       cache,
       loaded,
       budget,
@@ -227,6 +229,8 @@ export async function loadMemory(
 
 interface ImportWalk {
   opts: LoadMemoryOptions;
+  /** The folder imports must stay in (besides the user's config folders). */
+  root: string;
   cache: MemoryCache;
   loaded: Set<string>;
   budget: { imports: number };
@@ -243,7 +247,7 @@ async function readImports(
   const out: MemoryImport[] = [];
   for (const ref of importRefs(text)) {
     const path = resolveRef(ref, importer);
-    const check = await checkSource(path, walk.opts.workspace, walk.opts.home);
+    const check = await checkSource(path, walk.root, walk.opts.home);
     if (!check.ok && check.reason === 'missing') continue; // a mention (`@alice`), not an import
     const node: MemoryImport = { ref, path, exists: true, bytes: 0, truncated: false };
     out.push(node);

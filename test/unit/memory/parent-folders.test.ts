@@ -39,6 +39,13 @@ it("reads the monorepo root's CLAUDE.md and the packages folder's AGENTS.md befo
   ]);
 });
 
+it("follows a root file's imports within its own folder", async () => {
+  mkdirSync(join(mono, 'docs'));
+  writeFileSync(join(mono, 'docs', 'style.md'), 'Two spaces.\n');
+  writeFileSync(join(mono, 'CLAUDE.md'), 'See @docs/style.md\n');
+  expect((await load()).text).toBe('See @docs/style.md\n\n---\n\nTwo spaces.');
+});
+
 it('refuses a parent file that links out of its folder', async () => {
   mkdirSync(join(tmp, 'elsewhere'));
   writeFileSync(join(tmp, 'elsewhere', 'notes.txt'), 'private notes\n');
