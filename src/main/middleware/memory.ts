@@ -2,7 +2,8 @@
  * The memory middleware: AGENTS.md / CLAUDE.md memory (docs/memory.md) added as a system block of every
  * model request. Each request checks the files' stat signatures and loads again only when one
  * changed (memory/memo.ts), so an `edit_file` on AGENTS.md shows in the very next request. Like Claude Code, the memory of a workspace subfolder joins once
- * the agent reads or writes a file there, and stays for the rest of the thread.
+ * the agent reads or writes a file there, and a rule with `paths` once it touches a file they match;
+ * both stay for the rest of the thread. Each file that joins is told to the instructions_loaded phase.
  */
 import { dirname, isAbsolute, relative, resolve, sep } from 'node:path';
 import { ruleMatches } from '../memory/rules.ts';
@@ -153,7 +154,7 @@ function foldersOf(root: string, path: string): string[] {
 
 /**
  * The files of `memory` not told yet: at the run's start every source read and what it imports;
- * later a subfolder's memory (with the path that brought it in) and its imports. A top-level file
+ * later a subfolder's memory or a rule with `paths` (with the path that brought it in) and its imports. A top-level file
  * created during a run joins its requests at once but is told at the next run's start.
  */
 function joinedFiles(memory: LoadedMemory, told: Told, atStart: boolean): LoadedInstructions[] {
