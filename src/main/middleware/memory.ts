@@ -109,9 +109,9 @@ export function createMemoryHook(opts: MemoryHookOptions): Hook {
       const effects = tool && thread ? callEffects(tool, call.args) : undefined;
       if (!effects || !thread) return result;
       const touched = [...(effects.reads ?? []), ...(effects.writes ?? [])];
-      const triggers = toldOf(ctx).triggers;
+      const { triggers, memory } = toldOf(ctx);
       // Rules with `paths` the touched files match join from the next request on.
-      const waiting = toldOf(ctx).memory?.sources.filter((s) => s.waiting && s.paths) ?? [];
+      const waiting = memory?.sources.filter((s) => s.waiting && s.paths) ?? [];
       for (const p of touched) {
         const abs = resolve(ctx.workspace.root, p);
         const rel = relative(ctx.workspace.root, abs);
@@ -160,10 +160,9 @@ function foldersOf(root: string, path: string): string[] {
 function joinedFiles(memory: LoadedMemory, told: Told, atStart: boolean): LoadedInstructions[] {
   const out: LoadedInstructions[] = [];
   const add = (file: LoadedInstructions) => {
-    if (told.paths.has(file.path)) return false;
+    if (told.paths.has(file.path)) return;
     told.paths.add(file.path);
     out.push(file);
-    return true;
   };
   const addImports = (
     parent: string,
