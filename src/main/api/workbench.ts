@@ -25,6 +25,7 @@ import { createWorkspace } from '../tools/workspace.ts';
 import { createTrustStore } from '../user-hooks/index.ts';
 import { endHookLeftovers } from '../user-hooks/runner.ts';
 import { endHookServers, endHookServersOf } from '../user-hooks/hook-server.ts';
+import { endHookLauncher } from '../user-hooks/launcher/launcher.ts';
 import { standaloneAgentRunner } from '../user-hooks/claude-agent-standalone.ts';
 import { managerMcpRunner } from '../user-hooks/claude-mcp-tool.ts';
 import type { HandlerRunner } from '../user-hooks/claude-hooks.ts';
@@ -529,6 +530,7 @@ export async function createWorkbench(opts: WorkbenchOptions): Promise<Workbench
       await feed.close();
       await exporter?.shutdown();
       await endHookServers();
+      await endHookLauncher();
       await endHookLeftovers();
       await mcp.close();
       db.close();

@@ -8,6 +8,7 @@ import type { Hook } from '../pipeline/hook.ts';
 import type { HookRunStore } from '../store/types.ts';
 import type { PermissionRule } from '../middleware/permission-rules.ts';
 import type { McpManager } from '../mcp/manager.ts';
+import { startHookLauncher } from './launcher/launcher.ts';
 import { hooksOfSkills } from './skill-hooks.ts';
 import type { LoadSkillsResult } from '../skills/loader.ts';
 import { isClaudeRunnable, loadClaudeHooks, type AgentHooks, type ReadSettingsFile } from './claude-config.ts';
@@ -89,5 +90,7 @@ export async function createUserHooks(opts: CreateUserHooksOptions): Promise<Use
   if (runnableClaude.length) {
     hooks.push(createClaudeHooks({ handlers: runnableClaude, settings: opts.settings, home: opts.home, hookRuns: opts.hookRuns, variables: opts.variables, rules: opts.rules, mcp: opts.mcp }, 'claude-settings'));
   }
+  // The launcher that starts spawned hooks is started ahead of the first (docs/hooks.md#how-a-hook-is-started).
+  if (hooks.length) void startHookLauncher();
   return { hooks, infos, diagnostics };
 }

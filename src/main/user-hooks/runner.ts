@@ -6,12 +6,12 @@
  * in its environment and ends at the latest with `endHookLeftovers()` (the workbench's close).
  * A hook that opted in runs inside the command sandbox (docs/hooks.md#sandboxing-a-hook), or not at all.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
 import { HOOK_KILL_GRACE_MS } from '../../shared/constants.ts';
 import type { SandboxSettings } from '../../shared/types/index.ts';
 import { redactSecrets } from '../secrets/redaction.ts';
 import { killMarked, newProcessMarker, withMarker } from '../tools/process-tracking.ts';
 import { wrapHookProcess, type HookSandboxOptions } from '../tools/sandbox/index.ts';
+import { startHookProcess, type StartedHookProcess } from './launcher/start.ts';
 
 /**
  * Markers of hook runs that have ended; their leftovers may still run. Process-wide because a hook's
@@ -111,13 +111,18 @@ export function hookSandbox(
 class CappedBuffer {
   private readonly chunks: Buffer[] = [];
   private kept = 0;
-  total = 0;
+  private counted = 0;
+  /** Bytes the launcher did not relay (beyond the cap), as it last told. */
+  dropped = 0;
   private readonly cap: number;
   constructor(cap: number) {
     this.cap = cap;
   }
+  get total(): number {
+    return this.counted + this.dropped;
+  }
   push(chunk: Buffer): void {
-    this.total += chunk.length;
+    this.counted += chunk.length;
     if (this.kept >= this.cap) return; // keep draining, keep nothing
     const room = this.cap - this.kept;
     const part = chunk.length > room ? chunk.subarray(0, room) : chunk;
@@ -132,21 +137,17 @@ class CappedBuffer {
   }
 }
 
-function killGroup(child: ChildProcess, signal: NodeJS.Signals): void {
-  if (child.pid === undefined) return;
+/** Signals the hook's process group (its pid is the group's id). */
+function killGroup(child: StartedHookProcess | undefined, signal: NodeJS.Signals): void {
+  if (child?.pid === undefined) return;
   try {
     process.kill(-child.pid, signal);
   } catch {
     // The group is gone already (ESRCH): nothing left to kill.
-    try {
-      child.kill(signal);
-    } catch {
-      /* already dead */
-    }
   }
 }
 
-function describeSpawnError(err: NodeJS.ErrnoException, command: string): string {
+function describeSpawnError(err: { code?: string; message: string }, command: string): string {
   if (err.code === 'ENOENT') return `cannot run ${command}: ENOENT (the file or its interpreter was not found)`;
   if (err.code === 'EACCES') return `cannot run ${command}: EACCES (not executable)`;
   return `cannot run ${command}: ${err.code ?? ''} ${err.message}`.trim();
@@ -185,9 +186,11 @@ function runProcess(spec: HookProcessSpec): Promise<HookProcessResult> {
   const marker = newProcessMarker();
   const env = withMarker(spec.env, marker);
   return new Promise((resolve) => {
-    let child: ChildProcess;
+    let child: StartedHookProcess | undefined;
     let settled = false;
     let timedOut = false;
+    let exited = false;
+    let closed = false;
     let exitCode: number | null = null;
     let exitSignal: string | null = null;
     let spawnError: string | undefined;
@@ -195,7 +198,7 @@ function runProcess(spec: HookProcessSpec): Promise<HookProcessResult> {
 
     const onAbort = () => {
       spawnError ??= 'cancelled';
-      if (child) killGroup(child, 'SIGKILL');
+      killGroup(child, 'SIGKILL');
     };
     const finish = () => {
       if (settled) return;
@@ -204,13 +207,8 @@ function runProcess(spec: HookProcessSpec): Promise<HookProcessResult> {
       spec.signal?.removeEventListener('abort', onAbort);
       for (const t of timers) clearTimeout(t);
       // Whatever is still in the group (a grandchild holding the pipe) goes with the hook.
-      if (child) {
-        if (child.exitCode === null && child.signalCode === null) killGroup(child, 'SIGKILL');
-        else if (child.stdout && !child.stdout.readableEnded) killGroup(child, 'SIGKILL');
-        child.stdout?.destroy();
-        child.stderr?.destroy();
-        child.stdin?.destroy();
-      }
+      if (!exited || !closed) killGroup(child, 'SIGKILL');
+      child?.release();
       resolve({
         exitCode,
         signal: exitSignal,
@@ -232,39 +230,39 @@ function runProcess(spec: HookProcessSpec): Promise<HookProcessResult> {
       finish();
       return;
     }
+    const [command, args] = spec.shell ? ['/bin/sh', ['-c', spec.command]] : [spec.command, spec.args ?? []];
     try {
-      child = spec.shell
-        ? spawn('/bin/sh', ['-c', spec.command], { cwd: spec.cwd, env, detached: true, stdio: ['pipe', 'pipe', 'pipe'] })
-        : spawn(spec.command, spec.args ?? [], { cwd: spec.cwd, env, detached: true, stdio: ['pipe', 'pipe', 'pipe'] });
+      child = startHookProcess(
+        { command, args, cwd: spec.cwd, env, stdin: spec.stdin ?? '', caps: [STDOUT_CAP_BYTES, STDERR_CAP_BYTES] },
+        {
+          error(e) {
+            spawnError ??= describeSpawnError(e, spec.command);
+            // A spawn failure never produces an exit; settle now.
+            if (child?.pid === undefined) finish();
+          },
+          output: (fd, chunk) => (fd === 1 ? out : err).push(chunk),
+          dropped([o, e]) {
+            out.dropped = o;
+            err.dropped = e;
+          },
+          exit(code, signal) {
+            exited = true;
+            exitCode = code;
+            exitSignal = signal;
+            if (!closed) timers.push(setTimeout(finish, DRAIN_AFTER_EXIT_MS));
+          },
+          close() {
+            closed = true;
+            finish();
+          },
+        },
+      );
     } catch (e) {
       spawnError = describeSpawnError(e as NodeJS.ErrnoException, spec.command);
       finish();
       return;
     }
-
     spec.signal?.addEventListener('abort', onAbort, { once: true });
-    child.on('error', (e: NodeJS.ErrnoException) => {
-      spawnError ??= describeSpawnError(e, spec.command);
-      // A spawn failure never produces an exit; settle now.
-      if (child.pid === undefined) finish();
-    });
-    child.stdout!.on('data', (c: Buffer) => out.push(c));
-    child.stderr!.on('data', (c: Buffer) => err.push(c));
-    // A hook that never reads its stdin is fine: EPIPE/ECONNRESET on write are expected.
-    child.stdin!.on('error', () => {});
-    child.stdin!.end(spec.stdin ?? '');
-
-    let closed = false;
-    child.on('close', () => {
-      closed = true;
-      finish();
-    });
-    child.on('exit', (code, signal) => {
-      exitCode = code;
-      exitSignal = signal;
-      child.stdin?.destroy();
-      if (!closed) timers.push(setTimeout(finish, DRAIN_AFTER_EXIT_MS));
-    });
 
     timers.push(
       setTimeout(() => {

@@ -1,8 +1,9 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { runHookProcess, STDOUT_CAP_BYTES, STDERR_CAP_BYTES } from '../../../src/main/user-hooks/runner.ts';
 import { buildHookEnv, isAllowedEnvName } from '../../../src/main/env/child-env.ts';
+import { endHookLauncher, startHookLauncher } from '../../../src/main/user-hooks/launcher/launcher.ts';
 import { installFixture, installZoo, sandbox, ZOO, type Sandbox } from './helpers.ts';
 
 let sb: Sandbox;
@@ -10,11 +11,22 @@ beforeEach(() => {
   sb = sandbox();
 });
 afterEach(() => sb.cleanup());
+afterAll(() => endHookLauncher());
+
+/**
+ * Every guard holds whoever starts the hook: this process (a test's first hook after the launcher
+ * ended) or the hook launcher (docs/hooks.md#how-a-hook-is-started).
+ */
+const starters = [
+  { by: 'started here', before: () => endHookLauncher() },
+  { by: 'started by the launcher', before: async () => expect(await startHookLauncher()).toBe(true) },
+];
 
 const run = (path: string, timeoutMs = 5000, stdin = '{}', graceMs?: number) =>
   runHookProcess({ command: path, args: ['run'], cwd: sb.ws, env: buildHookEnv(sb.ws), stdin, timeoutMs, graceMs });
 
-describe('runHookProcess', () => {
+describe.each(starters)('runHookProcess, $by', ({ before }) => {
+  beforeEach(before);
   it('kills a hook that sleeps forever at its deadline', async () => {
     const started = Date.now();
     const res = await run(installZoo(sb.wsHooks, 'before_tool_call--sleep-forever'), 500, '{}', 500);
@@ -137,7 +149,8 @@ describe('hook environment', () => {
   });
 });
 
-describe('cancel', () => {
+describe.each(starters)('cancel, $by', ({ before }) => {
+  beforeEach(before);
   it('a cancelled run kills the hook at once', async () => {
     const controller = new AbortController();
     const started = Date.now();
