@@ -121,4 +121,32 @@ describe("Claude Code's permission rules", () => {
     expect(told[0]).toMatch(/^managed-ok\n/);
     expect(told[1]).toMatch(/^Error: the user did not allow execute/);
   });
+
+  it('disableBypassPermissionsMode refuses a run in auto mode before any thread exists, in any settings file; ask mode still runs', async () => {
+    const managed = process.env.WORKBENCH_CLAUDE_MANAGED_SETTINGS!;
+    writeFileSync(
+      managed,
+      JSON.stringify({ permissions: { disableBypassPermissionsMode: 'disable' } }),
+    );
+    const llm = createScriptedLlm([{ text: 'done' }]);
+    wb = await createWorkbench({
+      home: env.sb.home,
+      workspace: env.sb.ws,
+      llm,
+      interactive: false,
+    });
+    await expect(wb.chat.send({ text: 'go', approvalMode: 'auto' })).rejects.toThrow(
+      `the auto approval mode is switched off by "disableBypassPermissionsMode": "disable" in ${managed}; run in ask or auto-edit mode`,
+    );
+    expect(wb.threads.list()).toEqual([]);
+    expect(llm.calls).toHaveLength(0);
+    // An untrusted workspace's own file counts too: it only takes a mode away.
+    writeFileSync(managed, '{}');
+    writeRules(workspaceRules(), { disableBypassPermissionsMode: 'disable' });
+    await expect(wb.chat.send({ text: 'go', approvalMode: 'auto' })).rejects.toThrow(
+      workspaceRules(),
+    );
+    const ask = await (await wb.chat.send({ text: 'go', approvalMode: 'ask' })).finished;
+    expect(ask.stop_reason).toBe('completed');
+  });
 });

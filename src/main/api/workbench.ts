@@ -26,6 +26,8 @@ import { createTrustStore } from '../user-hooks/index.ts';
 import { endHookLeftovers } from '../user-hooks/runner.ts';
 import { endHookServers, endHookServersOf } from '../user-hooks/hook-server.ts';
 import { endHookLauncher } from '../user-hooks/launcher/launcher.ts';
+import { readClaudeSettingsFiles } from '../user-hooks/claude-config.ts';
+import { bypassDisabledBy } from '../middleware/permission-rules.ts';
 import { standaloneAgentRunner } from '../user-hooks/claude-agent-standalone.ts';
 import { managerMcpRunner } from '../user-hooks/claude-mcp-tool.ts';
 import type { HandlerRunner } from '../user-hooks/claude-hooks.ts';
@@ -163,6 +165,16 @@ export async function createWorkbench(opts: WorkbenchOptions): Promise<Workbench
     }
   }
 
+  /** A policy that switches off the mode asking nobody refuses a run in it, before any thread exists. */
+  async function refuseIfBypassDisabled(workspaceRoot: string): Promise<void> {
+    const by = bypassDisabledBy(await readClaudeSettingsFiles(workspaceRoot, home));
+    if (by)
+      throw new WorkbenchError(
+        'forbidden',
+        `the auto approval mode is switched off by "disableBypassPermissionsMode": "disable" in ${by}; run in ask or auto-edit mode`,
+      );
+  }
+
   async function startSend(args: SendArgs, resuming: boolean): Promise<RunHandle> {
     // A process killed mid-command since the last run may have left sandbox mount points behind.
     await sweepPlaceholders(home);
@@ -177,9 +189,11 @@ export async function createWorkbench(opts: WorkbenchOptions): Promise<Workbench
     // An unknown agent is refused before a thread is created for it.
     const registry = await loadAgentRegistry({ workspace: workspaceRoot, home, trusted });
     const entry = requireAgent(registry, agent);
+    const settings = settingsStore.get();
+    const approvalMode = args.approvalMode ?? settings.approval_mode;
+    if (approvalMode === 'auto') await refuseIfBypassDisabled(workspaceRoot);
     const state = db.threads.loadOrCreate(args.threadId, workspaceRoot);
     if (agent !== (stored ?? MAIN_AGENT)) db.threads.setLineage(state.thread_id, { agent });
-    const settings = settingsStore.get();
     if (resuming) {
       // The dead process may have left its run marked running; it is over now.
       feed.rescue(new Set([...running.values()].map((r) => r.handle.runId)));
@@ -199,7 +213,7 @@ export async function createWorkbench(opts: WorkbenchOptions): Promise<Workbench
       entry,
       trusted,
       model: args.model ?? opts.model ?? entry.profile.model ?? settings.provider.model,
-      approvalMode: args.approvalMode ?? settings.approval_mode,
+      approvalMode,
       noHooks: Boolean(args.noHooks) || settings.disableAllHooks,
       maxIterations: args.maxIterations ?? entry.profile.max_iterations ?? settings.max_iterations,
       controller: new AbortController(),

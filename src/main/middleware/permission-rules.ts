@@ -90,6 +90,20 @@ export async function loadPermissionRules(o: {
   return { rules, diagnostics };
 }
 
+/**
+ * The settings file that switches off the approval mode that asks nobody — Claude Code's
+ * `"permissions": { "disableBypassPermissionsMode": "disable" }`, whose bypassPermissions is the
+ * workbench's `auto` — or undefined. Every file counts, trusted or not: it only adds protection.
+ */
+export function bypassDisabledBy(files: readonly ReadSettingsFile[]): string | undefined {
+  return parsedSettings(files).find(
+    (f) =>
+      isRecord(f.data) &&
+      isRecord(f.data.permissions) &&
+      f.data.permissions.disableBypassPermissionsMode === 'disable',
+  )?.path;
+}
+
 /** An agent's `disallowedTools` rules (`Bash(git push *)`), as deny rules of its runs. */
 export function profileDenyRules(
   profile: Pick<AgentProfile, 'name' | 'source' | 'disallowed_rules'>,
