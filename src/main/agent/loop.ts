@@ -86,6 +86,7 @@ export async function runAgentLoop(input: AgentLoopInput): Promise<RunSummary> {
           // Live output reaches the stream redacted, like the result (agent/tool-dispatch.ts).
           onOutput: (stream, chunk) =>
             ctx.emit({ event: 'on_tool_output', name: c.name, data: { tool_call_id: c.id, stream, chunk: redactSecrets(chunk) } }),
+          elicit: ctx.elicit ? (ask) => ctx.elicit!({ ...ask, callId: c.id }) : undefined,
         }),
       }),
     );

@@ -21,6 +21,7 @@ import type { ModelParams } from '../llm/types.ts';
 import type { SpanHandle } from '../tracing/types.ts';
 import type { Hook, RecipeCall, RunContext } from '../pipeline/hook.ts';
 import { createPipeline, type Pipeline } from '../pipeline/run-phase.ts';
+import { answerElicitation, type ElicitPerson } from '../mcp/elicitation-flow.ts';
 import { runAgentLoop, type RunSummary } from './loop.ts';
 import { ToolRegistry } from '../tools/registry.ts';
 import type { Workspace } from '../tools/workspace.ts';
@@ -60,6 +61,8 @@ export interface RunSetup {
   maxIterations: number;
   controller: AbortController;
   askUser?: (ctx: RunContext, call: ToolCall, reason: string) => Promise<'allow' | 'deny'>;
+  /** Asks the person for what an MCP server requests; absent where nobody can answer. */
+  elicitPerson?: ElicitPerson;
   /** Sampling parameters every request of the run starts with (a subagent's options). */
   params?: ModelParams;
   /** Set for a subagent run: its place under the parent run (docs/agents.md). */
@@ -177,6 +180,7 @@ export function startRun(deps: RunDeps, setup: RunSetup, runId: string): RunHand
     notifyCompaction: (notice) => pipeline.compact(ctx, notice),
     notifyInstructions: (files) => pipeline.instructionsLoaded(ctx, files).catch(() => undefined),
     requestPermission: (ask) => pipeline.permissionRequest(ctx, ask),
+    elicit: (ask) => answerElicitation(ctx, pipeline, ask, setup.elicitPerson),
     // Nobody waits for a notification: a cancelled run ends it, and that is not an error.
     notify: (notice) => pipeline.notification(ctx, notice).catch(() => undefined),
     depth: parent?.depth ?? 0,

@@ -149,7 +149,15 @@ export function createHandlers(deps: HandlerDeps): InvokeHandlers {
       const approvals: PendingApproval[] = running
         ? wb.chat.pendingApprovals({ threadId: a.threadId })
         : [];
-      return { summary, state, running, approvals, children: wb.threads.children({ threadId: a.threadId }) };
+      const elicitations = running ? wb.chat.pendingElicitations({ threadId: a.threadId }) : [];
+      return {
+        summary,
+        state,
+        running,
+        approvals,
+        elicitations,
+        children: wb.threads.children({ threadId: a.threadId }),
+      };
     },
     'threads.create': (a) =>
       wb.threads.create({ workspace: a.workspace ?? current, title: a.title }),
@@ -179,6 +187,8 @@ export function createHandlers(deps: HandlerDeps): InvokeHandlers {
       accepted: wb.chat.approve({ approvalId: a.approvalId, decision: a.decision }),
       decision: a.decision,
     }),
+    'chat.answerElicitation': (a) =>
+      wb.chat.answerElicitation({ elicitationId: a.elicitationId, action: a.action, content: a.content }),
     'chat.running': () => wb.chat.running(),
     'chat.resume': async (a) => {
       threadOrThrow(a.threadId);

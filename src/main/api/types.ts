@@ -6,6 +6,9 @@ import type {
   AgentState,
   ApprovalDecision,
   ApprovalMode,
+  ElicitAction,
+  ElicitationRequestView,
+  ElicitValue,
   StreamEvent,
   StreamEventData,
   ThreadSummary,
@@ -167,6 +170,16 @@ export interface Workbench {
     approve(args: { approvalId: string; decision: ApprovalDecision }): boolean;
     /** Approval prompts still waiting on a thread, oldest first. */
     pendingApprovals(args: { threadId: string }): StreamEventData['on_approval_request'][];
+    /**
+     * Answers what an MCP server asked the user (docs/tools.md#when-a-server-asks-you). Contract:
+     * `accepted` false with `error` when the request is gone or an accepted form does not fit.
+     */
+    answerElicitation(args: { elicitationId: string; action: ElicitAction; content?: Record<string, ElicitValue> }): {
+      accepted: boolean;
+      error?: string;
+    };
+    /** Elicitations still waiting on a thread, oldest first. */
+    pendingElicitations(args: { threadId: string }): ElicitationRequestView[];
     /** Thread ids with a run in progress. */
     running(): string[];
   };

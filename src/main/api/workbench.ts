@@ -26,6 +26,7 @@ import { createTrustStore } from '../user-hooks/index.ts';
 import { endHookLeftovers } from '../user-hooks/runner.ts';
 import { endHookServers, endHookServersOf } from '../user-hooks/hook-server.ts';
 import { endHookLauncher } from '../user-hooks/launcher/launcher.ts';
+import { ElicitationBroker } from '../mcp/elicitation-broker.ts';
 import { readClaudeSettingsFiles } from '../user-hooks/claude-config.ts';
 import { bypassDisabledBy } from '../middleware/permission-rules.ts';
 import { standaloneAgentRunner } from '../user-hooks/claude-agent-standalone.ts';
@@ -74,6 +75,7 @@ export async function createWorkbench(opts: WorkbenchOptions): Promise<Workbench
   const bus = new EventBus();
   const broker = new ApprovalBroker();
   const confirm = createHookConfirmation(broker, opts.interactive !== false);
+  const elicitations = new ElicitationBroker();
   const running = new Map<string, { controller: AbortController; handle: RunHandle }>();
   let apiKey = opts.apiKey;
   registerSecret(apiKey);
@@ -281,6 +283,7 @@ export async function createWorkbench(opts: WorkbenchOptions): Promise<Workbench
         maxIterations: l.maxIterations,
         controller: l.controller,
         askUser: confirm,
+        elicitPerson: opts.interactive !== false ? (ctx, ask, id) => elicitations.ask(ctx, ask, id) : undefined,
         params: l.params,
         parent: l.parent,
         runSubagent:
@@ -474,6 +477,9 @@ export async function createWorkbench(opts: WorkbenchOptions): Promise<Workbench
       },
       approve: (a) => broker.answer(a.approvalId, a.decision),
       pendingApprovals: (a) => broker.pendingFor(a.threadId),
+      answerElicitation: (a) =>
+        elicitations.answer(a.elicitationId, { action: a.action, ...(a.content ? { content: a.content } : {}) }),
+      pendingElicitations: (a) => elicitations.pendingFor(a.threadId),
       running: () => [...running.keys()],
     },
     settings: {

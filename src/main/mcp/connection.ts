@@ -7,7 +7,10 @@
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import type { CallToolResult, Tool as McpTool } from '@modelcontextprotocol/sdk/types.js';
-import type { McpServerStatus } from '../../shared/types/index.ts';
+import type { ElicitAnswer, McpServerStatus } from '../../shared/types/index.ts';
+import type { ElicitationAsk } from '../pipeline/hook.ts';
+import { elicitationAsk } from './elicitation-ask.ts';
+import { pausableDeadline } from './pausable-deadline.ts';
 import { safeChildEnv } from '../env/child-env.ts';
 import { killMarked, newProcessMarker, withMarker } from '../tools/process-tracking.ts';
 import { errorMessage } from '../errors.ts';
@@ -39,6 +42,12 @@ export interface McpConnectionOptions {
   restartDelayMs?: (n: number) => number;
 }
 
+/** Answers a request for input the server makes during a call (docs/tools.md#when-a-server-asks-you). */
+export type Elicit = (ask: Omit<ElicitationAsk, 'server'>) => Promise<ElicitAnswer>;
+
+/** The SDK's own deadline of a call, which ours replaces (a setTimeout cannot wait longer). */
+const NO_SDK_TIMEOUT = 2 ** 31 - 1;
+
 /** The last stderr lines kept to explain a failure. */
 const STDERR_LINES = 20;
 
@@ -48,11 +57,15 @@ export interface McpConnection {
   tools(): McpTool[];
   /** Resolves once the server is connected or has failed. */
   ready(): Promise<void>;
-  /** Contract: waits for a restart in progress; rejects when the server is not connected. */
+  /**
+   * Contract: waits for a restart in progress; rejects when the server is not connected, and with a
+   * "timed out" error after `timeoutMs` — not counting the time a request for input (`elicit`)
+   * waits for its answer.
+   */
   callTool(
     name: string,
     args: Record<string, unknown>,
-    opts: { signal: AbortSignal; timeoutMs: number },
+    opts: { signal: AbortSignal; timeoutMs: number; elicit?: Elicit },
   ): Promise<CallToolResult>;
   restart(): Promise<void>;
   close(): Promise<void>;
@@ -75,6 +88,8 @@ export function createMcpConnection(
   let stderr: string[] = [];
   let restarts = 0;
   let closed = false;
+  /** The calls under way, oldest first: a request for input is asked through the oldest. */
+  const inFlight: { elicit?: Elicit }[] = [];
   let pending: Promise<void> = start();
   let restartTimer: NodeJS.Timeout | undefined;
 
@@ -118,7 +133,25 @@ export function createMcpConnection(
     status = 'connecting';
     emit({ kind: 'connecting' });
     const { Client } = await import('@modelcontextprotocol/sdk/client/index.js');
-    const c: Client = new Client({ name: 'agent-workbench', version: '1' }, { capabilities: {} });
+    const c: Client = new Client(
+      { name: 'agent-workbench', version: '1' },
+      { capabilities: { elicitation: { form: {}, url: {} } } },
+    );
+    const { ElicitRequestSchema } = await import('@modelcontextprotocol/sdk/types.js');
+    // MCP gives a request for input no call id: it is asked through the oldest call under way.
+    c.setRequestHandler(ElicitRequestSchema, async (request) => {
+      const ask = elicitationAsk(request.params);
+      const asker = inFlight.find((f) => f.elicit)?.elicit;
+      if (!asker) {
+        emit({
+          kind: 'stderr',
+          message: `asked for input with no call under way (declined): ${ask.message.slice(0, 200)}`,
+        });
+        return { action: 'decline' };
+      }
+      const answer = await asker(ask);
+      return { ...answer };
+    });
     const timeout = opts.connectTimeoutMs ?? 15_000;
     try {
       await c.connect(await transport(), { timeout });
@@ -186,16 +219,39 @@ export function createMcpConnection(
     }),
     tools: () => tools,
     ready: settled,
-    async callTool(name, args, { signal, timeoutMs }) {
+    async callTool(name, args, { signal, timeoutMs, elicit }) {
       await settled();
       if (!client)
         throw new Error(`MCP server "${spec.name}" is not connected${error ? `: ${error}` : ''}`);
-      const result = (await client.callTool({ name, arguments: args }, undefined, {
-        signal,
-        timeout: timeoutMs,
-      })) as CallToolResult;
-      restarts = 0;
-      return result;
+      const deadline = pausableDeadline(timeoutMs, signal);
+      const call = {
+        elicit:
+          elicit &&
+          (async (ask: Omit<ElicitationAsk, 'server'>) => {
+            deadline.pause();
+            try {
+              return await elicit(ask);
+            } finally {
+              deadline.resume();
+            }
+          }),
+      };
+      inFlight.push(call);
+      try {
+        const result = (await client.callTool({ name, arguments: args }, undefined, {
+          signal: deadline.signal,
+          timeout: NO_SDK_TIMEOUT,
+        })) as CallToolResult;
+        restarts = 0;
+        return result;
+      } catch (err) {
+        if (deadline.expired())
+          throw new Error(`request timed out after ${timeoutMs} ms`, { cause: err });
+        throw err;
+      } finally {
+        inFlight.splice(inFlight.indexOf(call), 1);
+        deadline.clear();
+      }
     },
     async restart() {
       const c = client;

@@ -62,7 +62,11 @@ function mcpTool(conn: McpConnection, t: McpTool, o: McpToolsOptions): Tool {
     async execute(args, ctx) {
       let result: CallToolResult;
       try {
-        result = await conn.callTool(t.name, args, { signal: ctx.signal, timeoutMs });
+        result = await conn.callTool(t.name, args, {
+          signal: ctx.signal,
+          timeoutMs,
+          elicit: ctx.elicit && ((ask) => ctx.elicit!({ ...ask, server })),
+        });
       } catch (err) {
         if (isAbortError(err) || ctx.signal.aborted) throw err;
         const message = errorMessage(err);

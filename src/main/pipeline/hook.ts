@@ -12,6 +12,7 @@ import type { Workspace } from '../tools/workspace.ts';
 import type { TraceRecorder } from '../tracing/types.ts';
 import type { CommandSnapshotRecord, NewCheckpoint } from '../store/checkpoint-store.ts';
 import type { RecipeSource } from '../recipes/loader.ts';
+import type { ElicitAnswer, ElicitField } from '../../shared/types/elicitation.ts';
 
 /** Everything a hook may read or use during one run. */
 export interface RunContext {
@@ -67,6 +68,12 @@ export interface RunContext {
    * PermissionRequest): the first hook that decides answers instead of the person.
    */
   requestPermission?(ask: PermissionAsk): Promise<PermissionAnswer | undefined>;
+  /**
+   * Gets the answer to an MCP server's request for input during one of this run's tool calls
+   * (docs/tools.md#when-a-server-asks-you): the elicitation phase's hooks, else the person, else a
+   * decline; then the elicitation_result phase. Contract: rejects only when the run is cancelled.
+   */
+  elicit?(ask: ElicitationAsk): Promise<ElicitAnswer>;
   /** Runs the pipeline's notification phase (Claude Notification). Contract: never rejects. */
   notify?(notice: WaitNotice): Promise<void>;
   /**
@@ -192,11 +199,36 @@ export interface PermissionAnswer {
   interrupt?: boolean;
 }
 
-/** The agent waits on the user (Claude Notification `permission_prompt`). */
-export interface WaitNotice {
-  type: 'permission_prompt';
-  call: ToolCall;
+/** An MCP server asking the user for input while one of its tools runs (Claude Elicitation). */
+export interface ElicitationAsk {
+  server: string;
+  message: string;
+  mode: 'form' | 'url';
+  /** The form's JSON Schema as the server sent it (hooks read it), and the fields read from it. */
+  requestedSchema?: Record<string, unknown>;
+  fields?: ElicitField[];
+  /** The page to open (mode `url`), and the server's id for it. */
+  url?: string;
+  elicitationId?: string;
+  /** Why it cannot be shown (a form of fields no form can ask for, a page that is not a web address): it is declined. */
+  unusable?: string;
+  /** The tool call it came during. */
+  callId?: string;
 }
+
+/** A hook's answer in the person's place, or its change to the answer (Claude `hookSpecificOutput.action`). */
+export interface ElicitationDecision extends ElicitAnswer {
+  /** The hook that answered. */
+  by: string;
+}
+
+/**
+ * The agent waits on the user (Claude Notification): an approval prompt (`permission_prompt`) or an
+ * MCP server's request for input (`elicitation_dialog`).
+ */
+export type WaitNotice =
+  | { type: 'permission_prompt'; call: ToolCall }
+  | { type: 'elicitation_dialog'; server: string; message: string };
 
 /** What `agent_stop` may ask for: follow-ups continue the loop. */
 export interface StopOutcome {
@@ -230,6 +262,10 @@ export interface Hook {
   /** A call is about to wait for a person: answer in the person's place, or return nothing. */
   onPermissionRequest?(ctx: RunContext, ask: PermissionAsk): Promise<PermissionAnswer | void>;
   onNotification?(ctx: RunContext, notice: WaitNotice): Promise<void>;
+  /** An MCP server asks the user for input: answer in the person's place, or return nothing. */
+  onElicitation?(ctx: RunContext, ask: ElicitationAsk): Promise<ElicitationDecision | void>;
+  /** The answer to an elicitation before the server gets it: change it, or return nothing. */
+  onElicitationResult?(ctx: RunContext, ask: ElicitationAsk, answer: ElicitAnswer): Promise<ElicitationDecision | void>;
   afterToolBatch?(ctx: RunContext, batch: ToolBatch): Promise<ToolBatchOutcome | void>;
   /** Memory files joined the run's requests; observe only. */
   onInstructionsLoaded?(ctx: RunContext, files: readonly LoadedInstructions[]): Promise<void>;

@@ -15,6 +15,8 @@ export type PhaseName =
   | 'wrap_tool_call'
   | 'permission_request'
   | 'notification'
+  | 'elicitation'
+  | 'elicitation_result'
   | 'after_tool_batch'
   | 'instructions_loaded'
   | 'compact'
@@ -132,6 +134,26 @@ export const PHASES: readonly PhaseSpec[] = [
     method: 'onNotification',
     when: 'the agent waits on the user (an approval prompt is shown); the prompt does not wait for it',
     shape: 'sequential',
+    order: 'pipeline',
+    failure: 'isolate',
+    failClosedBlocks: false,
+    abort: 'propagate',
+  },
+  {
+    name: 'elicitation',
+    method: 'onElicitation',
+    when: 'an MCP server asks the user for input during a tool call; the first hook that answers answers instead of the person',
+    shape: 'sequential',
+    order: 'pipeline',
+    failure: 'deny-fast',
+    failClosedBlocks: false,
+    abort: 'propagate',
+  },
+  {
+    name: 'elicitation_result',
+    method: 'onElicitationResult',
+    when: 'the answer to an elicitation, before the server gets it; each hook may change the answer the ones before left',
+    shape: 'transform',
     order: 'pipeline',
     failure: 'isolate',
     failClosedBlocks: false,

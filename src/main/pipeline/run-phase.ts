@@ -3,13 +3,15 @@
  * phase table (phases.ts) says — shape, order, failure policy, abort behaviour. A failing hook is
  * never silent: it is reported on the trace and the hooks stream (compose.ts `reportHookFailure`).
  */
-import type { Message, ToolCall, ToolResult } from '../../shared/types/index.ts';
+import type { ElicitAnswer, Message, ToolCall, ToolResult } from '../../shared/types/index.ts';
 import { validate } from '../agent/messages.ts';
 import type { ModelRequest } from '../llm/types.ts';
 import { composeOnion, reportHookFailure } from './compose.ts';
 import { isAbortError } from '../abort.ts';
 import type {
   CompactionNotice,
+  ElicitationAsk,
+  ElicitationDecision,
   Hook,
   LoadedInstructions,
   ModelCallFn,
@@ -58,6 +60,10 @@ export interface Pipeline {
   /** permission_request: the first hook that decides answers. */
   permissionRequest(ctx: RunContext, ask: PermissionAsk): Promise<PermissionAnswer | undefined>;
   notification(ctx: RunContext, notice: WaitNotice): Promise<void>;
+  /** elicitation: the first hook that answers answers. */
+  elicitation(ctx: RunContext, ask: ElicitationAsk): Promise<ElicitationDecision | undefined>;
+  /** elicitation_result: the answer as the hooks left it, with the last hook that changed it. */
+  elicitationResult(ctx: RunContext, ask: ElicitationAsk, answer: ElicitAnswer): Promise<ElicitationDecision | undefined>;
   /** after_tool_batch: the first hook that halts ends the run; context accumulates. */
   afterToolBatch(ctx: RunContext, batch: ToolBatch): Promise<ToolBatchOutcome>;
   instructionsLoaded(ctx: RunContext, files: readonly LoadedInstructions[]): Promise<void>;
@@ -257,6 +263,37 @@ export function createPipeline(hooks: readonly Hook[]): Pipeline {
         (h) => h.onNotification!(ctx, notice),
         () => false,
       );
+    },
+
+    async elicitation(ctx, ask) {
+      let answer: ElicitationDecision | undefined;
+      await sequence(
+        'elicitation',
+        hooks,
+        ctx,
+        (h) => h.onElicitation!(ctx, ask),
+        (out) => {
+          if (!out) return false;
+          answer = out;
+          return true;
+        },
+      );
+      return answer;
+    },
+
+    async elicitationResult(ctx, ask, answer) {
+      let changed: ElicitationDecision | undefined;
+      await sequence(
+        'elicitation_result',
+        hooks,
+        ctx,
+        (h) => h.onElicitationResult!(ctx, ask, changed ?? answer),
+        (out) => {
+          if (out) changed = out;
+          return false;
+        },
+      );
+      return changed;
     },
 
     async afterToolBatch(ctx, batch) {

@@ -4,7 +4,8 @@
  * (docs/tools.md). Also the errors a tool may throw.
  */
 import type { z } from 'zod';
-import type { AgentState, ToolResult, ToolStatus } from '../../shared/types/index.ts';
+import type { AgentState, ElicitAnswer, ToolResult, ToolStatus } from '../../shared/types/index.ts';
+import type { ElicitationAsk } from '../pipeline/hook.ts';
 import type { Workspace } from './workspace.ts';
 
 /** How a call affects the workspace; decides the approval policy. Reads are always allowed. */
@@ -72,6 +73,8 @@ export interface ToolContext {
   readonly env?: Readonly<Record<string, string>>;
   /** Receives output while the call runs (already batched by the tool); absent when nobody watches. */
   readonly onOutput?: (stream: 'stdout' | 'stderr', chunk: string) => void;
+  /** Gets the answer to what an MCP server asks the user during this call (RunContext.elicit). */
+  readonly elicit?: (ask: ElicitationAsk) => Promise<ElicitAnswer>;
 }
 
 export interface Tool<P extends z.ZodType = z.ZodType> {

@@ -3,7 +3,8 @@
  * trying a handler by hand. Adding an event is a row here plus the place in claude-hooks.ts that
  * fires it.
  */
-import type { LoadedInstructions, RecipeCall } from '../pipeline/hook.ts';
+import type { ElicitAnswer } from '../../shared/types/index.ts';
+import type { ElicitationAsk, LoadedInstructions, RecipeCall } from '../pipeline/hook.ts';
 
 const SAMPLES = {
   PreToolUse: () => ({ tool_name: 'Bash', tool_input: { command: 'ls' }, tool_use_id: 'call_test' }),
@@ -25,6 +26,8 @@ const SAMPLES = {
   UserPromptExpansion: () => ({ expansion_type: 'slash_command', command_name: 'review', command_args: 'src/app.ts', command_source: 'project', prompt: '/review src/app.ts' }),
   FileChanged: () => ({ file_path: '.envrc', event: 'change' }),
   InstructionsLoaded: () => ({ file_path: 'AGENTS.md', memory_type: 'Project', load_reason: 'session_start' }),
+  Elicitation: () => ({ mcp_server_name: 'demo', message: 'Who is signing up?', mode: 'form', requested_schema: { type: 'object', properties: { name: { type: 'string', title: 'Your name' } }, required: ['name'] } }),
+  ElicitationResult: () => ({ mcp_server_name: 'demo', action: 'accept', content: { name: 'Ada' }, mode: 'form' }),
   StopFailure: () => ({ error_type: 'rate_limit', error: '429', error_message: 'rate limited by the model server (HTTP 429)' }),
 } satisfies Record<string, () => Record<string, unknown>>;
 
@@ -84,4 +87,27 @@ export function expansionFields(call: RecipeCall) {
   const source = call.source === 'workspace' || call.source === 'claude' ? 'project' : 'user';
   const prompt = call.args ? `/${call.name} ${call.args}` : `/${call.name}`;
   return { expansion_type: 'slash_command', command_name: call.name, command_args: call.args, command_source: source, prompt };
+}
+
+/** The Elicitation input of a server's request (its matcher value is `mcp_server_name`). */
+export function elicitationFields(ask: ElicitationAsk) {
+  return {
+    mcp_server_name: ask.server,
+    message: ask.message,
+    mode: ask.mode,
+    ...(ask.url ? { url: ask.url } : {}),
+    ...(ask.elicitationId ? { elicitation_id: ask.elicitationId } : {}),
+    ...(ask.requestedSchema ? { requested_schema: ask.requestedSchema } : {}),
+  };
+}
+
+/** The ElicitationResult input: the answer as it stands, before the server gets it. */
+export function elicitationResultFields(ask: ElicitationAsk, answer: ElicitAnswer) {
+  return {
+    mcp_server_name: ask.server,
+    action: answer.action,
+    ...(answer.content ? { content: answer.content } : {}),
+    mode: ask.mode,
+    ...(ask.elicitationId ? { elicitation_id: ask.elicitationId } : {}),
+  };
 }

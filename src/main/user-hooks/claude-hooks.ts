@@ -9,7 +9,7 @@ import { homedir } from 'node:os';
 import { basename } from 'node:path';
 import type { HookSource, Message, Todo, ToolCall, ToolResult, WorkbenchSettings } from '../../shared/types/index.ts';
 import { CLAUDE_SESSION_END_MAX_MS } from '../../shared/constants.ts';
-import type { Hook, PermissionAnswer, RunContext, StopOutcome, UserMessageOutcome } from '../pipeline/hook.ts';
+import type { ElicitationDecision, Hook, PermissionAnswer, RunContext, StopOutcome, UserMessageOutcome } from '../pipeline/hook.ts';
 import type { HookRunStore } from '../store/types.ts';
 import { readClaudeResult, type ClaudeVerdict } from './claude-output.ts';
 import type { ClaudeHandler } from './claude-config.ts';
@@ -27,7 +27,7 @@ import { callMcpToolHook, managerMcpRunner, type McpHookRunner } from './claude-
 import type { McpManager } from '../mcp/manager.ts';
 import { ruleRefusal, type PermissionRule } from '../middleware/permission-rules.ts';
 import { createBackgroundHooks } from './claude-background.ts';
-import { expansionFields, instructionsFields, stopFailure } from './claude-events.ts';
+import { elicitationFields, elicitationResultFields, expansionFields, instructionsFields, stopFailure } from './claude-events.ts';
 import { reviewTasks, taskFields, type TaskEvent, type TaskVerdict } from './claude-tasks.ts';
 import { skillHandlerGate, skillsReadBy } from './skill-hooks.ts';
 import { writeTranscript } from './transcript.ts';
@@ -289,6 +289,22 @@ export function createClaudeHooks(opts: ClaudeHooksOptions, source: HookSource):
     return { context: agg.context, ...(agg.halt ? { halt: agg.halt } : {}), ...(agg.block ? { refused: agg.block } : {}) };
   };
 
+  /**
+   * The first handler's answer to an elicitation, in config order: exit 2 (or `continue: false`)
+   * declines it, its stderr shown to the user; `hookSpecificOutput.action` answers it.
+   */
+  const elicitationDecision = (ctx: RunContext, event: string, outcomes: ClaudeOutcome[]): ElicitationDecision | undefined => {
+    for (const o of outcomes) {
+      const refusal = o.verdict.block ?? o.verdict.halt;
+      if (refusal !== undefined) {
+        ctx.emit({ event: 'on_hook_message', name: o.handler.name, data: { hook: o.handler.name, event, message: refusal, kind: 'message' } });
+        return { action: 'decline', by: o.handler.name };
+      }
+      if (o.verdict.elicitation) return { ...o.verdict.elicitation, by: o.handler.name };
+    }
+    return undefined;
+  };
+
   const blocked = (ctx: RunContext, call: ToolCall, by: string, reason: string): ToolResult => {
     ctx.emit({ event: 'on_blocked', name: call.name, data: { by, reason, target: 'tool_call', tool_call_id: call.id } });
     return { tool_call_id: call.id, name: call.name, output: '', error: `blocked by hook ${by}: ${reason}`, status: 'blocked' };
@@ -458,9 +474,20 @@ export function createClaudeHooks(opts: ClaudeHooksOptions, source: HookSource):
       }
     },
 
+    async onElicitation(ctx, ask) {
+      return elicitationDecision(ctx, 'Elicitation', await fire(ctx, 'Elicitation', ask.server, elicitationFields(ask)));
+    },
+
+    async onElicitationResult(ctx, ask, answer) {
+      return elicitationDecision(ctx, 'ElicitationResult', await fire(ctx, 'ElicitationResult', ask.server, elicitationResultFields(ask, answer)));
+    },
+
     async onNotification(ctx, notice) {
-      const toolName = claudeToolName(ctx.tools, notice.call.name);
-      await fire(ctx, 'Notification', notice.type, { message: `Agent Workbench needs your permission to use ${toolName}`, title: 'Agent Workbench', notification_type: notice.type });
+      const message =
+        notice.type === 'permission_prompt'
+          ? `Agent Workbench needs your permission to use ${claudeToolName(ctx.tools, notice.call.name)}`
+          : `MCP server ${notice.server} asks: ${notice.message}`;
+      await fire(ctx, 'Notification', notice.type, { message, title: 'Agent Workbench', notification_type: notice.type });
     },
 
     async onAgentStop(ctx, msgs: Message[]): Promise<StopOutcome> {

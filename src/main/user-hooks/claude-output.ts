@@ -8,6 +8,7 @@ import { processFailure } from './record.ts';
 import type { HookProcessResult } from './runner.ts';
 import type { HookReading } from './types.ts';
 import { errorMessage } from '../errors.ts';
+import type { ElicitAnswer } from '../../shared/types/index.ts';
 
 const MAX_TEXT = 10_000;
 
@@ -27,6 +28,8 @@ export interface ClaudeVerdict {
   permission?: { behavior: 'allow' | 'deny'; message?: string; interrupt?: boolean };
   /** SessionStart / FileChanged `watchPaths`: the files FileChanged hooks watch besides their matchers' (absolute paths). */
   watchPaths?: string[];
+  /** Elicitation / ElicitationResult `hookSpecificOutput.action` and `content`: the answer to give the server. */
+  elicitation?: ElicitAnswer;
   /** Set when the run failed (treated per fail mode). */
   failed?: string;
 }
@@ -71,6 +74,7 @@ function fromJson(o: Record<string, unknown>, event: string): ClaudeVerdict {
     const uto = hso.updatedToolOutput;
     if (uto !== undefined && uto !== null) v.updatedToolOutput = typeof uto === 'string' ? uto : JSON.stringify(uto);
     if (event === 'PermissionRequest' && hso.decision !== undefined && hso.decision !== null) v.permission = permissionDecision(hso.decision);
+    if ((event === 'Elicitation' || event === 'ElicitationResult') && hso.action !== undefined && hso.action !== null) v.elicitation = elicitationAnswer(hso);
     if (hso.watchPaths !== undefined && hso.watchPaths !== null) {
       if (!Array.isArray(hso.watchPaths) || !hso.watchPaths.every((p) => typeof p === 'string')) throw new Error('"watchPaths" must be an array of paths');
       v.watchPaths = hso.watchPaths as string[];
@@ -78,6 +82,13 @@ function fromJson(o: Record<string, unknown>, event: string): ClaudeVerdict {
   }
   if (o.continue === false) v.halt = stopReason || reason || `stopped by hook (${event})`;
   return v;
+}
+
+/** An Elicitation answer (`action`, `content`); throws with a schema message when it is not one. */
+function elicitationAnswer(hso: Record<string, unknown>): ElicitAnswer {
+  if (hso.action !== 'accept' && hso.action !== 'decline' && hso.action !== 'cancel') throw new Error('"action" must be "accept", "decline" or "cancel"');
+  if (hso.content !== undefined && hso.content !== null && !isRecord(hso.content)) throw new Error('"content" must be an object');
+  return { action: hso.action, ...(isRecord(hso.content) ? { content: hso.content as ElicitAnswer['content'] } : {}) };
 }
 
 /** A PermissionRequest `decision` object; throws with a schema message when it is not one. */
@@ -136,6 +147,7 @@ export function readClaudeResult(event: string, res: HookProcessResult): { readi
 function decisionOf(v: ClaudeVerdict): string {
   if (v.halt !== undefined) return 'stop';
   if (v.permission) return v.permission.behavior;
+  if (v.elicitation) return v.elicitation.action;
   if (v.block !== undefined) return 'deny';
   if (v.ask !== undefined) return 'ask';
   if (v.updatedInput) return 'rewrite';

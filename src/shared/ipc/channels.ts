@@ -15,6 +15,7 @@ export const INVOKE_CHANNELS = [
   'chat.send',
   'chat.cancel',
   'chat.approve',
+  'chat.answerElicitation',
   'chat.running',
   'chat.resume',
   'threads.setMetadata',

@@ -7,6 +7,7 @@ import type { z } from 'zod';
 import type {
   AgentState,
   ApprovalDecision,
+  ElicitationRequestView,
   HookInfo,
   HookReplayRow,
   HookRunRecord,
@@ -124,6 +125,8 @@ export interface ThreadView {
   summary: ThreadSummary;
   running: boolean;
   approvals: PendingApproval[];
+  /** Elicitations still waiting for an answer (docs/tools.md#when-a-server-asks-you). */
+  elicitations: ElicitationRequestView[];
   /** The child threads of the subagent runs this thread started (docs/agents.md). */
   children?: ThreadSummary[];
 }
@@ -324,6 +327,8 @@ export interface InvokeResults {
   'chat.send': { threadId: string; runId: string };
   'chat.cancel': { cancelled: boolean };
   'chat.approve': { accepted: boolean; decision: ApprovalDecision };
+  /** `accepted` false with `error` when the answer does not fit the form (the form stays). */
+  'chat.answerElicitation': { accepted: boolean; error?: string };
   'chat.running': string[];
   'chat.resume': { threadId: string; runId: string };
   'threads.setMetadata': Record<string, string>;

@@ -55,6 +55,13 @@ export const ARG_SCHEMAS = {
   }),
   'chat.cancel': z.strictObject({ threadId: Id }),
   'chat.approve': z.strictObject({ approvalId: Id, decision: z.enum(['allow_once', 'allow_network', 'allow_thread', 'deny']) }),
+  'chat.answerElicitation': z.strictObject({
+    elicitationId: Id,
+    action: z.enum(['accept', 'decline', 'cancel']),
+    content: z
+      .record(z.string().max(200), z.union([z.string().max(100_000), z.number(), z.boolean(), z.array(z.string().max(10_000)).max(1000)]))
+      .optional(),
+  }),
   'chat.running': Empty,
   'chat.resume': z.strictObject({ threadId: Id, ...RunChoices }),
   'threads.setMetadata': z.strictObject({

@@ -4,6 +4,7 @@
  */
 import type { ToolCall, Todo, Usage, Message, ToolStatus, ToolAttempts } from './messages.ts';
 import type { SpanRecord } from './spans.ts';
+import type { ElicitAction, ElicitField } from './elicitation.ts';
 
 /** `interrupted`: the process running it died; set on the next start (docs/events.md#run-rescue). */
 export type RunState =
@@ -27,6 +28,23 @@ export interface FileChange {
   path: string;
   tool_call_id?: string;
   change: FileChangeKind;
+}
+
+/** An elicitation waiting for the user, as the chat shows it. */
+export interface ElicitationRequestView {
+  elicitation_id: string;
+  /** The MCP server that asks. */
+  server: string;
+  message: string;
+  mode: 'form' | 'url';
+  /** The form (mode `form`). */
+  fields?: ElicitField[];
+  /** The page to open (mode `url`). */
+  url?: string;
+  /** The tool call it came during. */
+  tool_call_id?: string;
+  /** The subagent whose call it came during. */
+  agent?: string;
 }
 
 /** Payload shapes of the events, by name. */
@@ -111,6 +129,23 @@ export interface StreamEventData {
     agent?: string;
   };
   on_approval_resolved: { approval_id: string; decision: ApprovalDecision };
+  /**
+   * An MCP server asks the user for input while its tool runs (docs/tools.md#when-a-server-asks-you):
+   * a form of `fields`, or a page at `url` to open. Answered with `chat.answerElicitation`.
+   */
+  on_elicitation_request: ElicitationRequestView;
+  /** How an elicitation was answered: by the user, by a hook, or declined because nobody could answer. */
+  on_elicitation_resolved: {
+    elicitation_id: string;
+    server: string;
+    message: string;
+    action: ElicitAction;
+    answered_by: 'user' | 'hook' | 'nobody';
+    /** The hook that answered or changed the answer. */
+    hook?: string;
+    /** Why nobody was asked: nobody can answer here, or the request cannot be shown. */
+    reason?: string;
+  };
   on_blocked: {
     by: string;
     reason: string;

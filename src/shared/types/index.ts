@@ -7,3 +7,4 @@ export type * from './feed.ts';
 export type * from './mcp.ts';
 export { DEFAULT_SETTINGS } from './settings.ts';
 export type * from './checkpoints.ts';
+export type * from './elicitation.ts';

@@ -68,6 +68,8 @@ export function createStubWorkbench(workspace = '/tmp', home = '/tmp/home'): Stu
       cancel: () => false,
       approve: () => true,
       pendingApprovals: () => [],
+      answerElicitation: () => ({ accepted: false, error: 'no such request' }),
+      pendingElicitations: () => [],
       running: () => [],
     },
     settings: settingsPort,

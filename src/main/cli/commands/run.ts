@@ -182,6 +182,13 @@ function textPrinter(io: CliIo) {
       case 'on_hook_message':
         io.stderr(`${event.data.kind === 'stop' ? '■ run stopped by hook' : '! hook'} ${event.data.hook}: ${oneLine(event.data.message)}\n`);
         break;
+      case 'on_elicitation_resolved': {
+        // Nobody can fill a form here: the user sees what was asked and how it was answered.
+        const d = event.data;
+        const how = d.answered_by === 'hook' ? `answered by hook ${d.hook}: ${d.action}` : d.answered_by === 'nobody' ? `declined: ${d.reason}` : d.action;
+        io.stderr(`${who(event)}? MCP server ${d.server} asked: ${oneLine(d.message)} — ${how}\n`);
+        break;
+      }
       case 'on_script_data':
         io.stderr(`◆ ${event.data.hook}: ${oneLine(JSON.stringify(event.data.data))}\n`);
         break;

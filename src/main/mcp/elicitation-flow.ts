@@ -1,0 +1,90 @@
+/**
+ * Who answers an MCP server's request for input (docs/tools.md#when-a-server-asks-you): a hook of
+ * the elicitation phase (Claude Elicitation), else the person (the app's form), else nobody — then
+ * it is declined; then the elicitation_result phase may change the answer (Claude
+ * ElicitationResult). Whatever answers, an accepted form is checked against its fields before the
+ * server sees it, and the chat is told how it was answered.
+ */
+import { randomUUID } from 'node:crypto';
+import { contentProblem } from '../../shared/elicitation.ts';
+import type { ElicitAnswer } from '../../shared/types/index.ts';
+import type { ElicitationAsk, ElicitationDecision, RunContext } from '../pipeline/hook.ts';
+import type { Pipeline } from '../pipeline/run-phase.ts';
+
+/** Asks the person, the request shown under `id`; absent where nobody can answer (the CLI). */
+export type ElicitPerson = (
+  ctx: RunContext,
+  ask: ElicitationAsk,
+  id: string,
+) => Promise<ElicitAnswer>;
+
+/** A hook's answer as the server may get it: an accepted form that does not fit it is declined. */
+function checked(
+  ctx: RunContext,
+  ask: ElicitationAsk,
+  d: ElicitationDecision,
+  event: string,
+): ElicitAnswer {
+  if (d.action !== 'accept') return { action: d.action };
+  if (ask.mode === 'url') return { action: 'accept' };
+  const problem = contentProblem(ask.fields ?? [], d.content ?? {});
+  if (!problem) return { action: 'accept', content: d.content ?? {} };
+  ctx.emit({
+    event: 'on_hook_message',
+    name: d.by,
+    data: {
+      hook: d.by,
+      event,
+      message: `its answer to ${ask.server} was declined: ${problem}`,
+      kind: 'message',
+    },
+  });
+  return { action: 'decline' };
+}
+
+export async function answerElicitation(
+  ctx: RunContext,
+  pipeline: Pick<Pipeline, 'elicitation' | 'elicitationResult'>,
+  ask: ElicitationAsk,
+  person: ElicitPerson | undefined,
+): Promise<ElicitAnswer> {
+  const id = `el_${randomUUID()}`;
+  let answer: ElicitAnswer;
+  let answeredBy: 'user' | 'hook' | 'nobody';
+  let hook: string | undefined;
+  const fromHook = ask.unusable ? undefined : await pipeline.elicitation(ctx, ask);
+  if (fromHook) {
+    answer = checked(ctx, ask, fromHook, 'Elicitation');
+    answeredBy = 'hook';
+    hook = fromHook.by;
+  } else if (person && !ask.unusable) {
+    answer = await person(ctx, ask, id);
+    answeredBy = 'user';
+  } else {
+    answer = { action: 'decline' };
+    answeredBy = 'nobody';
+  }
+  const changed = ask.unusable ? undefined : await pipeline.elicitationResult(ctx, ask, answer);
+  if (changed) {
+    answer = checked(ctx, ask, changed, 'ElicitationResult');
+    hook = changed.by;
+    if (answeredBy === 'nobody') answeredBy = 'hook';
+  }
+  ctx.emit({
+    event: 'on_elicitation_resolved',
+    data: {
+      elicitation_id: id,
+      server: ask.server,
+      message: ask.message,
+      action: answer.action,
+      answered_by: answeredBy,
+      ...(hook ? { hook } : {}),
+      ...(ask.unusable
+        ? { reason: ask.unusable }
+        : answeredBy === 'nobody'
+          ? { reason: 'nobody can answer here' }
+          : {}),
+    },
+  });
+  return answer;
+}
