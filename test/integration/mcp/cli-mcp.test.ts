@@ -39,4 +39,25 @@ describe('workbench run with a .mcp.json', () => {
       ['mcp__demo__echo', 'ok', 'echo: from the cli'],
     ]);
   });
+
+  it('says what a server asked when nobody can answer, and declines it', async () => {
+    const { home, workspace } = await sandbox();
+    await writeFile(
+      join(workspace, '.mcp.json'),
+      JSON.stringify({
+        mcpServers: { demo: { command: process.execPath, args: [DEMO_MCP_SERVER] } },
+      }),
+    );
+    fake = await startFakeOpenAi({
+      script: [{ toolCalls: [{ name: 'mcp__demo__signup', args: {} }] }, { text: 'done' }],
+    });
+    const env = { home, workspace, baseURL: fake.baseURL };
+    expect((await runCli(['trust', workspace], env)).code).toBe(0);
+    const r = await runCli(['run', '--auto', 'sign me up'], env, 60_000);
+    expect(r.code).toBe(0);
+    expect(r.stderr).toContain(
+      '? MCP server demo asked: Who is signing up? — declined: nobody can answer here',
+    );
+    expect(r.stderr).toContain('✓ mcp__demo__signup');
+  });
 });
