@@ -4,18 +4,24 @@
  * (unchanged parts shared).
  */
 import type { AgentEventEnvelope, PendingApproval } from '../../shared/ipc/contract.ts';
-import type { AgentState, Message, StreamEventData } from '../../shared/types/index.ts';
+import type {
+  AgentState,
+  ElicitationRequestView,
+  Message,
+  StreamEventData,
+} from '../../shared/types/index.ts';
 import { applySpanEvents, type TraceData } from '../features/trace/trace-data.ts';
 import { applySubagentEvent } from '../features/agents/subagent-events.ts';
 import { stripHookContext } from '../features/chat/rows.ts';
+import { requestElicitation, resolveElicitation } from '../features/chat/elicitation-events.ts';
 import { appendStream, EMPTY_STREAM, streamOf, streamText } from './stream-text.ts';
 import {
+  addNotice,
   appendLive,
   emptyThread,
   endStatusOf,
   isEnded,
   type ChatData,
-  type Notice,
   type ThreadChat,
   type ToolRun,
 } from './chat-types.ts';
@@ -34,11 +40,6 @@ function patchThread(
 function setTool(t: ThreadChat, id: string, patch: Partial<ToolRun>): ThreadChat {
   const prev = t.tools[id] ?? { status: 'pending' as const };
   return { ...t, tools: { ...t.tools, [id]: { ...prev, ...patch } } };
-}
-
-function addNotice(t: ThreadChat, notice: Omit<Notice, 'id' | 'afterIndex'>): ThreadChat {
-  const id = `n${t.notices.length + 1}-${t.messages.length}`;
-  return { ...t, notices: [...t.notices, { ...notice, id, afterIndex: t.messages.length - 1 }] };
 }
 
 const ERROR_PREFIX = 'Error: ';
@@ -192,6 +193,10 @@ function applyToThread(t: ThreadChat, env: AgentEventEnvelope): ThreadChat {
         status: d.decision === 'deny' ? 'denied' : 'running',
       });
     }
+    case 'on_elicitation_request':
+      return requestElicitation(t, e.data);
+    case 'on_elicitation_resolved':
+      return resolveElicitation(t, e.data);
     case 'on_blocked': {
       const d = e.data;
       if (d.target === 'tool_call' && d.tool_call_id)
@@ -248,6 +253,7 @@ function applyToThread(t: ThreadChat, env: AgentEventEnvelope): ThreadChat {
         runId: e.run_id,
         streaming: EMPTY_STREAM,
         approvals: [],
+        elicitations: [],
         runningHooks: undefined,
         tools,
       };
@@ -279,12 +285,16 @@ export function applyEvents(data: ChatData, envs: readonly AgentEventEnvelope[])
   return envs.reduce(applyEvent, data);
 }
 
-/** Replaces a thread's messages, todos and pending approvals with the server's copy (open, reload, resync). */
+/**
+ * Replaces a thread's messages, todos, pending approvals and pending questions of MCP servers with
+ * the server's copy (open, reload, resync).
+ */
 export function loadThread(
   data: ChatData,
   state: AgentState,
   running: boolean,
   approvals: PendingApproval[] = [],
+  elicitations: ElicitationRequestView[] = [],
 ): ChatData {
   return patchThread(data, state.thread_id, (t) => {
     const tools: Record<string, ToolRun> = { ...t.tools };
@@ -305,6 +315,10 @@ export function loadThread(
     const merged = running
       ? [...views, ...t.approvals.filter((v) => !known.has(v.approvalId))]
       : [];
+    const asked = new Set(elicitations.map((e) => e.elicitation_id));
+    const pending = running
+      ? [...elicitations, ...t.elicitations.filter((e) => !asked.has(e.elicitation_id))]
+      : [];
     // A snapshot taken mid-run can be older than events already applied: never go backwards then.
     const messages =
       running && t.loaded && t.messages.length > state.messages.length
@@ -319,6 +333,7 @@ export function loadThread(
       running,
       tools,
       approvals: merged,
+      elicitations: pending,
       streaming: running ? t.streaming : EMPTY_STREAM,
     };
   });

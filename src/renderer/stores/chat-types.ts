@@ -1,5 +1,13 @@
 /** The renderer's view of threads and runs, built only by applyEvent / loadThread. */
-import type { Message, Todo, ToolCall, ToolStatus, Usage } from '../../shared/types/index.ts';
+import type {
+  ElicitationRequestView,
+  Message,
+  StreamEventData,
+  Todo,
+  ToolCall,
+  ToolStatus,
+  Usage,
+} from '../../shared/types/index.ts';
 import { EMPTY_STREAM, type StreamText } from './stream-text.ts';
 
 /** How a call that ended is shown: the tool's own status, with `ok` named `done` in the UI. */
@@ -109,17 +117,36 @@ export interface SubagentRun {
   activity?: string;
 }
 
-/** A line shown between messages: a hook block, a hook failure, an error, a cancel. */
+/** How an MCP server's question was answered (docs/tools.md#when-a-server-asks-you). */
+export type ElicitationOutcome = StreamEventData['on_elicitation_resolved'];
+
+/** A line shown between messages: a hook block, a hook failure, an error, a cancel, an answered question. */
 export interface Notice {
   id: string;
   /** Shown after message `afterIndex` (-1 = before any). */
   afterIndex: number;
   /** 'script': a script hook's `send` output or Next's `data` (docs/agents.md). */
-  kind: 'blocked' | 'error' | 'cancelled' | 'warning' | 'hook_failed' | 'script' | 'iteration_cap';
+  kind:
+    | 'blocked'
+    | 'error'
+    | 'cancelled'
+    | 'warning'
+    | 'hook_failed'
+    | 'script'
+    | 'iteration_cap'
+    | 'elicitation';
   text: string;
   by?: string;
   /** kind 'hook_failed': the hook's event, how it failed and which way (open: went ahead; closed: blocked). */
   hookFailure?: { event: string; timedOut: boolean; failed: 'open' | 'closed' };
+  /** kind 'elicitation': the question an MCP server asked and how it was answered. */
+  elicitation?: ElicitationOutcome;
+}
+
+/** `t` with `notice` shown after its last message. */
+export function addNotice(t: ThreadChat, notice: Omit<Notice, 'id' | 'afterIndex'>): ThreadChat {
+  const id = `n${t.notices.length + 1}-${t.messages.length}`;
+  return { ...t, notices: [...t.notices, { ...notice, id, afterIndex: t.messages.length - 1 }] };
 }
 
 export interface ThreadChat {
@@ -133,6 +160,8 @@ export interface ThreadChat {
   runId?: string;
   tools: Record<string, ToolRun>;
   approvals: ApprovalView[];
+  /** Questions MCP servers ask while their tools run, waiting for the user. */
+  elicitations: ElicitationRequestView[];
   todos: Todo[];
   /** Usage of the model call that produced assistant message at this index. */
   usage: Record<number, Usage>;
@@ -193,6 +222,7 @@ export function emptyThread(threadId: string): ThreadChat {
     running: false,
     tools: {},
     approvals: [],
+    elicitations: [],
     todos: [],
     usage: {},
     notices: [],

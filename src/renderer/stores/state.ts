@@ -1,6 +1,6 @@
 /** The renderer store's full shape; each slice contributes a part. */
-import type { AppInfo, ProviderPresetView, SettingsView, TrustStatus } from '../../shared/ipc/contract.ts';
-import type { ApprovalDecision, ApprovalMode, ThreadSummary } from '../../shared/types/index.ts';
+import type { AppInfo, InvokeResult, ProviderPresetView, SettingsView, TrustStatus } from '../../shared/ipc/contract.ts';
+import type { ApprovalDecision, ApprovalMode, ElicitAnswer, ThreadSummary } from '../../shared/types/index.ts';
 import type { ConnectionState } from '../ipc/socket-bridge.ts';
 import type { ChatData } from './chat-types.ts';
 import type { TraceSlice } from './slices/trace-slice.ts';
@@ -34,6 +34,11 @@ export interface ChatSlice {
   resume(threadId: string): Promise<void>;
   cancel(): Promise<void>;
   approve(approvalId: string, decision: ApprovalDecision): Promise<void>;
+  /**
+   * Answers an MCP server's question (docs/tools.md#when-a-server-asks-you). Contract: never rejects;
+   * a refused answer or a failed call resolves `{ accepted: false, error }` and the question stays.
+   */
+  answerElicitation(elicitationId: string, answer: ElicitAnswer): Promise<InvokeResult<'chat.answerElicitation'>>;
   /** Sends the next queued message of a thread whose run ended. */
   drainQueue(threadId: string): Promise<void>;
 }

@@ -1,4 +1,7 @@
-/** A subagent's events in its parent's chat: the task card's status and activity, and its approvals. */
+/**
+ * A subagent's events in its parent's chat: the task card's status and activity, its approvals and
+ * its MCP servers' questions.
+ */
 import { describe, expect, it } from 'vitest';
 import { applyEvents, loadThread } from '../../../src/renderer/stores/apply-event.ts';
 import { subagentsFromChildren } from '../../../src/renderer/features/agents/subagent-events.ts';
@@ -86,6 +89,47 @@ describe('subagent events', () => {
       status: 'done',
     });
     expect(d.threads.parent!.running).toBe(false);
+  });
+
+  it("brings a subagent's MCP question to the parent, named, and its outcome line with it", () => {
+    const request = {
+      elicitation_id: 'q1',
+      server: 'demo',
+      message: 'Sign in to Demo',
+      mode: 'url' as const,
+      url: 'https://login.example.test/authorize?client=demo',
+      tool_call_id: 'call_x',
+    };
+    let d = applyEvents({ threads: {}, lastSeq: 0 }, [
+      childEnv({ event: 'on_run_start', data: { workspace: '/w', model: 'm' } }),
+      childEnv({ event: 'on_elicitation_request', data: request }),
+    ]);
+    expect(d.threads.parent!.elicitations).toEqual([{ ...request, agent: 'researcher' }]);
+    expect(d.threads.parent!.subagents!.call_t!.activity).toBe('waiting for your answer');
+    expect(d.threads.child!.elicitations).toEqual([request]);
+
+    const outcome = {
+      elicitation_id: 'q1',
+      server: 'demo',
+      message: 'Sign in to Demo',
+      action: 'accept' as const,
+      answered_by: 'user' as const,
+    };
+    d = applyEvents(d, [childEnv({ event: 'on_elicitation_resolved', data: outcome })]);
+    expect(d.threads.parent!.elicitations).toEqual([]);
+    expect(d.threads.parent!.subagents!.call_t!.activity).toBeUndefined();
+    expect(d.threads.parent!.notices.map((n) => n.elicitation)).toEqual([outcome]);
+    expect(d.threads.child!.notices.map((n) => n.elicitation)).toEqual([outcome]);
+
+    // One the parent never showed (a hook answered it) is told in the child thread only.
+    d = applyEvents(d, [
+      childEnv({
+        event: 'on_elicitation_resolved',
+        data: { ...outcome, elicitation_id: 'q2', answered_by: 'hook', hook: 'autofill' },
+      }),
+    ]);
+    expect(d.threads.parent!.notices).toHaveLength(1);
+    expect(d.threads.child!.notices).toHaveLength(2);
   });
 
   it('after a reload, cards come from the child threads; live entries are kept', () => {

@@ -1,10 +1,12 @@
 /**
  * How a subagent's events show in its parent thread (docs/agents.md): the `task` card's live status
- * and activity, and the subagent's approval prompts, which the user answers from the parent's chat.
+ * and activity, and the subagent's approval prompts and MCP servers' questions, which the user
+ * answers from the parent's chat.
  */
 import type { AgentEventEnvelope } from '../../../shared/ipc/contract.ts';
 import type { ThreadSummary } from '../../../shared/types/index.ts';
 import type { SubagentRun, ThreadChat } from '../../stores/chat-types.ts';
+import { requestElicitation, resolveElicitation } from '../chat/elicitation-events.ts';
 
 const headline = (args: Record<string, unknown>): string => {
   const v = args.command ?? args.path ?? args.pattern ?? args.subagent_type;
@@ -26,6 +28,7 @@ export function applySubagentEvent(t: ThreadChat, env: AgentEventEnvelope): Thre
   };
   let run: SubagentRun = prev;
   let approvals = t.approvals;
+  let thread = t;
   switch (e.event) {
     case 'on_run_start':
       run = { ...prev, status: 'running' };
@@ -51,6 +54,19 @@ export function applySubagentEvent(t: ThreadChat, env: AgentEventEnvelope): Thre
       approvals = approvals.filter((a) => a.approvalId !== e.data.approval_id);
       run = { ...prev, activity: undefined };
       break;
+    case 'on_elicitation_request':
+      thread = requestElicitation(t, { ...e.data, agent: e.data.agent ?? prev.agent });
+      if (thread === t) return t;
+      run = { ...prev, activity: 'waiting for your answer' };
+      break;
+    case 'on_elicitation_resolved': {
+      const id = e.data.elicitation_id;
+      // The outcome line goes where the question was shown; the child thread has its own.
+      if (t.elicitations.some((q) => q.elicitation_id === id))
+        thread = resolveElicitation(t, e.data);
+      run = { ...prev, activity: undefined };
+      break;
+    }
     case 'done': {
       const r = e.data.stop_reason;
       run = {
@@ -63,7 +79,7 @@ export function applySubagentEvent(t: ThreadChat, env: AgentEventEnvelope): Thre
     default:
       if (t.subagents?.[callId]) return t;
   }
-  return { ...t, approvals, subagents: { ...t.subagents, [callId]: run } };
+  return { ...thread, approvals, subagents: { ...t.subagents, [callId]: run } };
 }
 
 /** The subagents of a reloaded thread, from its child threads (status then comes from the task call). */

@@ -2,6 +2,7 @@ import { useState } from 'react';
 import { useWorkbenchStore } from '../../stores/store.ts';
 import { emptyThread } from '../../stores/chat-types.ts';
 import { ApprovalCard } from './ApprovalCard.tsx';
+import { ElicitationCard } from './ElicitationCard.tsx';
 import { Composer } from './Composer.tsx';
 import { MessageList } from './MessageList.tsx';
 import { InterruptedBanner } from './InterruptedBanner.tsx';
@@ -11,7 +12,7 @@ import { LayoutToggles } from '../layout/LayoutToggles.tsx';
 
 const NO_THREAD = emptyThread('');
 
-/** The middle column: messages, pending approvals and the composer. */
+/** The middle column: messages, pending approvals and MCP servers' questions, and the composer. */
 export function ChatView() {
   const activeId = useWorkbenchStore((s) => s.activeThreadId);
   const thread = useWorkbenchStore((s) => (s.activeThreadId ? s.chat.threads[s.activeThreadId] : undefined)) ?? NO_THREAD;
@@ -45,10 +46,13 @@ export function ChatView() {
       ) : (
         <MessageList thread={thread} />
       )}
-      {thread.approvals.length > 0 && (
+      {(thread.approvals.length > 0 || thread.elicitations.length > 0) && (
         <div className="approvals">
           {thread.approvals.map((a) => (
             <ApprovalCard key={a.approvalId} approval={a} />
+          ))}
+          {thread.elicitations.map((q) => (
+            <ElicitationCard key={q.elicitation_id} request={q} />
           ))}
         </div>
       )}

@@ -9,6 +9,7 @@ import { useRevealCall } from '../trace/use-reveal-call.ts';
 export function MessageList({ thread }: { thread: ThreadChat }) {
   const rows = useMemo(() => buildRows(thread), [thread]);
   const awaiting = useMemo(() => new Set(thread.approvals.map((a) => a.toolCall.id)), [thread.approvals]);
+  const asking = useMemo(() => new Set(thread.elicitations.flatMap((e) => e.tool_call_id ?? [])), [thread.elicitations]);
   const scrollRef = useRef<HTMLDivElement>(null);
   const atBottom = useRef(true);
   const virtualizer = useVirtualizer({
@@ -46,7 +47,7 @@ export function MessageList({ thread }: { thread: ThreadChat }) {
         <div className="message-window" style={{ transform: `translateY(${items[0]?.start ?? 0}px)` }}>
           {items.map((item) => (
             <div key={item.key} data-index={item.index} ref={virtualizer.measureElement} className="row">
-              <MessageRow row={rows[item.index]!} tools={thread.tools} awaiting={awaiting} />
+              <MessageRow row={rows[item.index]!} tools={thread.tools} awaiting={awaiting} asking={asking} />
             </div>
           ))}
         </div>

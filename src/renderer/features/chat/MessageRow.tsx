@@ -4,6 +4,7 @@ import type { ToolRun } from '../../stores/chat-types.ts';
 import { Markdown } from './Markdown.tsx';
 import { ToolGroup } from './ToolCard.tsx';
 import { HookWarningRow } from './HookWarningRow.tsx';
+import { ElicitationOutcomeRow } from './ElicitationOutcomeRow.tsx';
 import type { Row } from './rows.ts';
 import { ContinueButton, CopyButton, RegenerateButton, UserMessage } from './MessageActions.tsx';
 
@@ -25,15 +26,24 @@ function UsageLine({ usage }: { usage?: Usage }) {
   );
 }
 
+const WAITING_TEXT = {
+  approval: 'Waiting for your approval…',
+  answer: 'Waiting for your answer…',
+  nothing: 'Working…',
+};
+
 /** One row of the message list. */
 export const MessageRow = memo(function MessageRow({
   row,
   tools,
   awaiting,
+  asking,
 }: {
   row: Row;
   tools: Record<string, ToolRun>;
   awaiting: ReadonlySet<string>;
+  /** Calls during which an MCP server waits for the user's answer. */
+  asking: ReadonlySet<string>;
 }) {
   switch (row.kind) {
     case 'user':
@@ -57,12 +67,13 @@ export const MessageRow = memo(function MessageRow({
     case 'tools':
       return (
         <div className="msg msg-tools">
-          <ToolGroup calls={row.calls} tools={tools} awaiting={awaiting} />
+          <ToolGroup calls={row.calls} tools={tools} awaiting={awaiting} asking={asking} />
           <UsageLine usage={row.usage} />
         </div>
       );
     case 'notice':
       if (row.notice.kind === 'hook_failed') return <HookWarningRow notice={row.notice} />;
+      if (row.notice.kind === 'elicitation') return <ElicitationOutcomeRow notice={row.notice} />;
       if (row.notice.kind === 'iteration_cap')
         return (
           <div
@@ -91,9 +102,7 @@ export const MessageRow = memo(function MessageRow({
           {row.text.length > 0 ? (
             <Markdown text={row.text} streaming />
           ) : (
-            <div className="thinking">
-              {row.waiting ? 'Waiting for your approval…' : 'Working…'}
-            </div>
+            <div className="thinking">{WAITING_TEXT[row.waiting ?? 'nothing']}</div>
           )}
         </div>
       );

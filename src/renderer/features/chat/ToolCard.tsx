@@ -40,9 +40,12 @@ function formatMs(ms: number): string {
 export const ToolCard = memo(function ToolCard({
   call,
   run,
+  asking = false,
 }: {
   call: ToolCall;
   run: ToolRun | undefined;
+  /** An MCP server waits for the user's answer during this call. */
+  asking?: boolean;
 }) {
   const status = run?.status ?? 'pending';
   const elapsed = useElapsed(run);
@@ -82,6 +85,11 @@ export const ToolCard = memo(function ToolCard({
         {run?.attempts && run.attempts.max > 1 && (
           <span className="tool-attempts muted" data-testid="tool-attempts">
             attempt {run.attempts.n} of {run.attempts.max}
+          </span>
+        )}
+        {asking && (
+          <span className="tool-asking" data-testid="tool-asking">
+            waiting for your answer
           </span>
         )}
         {run?.retrying && status === 'running' && (
@@ -176,10 +184,12 @@ export function ToolGroup({
   calls,
   tools,
   awaiting,
+  asking,
 }: {
   calls: ToolCall[];
   tools: Record<string, ToolRun>;
   awaiting: ReadonlySet<string>;
+  asking: ReadonlySet<string>;
 }) {
   const done = calls.filter((c) => isEnded(tools[c.id]?.status ?? 'pending')).length;
   return (
@@ -192,7 +202,7 @@ export function ToolGroup({
       {calls.map((c) => {
         const run = awaiting.has(c.id) ? { ...tools[c.id], status: 'awaiting_approval' as const } : tools[c.id];
         // A `task` call is a subagent run: shown as its card (docs/agents.md).
-        return c.name === 'task' ? <SubagentCard key={c.id} call={c} run={run} /> : <ToolCard key={c.id} call={c} run={run} />;
+        return c.name === 'task' ? <SubagentCard key={c.id} call={c} run={run} /> : <ToolCard key={c.id} call={c} run={run} asking={asking.has(c.id)} />;
       })}
     </div>
   );

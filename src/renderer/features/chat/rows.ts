@@ -16,7 +16,13 @@ export type Row =
     }
   | { key: string; kind: 'tools'; calls: ToolCall[]; usage?: Usage }
   | { key: string; kind: 'notice'; notice: Notice }
-  | { key: string; kind: 'streaming'; text: StreamText; waiting: boolean };
+  | {
+      key: string;
+      kind: 'streaming';
+      text: StreamText;
+      /** What the run waits for from the user: an approval, or an answer to an MCP server's question. */
+      waiting?: 'approval' | 'answer';
+    };
 
 /** The rows of a thread, in order; the streaming answer and a "thinking" row come last. */
 export function buildRows(t: ThreadChat): Row[] {
@@ -51,7 +57,8 @@ export function buildRows(t: ThreadChat): Row[] {
       key: `m${t.messages.length}`,
       kind: 'streaming',
       text: t.streaming,
-      waiting: t.approvals.length > 0,
+      waiting:
+        t.approvals.length > 0 ? 'approval' : t.elicitations.length > 0 ? 'answer' : undefined,
     });
   else markRegenerate(t, rows);
   return rows;

@@ -1,4 +1,4 @@
-/** Chat: the active thread, sending (with a queue while a run is going), cancel and approvals. */
+/** Chat: the active thread, sending (with a queue while a run is going), cancel, approvals and MCP servers' questions. */
 import type { StateCreator } from 'zustand';
 import { call, CallError } from '../../ipc/client.ts';
 import { emptyThread, type ThreadChat } from '../chat-types.ts';
@@ -52,7 +52,7 @@ export const createChatSlice: StateCreator<WorkbenchState, [], [], ChatSlice> = 
     try {
       const view = await call('threads.get', { threadId });
       set((s) => {
-        const chat = loadThread(s.chat, view.state, view.running, view.approvals);
+        const chat = loadThread(s.chat, view.state, view.running, view.approvals, view.elicitations);
         const t = chat.threads[threadId]!;
         const subagents = subagentsFromChildren(view.children, t.subagents);
         const agent = view.summary.agent;
@@ -159,6 +159,14 @@ export const createChatSlice: StateCreator<WorkbenchState, [], [], ChatSlice> = 
       await call('chat.approve', { approvalId, decision });
     } catch (err) {
       get().setBanner(`Could not answer the approval: ${errorMessage(err)}`);
+    }
+  },
+
+  async answerElicitation(elicitationId, answer) {
+    try {
+      return await call('chat.answerElicitation', { elicitationId, ...answer });
+    } catch (err) {
+      return { accepted: false, error: errorMessage(err) };
     }
   },
 
