@@ -63,7 +63,11 @@ export interface Pipeline {
   /** elicitation: the first hook that answers answers. */
   elicitation(ctx: RunContext, ask: ElicitationAsk): Promise<ElicitationDecision | undefined>;
   /** elicitation_result: the answer as the hooks left it, with the last hook that changed it. */
-  elicitationResult(ctx: RunContext, ask: ElicitationAsk, answer: ElicitAnswer): Promise<ElicitationDecision | undefined>;
+  elicitationResult(
+    ctx: RunContext,
+    ask: ElicitationAsk,
+    answer: ElicitAnswer,
+  ): Promise<ElicitationDecision | undefined>;
   /** after_tool_batch: the first hook that halts ends the run; context accumulates. */
   afterToolBatch(ctx: RunContext, batch: ToolBatch): Promise<ToolBatchOutcome>;
   instructionsLoaded(ctx: RunContext, files: readonly LoadedInstructions[]): Promise<void>;
@@ -101,16 +105,29 @@ async function sequence<R>(
       if (spec.abort === 'propagate' && isAbortError(err)) throw err;
       reportHookFailure(ctx, hook.name, name, err);
       if (hook.failMode === 'closed' && spec.failClosedBlocks && failClosed) {
-        failClosed(
-          hook,
-          `hook failed (fail-closed): ${errorMessage(err)}`,
-        );
+        failClosed(hook, `hook failed (fail-closed): ${errorMessage(err)}`);
         if (spec.failure === 'deny-fast') return;
       }
       continue;
     }
     if (fold(result, hook) && spec.failure === 'deny-fast') return;
   }
+}
+
+/** The first hook's answer in a phase where the first that answers decides (nothing: undefined). */
+async function firstAnswer<R>(
+  name: PhaseName,
+  hooks: readonly Hook[],
+  ctx: RunContext,
+  call: (hook: Hook) => Promise<R | void>,
+): Promise<R | undefined> {
+  let answer: R | undefined;
+  await sequence(name, hooks, ctx, call, (out) => {
+    if (!out) return false;
+    answer = out;
+    return true;
+  });
+  return answer;
 }
 
 /**
@@ -239,21 +256,8 @@ export function createPipeline(hooks: readonly Hook[]): Pipeline {
       return merged;
     },
 
-    async permissionRequest(ctx, ask) {
-      let answer: PermissionAnswer | undefined;
-      await sequence(
-        'permission_request',
-        hooks,
-        ctx,
-        (h) => h.onPermissionRequest!(ctx, ask),
-        (out) => {
-          if (!out) return false;
-          answer = out;
-          return true;
-        },
-      );
-      return answer;
-    },
+    permissionRequest: (ctx, ask) =>
+      firstAnswer('permission_request', hooks, ctx, (h) => h.onPermissionRequest!(ctx, ask)),
 
     async notification(ctx, notice) {
       await sequence(
@@ -265,21 +269,8 @@ export function createPipeline(hooks: readonly Hook[]): Pipeline {
       );
     },
 
-    async elicitation(ctx, ask) {
-      let answer: ElicitationDecision | undefined;
-      await sequence(
-        'elicitation',
-        hooks,
-        ctx,
-        (h) => h.onElicitation!(ctx, ask),
-        (out) => {
-          if (!out) return false;
-          answer = out;
-          return true;
-        },
-      );
-      return answer;
-    },
+    elicitation: (ctx, ask) =>
+      firstAnswer('elicitation', hooks, ctx, (h) => h.onElicitation!(ctx, ask)),
 
     async elicitationResult(ctx, ask, answer) {
       let changed: ElicitationDecision | undefined;

@@ -15,25 +15,32 @@ afterEach(async () => {
   fake = undefined;
 });
 
+/** `workbench run --auto PROMPT` in a trusted workspace whose `.mcp.json` names the demo server. */
+async function runWithDemo(
+  call: { name: string; args: Record<string, unknown> },
+  prompt: string[],
+) {
+  const { home, workspace } = await sandbox();
+  await writeFile(
+    join(workspace, '.mcp.json'),
+    JSON.stringify({
+      mcpServers: { demo: { command: process.execPath, args: [DEMO_MCP_SERVER] } },
+    }),
+  );
+  fake = await startFakeOpenAi({ script: [{ toolCalls: [call] }, { text: 'done' }] });
+  const env = { home, workspace, baseURL: fake.baseURL };
+  expect((await runCli(['trust', workspace], env)).code).toBe(0);
+  const r = await runCli(['run', '--auto', ...prompt], env, 60_000);
+  expect(r.code).toBe(0);
+  return r;
+}
+
 describe('workbench run with a .mcp.json', () => {
   it('uses the server once the workspace is trusted', async () => {
-    const { home, workspace } = await sandbox();
-    await writeFile(
-      join(workspace, '.mcp.json'),
-      JSON.stringify({
-        mcpServers: { demo: { command: process.execPath, args: [DEMO_MCP_SERVER] } },
-      }),
-    );
-    fake = await startFakeOpenAi({
-      script: [
-        { toolCalls: [{ name: 'mcp__demo__echo', args: { text: 'from the cli' } }] },
-        { text: 'done' },
-      ],
-    });
-    const env = { home, workspace, baseURL: fake.baseURL };
-    expect((await runCli(['trust', workspace], env)).code).toBe(0);
-    const r = await runCli(['run', '--auto', '--json', 'use the demo server'], env, 60_000);
-    expect(r.code).toBe(0);
+    const r = await runWithDemo({ name: 'mcp__demo__echo', args: { text: 'from the cli' } }, [
+      '--json',
+      'use the demo server',
+    ]);
     const ends = events(r.stdout).flatMap((e) => (e.event === 'on_tool_end' ? [e] : []));
     expect(ends.map((e) => [e.name, e.data.status, e.data.output])).toEqual([
       ['mcp__demo__echo', 'ok', 'echo: from the cli'],
@@ -41,20 +48,7 @@ describe('workbench run with a .mcp.json', () => {
   });
 
   it('says what a server asked when nobody can answer, and declines it', async () => {
-    const { home, workspace } = await sandbox();
-    await writeFile(
-      join(workspace, '.mcp.json'),
-      JSON.stringify({
-        mcpServers: { demo: { command: process.execPath, args: [DEMO_MCP_SERVER] } },
-      }),
-    );
-    fake = await startFakeOpenAi({
-      script: [{ toolCalls: [{ name: 'mcp__demo__signup', args: {} }] }, { text: 'done' }],
-    });
-    const env = { home, workspace, baseURL: fake.baseURL };
-    expect((await runCli(['trust', workspace], env)).code).toBe(0);
-    const r = await runCli(['run', '--auto', 'sign me up'], env, 60_000);
-    expect(r.code).toBe(0);
+    const r = await runWithDemo({ name: 'mcp__demo__signup', args: {} }, ['sign me up']);
     expect(r.stderr).toContain(
       '? MCP server demo asked: Who is signing up? — declined: nobody can answer here',
     );
