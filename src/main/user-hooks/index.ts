@@ -90,7 +90,9 @@ export async function createUserHooks(opts: CreateUserHooksOptions): Promise<Use
   if (runnableClaude.length) {
     hooks.push(createClaudeHooks({ handlers: runnableClaude, settings: opts.settings, home: opts.home, hookRuns: opts.hookRuns, variables: opts.variables, rules: opts.rules, mcp: opts.mcp }, 'claude-settings'));
   }
-  // The launcher that starts spawned hooks is started ahead of the first (docs/hooks.md#how-a-hook-is-started).
-  if (hooks.length) void startHookLauncher();
+  // The launcher that starts spawned hooks is started ahead of the first (docs/hooks.md#how-a-hook-is-started),
+  // when a hook of this run spawns: an http, prompt, agent or mcp_tool handler runs no process.
+  const spawns = runnable.some((e) => !e.persistent) || runnableClaude.some((h) => !h.http && !h.prompt && !h.agent && !h.mcpTool);
+  if (spawns) void startHookLauncher();
   return { hooks, infos, diagnostics };
 }
