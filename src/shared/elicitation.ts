@@ -14,17 +14,24 @@ const num = (v: unknown) => (typeof v === 'number' && Number.isFinite(v) ? v : u
 const str = (v: unknown) => (typeof v === 'string' ? v : undefined);
 const FORMATS = new Set(['email', 'uri', 'date', 'date-time']);
 
+/**
+ * What a form may hold: MCP meant short forms, and a server is not trusted — ten thousand fields or
+ * choices would freeze the card, and the labels are capped like the server's message.
+ */
+export const FORM_LIMITS = { fields: 50, options: 500, label: 200, help: 1000 } as const;
+const label = (v: unknown) => str(v)?.slice(0, FORM_LIMITS.label);
+
 /** `enum` (+ legacy `enumNames`) or `oneOf`/`anyOf` of `{const, title}`; undefined when neither. */
 function optionsOf(s: Json): ElicitOption[] | undefined {
   if (Array.isArray(s.enum) && s.enum.every((v) => typeof v === 'string')) {
     const names = Array.isArray(s.enumNames) ? s.enumNames : [];
-    return (s.enum as string[]).map((value, i) => ({ value, label: str(names[i]) ?? value }));
+    return (s.enum as string[]).map((value, i) => ({ value, label: label(names[i]) ?? value }));
   }
   const list = Array.isArray(s.oneOf) ? s.oneOf : Array.isArray(s.anyOf) ? s.anyOf : undefined;
   if (!list?.every((o) => isObject(o) && typeof o.const === 'string')) return undefined;
   return (list as Json[]).map((o) => ({
     value: o.const as string,
-    label: str(o.title) ?? (o.const as string),
+    label: label(o.title) ?? (o.const as string),
   }));
 }
 
@@ -32,9 +39,11 @@ function fieldOf(name: string, s: unknown, required: boolean): ElicitField | str
   if (!isObject(s)) return `field "${name}" has no schema`;
   const base = {
     name,
-    title: str(s.title) ?? name,
+    title: label(s.title) ?? name,
     required,
-    ...(str(s.description) ? { description: s.description as string } : {}),
+    ...(str(s.description)
+      ? { description: (s.description as string).slice(0, FORM_LIMITS.help) }
+      : {}),
   };
   switch (s.type) {
     case 'string': {
@@ -99,10 +108,15 @@ export function elicitFields(schema: unknown): ElicitField[] | string {
   const required = new Set(
     Array.isArray(schema.required) ? schema.required.filter((r) => typeof r === 'string') : [],
   );
+  const properties = Object.entries(schema.properties);
+  if (properties.length > FORM_LIMITS.fields)
+    return `the form has ${properties.length} fields; at most ${FORM_LIMITS.fields} are asked`;
   const fields: ElicitField[] = [];
-  for (const [name, s] of Object.entries(schema.properties)) {
+  for (const [name, s] of properties) {
     const field = fieldOf(name, s, required.has(name));
     if (typeof field === 'string') return field;
+    if ('options' in field && field.options.length > FORM_LIMITS.options)
+      return `field "${name}" has ${field.options.length} choices; at most ${FORM_LIMITS.options} are offered`;
     fields.push(field);
   }
   return fields;

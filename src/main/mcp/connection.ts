@@ -90,6 +90,8 @@ export function createMcpConnection(
   let closed = false;
   /** The calls under way, oldest first: a request for input is asked through the oldest. */
   const inFlight: { elicit?: Elicit }[] = [];
+  /** The request for input being asked; the next waits for it. */
+  let asking: Promise<unknown> = Promise.resolve();
   let pending: Promise<void> = start();
   let restartTimer: NodeJS.Timeout | undefined;
 
@@ -138,19 +140,21 @@ export function createMcpConnection(
       { capabilities: { elicitation: { form: {}, url: {} } } },
     );
     const { ElicitRequestSchema } = await import('@modelcontextprotocol/sdk/types.js');
-    // MCP gives a request for input no call id: it is asked through the oldest call under way.
+    // MCP gives a request for input no call id: it is asked through the oldest call under way, one
+    // request of a server at a time (a server asking many at once gets them asked in turn).
     c.setRequestHandler(ElicitRequestSchema, async (request) => {
       const ask = elicitationAsk(request.params);
-      const asker = inFlight.find((f) => f.elicit)?.elicit;
-      if (!asker) {
+      const turn = asking.then(() => {
+        const asker = inFlight.find((f) => f.elicit)?.elicit;
+        if (asker) return asker(ask);
         emit({
           kind: 'stderr',
           message: `asked for input with no call under way (declined): ${ask.message.slice(0, 200)}`,
         });
-        return { action: 'decline' };
-      }
-      const answer = await asker(ask);
-      return { ...answer };
+        return { action: 'decline' as const };
+      });
+      asking = turn.catch(() => undefined);
+      return { ...(await turn) };
     });
     const timeout = opts.connectTimeoutMs ?? 15_000;
     try {

@@ -171,6 +171,25 @@ describe('MCP elicitation', () => {
     });
   });
 
+  it('asks a server’s questions one at a time, each after the one before was answered', async () => {
+    const seen: string[] = [];
+    const { output } = await callDemo('twice', {
+      interactive: true,
+      async onRequest(r) {
+        const threadId = wb!.chat.running()[0]!;
+        seen.push(`${r.message} (${wb!.chat.pendingElicitations({ threadId }).length} waiting)`);
+        await new Promise((resolve) => setTimeout(resolve, 100));
+        wb!.chat.answerElicitation({
+          elicitationId: r.elicitation_id,
+          action: r.message === 'First?' ? 'accept' : 'decline',
+          content: { ok: true },
+        });
+      },
+    });
+    expect(seen).toEqual(['First? (1 waiting)', 'Second? (1 waiting)']);
+    expect(output).toBe('twice accept decline');
+  });
+
   it('declines where nobody can answer (the CLI), and says so', async () => {
     const { output, resolved } = await callDemo('signup', {
       interactive: false,

@@ -70,6 +70,26 @@ describe('an elicitation form', () => {
     ]);
   });
 
+  it("keeps a hostile server's form small: too many fields or choices are refused, long labels cut", () => {
+    const many = (n: number, of: (i: number) => object) =>
+      Object.fromEntries(Array.from({ length: n }, (_, i) => [`f${i}`, of(i)]));
+    expect(
+      elicitFields({ type: 'object', properties: many(10_000, () => ({ type: 'string' })) }),
+    ).toBe('the form has 10000 fields; at most 50 are asked');
+    expect(
+      elicitFields({ type: 'object', properties: many(50, () => ({ type: 'boolean' })) }),
+    ).toHaveLength(50);
+    const options = Array.from({ length: 501 }, (_, i) => `o${i}`);
+    expect(
+      elicitFields({ type: 'object', properties: { pick: { type: 'string', enum: options } } }),
+    ).toBe('field "pick" has 501 choices; at most 500 are offered');
+    const [field] = elicitFields({
+      type: 'object',
+      properties: { x: { type: 'string', title: 'T'.repeat(5000), description: 'D'.repeat(5000) } },
+    }) as ElicitField[];
+    expect([field!.title.length, field!.description!.length]).toEqual([200, 1000]);
+  });
+
   it('says why a schema cannot be a form', () => {
     expect(elicitFields({ type: 'object', properties: { nested: { type: 'object' } } })).toBe(
       'field "nested" has type "object", which a form cannot ask for',
