@@ -77,17 +77,21 @@ export async function runAgentLoop(input: AgentLoopInput): Promise<RunSummary> {
             name: c.name,
             data: { tool_call_id: c.id, attempt: r.attempt, max_attempts: r.maxAttempts, kind: r.kind, delay_ms: r.delayMs, error: r.error },
           }),
-        context: (c) => ({
-          callId: c.id,
-          workspace: ctx.workspace,
-          signal: ctx.signal,
-          state: ctx.state,
-          env: ctx.toolEnv,
-          // Live output reaches the stream redacted, like the result (agent/tool-dispatch.ts).
-          onOutput: (stream, chunk) =>
-            ctx.emit({ event: 'on_tool_output', name: c.name, data: { tool_call_id: c.id, stream, chunk: redactSecrets(chunk) } }),
-          elicit: ctx.elicit ? (ask) => ctx.elicit!({ ...ask, callId: c.id }) : undefined,
-        }),
+        context: (c) => {
+          // Made inside the call's span: a person's answer to a server counts as waiting, not tool time.
+          const span = ctx.trace?.currentSpan();
+          return {
+            callId: c.id,
+            workspace: ctx.workspace,
+            signal: ctx.signal,
+            state: ctx.state,
+            env: ctx.toolEnv,
+            // Live output reaches the stream redacted, like the result (agent/tool-dispatch.ts).
+            onOutput: (stream, chunk) =>
+              ctx.emit({ event: 'on_tool_output', name: c.name, data: { tool_call_id: c.id, stream, chunk: redactSecrets(chunk) } }),
+            elicit: ctx.elicit ? (ask) => ctx.elicit!({ ...ask, callId: c.id }, span) : undefined,
+          };
+        },
       }),
     );
     const offeredTool = (call: ToolCall) => (offered.has(call.name) ? callTool(call) : Promise.resolve(notOffered(call, offered)));

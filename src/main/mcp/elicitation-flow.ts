@@ -10,6 +10,10 @@ import { contentProblem } from '../../shared/elicitation.ts';
 import type { ElicitAnswer } from '../../shared/types/index.ts';
 import type { ElicitationAsk, ElicitationDecision, RunContext } from '../pipeline/hook.ts';
 import type { Pipeline } from '../pipeline/run-phase.ts';
+import type { SpanHandle } from '../tracing/types.ts';
+
+/** The person's time on a call's requests, which the timeline counts as waiting, not tool time. */
+const WAIT_MS = 'workbench.elicitation.wait_ms';
 
 /** Asks the person, the request shown under `id`; absent where nobody can answer (the CLI). */
 export type ElicitPerson = (
@@ -47,6 +51,7 @@ export async function answerElicitation(
   pipeline: Pick<Pipeline, 'elicitation' | 'elicitationResult'>,
   ask: ElicitationAsk,
   person: ElicitPerson | undefined,
+  span?: SpanHandle,
 ): Promise<ElicitAnswer> {
   const id = `el_${randomUUID()}`;
   let answer: ElicitAnswer;
@@ -58,8 +63,11 @@ export async function answerElicitation(
     answeredBy = 'hook';
     hook = fromHook.by;
   } else if (person && !ask.unusable) {
+    const asked = performance.now();
     answer = await person(ctx, ask, id);
     answeredBy = 'user';
+    const before = Number(span?.record.attributes[WAIT_MS] ?? 0);
+    span?.set(WAIT_MS, before + Math.round(performance.now() - asked));
   } else {
     answer = { action: 'decline' };
     answeredBy = 'nobody';

@@ -9,7 +9,7 @@ import type { LlmClient, LlmResponse, ModelRequest } from '../llm/types.ts';
 import type { PhaseName } from './phases.ts';
 import type { ToolRegistry } from '../tools/registry.ts';
 import type { Workspace } from '../tools/workspace.ts';
-import type { TraceRecorder } from '../tracing/types.ts';
+import type { SpanHandle, TraceRecorder } from '../tracing/types.ts';
 import type { CommandSnapshotRecord, NewCheckpoint } from '../store/checkpoint-store.ts';
 import type { RecipeSource } from '../recipes/loader.ts';
 import type { ElicitAnswer, ElicitField } from '../../shared/types/elicitation.ts';
@@ -71,9 +71,10 @@ export interface RunContext {
   /**
    * Gets the answer to an MCP server's request for input during one of this run's tool calls
    * (docs/tools.md#when-a-server-asks-you): the elicitation phase's hooks, else the person, else a
-   * decline; then the elicitation_result phase. Contract: rejects only when the run is cancelled.
+   * decline; then the elicitation_result phase. The person's wait is added to `span` (the call's)
+   * as `workbench.elicitation.wait_ms`. Contract: rejects only when the run is cancelled.
    */
-  elicit?(ask: ElicitationAsk): Promise<ElicitAnswer>;
+  elicit?(ask: ElicitationAsk, span?: SpanHandle): Promise<ElicitAnswer>;
   /** Runs the pipeline's notification phase (Claude Notification). Contract: never rejects. */
   notify?(notice: WaitNotice): Promise<void>;
   /**

@@ -34,7 +34,7 @@ type Resolved = StreamEventData['on_elicitation_resolved'];
 async function callDemo(
   tool: string,
   o: { interactive: boolean; onRequest?: (r: Request) => Promise<void> | void; settings?: object },
-): Promise<{ output: string; resolved: Resolved[]; messages: string[] }> {
+): Promise<{ output: string; resolved: Resolved[]; messages: string[]; waited?: unknown }> {
   await createTrustStore(env.sb.home).trust(env.sb.ws);
   writeFileSync(
     join(env.sb.ws, '.mcp.json'),
@@ -68,6 +68,11 @@ async function callDemo(
     output: end?.event === 'on_tool_end' ? end.data.output : '',
     resolved: events.flatMap((e) => (e.event === 'on_elicitation_resolved' ? [e.data] : [])),
     messages: events.flatMap((e) => (e.event === 'on_hook_message' ? [e.data.message] : [])),
+    waited: events.flatMap((e) =>
+      e.event === 'on_span_end' && e.data.span.kind === 'tool'
+        ? [e.data.span.attributes['workbench.elicitation.wait_ms']]
+        : [],
+    )[0],
   };
 }
 
@@ -92,7 +97,7 @@ const hookInput = (event: string) =>
 
 describe('MCP elicitation', () => {
   it('shows the form to the person; an answer that does not fit is refused and keeps waiting, the call’s deadline paused', async () => {
-    const { output, resolved } = await callDemo('signup', {
+    const { output, resolved, waited } = await callDemo('signup', {
       interactive: true,
       // A 300 ms deadline on the demo server's calls: the person takes longer, and that is not the server's time.
       settings: { mcp_overrides: { demo: { timeout_ms: 300 } } },
@@ -144,6 +149,8 @@ describe('MCP elicitation', () => {
     expect(resolved).toEqual([
       expect.objectContaining({ server: 'demo', action: 'accept', answered_by: 'user' }),
     ]);
+    // The timeline counts the person's 600 ms as waiting for them, not as the tool's time.
+    expect(waited).toBeGreaterThanOrEqual(550);
   });
 
   it('sends the person to a page and tells the server they declined; Notification hooks hear of the request', async () => {

@@ -30,6 +30,20 @@ describe('time accounting', () => {
     expect(a.tools).toBe(40);
   });
 
+  it("takes the time spent answering an MCP server's questions out of tool time too", () => {
+    const a = accountRun(
+      [
+        mk('root', null, 'agent', 0, 100),
+        mk('t', 'root', 'tool', 0, 100, {
+          attributes: { 'workbench.permission.wait_ms': 20, 'workbench.elicitation.wait_ms': 50 },
+        }),
+      ],
+      0,
+    );
+    expect(a.approval).toBe(70);
+    expect(a.tools).toBe(30);
+  });
+
   it('grows open spans to now and sums to the total', () => {
     const a = accountRun(
       [mk('root', null, 'agent', 0, null), mk('c', 'root', 'llm', 10, null)],

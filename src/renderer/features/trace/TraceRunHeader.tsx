@@ -9,7 +9,7 @@ const PARTS: Array<{ key: keyof Omit<TimeAccounting, 'total'>; label: string }> 
   { key: 'model', label: 'model' },
   { key: 'tools', label: 'tools' },
   { key: 'hooks', label: 'hooks' },
-  { key: 'approval', label: 'approval wait' },
+  { key: 'approval', label: 'waiting for you' },
   { key: 'other', label: 'other' },
 ];
 

@@ -1,7 +1,8 @@
 /**
  * Time accounting per run (pure): where the wall time of a run went. Each instant counts once, for
- * the innermost activity (hook > tool > model); approval wait comes out of tool time when spans carry
- * `workbench.permission.wait_ms`; the rest is "other" (loop, hooks outside spans, idle).
+ * the innermost activity (hook > tool > model); the user's wait comes out of tool time when spans
+ * carry `workbench.permission.wait_ms` (an approval) or `workbench.elicitation.wait_ms` (an MCP
+ * server's request for input); the rest is "other" (loop, hooks outside spans, idle).
  */
 import type { SpanRecord } from '../../../shared/types/index.ts';
 
@@ -15,6 +16,9 @@ export interface TimeAccounting {
 }
 
 type Interval = [number, number];
+
+/** Attributes of a tool span holding the time it waited for the user. */
+const WAIT_KEYS = ['workbench.permission.wait_ms', 'workbench.elicitation.wait_ms'];
 
 function union(list: Interval[]): Interval[] {
   const sorted = list.filter(([a, b]) => b > a).sort((x, y) => x[0] - y[0]);
@@ -61,8 +65,10 @@ export function accountRun(spans: readonly SpanRecord[], now: number): TimeAccou
     if (s.kind === 'hook') hook.push([s.start_ms, e]);
     else if (s.kind === 'tool') {
       tool.push([s.start_ms, e]);
-      const w = s.attributes['workbench.permission.wait_ms'];
-      if (typeof w === 'number' && w > 0) waitMs += w;
+      for (const key of WAIT_KEYS) {
+        const w = s.attributes[key];
+        if (typeof w === 'number' && w > 0) waitMs += w;
+      }
     } else if (s.kind === 'llm') model.push([s.start_ms, e]);
   }
   const H = union(hook);
