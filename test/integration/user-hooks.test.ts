@@ -83,6 +83,20 @@ describe('user hooks in a full run', () => {
     expect(toolMessages(llm, 1)).toEqual(['Error: blocked by hook zoo.sh: denied by user-policy']);
   });
 
+  it("a run's hooks are started by the hook launcher, which ends with the workbench", async () => {
+    const ppids = join(sb.home, 'ppids');
+    writeFileSync(join(sb.home, 'settings.json'), JSON.stringify({ hooks: { PreToolUse: [{ matcher: 'Bash', hooks: [{ command: `echo $PPID >> ${ppids}` }] }] } }));
+    const echo = { toolCalls: [{ name: 'execute', args: { command: 'echo hi' } }] };
+    const { wb: w } = await start([echo, echo, echo, { text: 'ok' }], { trust: false });
+    expect((await send(w, 'go')).stop_reason).toBe('completed');
+    const launcher = Number(readFileSync(ppids, 'utf8').trim().split('\n').at(-1));
+    expect(launcher).not.toBe(process.pid);
+    expect(readFileSync(`/proc/${launcher}/cmdline`, 'utf8')).toContain('launcher/child.mjs');
+    await w.close();
+    wb = undefined;
+    expect(existsSync(`/proc/${launcher}`)).toBe(false);
+  });
+
   it('a follow-up hook makes the agent do one more turn', async () => {
     installFixture(sb.wsHooks, 'executable/kodelet-v1-foo-txt-remover');
     writeFileSync(join(sb.ws, 'foo.txt'), 'x');
