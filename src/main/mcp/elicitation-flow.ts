@@ -54,15 +54,36 @@ export async function answerElicitation(
   span?: SpanHandle,
 ): Promise<ElicitAnswer> {
   const id = `el_${randomUUID()}`;
+  const tell = (
+    answer: ElicitAnswer,
+    answeredBy: 'user' | 'hook' | 'nobody',
+    more: { hook?: string; reason?: string } = {},
+  ) =>
+    ctx.emit({
+      event: 'on_elicitation_resolved',
+      data: {
+        elicitation_id: id,
+        server: ask.server,
+        message: ask.message,
+        action: answer.action,
+        answered_by: answeredBy,
+        ...more,
+      },
+    });
+  // What cannot be shown is declined before any hook or person sees it.
+  if (ask.unusable) {
+    tell({ action: 'decline' }, 'nobody', { reason: ask.unusable });
+    return { action: 'decline' };
+  }
   let answer: ElicitAnswer;
   let answeredBy: 'user' | 'hook' | 'nobody';
   let hook: string | undefined;
-  const fromHook = ask.unusable ? undefined : await pipeline.elicitation(ctx, ask);
+  const fromHook = await pipeline.elicitation(ctx, ask);
   if (fromHook) {
     answer = checked(ctx, ask, fromHook, 'Elicitation');
     answeredBy = 'hook';
     hook = fromHook.by;
-  } else if (person && !ask.unusable) {
+  } else if (person) {
     const asked = performance.now();
     answer = await person(ctx, ask, id);
     answeredBy = 'user';
@@ -72,27 +93,15 @@ export async function answerElicitation(
     answer = { action: 'decline' };
     answeredBy = 'nobody';
   }
-  const changed = ask.unusable ? undefined : await pipeline.elicitationResult(ctx, ask, answer);
+  const changed = await pipeline.elicitationResult(ctx, ask, answer);
   if (changed) {
     answer = checked(ctx, ask, changed, 'ElicitationResult');
     hook = changed.by;
     if (answeredBy === 'nobody') answeredBy = 'hook';
   }
-  ctx.emit({
-    event: 'on_elicitation_resolved',
-    data: {
-      elicitation_id: id,
-      server: ask.server,
-      message: ask.message,
-      action: answer.action,
-      answered_by: answeredBy,
-      ...(hook ? { hook } : {}),
-      ...(ask.unusable
-        ? { reason: ask.unusable }
-        : answeredBy === 'nobody'
-          ? { reason: 'nobody can answer here' }
-          : {}),
-    },
+  tell(answer, answeredBy, {
+    ...(hook ? { hook } : {}),
+    ...(answeredBy === 'nobody' ? { reason: 'nobody can answer here' } : {}),
   });
   return answer;
 }

@@ -65,7 +65,8 @@ export function groupAlive(pgid: number): boolean {
   }
 }
 
-function signalGroup(pgid: number, sig: NodeJS.Signals): void {
+/** Signals every process in group `pgid`; a group already gone is nothing to signal. */
+export function signalGroup(pgid: number, sig: NodeJS.Signals): void {
   try {
     process.kill(-pgid, sig);
   } catch {

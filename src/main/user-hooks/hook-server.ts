@@ -10,6 +10,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { HOOK_KILL_GRACE_MS } from '../../shared/constants.ts';
 import { redactSecrets } from '../secrets/redaction.ts';
 import { newProcessMarker, withMarker } from '../tools/process-tracking.ts';
+import { signalGroup } from '../tools/process-group.ts';
 import { wrapHookProcess } from '../tools/sandbox/index.ts';
 import { runnableFileVersion } from './executable-discovery.ts';
 import { spinWhile } from './spin-wait.ts';
@@ -69,12 +70,7 @@ const result = (started: number, fields: Partial<HookProcessResult>): HookProces
   hookProcessResult(started, { exitCode: 0, ...fields });
 
 function killGroup(child: ChildProcess, signal: NodeJS.Signals): void {
-  if (child.pid === undefined) return;
-  try {
-    process.kill(-child.pid, signal);
-  } catch {
-    /* the group is gone already */
-  }
+  if (child.pid !== undefined) signalGroup(child.pid, signal);
 }
 
 /**

@@ -10,6 +10,7 @@ import { HOOK_KILL_GRACE_MS } from '../../shared/constants.ts';
 import type { SandboxSettings } from '../../shared/types/index.ts';
 import { redactSecrets } from '../secrets/redaction.ts';
 import { killMarked, newProcessMarker, withMarker } from '../tools/process-tracking.ts';
+import { signalGroup } from '../tools/process-group.ts';
 import { wrapHookProcess, type HookSandboxOptions } from '../tools/sandbox/index.ts';
 import { startHookProcess, type StartedHookProcess } from './launcher/start.ts';
 
@@ -139,12 +140,7 @@ class CappedBuffer {
 
 /** Signals the hook's process group (its pid is the group's id). */
 function killGroup(child: StartedHookProcess | undefined, signal: NodeJS.Signals): void {
-  if (child?.pid === undefined) return;
-  try {
-    process.kill(-child.pid, signal);
-  } catch {
-    // The group is gone already (ESRCH): nothing left to kill.
-  }
+  if (child?.pid !== undefined) signalGroup(child.pid, signal);
 }
 
 function describeSpawnError(err: { code?: string; message: string }, command: string): string {

@@ -13,6 +13,7 @@ import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { packageRoot } from '../../package-root.ts';
 import { safeChildEnv } from '../../env/child-env.ts';
+import { signalGroup } from '../../tools/process-group.ts';
 import type { LauncherReply, LauncherRequest } from './protocol.ts';
 import type { HookProcessEvents, HookStartRequest, StartedHookProcess } from './start.ts';
 
@@ -178,13 +179,7 @@ function ended(l: Launcher, how: string): void {
   const calls = [...l.calls.values()];
   l.calls.clear();
   for (const call of calls) {
-    if (call.pid !== undefined) {
-      try {
-        process.kill(-call.pid, 'SIGKILL');
-      } catch {
-        /* already gone */
-      }
-    }
+    if (call.pid !== undefined) signalGroup(call.pid, 'SIGKILL');
     call.on.error({ message: `the hook launcher ended (${how}) while the hook ran` });
     call.on.close();
   }
