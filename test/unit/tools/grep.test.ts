@@ -154,6 +154,21 @@ describe('grep (rg and JS fallback agree)', () => {
     expect(d.js).toMatchObject({ truncated: true });
   });
 
+  it('skips a file over 50 MB, whatever the engine, and keeps one at the limit', async () => {
+    const line = Buffer.from(`needle big\n${'x'.repeat(1023)}\n`);
+    const body = (bytes: number) => Buffer.concat([line, Buffer.alloc(bytes - line.length, 'y')]);
+    await fs.mkdir(path.join(t.root, 'sized'));
+    await fs.writeFile(path.join(t.root, 'sized/over.txt'), body(50 * 1024 * 1024 + 1));
+    await fs.writeFile(path.join(t.root, 'sized/at.txt'), body(50 * 1024 * 1024));
+    try {
+      const { js, rg } = await both({ pattern: 'needle big', path: 'sized' });
+      expect(js).toEqual(rg);
+      expect(js).toEqual({ matches: [{ file: 'sized/at.txt', line: 1, text: 'needle big' }], truncated: false });
+    } finally {
+      await fs.rm(path.join(t.root, 'sized'), { recursive: true });
+    }
+  });
+
   it('rejects with an abort when the run is cancelled', async () => {
     const controller = new AbortController();
     controller.abort();
