@@ -127,10 +127,11 @@ test('Esc dismisses the question, not the run', async ({ fake, chat, app }) => {
   await expect(app.getByTestId('notice-cancelled')).toHaveCount(0);
 });
 
-test('a page to open: the whole address shows, Open asks the browser, Done answers', async ({
+test('a page to open: the whole address shows; opening it is the answer, not opening it is none', async ({
   fake,
   chat,
   app,
+  context,
 }) => {
   const url = 'https://login.example.test/authorize?client=demo';
   await fake.script(callTool('login'));
@@ -139,19 +140,64 @@ test('a page to open: the whole address shows, Open asks the browser, Done answe
   await expect(card.getByTestId('elicitation-message')).toHaveText('Sign in to Demo');
   await expect(card.getByTestId('elicitation-url')).toHaveText(url);
   await expect(card).toContainText('Opens a page on login.example.test');
-  // Outside Electron the page asks before it opens a link; the app window never navigates.
-  const asked = new Promise<string>((done) =>
-    app.once('dialog', (d) => void d.dismiss().then(() => done(d.message()))),
-  );
+  await expect(card.getByTestId('elicitation-open')).toHaveCount(0);
+  // Outside Electron the page asks before it opens a link; said no to, nothing is answered.
+  const answerDialog = (accept: boolean) =>
+    new Promise<string>((done) =>
+      app.once(
+        'dialog',
+        (d) => void (accept ? d.accept() : d.dismiss()).then(() => done(d.message())),
+      ),
+    );
   const before = app.url();
-  await card.getByTestId('elicitation-open').click();
-  expect(await asked).toContain(url);
-  expect(app.url()).toBe(before);
+  let asked = answerDialog(false);
   await card.getByTestId('elicitation-submit').click();
+  expect(await asked).toContain(url);
+  await expect(card.getByTestId('elicitation-submit')).toBeEnabled();
+  await expect(app.getByTestId('elicitation-outcome')).toHaveCount(0);
+  // Said yes to, the page opens in a new window (the app's never navigates) and the server goes on.
+  await context.route('https://login.example.test/**', (route) =>
+    route.fulfill({ body: 'signed in' }),
+  );
+  asked = answerDialog(true);
+  const opened = context.waitForEvent('page');
+  await card.getByTestId('elicitation-submit').click();
+  await asked;
+  expect((await opened).url()).toBe(url);
+  expect(app.url()).toBe(before);
   await expect(app.getByTestId('elicitation-outcome')).toContainText(
     'MCP server demo asked: Sign in to Demo — You answered',
   );
   await expectOutput(chat, 'login', 'login accept');
+});
+
+test('a call the server refuses until a page is finished: Done tries it again', async ({
+  fake,
+  chat,
+  app,
+}) => {
+  await fake.script(callTool('files'));
+  await chat.sendNew('List my files');
+  const card = app.getByTestId('elicitation-card');
+  await expect(card.getByTestId('elicitation-message')).toHaveText('Connect your Example account');
+  await expect(card.getByTestId('elicitation-url-note')).toContainText(
+    'The server needs it finished before it runs the tool: Done tries the call again.',
+  );
+  await expect(card.getByTestId('elicitation-open')).toBeEnabled();
+  await expect(card.getByTestId('elicitation-submit')).toHaveText('Done');
+  const axe = await new AxeBuilder({ page: app })
+    .include('[data-testid="elicitation-card"]')
+    .analyze();
+  expect(
+    axe.violations
+      .filter((v) => v.impact === 'serious' || v.impact === 'critical')
+      .map((v) => v.id),
+  ).toEqual([]);
+  await card.getByTestId('elicitation-submit').click();
+  await expect(app.getByTestId('elicitation-outcome')).toContainText(
+    'MCP server demo asked: Connect your Example account — You answered',
+  );
+  await expectOutput(chat, 'files', 'files: a.txt b.txt');
 });
 
 test('a pending form survives a page reload and is sent with Enter', async ({

@@ -2,11 +2,16 @@
  * One MCP server (docs/tools.md#mcp-servers): started over stdio (with the child environment, no
  * inherited secrets, and a process marker so nothing it starts outlives the workbench) or Streamable
  * HTTP; its tools listed; a crash restarted with a bounded backoff; every step reported as a
- * lifecycle event, stderr included.
+ * lifecycle event, stderr included. A call the server refuses until the person finishes a page (MCP's
+ * URL elicitation required error) asks them to, then is tried once more.
  */
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
-import type { CallToolResult, Tool as McpTool } from '@modelcontextprotocol/sdk/types.js';
+import type {
+  CallToolResult,
+  ElicitRequest,
+  Tool as McpTool,
+} from '@modelcontextprotocol/sdk/types.js';
 import type { ElicitAnswer, McpServerStatus } from '../../shared/types/index.ts';
 import type { ElicitationAsk } from '../pipeline/hook.ts';
 import { elicitationAsk } from './elicitation-ask.ts';
@@ -92,6 +97,8 @@ export function createMcpConnection(
   const inFlight: { elicit?: Elicit }[] = [];
   /** The request for input being asked; the next waits for it. */
   let asking: Promise<unknown> = Promise.resolve();
+  /** Pages waiting to be finished, by the server's elicitation id: its completion settles them. */
+  const pages = new Map<string, () => void>();
   let pending: Promise<void> = start();
   let restartTimer: NodeJS.Timeout | undefined;
 
@@ -139,22 +146,27 @@ export function createMcpConnection(
       { name: 'agent-workbench', version: '1' },
       { capabilities: { elicitation: { form: {}, url: {} } } },
     );
-    const { ElicitRequestSchema } = await import('@modelcontextprotocol/sdk/types.js');
+    const { ElicitRequestSchema, ElicitationCompleteNotificationSchema } =
+      await import('@modelcontextprotocol/sdk/types.js');
     // MCP gives a request for input no call id: it is asked through the oldest call under way, one
     // request of a server at a time (a server asking many at once gets them asked in turn).
     c.setRequestHandler(ElicitRequestSchema, async (request) => {
-      const ask = elicitationAsk(request.params);
+      const asked = elicitationAsk(request.params);
       const turn = asking.then(() => {
         const asker = inFlight.find((f) => f.elicit)?.elicit;
-        if (asker) return asker(ask);
+        if (asker) return untilFinished(asked, asker);
         emit({
           kind: 'stderr',
-          message: `asked for input with no call under way (declined): ${ask.message.slice(0, 200)}`,
+          message: `asked for input with no call under way (declined): ${asked.message.slice(0, 200)}`,
         });
         return { action: 'decline' as const };
       });
       asking = turn.catch(() => undefined);
       return { ...(await turn) };
+    });
+    // An id no page waits under (unknown, or answered already) is ignored, as MCP requires.
+    c.setNotificationHandler(ElicitationCompleteNotificationSchema, (n) => {
+      pages.get(n.params.elicitationId)?.();
     });
     const timeout = opts.connectTimeoutMs ?? 15_000;
     try {
@@ -183,6 +195,37 @@ export function createMcpConnection(
         return scheduleRestart();
       }
       fail(`cannot start: ${errorMessage(err)}`);
+    }
+  }
+
+  /** Asks `ask`; a page can be settled by the server's report that it finished while it waits. */
+  async function untilFinished(
+    ask: Omit<ElicitationAsk, 'server'>,
+    asker: Elicit,
+  ): Promise<ElicitAnswer> {
+    const id = ask.mode === 'url' ? ask.elicitationId : undefined;
+    if (id === undefined || pages.has(id)) return asker(ask);
+    const finished = new Promise<void>((resolve) => pages.set(id, resolve));
+    try {
+      return await asker({ ...ask, finished });
+    } finally {
+      pages.delete(id);
+    }
+  }
+
+  /**
+   * After the server refused a call until pages are finished: asks the person to finish each, in
+   * turn. Resolves when all were; otherwise rejects saying what the server needed.
+   */
+  async function finishPages(refusal: unknown, elicit: Elicit | undefined): Promise<void> {
+    const needed = requiredPages(refusal);
+    for (const page of needed) {
+      const ask = { ...elicitationAsk(page), required: true };
+      const answer = elicit ? await untilFinished(ask, elicit) : { action: 'decline' as const };
+      if (answer.action !== 'accept')
+        throw new Error(
+          `MCP server "${spec.name}" needs a page finished before this call: ${ask.message} (${page.url}); ${answer.action === 'decline' ? 'declined' : 'cancelled'}`,
+        );
     }
   }
 
@@ -241,11 +284,23 @@ export function createMcpConnection(
           }),
       };
       inFlight.push(call);
-      try {
-        const result = (await client.callTool({ name, arguments: args }, undefined, {
+      const attempt = async () =>
+        (await client!.callTool({ name, arguments: args }, undefined, {
           signal: deadline.signal,
           timeout: NO_SDK_TIMEOUT,
         })) as CallToolResult;
+      try {
+        let result: CallToolResult;
+        try {
+          result = await attempt();
+        } catch (err) {
+          if (requiredPages(err).length === 0) throw err;
+          await finishPages(err, call.elicit);
+          if (!client)
+            throw new Error(`MCP server "${spec.name}" is not connected`, { cause: err });
+          // Tried once more: a server that still refuses gets its own message back to the model.
+          result = await attempt();
+        }
         restarts = 0;
         return result;
       } catch (err) {
@@ -278,4 +333,34 @@ export function createMcpConnection(
       emit({ kind: 'closed' });
     },
   };
+}
+
+/** MCP's error for a call refused until the person finishes pages (`URLElicitationRequiredError`). */
+const URL_ELICITATION_REQUIRED = -32042;
+
+/** The most pages one refusal may ask for; a server listing more gets the first ones asked. */
+const MAX_REQUIRED_PAGES = 5;
+
+type PageParams = Extract<ElicitRequest['params'], { mode: 'url' }>;
+
+/**
+ * Pages a refused call needs finished first, as the error lists them. Read from the error's shape
+ * (the SDK's error classes are not loaded until a server is used).
+ */
+function requiredPages(err: unknown): PageParams[] {
+  const e = err as { code?: unknown; data?: { elicitations?: unknown } } | undefined;
+  if (e?.code !== URL_ELICITATION_REQUIRED) return [];
+  const listed = e.data?.elicitations;
+  if (!Array.isArray(listed)) return [];
+  return listed
+    .filter(
+      (e): e is PageParams =>
+        typeof e === 'object' &&
+        e !== null &&
+        e.mode === 'url' &&
+        typeof e.url === 'string' &&
+        typeof e.message === 'string' &&
+        typeof e.elicitationId === 'string',
+    )
+    .slice(0, MAX_REQUIRED_PAGES);
 }

@@ -1,13 +1,14 @@
 /**
  * Who answers an MCP server's request for input (docs/tools.md#when-a-server-asks-you): a hook of
- * the elicitation phase (Claude Elicitation), else the person (the app's form), else nobody — then
- * it is declined; then the elicitation_result phase may change the answer (Claude
- * ElicitationResult). Whatever answers, an accepted form is checked against its fields before the
+ * the elicitation phase (Claude Elicitation), else the person (the app's form; a page the server
+ * reports finished needs no answer), else nobody — then it is declined; then the
+ * elicitation_result phase may change the answer (Claude ElicitationResult). Whatever answers, an accepted form is checked against its fields before the
  * server sees it, and the chat is told how it was answered.
  */
 import { randomUUID } from 'node:crypto';
 import { contentProblem } from '../../shared/elicitation.ts';
 import type { ElicitAnswer } from '../../shared/types/index.ts';
+import type { PersonAnswer } from './elicitation-broker.ts';
 import type { ElicitationAsk, ElicitationDecision, RunContext } from '../pipeline/hook.ts';
 import type { Pipeline } from '../pipeline/run-phase.ts';
 import type { SpanHandle } from '../tracing/types.ts';
@@ -20,7 +21,7 @@ export type ElicitPerson = (
   ctx: RunContext,
   ask: ElicitationAsk,
   id: string,
-) => Promise<ElicitAnswer>;
+) => Promise<PersonAnswer>;
 
 /** A hook's answer as the server may get it: an accepted form that does not fit it is declined. */
 function checked(
@@ -56,7 +57,7 @@ export async function answerElicitation(
   const id = `el_${randomUUID()}`;
   const tell = (
     answer: ElicitAnswer,
-    answeredBy: 'user' | 'hook' | 'nobody',
+    answeredBy: 'user' | 'hook' | 'server' | 'nobody',
     more: { hook?: string; reason?: string } = {},
   ) =>
     ctx.emit({
@@ -76,7 +77,7 @@ export async function answerElicitation(
     return { action: 'decline' };
   }
   let answer: ElicitAnswer;
-  let answeredBy: 'user' | 'hook' | 'nobody';
+  let answeredBy: 'user' | 'hook' | 'server' | 'nobody';
   let hook: string | undefined;
   const fromHook = await pipeline.elicitation(ctx, ask);
   if (fromHook) {
@@ -85,8 +86,9 @@ export async function answerElicitation(
     hook = fromHook.by;
   } else if (person) {
     const asked = performance.now();
-    answer = await person(ctx, ask, id);
-    answeredBy = 'user';
+    const { finishedByServer, ...given } = await person(ctx, ask, id);
+    answer = given;
+    answeredBy = finishedByServer ? 'server' : 'user';
     const before = Number(span?.record.attributes[WAIT_MS] ?? 0);
     span?.set(WAIT_MS, before + Math.round(performance.now() - asked));
   } else {

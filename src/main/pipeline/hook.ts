@@ -213,6 +213,13 @@ export interface ElicitationAsk {
   elicitationId?: string;
   /** Why it cannot be shown (a form of fields no form can ask for, a page that is not a web address): it is declined. */
   unusable?: string;
+  /**
+   * The server refused the call until this page is finished (MCP's URL elicitation required error):
+   * an accept means the person finished there, and the call is tried again.
+   */
+  required?: boolean;
+  /** Settles when the server reports the page finished (`notifications/elicitation/complete`). */
+  finished?: Promise<void>;
   /** The tool call it came during. */
   callId?: string;
 }

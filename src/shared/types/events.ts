@@ -41,6 +41,11 @@ export interface ElicitationRequestView {
   fields?: ElicitField[];
   /** The page to open (mode `url`). */
   url?: string;
+  /**
+   * The server refused the tool call until this page is finished: accepting says the person
+   * finished there, and the call is tried again.
+   */
+  required?: boolean;
   /** The tool call it came during. */
   tool_call_id?: string;
   /** The subagent whose call it came during. */
@@ -134,13 +139,16 @@ export interface StreamEventData {
    * a form of `fields`, or a page at `url` to open. Answered with `chat.answerElicitation`.
    */
   on_elicitation_request: ElicitationRequestView;
-  /** How an elicitation was answered: by the user, by a hook, or declined because nobody could answer. */
+  /**
+   * How an elicitation was answered: by the user, by a hook, by the server reporting its page
+   * finished, or declined because nobody could answer.
+   */
   on_elicitation_resolved: {
     elicitation_id: string;
     server: string;
     message: string;
     action: ElicitAction;
-    answered_by: 'user' | 'hook' | 'nobody';
+    answered_by: 'user' | 'hook' | 'server' | 'nobody';
     /** The hook that answered or changed the answer. */
     hook?: string;
     /** Why nobody was asked: nobody can answer here, or the request cannot be shown. */

@@ -34,7 +34,14 @@ type Resolved = StreamEventData['on_elicitation_resolved'];
 async function callDemo(
   tool: string,
   o: { interactive: boolean; onRequest?: (r: Request) => Promise<void> | void; settings?: object },
-): Promise<{ output: string; resolved: Resolved[]; messages: string[]; waited?: unknown }> {
+): Promise<{
+  output: string;
+  error?: string;
+  requests: Request[];
+  resolved: Resolved[];
+  messages: string[];
+  waited?: unknown;
+}> {
   await createTrustStore(env.sb.home).trust(env.sb.ws);
   writeFileSync(
     join(env.sb.ws, '.mcp.json'),
@@ -66,6 +73,8 @@ async function callDemo(
   const end = events.find((e) => e.event === 'on_tool_end');
   return {
     output: end?.event === 'on_tool_end' ? end.data.output : '',
+    error: end?.event === 'on_tool_end' ? end.data.error : undefined,
+    requests: events.flatMap((e) => (e.event === 'on_elicitation_request' ? [e.data] : [])),
     resolved: events.flatMap((e) => (e.event === 'on_elicitation_resolved' ? [e.data] : [])),
     messages: events.flatMap((e) => (e.event === 'on_hook_message' ? [e.data.message] : [])),
     waited: events.flatMap((e) =>
@@ -176,6 +185,69 @@ describe('MCP elicitation', () => {
       notification_type: 'elicitation_dialog',
       message: 'MCP server demo asks: Sign in to Demo',
     });
+  });
+
+  it('a page the server reports finished needs no answer from the person', async () => {
+    const { output, requests, resolved } = await callDemo('login_finished', { interactive: true });
+    expect(requests).toEqual([
+      expect.objectContaining({ mode: 'url', message: 'Sign in to Demo again' }),
+    ]);
+    expect(requests[0]!.required).toBeUndefined();
+    expect(resolved).toEqual([
+      expect.objectContaining({ action: 'accept', answered_by: 'server' }),
+    ]);
+    expect(output).toBe('login accept');
+    expect(wb!.chat.pendingElicitations({ threadId: wb!.threads.list()[0]!.thread_id })).toEqual(
+      [],
+    );
+  });
+
+  it('a call the server refuses until a page is finished asks the person, then is tried again', async () => {
+    const { output, resolved } = await callDemo('files', {
+      interactive: true,
+      // The deadline stops while the person is on the page, as for any request.
+      settings: { mcp_overrides: { demo: { timeout_ms: 300 } } },
+      async onRequest(r) {
+        expect(r).toMatchObject({
+          server: 'demo',
+          mode: 'url',
+          required: true,
+          message: 'Connect your Example account',
+          url: 'https://accounts.example.test/connect?elicitation=connect-1',
+        });
+        await new Promise((resolve) => setTimeout(resolve, 600));
+        wb!.chat.answerElicitation({ elicitationId: r.elicitation_id, action: 'accept' });
+      },
+    });
+    expect(resolved).toEqual([expect.objectContaining({ action: 'accept', answered_by: 'user' })]);
+    expect(output).toBe('files: a.txt b.txt');
+  });
+
+  it('a refused call is tried again when the server reports the page finished; declined, it fails saying what was needed', async () => {
+    const finished = await callDemo('files_finished', { interactive: true });
+    expect(finished.resolved).toEqual([
+      expect.objectContaining({ action: 'accept', answered_by: 'server' }),
+    ]);
+    expect(finished.output).toBe('files: a.txt b.txt');
+    await wb!.close();
+    wb = undefined;
+    const declined = await callDemo('files', {
+      interactive: true,
+      onRequest: (r) =>
+        void wb!.chat.answerElicitation({ elicitationId: r.elicitation_id, action: 'decline' }),
+    });
+    expect(declined.error).toBe(
+      'MCP server "demo" needs a page finished before this call: Connect your Example account (https://accounts.example.test/connect?elicitation=connect-1); declined',
+    );
+    await wb!.close();
+    wb = undefined;
+    const nobody = await callDemo('files', { interactive: false });
+    expect(nobody.resolved).toEqual([
+      expect.objectContaining({ action: 'decline', answered_by: 'nobody' }),
+    ]);
+    expect(nobody.error).toMatch(
+      /needs a page finished before this call: Connect your Example account/,
+    );
   });
 
   it('asks a server’s questions one at a time, each after the one before was answered', async () => {

@@ -105,6 +105,9 @@ describe('MCP elicitation in the chat', () => {
     expect(answerText({ ...o, action: 'cancel', answered_by: 'hook' })).toBe(
       'answered by a hook: cancel',
     );
+    expect(answerText({ ...o, action: 'accept', answered_by: 'server' })).toBe(
+      'finished on the page, the server says',
+    );
   });
 
   it('drops waiting cards when the run ends', () => {

@@ -21,8 +21,18 @@ function httpsHost(url: string | undefined): string | undefined {
 /**
  * An MCP server's question while one of its tools runs (docs/tools.md#when-a-server-asks-you): a
  * form to fill in, or a page to open. The server is not trusted: its message is plain text and its
- * link opens only in the browser, after the user saw the whole address. Takes focus; Esc dismisses.
+ * link opens only in the browser, after the user saw the whole address. Opening a page is the
+ * answer, as MCP means it (the person agreed to go there); a page the server needs finished before
+ * it runs the tool is answered with Done instead, which tries the call again. Takes focus; Esc
+ * dismisses.
  */
+/** The answering button: Submit a form; Open a page (Continue when it opens elsewhere); Done a required one. */
+function submitLabel(request: ElicitationRequestView, host: string | undefined): string {
+  if (request.mode === 'form') return 'Submit';
+  if (request.required) return 'Done';
+  return host ? 'Open' : 'Continue';
+}
+
 export function ElicitationCard({ request }: { request: ElicitationRequestView }) {
   const answerElicitation = useWorkbenchStore((s) => s.answerElicitation);
   const fields = request.fields ?? NO_FIELDS;
@@ -48,7 +58,11 @@ export function ElicitationCard({ request }: { request: ElicitationRequestView }
   const onSubmit = (e: FormEvent) => {
     e.preventDefault();
     if (sending) return;
-    if (request.mode === 'url') return void answer({ action: 'accept' });
+    if (request.mode === 'url') {
+      // Opening is agreeing to go there; a page the user refused to open here is no answer.
+      if (!request.required && host && !openExternal(request.url!)) return;
+      return void answer({ action: 'accept' });
+    }
     const a = form.submit();
     if ('content' in a) return void answer({ action: 'accept', content: a.content });
     if (a.field) document.getElementById(fieldId(a.field))?.focus();
@@ -96,14 +110,17 @@ export function ElicitationCard({ request }: { request: ElicitationRequestView }
           <pre className="approval-preview" data-testid="elicitation-url">
             {request.url}
           </pre>
-          <div className="muted">
+          <div className="muted" data-testid="elicitation-url-note">
             {host ? (
               <>
                 Opens a page on <strong>{host}</strong> in your browser.
               </>
             ) : (
-              'Only https links open from here.'
-            )}
+              'Only https links open from here: open the address yourself.'
+            )}{' '}
+            {request.required
+              ? 'The server needs it finished before it runs the tool: Done tries the call again.'
+              : 'The server goes on once you are there.'}
           </div>
         </div>
       )}
@@ -113,7 +130,7 @@ export function ElicitationCard({ request }: { request: ElicitationRequestView }
         </div>
       )}
       <div className="approval-actions">
-        {request.mode === 'url' && (
+        {request.mode === 'url' && request.required && (
           <button
             type="button"
             disabled={!host}
@@ -129,7 +146,7 @@ export function ElicitationCard({ request }: { request: ElicitationRequestView }
           disabled={sending}
           data-testid="elicitation-submit"
         >
-          {request.mode === 'url' ? 'Done' : 'Submit'}
+          {submitLabel(request, host)}
         </button>
         <button
           type="button"

@@ -42,6 +42,7 @@ export function answerText(o: ElicitationOutcome): string {
     return o.hook ? `answered by you, changed by hook ${o.hook}: ${o.action}` : BY_USER[o.action];
   if (o.answered_by === 'hook')
     return `answered by ${o.hook ? `hook ${o.hook}` : 'a hook'}: ${o.action}`;
+  if (o.answered_by === 'server') return 'finished on the page, the server says';
   return `${PAST[o.action]}: nobody could answer`;
 }
 
