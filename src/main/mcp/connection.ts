@@ -152,17 +152,16 @@ export function createMcpConnection(
     // request of a server at a time (a server asking many at once gets them asked in turn).
     c.setRequestHandler(ElicitRequestSchema, async (request) => {
       const asked = elicitationAsk(request.params);
-      const turn = asking.then(() => {
+      const answer = await inTurn(() => {
         const asker = inFlight.find((f) => f.elicit)?.elicit;
         if (asker) return untilFinished(asked, asker);
         emit({
           kind: 'stderr',
           message: `asked for input with no call under way (declined): ${asked.message.slice(0, 200)}`,
         });
-        return { action: 'decline' as const };
+        return Promise.resolve({ action: 'decline' as const });
       });
-      asking = turn.catch(() => undefined);
-      return { ...(await turn) };
+      return { ...answer };
     });
     // An id no page waits under (unknown, or answered already) is ignored, as MCP requires.
     c.setNotificationHandler(ElicitationCompleteNotificationSchema, (n) => {
@@ -198,6 +197,13 @@ export function createMcpConnection(
     }
   }
 
+  /** Runs `ask` once the server's request asked before it was answered. */
+  function inTurn<T>(ask: () => Promise<T>): Promise<T> {
+    const turn = asking.then(ask);
+    asking = turn.catch(() => undefined);
+    return turn;
+  }
+
   /** Asks `ask`; a page can be settled by the server's report that it finished while it waits. */
   async function untilFinished(
     ask: Omit<ElicitationAsk, 'server'>,
@@ -221,10 +227,12 @@ export function createMcpConnection(
     const needed = requiredPages(refusal);
     for (const page of needed) {
       const ask = { ...elicitationAsk(page), required: true };
-      const answer = elicit ? await untilFinished(ask, elicit) : { action: 'decline' as const };
+      const answer = elicit
+        ? await inTurn(() => untilFinished(ask, elicit))
+        : { action: 'decline' as const };
       if (answer.action !== 'accept')
         throw new Error(
-          `MCP server "${spec.name}" needs a page finished before this call: ${ask.message} (${page.url}); ${answer.action === 'decline' ? 'declined' : 'cancelled'}`,
+          `MCP server "${spec.name}" needs a page finished before this call: ${ask.message} (${page.url.slice(0, 500)}); ${answer.action === 'decline' ? 'declined' : 'cancelled'}`,
         );
     }
   }
