@@ -28,9 +28,9 @@ export function findRipgrep(): string | null {
 
 /**
  * False for a file whose lines are dropped: one over the size limit, or with other names (one may lie
- * outside the workspace) when hard links are refused. Asked only of files with a match: ripgrep's own
- * `--max-filesize` would stat every file it walks, 14 % of a search of 20,000 files here
- * (docs/performance.md).
+ * outside the workspace) when hard links are refused. Asked only of a file with a match that would
+ * be kept: ripgrep's own `--max-filesize` would stat every file it walks, 14 % of a search of 20,000
+ * files here (docs/performance.md).
  */
 function searchable(abs: string, skipHardLinked: boolean): boolean {
   try {
@@ -104,6 +104,8 @@ export async function ripgrepSearch(
   exit.catch(() => undefined); // awaited below; this only stops an early rejection from counting as unhandled
   let lastPath: Buffer | undefined;
   let lastFile: string | null = null; // displayed file of lastPath, or null when the glob filters it out
+  let lastAbs = '';
+  let lastChecked = false; // whether lastAbs's size and links were looked at (only once a line would be kept)
   const onLine = (line: Buffer): void => {
     // `path\0line:text` — the NUL separator keeps paths with ':' intact.
     const nul = line.indexOf(0);
@@ -113,12 +115,18 @@ export async function ripgrepSearch(
     // Consecutive lines mostly share a file: compare bytes instead of decoding the path again.
     if (lastPath === undefined || nul !== lastPath.length || line.compare(lastPath, 0, nul, 0, nul) !== 0) {
       lastPath = Buffer.from(line.subarray(0, nul));
-      const abs = path.resolve(req.root, lastPath.toString('utf8'));
-      lastFile = keep(abs) && searchable(abs, req.skipHardLinked) ? req.display(abs) : null;
+      lastAbs = path.resolve(req.root, lastPath.toString('utf8'));
+      lastFile = keep(lastAbs) ? req.display(lastAbs) : null;
+      lastChecked = false;
     }
     if (lastFile === null) return;
     const lineNo = Number(line.toString('latin1', nul + 1, colon));
+    // A line that cannot be kept only counts: more matches than asked for were seen already.
     if (!collector.wouldKeep(lastFile, lineNo)) return collector.skip();
+    if (!lastChecked) {
+      lastChecked = true;
+      if (!searchable(lastAbs, req.skipHardLinked)) return void (lastFile = null);
+    }
     collector.add({ file: lastFile, line: lineNo, text: matchText(line.toString('utf8', colon + 1)) });
   };
   try {
