@@ -52,7 +52,7 @@ export function formatGroup(r) {
 export function formatMarkdown(report) {
   const m = report.machine;
   const out = [
-    `Measured ${report.date} with \`${report.command}\` on ${m.nproc} cores (${m.cpu}), ${m.memory_mib} MiB, Node ${m.node}, ${m.platform}, ${m.ripgrep ?? 'no ripgrep'}; load average at start ${m.loadavg.join(' ')}.`,
+    `Measured ${report.date} with \`${report.command}\` on ${m.nproc} cores (${m.cpu}), ${m.memory_mib} MiB, Node ${m.node}, ${m.platform}, ${m.ripgrep ?? 'no ripgrep'}; load average at start ${m.loadavg.join(' ')}; first write to a page ${m.page_touch_us ?? '?'} µs.`,
     '',
   ];
   for (const r of Object.values(report.groups)) {
