@@ -5,6 +5,8 @@
  * lifecycle event, stderr included. A call the server refuses until the person finishes a page (MCP's
  * URL elicitation required error) asks them to, then is tried once more.
  */
+import { basename } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import type {
@@ -45,6 +47,8 @@ export interface McpConnectionOptions {
   maxRestarts?: number;
   /** Wait before restart n (default 500 ms doubling, at most 30 s). */
   restartDelayMs?: (n: number) => number;
+  /** The folders the server is told it works in (MCP roots): the workspace, as Claude Code tells its launch folder. */
+  roots?: readonly string[];
 }
 
 /** Answers a request for input the server makes during a call (docs/tools.md#when-a-server-asks-you). */
@@ -142,12 +146,23 @@ export function createMcpConnection(
     status = 'connecting';
     emit({ kind: 'connecting' });
     const { Client } = await import('@modelcontextprotocol/sdk/client/index.js');
+    const roots = opts.roots ?? [];
     const c: Client = new Client(
       { name: 'agent-workbench', version: '1' },
-      { capabilities: { elicitation: { form: {}, url: {} } } },
+      {
+        capabilities: {
+          elicitation: { form: {}, url: {} },
+          // A connection serves one workspace, so its roots never change (no listChanged).
+          ...(roots.length > 0 ? { roots: {} } : {}),
+        },
+      },
     );
-    const { ElicitRequestSchema, ElicitationCompleteNotificationSchema } =
+    const { ElicitRequestSchema, ElicitationCompleteNotificationSchema, ListRootsRequestSchema } =
       await import('@modelcontextprotocol/sdk/types.js');
+    if (roots.length > 0)
+      c.setRequestHandler(ListRootsRequestSchema, () => ({
+        roots: roots.map((dir) => ({ uri: pathToFileURL(dir).href, name: basename(dir) })),
+      }));
     // MCP gives a request for input no call id: it is asked through the oldest call under way, one
     // request of a server at a time (a server asking many at once gets them asked in turn).
     c.setRequestHandler(ElicitRequestSchema, async (request) => {

@@ -85,7 +85,7 @@ export function createMcpManager(opts: Omit<McpConnectionOptions, 'onEvent'> = {
         continue;
       }
       if (current) await current.close();
-      const conn = createMcpConnection(spec, { ...opts, onEvent });
+      const conn = createMcpConnection(spec, { ...opts, onEvent, roots: [o.workspace] });
       live.set(id, conn);
       connections.push(conn);
     }

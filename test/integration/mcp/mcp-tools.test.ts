@@ -5,7 +5,8 @@
  * Claude Code's own `~/.claude.json` servers and its switches.
  */
 import { mkdirSync, readFileSync, realpathSync, writeFileSync, chmodSync } from 'node:fs';
-import { join } from 'node:path';
+import { basename, join } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { createWorkbench } from '../../../src/main/api/workbench.ts';
 import type { Workbench } from '../../../src/main/api/types.ts';
@@ -162,6 +163,14 @@ describe('MCP servers', () => {
     expect(toolResults(llm)).toEqual(['echo: over http']);
     const listing = await wb!.mcp.list({});
     expect(listing.servers[0]).toMatchObject({ name: 'web', source: 'user', status: 'connected' });
+  });
+
+  it('tells a server the workspace is its root (MCP roots), as Claude Code tells its folder', async () => {
+    mcpJson({ demo: demo() });
+    const { llm } = await run([call('mcp__demo__roots'), { text: 'done' }]);
+    expect(JSON.parse(toolResults(llm)[0]!)).toEqual([
+      { uri: pathToFileURL(sb.ws).href, name: basename(sb.ws) },
+    ]);
   });
 
   it('restarts a crashed server, and the trace shows the crash and the restart', async () => {
