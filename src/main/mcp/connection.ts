@@ -12,6 +12,8 @@ import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import type {
   CallToolResult,
   ElicitRequest,
+  ReadResourceResult,
+  Resource,
   Tool as McpTool,
 } from '@modelcontextprotocol/sdk/types.js';
 import type { ElicitAnswer, McpServerStatus } from '../../shared/types/index.ts';
@@ -76,6 +78,19 @@ export interface McpConnection {
     args: Record<string, unknown>,
     opts: { signal: AbortSignal; timeoutMs: number; elicit?: Elicit },
   ): Promise<CallToolResult>;
+  /** Whether the connected server offers resources (MCP `resources` capability). */
+  offersResources(): boolean;
+  /** Its resources, page after page, at most `max` (`more` when it has others). Rejects when not connected. */
+  listResources(opts: {
+    signal: AbortSignal;
+    timeoutMs: number;
+    max: number;
+  }): Promise<{ resources: Resource[]; more: boolean }>;
+  /** One resource's contents. Rejects when not connected or the server refuses. */
+  readResource(
+    uri: string,
+    opts: { signal: AbortSignal; timeoutMs: number },
+  ): Promise<ReadResourceResult>;
   restart(): Promise<void>;
   close(): Promise<void>;
 }
@@ -252,6 +267,12 @@ export function createMcpConnection(
     }
   }
 
+  function connected(): Client {
+    if (!client)
+      throw new Error(`MCP server "${spec.name}" is not connected${error ? `: ${error}` : ''}`);
+    return client;
+  }
+
   function fail(message: string): void {
     status = 'failed';
     error = message;
@@ -334,6 +355,24 @@ export function createMcpConnection(
         inFlight.splice(inFlight.indexOf(call), 1);
         deadline.clear();
       }
+    },
+    offersResources: () => client?.getServerCapabilities()?.resources !== undefined,
+    async listResources({ signal, timeoutMs, max }) {
+      const c = connected();
+      const resources: Resource[] = [];
+      let cursor: string | undefined;
+      do {
+        const page = await c.listResources(cursor ? { cursor } : undefined, {
+          signal,
+          timeout: timeoutMs,
+        });
+        resources.push(...page.resources);
+        cursor = page.nextCursor;
+      } while (cursor && resources.length < max);
+      return { resources: resources.slice(0, max), more: resources.length > max || !!cursor };
+    },
+    async readResource(uri, { signal, timeoutMs }) {
+      return connected().readResource({ uri }, { signal, timeout: timeoutMs });
     },
     async restart() {
       const c = client;

@@ -1,16 +1,17 @@
 /**
  * The external-tools middleware: registers the tools that come from outside the workbench for one
- * run — MCP servers' tools (settings, a trusted workspace's `.mcp.json`) and HTTP tools (agent.yaml,
- * settings) — and records the servers' lifecycle (connect, tools listed, stderr, crash, restart) in
+ * run — MCP servers' tools (settings, a trusted workspace's `.mcp.json`) and resources, and HTTP
+ * tools (agent.yaml, settings) — and records the servers' lifecycle (connect, tools listed, stderr, crash, restart) in
  * the run's trace (docs/tools.md).
  */
 import type { AttributeValue } from '../../shared/types/index.ts';
 import type { Hook, MiddlewareInfo, RunContext } from '../pipeline/hook.ts';
 import type { McpManager } from '../mcp/manager.ts';
 import { serverTools } from '../mcp/tools.ts';
+import { resourceTools } from '../mcp/resource-tools.ts';
 import { loadMcpConfig } from '../mcp/config.ts';
 import type { ReadSettingsFile } from '../user-hooks/claude-config.ts';
-import type { McpLifecycleEvent } from '../mcp/connection.ts';
+import type { McpConnection, McpLifecycleEvent } from '../mcp/connection.ts';
 import { createHttpTool, httpToolConfigSchema, type HttpToolConfig } from '../tools/http-tool.ts';
 
 export interface ExternalToolsOptions {
@@ -50,6 +51,7 @@ export function createExternalToolsHook(opts: ExternalToolsOptions = {}): Hook {
       const { connections, diagnostics } = await opts.mcp.servers({ ...where, config });
       mine.names = new Set(connections.map((c) => c.spec.name));
       for (const message of diagnostics) diagnostic(ctx, message);
+      const connected: McpConnection[] = [];
       for (const conn of connections) {
         const status = conn.status();
         if (status.status !== 'connected') {
@@ -59,8 +61,12 @@ export function createExternalToolsHook(opts: ExternalToolsOptions = {}): Hook {
           );
           continue;
         }
+        connected.push(conn);
         for (const tool of serverTools(conn, ctx.settings)) ctx.tools.register(tool);
       }
+      // The servers' resources, through two tools of the workbench's own (a name taken is kept).
+      for (const tool of resourceTools(connected, ctx.settings))
+        if (!ctx.tools.get(tool.name)) ctx.tools.register(tool);
       span?.set('workbench.mcp.servers', connections.length).end();
       mine.ended = true;
     },

@@ -173,6 +173,45 @@ describe('MCP servers', () => {
     ]);
   });
 
+  it("offers the servers' resources through list_mcp_resources and read_mcp_resource (Claude Code's resource tools)", async () => {
+    mcpJson({ demo: demo() });
+    const { llm } = await run([
+      call('list_mcp_resources'),
+      call('read_mcp_resource', { server: 'demo', uri: 'demo://readme' }),
+      call('read_mcp_resource', { server: 'demo', uri: 'demo://logo' }),
+      call('read_mcp_resource', { server: 'demo', uri: 'demo://missing' }),
+      call('read_mcp_resource', { server: 'nope', uri: 'demo://readme' }),
+      { text: 'done' },
+    ]);
+    expect(offered(llm)).toEqual(
+      expect.arrayContaining(['list_mcp_resources', 'read_mcp_resource']),
+    );
+    const [listed, readme, logo, missing, nope] = toolResults(llm);
+    expect(JSON.parse(listed!)).toEqual({
+      resources: [
+        {
+          server: 'demo',
+          uri: 'demo://readme',
+          name: 'readme',
+          title: 'Demo readme',
+          description: 'What the demo server is',
+          mimeType: 'text/markdown',
+        },
+        { server: 'demo', uri: 'demo://logo', name: 'logo', mimeType: 'image/png' },
+      ],
+    });
+    expect(readme).toBe('# Demo\nA server for tests.');
+    expect(logo).toBe('[binary: image/png, 10 bytes]');
+    expect(missing).toMatch(/MCP server "demo" could not read demo:\/\/missing: .*not found/i);
+    expect(nope).toMatch(/no MCP server "nope" with resources; these have some: demo/);
+  });
+
+  it('offers no resource tools in a run without a server that has resources', async () => {
+    const { llm } = await run([{ text: 'done' }]);
+    expect(offered(llm)).not.toContain('list_mcp_resources');
+    expect(offered(llm)).not.toContain('read_mcp_resource');
+  });
+
   it('restarts a crashed server, and the trace shows the crash and the restart', async () => {
     mcpJson({ demo: demo() });
     const { llm, events, threadId } = await run([
