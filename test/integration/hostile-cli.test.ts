@@ -33,6 +33,8 @@ interface Case {
   name: string;
   sandbox?: 'auto' | 'off';
   settings?: Record<string, unknown>;
+  /** How long the run may take before the CLI counts as hung (default 30 s). */
+  timeoutMs?: number;
   setup?: (c: Ctx) => Promise<void>;
   calls: (c: Ctx) => ScriptToolCall[];
   check: (o: Outcome) => Promise<void> | void;
@@ -158,11 +160,14 @@ const CASES: Case[] = [
     name: '300 calls in one turn: at most max_parallel_tools at once',
     sandbox: 'off',
     settings: { max_parallel_tools: 3 },
+    // 300 commands, each a shell and two programs: ~20 s on a slow 2-core VM.
+    timeoutMs: 50_000,
     setup: async ({ workspace }) => {
-      // Each call records how many calls are inside at once (a marker file per running call).
+      // Each call records how many calls are inside at once (a marker file per running call),
+      // counting with the shell's own glob so that a call starts no more programs than it must.
       await writeFile(
         join(workspace, 'count.sh'),
-        '#!/bin/sh\nd=running; mkdir -p $d; touch $d/$$; ls $d | wc -l >> peaks; sleep 0.02; rm $d/$$\n',
+        '#!/bin/sh\n: > running.$$\nn=0; for f in running.*; do n=$((n+1)); done\necho $n >> peaks\nsleep 0.05\nrm running.$$\n',
       );
       await chmod(join(workspace, 'count.sh'), 0o755);
     },
@@ -202,11 +207,11 @@ describe.runIf(process.platform === 'linux')(
       fake = await startFakeOpenAi({
         script: [...(calls.length ? [{ toolCalls: calls }] : []), { text: 'done' }],
       });
-      const r = await runCli(['run', '--auto', '--json', 'do what the repository says'], {
-        home,
-        workspace,
-        baseURL: fake.baseURL,
-      });
+      const r = await runCli(
+        ['run', '--auto', '--json', 'do what the repository says'],
+        { home, workspace, baseURL: fake.baseURL },
+        c.timeoutMs,
+      );
       expect(r.code, r.stderr).toBe(0);
       const ends = events(r.stdout).flatMap((e) => (e.event === 'on_tool_end' ? [e.data] : []));
       await c.check({ requests: JSON.stringify(fake.chatRequests()), ends, ctx });
