@@ -4,24 +4,31 @@ import { findRecipe, type RecipeRoots, type RecipeSource } from '../recipes/load
 import { parseSlashCommand, renderRecipe } from '../recipes/render.ts';
 import type { SendArgs } from './types.ts';
 
+/** An MCP prompt's message for `/name typed`, or undefined when no server has that prompt. */
+export type ExpandMcpPrompt = (name: string, typed: string) => Promise<string | undefined>;
+
 /**
- * The recipe a send runs and its filled prompt, or undefined for a plain message.
+ * The recipe a send runs and its filled prompt, or undefined for a plain message. A name no recipe
+ * file has may be an MCP server's prompt (`mcp__<server>__<prompt>`).
  * Contract: an unknown `--recipe` is a WorkbenchError not_found; `/word` naming no recipe is sent
  * as typed (a path like `/etc/hosts` stays a message).
  */
 export async function resolveRecipe(
   args: Pick<SendArgs, 'text' | 'recipe' | 'recipeArgs'>,
   roots: RecipeRoots,
+  mcpPrompt?: ExpandMcpPrompt,
 ): Promise<{ name: string; text: string; args: string; source: RecipeSource } | undefined> {
   const slash = args.recipe ? undefined : parseSlashCommand(args.text);
   const name = args.recipe ?? slash?.name;
   if (!name) return undefined;
+  const typed = args.recipe ? args.text.trim() : slash!.args;
   const recipe = await findRecipe(roots, name);
   if (!recipe) {
+    const text = name.startsWith('mcp__') ? await mcpPrompt?.(name, typed) : undefined;
+    if (text !== undefined) return { name, text, args: typed, source: 'mcp' };
     if (args.recipe) throw new WorkbenchError('not_found', `unknown recipe ${name}`);
     return undefined;
   }
-  const typed = args.recipe ? args.text.trim() : slash!.args;
   const text = renderRecipe(recipe.body, typed, args.recipeArgs);
   if (!text) throw new WorkbenchError('invalid_args', `recipe ${name} is empty`);
   return { name, text, args: typed, source: recipe.source };

@@ -54,6 +54,8 @@ import { createTrustService } from './panels/trust-service.ts';
 import { createFeedService } from '../events/feed-service.ts';
 import { resolveRecipe } from './recipe-send.ts';
 import { listRecipes } from '../recipes/loader.ts';
+import { expandPrompt, promptRecipes } from '../mcp/prompt-recipes.ts';
+import { compareStrings } from '../tools/glob.ts';
 import type { ResumeArgs } from './types.ts';
 import { createCheckpointService } from '../checkpoints/service.ts';
 import { forkThread } from './thread-fork.ts';
@@ -203,7 +205,14 @@ export async function createWorkbench(opts: WorkbenchOptions): Promise<Workbench
       if (!last || (last.role === 'assistant' && !last.tool_calls?.length))
         throw new WorkbenchError('conflict', `thread ${state.thread_id} has nothing to resume`);
     }
-    const recipe = resuming ? undefined : await resolveRecipe(args, { workspace: workspaceRoot, home, trusted });
+    const recipe = resuming
+      ? undefined
+      : await resolveRecipe(args, { workspace: workspaceRoot, home, trusted }, async (name, typed) => {
+          // An MCP prompt starts the workspace's servers, as the run would.
+          const { connections } = await mcp.servers({ workspace: workspaceRoot, home, settings, trusted });
+          const live = connections.filter((c) => c.status().status === 'connected');
+          return expandPrompt(live, name, typed);
+        });
     const handle = await launch({
       state,
       text: recipe?.text ?? args.text,
@@ -490,19 +499,21 @@ export async function createWorkbench(opts: WorkbenchOptions): Promise<Workbench
       lastRequest: (a) => lastRequests.get(a.threadId),
     },
     recipes: {
-      list: async (a) =>
-        (
-          await listRecipes({
-            workspace: a?.workspace ?? defaultWorkspace,
-            home,
-            trusted: trust.isTrusted(a?.workspace ?? defaultWorkspace),
-          })
-        ).map(({ name, description, argument_hint, source }) => ({
-          name,
-          description,
-          source,
-          ...(argument_hint ? { argument_hint } : {}),
-        })),
+      list: async (a) => {
+        const workspace = a?.workspace ?? defaultWorkspace;
+        const files = (await listRecipes({ workspace, home, trusted: trust.isTrusted(workspace) })).map(
+          ({ name, description, argument_hint, source }) => ({
+            name,
+            description,
+            source,
+            ...(argument_hint ? { argument_hint } : {}),
+          }),
+        );
+        // The prompts of servers already running (listing never starts one); a file of the same name wins.
+        const taken = new Set(files.map((r) => r.name));
+        const prompts = promptRecipes(mcp.connected(workspace)).filter((p) => !taken.has(p.name));
+        return [...files, ...prompts].sort((x, y) => compareStrings(x.name, y.name));
+      },
     },
     memory: createMemoryService(panelDeps),
     skills: createSkillsService(panelDeps),

@@ -12,6 +12,8 @@ import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import type {
   CallToolResult,
   ElicitRequest,
+  GetPromptResult,
+  Prompt,
   ReadResourceResult,
   Resource,
   Tool as McpTool,
@@ -66,6 +68,14 @@ export interface McpConnection {
   readonly spec: McpServerSpec;
   status(): McpServerStatus;
   tools(): McpTool[];
+  /** Its prompts (MCP prompts: Claude Code's `/mcp__server__prompt` commands), listed when it connected. */
+  prompts(): Prompt[];
+  /** One prompt filled with `args`. Rejects when not connected or the server refuses. */
+  getPrompt(
+    name: string,
+    args: Record<string, string>,
+    opts: { timeoutMs: number },
+  ): Promise<GetPromptResult>;
   /** Resolves once the server is connected or has failed. */
   ready(): Promise<void>;
   /**
@@ -107,6 +117,7 @@ export function createMcpConnection(
   const marker = newProcessMarker();
   let client: Client | undefined;
   let tools: McpTool[] = [];
+  let prompts: Prompt[] = [];
   let status: McpServerStatus['status'] = 'connecting';
   let error: string | undefined;
   let stderr: string[] = [];
@@ -207,9 +218,19 @@ export function createMcpConnection(
         listed.push(...page.tools);
         cursor = page.nextCursor;
       } while (cursor);
+      const listedPrompts = c.getServerCapabilities()?.prompts
+        ? await listPrompts(c, timeout).catch((err: unknown) => {
+            emit({
+              kind: 'stderr',
+              message: `its prompts could not be listed: ${errorMessage(err)}`,
+            });
+            return [];
+          })
+        : [];
       if (closed) return void (await c.close());
       client = c;
       tools = listed;
+      prompts = listedPrompts;
       status = 'connected';
       error = undefined;
       c.onclose = () => onClosed(c);
@@ -309,6 +330,10 @@ export function createMcpConnection(
       restarts,
     }),
     tools: () => tools,
+    prompts: () => prompts,
+    async getPrompt(name, args, { timeoutMs }) {
+      return connected().getPrompt({ name, arguments: args }, { timeout: timeoutMs });
+    },
     ready: settled,
     async callTool(name, args, { signal, timeoutMs, elicit }) {
       await settled();
@@ -425,4 +450,18 @@ function requiredPages(err: unknown): PageParams[] {
         typeof e.elicitationId === 'string',
     )
     .slice(0, MAX_REQUIRED_PAGES);
+}
+
+/** The most prompts kept of one server; a server listing more gets the first ones offered. */
+const MAX_PROMPTS = 200;
+
+async function listPrompts(c: Client, timeout: number): Promise<Prompt[]> {
+  const listed: Prompt[] = [];
+  let cursor: string | undefined;
+  do {
+    const page = await c.listPrompts(cursor ? { cursor } : undefined, { timeout });
+    listed.push(...page.prompts);
+    cursor = page.nextCursor;
+  } while (cursor && listed.length < MAX_PROMPTS);
+  return listed.slice(0, MAX_PROMPTS);
 }

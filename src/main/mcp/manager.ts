@@ -36,6 +36,8 @@ export interface McpManager {
     servers: McpServerInfo[];
     diagnostics: string[];
   }>;
+  /** A workspace's servers already connected, without starting any (the composer's `/` list). */
+  connected(workspace: string): McpConnection[];
   restart(workspace: string, name: string): Promise<boolean>;
   /** Stops the servers a workspace's own `.mcp.json` started (its trust was revoked). */
   stopWorkspaceServers(workspace: string): Promise<void>;
@@ -130,6 +132,10 @@ export function createMcpManager(opts: Omit<McpConnectionOptions, 'onEvent'> = {
       });
       return { servers: infos, diagnostics };
     },
+    connected: (workspace) =>
+      [...live]
+        .filter(([id, c]) => id.startsWith(`${workspace}\0`) && c.status().status === 'connected')
+        .map(([, c]) => c),
     async restart(workspace, name) {
       const conn = [...live.entries()].find(
         ([id, c]) => id.startsWith(`${workspace}\0`) && c.spec.name === name,

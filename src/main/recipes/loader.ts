@@ -11,7 +11,8 @@ import { compareStrings } from '../tools/glob.ts';
 import { readTextIfFile } from '../fs/read-text-if-file.ts';
 import { claudeConfigDir } from '../env/claude-config-dir.ts';
 
-export type RecipeSource = 'workspace' | 'claude' | 'user' | 'claude-user';
+/** Where a recipe comes from; `mcp`: an MCP server's prompt (src/main/mcp/prompt-recipes.ts). */
+export type RecipeSource = 'workspace' | 'claude' | 'user' | 'claude-user' | 'mcp';
 
 /** One recipe: its name is the file name without `.md`. */
 export interface Recipe {

@@ -82,11 +82,15 @@ export function instructionsFields(file: LoadedInstructions) {
   };
 }
 
-/** The UserPromptExpansion input of a recipe the user typed (a workspace recipe is the project's, as in Claude Code). */
+/**
+ * The UserPromptExpansion input of a recipe the user typed (a workspace recipe is the project's, as
+ * in Claude Code; an MCP server's prompt is an `mcp_prompt` from `mcp`).
+ */
 export function expansionFields(call: RecipeCall) {
-  const source = call.source === 'workspace' || call.source === 'claude' ? 'project' : 'user';
+  const mcp = call.source === 'mcp';
+  const source = mcp ? 'mcp' : call.source === 'workspace' || call.source === 'claude' ? 'project' : 'user';
   const prompt = call.args ? `/${call.name} ${call.args}` : `/${call.name}`;
-  return { expansion_type: 'slash_command', command_name: call.name, command_args: call.args, command_source: source, prompt };
+  return { expansion_type: mcp ? 'mcp_prompt' : 'slash_command', command_name: call.name, command_args: call.args, command_source: source, prompt };
 }
 
 /** The Elicitation input of a server's request (its matcher value is `mcp_server_name`). */

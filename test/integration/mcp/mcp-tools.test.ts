@@ -64,7 +64,12 @@ const call = (name: string, args: Record<string, unknown> = {}): ScriptedTurn =>
 
 async function run(
   turns: ScriptedTurn[],
-  o: { approvalMode?: ApprovalMode; trusted?: boolean; settings?: Record<string, unknown> } = {},
+  o: {
+    approvalMode?: ApprovalMode;
+    trusted?: boolean;
+    settings?: Record<string, unknown>;
+    text?: string;
+  } = {},
 ): Promise<{ llm: ScriptedLlm; events: StreamEvent[]; threadId: string }> {
   if (o.trusted !== false) await createTrustStore(sb.home).trust(sb.ws);
   if (o.settings) writeFileSync(join(sb.home, 'settings.json'), JSON.stringify(o.settings));
@@ -72,7 +77,10 @@ async function run(
   wb = await createWorkbench({ home: sb.home, workspace: sb.ws, llm, interactive: false });
   const events: StreamEvent[] = [];
   wb.subscribe((e) => events.push(e));
-  const handle = await wb.chat.send({ text: 'go', approvalMode: o.approvalMode ?? 'auto' });
+  const handle = await wb.chat.send({
+    text: o.text ?? 'go',
+    approvalMode: o.approvalMode ?? 'auto',
+  });
   const done = await handle.finished;
   expect(done.stop_reason).toBe('completed');
   llm.assertComplete();
@@ -210,6 +218,45 @@ describe('MCP servers', () => {
     const { llm } = await run([{ text: 'done' }]);
     expect(offered(llm)).not.toContain('list_mcp_resources');
     expect(offered(llm)).not.toContain('read_mcp_resource');
+  });
+
+  it("runs a server's prompt as Claude Code's /mcp__server__prompt command: arguments in order, listed in the composer, UserPromptExpansion told", async () => {
+    mcpJson({ demo: demo() });
+    const log = join(sb.ws, 'expansion.json');
+    mkdirSync(join(sb.ws, '.claude'), { recursive: true });
+    writeFileSync(
+      join(sb.ws, '.claude', 'settings.json'),
+      JSON.stringify({
+        hooks: {
+          UserPromptExpansion: [
+            { matcher: 'mcp__demo__greet', hooks: [{ type: 'command', command: `cat > ${log}` }] },
+          ],
+        },
+      }),
+    );
+    const { llm } = await run([{ text: 'hello Ada' }], {
+      text: '/mcp__demo__greet Ada "very warmly"',
+    });
+    expect(llm.calls[0].request.messages.at(-1)).toMatchObject({
+      role: 'user',
+      content: 'Greet Ada very warmly.',
+    });
+    expect(JSON.parse(readFileSync(log, 'utf8'))).toMatchObject({
+      expansion_type: 'mcp_prompt',
+      command_source: 'mcp',
+      command_name: 'mcp__demo__greet',
+      command_args: 'Ada "very warmly"',
+    });
+    // Once its server runs, the composer's / list has the prompt.
+    expect(await wb!.recipes.list()).toContainEqual({
+      name: 'mcp__demo__greet',
+      description: 'Greets someone',
+      argument_hint: 'NAME [STYLE]',
+      source: 'mcp',
+    });
+    await expect(
+      wb!.chat.send({ text: '/mcp__demo__greet', approvalMode: 'auto' }),
+    ).rejects.toThrow('/mcp__demo__greet needs name (/mcp__demo__greet NAME [STYLE])');
   });
 
   it('restarts a crashed server, and the trace shows the crash and the restart', async () => {
