@@ -6,6 +6,7 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import AxeBuilder from '@axe-core/playwright';
 import { test, expect, e2eEnv, type Turn } from './fixtures.ts';
+import type { Page } from '@playwright/test';
 import type { ChatPage } from './pages/chat-page.ts';
 
 const DEMO_SERVER = resolve(import.meta.dirname, '../fixtures/mcp/demo-server.mjs');
@@ -41,6 +42,16 @@ const callTool = (tool: string): Turn[] => [
   { text: `The ${tool} call is over.` },
 ];
 
+/** The serious or critical axe violations of the question's card. */
+async function seriousCardViolations(app: Page): Promise<string[]> {
+  const axe = await new AxeBuilder({ page: app })
+    .include('[data-testid="elicitation-card"]')
+    .analyze();
+  return axe.violations
+    .filter((v) => v.impact === 'serious' || v.impact === 'critical')
+    .map((v) => v.id);
+}
+
 /** The output of the demo tool's card, once the call is over. */
 async function expectOutput(chat: ChatPage, tool: string, text: string): Promise<void> {
   const card = chat.toolCard(`mcp__demo__${tool}`);
@@ -70,14 +81,7 @@ test('fill in a form: a problem keeps it from being sent, a fixed form reaches t
     'elicitation-field-name',
   );
   await expect(card.getByTestId('elicitation-field-newsletter')).not.toBeChecked();
-  const axe = await new AxeBuilder({ page: app })
-    .include('[data-testid="elicitation-card"]')
-    .analyze();
-  expect(
-    axe.violations
-      .filter((v) => v.impact === 'serious' || v.impact === 'critical')
-      .map((v) => v.id),
-  ).toEqual([]);
+  expect(await seriousCardViolations(app)).toEqual([]);
 
   await card.getByLabel('Your name').fill('A');
   await card.getByTestId('elicitation-submit').click();
@@ -185,14 +189,7 @@ test('a call the server refuses until a page is finished: Done tries it again', 
   );
   await expect(card.getByTestId('elicitation-open')).toBeEnabled();
   await expect(card.getByTestId('elicitation-submit')).toHaveText('Done');
-  const axe = await new AxeBuilder({ page: app })
-    .include('[data-testid="elicitation-card"]')
-    .analyze();
-  expect(
-    axe.violations
-      .filter((v) => v.impact === 'serious' || v.impact === 'critical')
-      .map((v) => v.id),
-  ).toEqual([]);
+  expect(await seriousCardViolations(app)).toEqual([]);
   await card.getByTestId('elicitation-submit').click();
   await expect(app.getByTestId('elicitation-outcome')).toContainText(
     'MCP server demo asked: Connect your Example account — You answered',

@@ -211,21 +211,24 @@ export function createMcpConnection(
     const timeout = opts.connectTimeoutMs ?? 15_000;
     try {
       await c.connect(await transport(), { timeout });
-      const listed: McpTool[] = [];
-      let cursor: string | undefined;
-      do {
+      const { items: listed } = await collectPages(async (cursor) => {
         const page = await c.listTools(cursor ? { cursor } : undefined, { timeout });
-        listed.push(...page.tools);
-        cursor = page.nextCursor;
-      } while (cursor);
+        return { items: page.tools, nextCursor: page.nextCursor };
+      });
       const listedPrompts = c.getServerCapabilities()?.prompts
-        ? await listPrompts(c, timeout).catch((err: unknown) => {
-            emit({
-              kind: 'stderr',
-              message: `its prompts could not be listed: ${errorMessage(err)}`,
-            });
-            return [];
-          })
+        ? await collectPages(async (cursor) => {
+            const page = await c.listPrompts(cursor ? { cursor } : undefined, { timeout });
+            return { items: page.prompts, nextCursor: page.nextCursor };
+          }, MAX_PROMPTS).then(
+            (r) => r.items,
+            (err: unknown) => {
+              emit({
+                kind: 'stderr',
+                message: `its prompts could not be listed: ${errorMessage(err)}`,
+              });
+              return [];
+            },
+          )
         : [];
       if (closed) return void (await c.close());
       client = c;
@@ -337,8 +340,7 @@ export function createMcpConnection(
     ready: settled,
     async callTool(name, args, { signal, timeoutMs, elicit }) {
       await settled();
-      if (!client)
-        throw new Error(`MCP server "${spec.name}" is not connected${error ? `: ${error}` : ''}`);
+      connected();
       const deadline = pausableDeadline(timeoutMs, signal);
       const call = {
         elicit:
@@ -354,7 +356,7 @@ export function createMcpConnection(
       };
       inFlight.push(call);
       const attempt = async () =>
-        (await client!.callTool({ name, arguments: args }, undefined, {
+        (await connected().callTool({ name, arguments: args }, undefined, {
           signal: deadline.signal,
           timeout: NO_SDK_TIMEOUT,
         })) as CallToolResult;
@@ -365,8 +367,6 @@ export function createMcpConnection(
         } catch (err) {
           if (requiredPages(err).length === 0) throw err;
           await finishPages(err, call.elicit);
-          if (!client)
-            throw new Error(`MCP server "${spec.name}" is not connected`, { cause: err });
           // Tried once more: a server that still refuses gets its own message back to the model.
           result = await attempt();
         }
@@ -384,17 +384,14 @@ export function createMcpConnection(
     offersResources: () => client?.getServerCapabilities()?.resources !== undefined,
     async listResources({ signal, timeoutMs, max }) {
       const c = connected();
-      const resources: Resource[] = [];
-      let cursor: string | undefined;
-      do {
+      const { items, more } = await collectPages(async (cursor) => {
         const page = await c.listResources(cursor ? { cursor } : undefined, {
           signal,
           timeout: timeoutMs,
         });
-        resources.push(...page.resources);
-        cursor = page.nextCursor;
-      } while (cursor && resources.length < max);
-      return { resources: resources.slice(0, max), more: resources.length > max || !!cursor };
+        return { items: page.resources, nextCursor: page.nextCursor };
+      }, max);
+      return { resources: items, more };
     },
     async readResource(uri, { signal, timeoutMs }) {
       return connected().readResource({ uri }, { signal, timeout: timeoutMs });
@@ -455,13 +452,17 @@ function requiredPages(err: unknown): PageParams[] {
 /** The most prompts kept of one server; a server listing more gets the first ones offered. */
 const MAX_PROMPTS = 200;
 
-async function listPrompts(c: Client, timeout: number): Promise<Prompt[]> {
-  const listed: Prompt[] = [];
+/** The items of a paginated MCP listing, at most `max` (`more` when the server has others). */
+async function collectPages<T>(
+  page: (cursor: string | undefined) => Promise<{ items: T[]; nextCursor?: string }>,
+  max = Infinity,
+): Promise<{ items: T[]; more: boolean }> {
+  const items: T[] = [];
   let cursor: string | undefined;
   do {
-    const page = await c.listPrompts(cursor ? { cursor } : undefined, { timeout });
-    listed.push(...page.prompts);
-    cursor = page.nextCursor;
-  } while (cursor && listed.length < MAX_PROMPTS);
-  return listed.slice(0, MAX_PROMPTS);
+    const next = await page(cursor);
+    items.push(...next.items);
+    cursor = next.nextCursor;
+  } while (cursor && items.length < max);
+  return { items: items.slice(0, max), more: items.length > max || cursor !== undefined };
 }
