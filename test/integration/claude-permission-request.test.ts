@@ -5,7 +5,7 @@
  */
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { createWorkbench } from '../../src/main/api/workbench.ts';
 import type { Workbench } from '../../src/main/api/types.ts';
 import type { StreamEvent } from '../../src/shared/types/index.ts';
@@ -134,7 +134,9 @@ describe('Claude Code PermissionRequest and Notification hooks', () => {
     );
     expect(events.filter((e) => e.event === 'on_approval_request')).toHaveLength(1);
     expect(told[0]).toBe('Error: the user denied execute');
-    expect(kept('notice')).toMatchObject({
+    // The Notification hook runs beside the prompt, not before it: the run may end while it writes.
+    const notice = await vi.waitFor(() => kept('notice'), { timeout: 10_000, interval: 20 });
+    expect(notice).toMatchObject({
       hook_event_name: 'Notification',
       notification_type: 'permission_prompt',
       message: 'Agent Workbench needs your permission to use Bash',
