@@ -22,3 +22,7 @@ export const CLAUDE_AGENT_HOOK_TIMEOUT_MS = 60_000;
 export const CLAUDE_SESSION_END_MAX_MS = 60_000;
 export const HOOK_KILL_GRACE_MS = 2_000;
 export const EXECUTE_TIMEOUT_MS = 120_000;
+/** `@` mentions read from one message at most (docs/tools.md#mentions); more stay plain text. */
+export const MAX_MENTIONS = 20;
+/** The id prefix of a tool call made to read a person's `@` mention: the chat labels those as theirs. */
+export const MENTION_CALL_PREFIX = 'mention_';

@@ -195,7 +195,10 @@ for (const size of SIZES) {
       await expect(chat.page.getByTestId('thread-title')).toContainText('(fork)');
     });
 
-    test('@ completes workspace files and / lists commands', async ({ chat }) => {
+    test('@ completes workspace files, the mention is read once sent, and / lists commands', async ({
+      chat,
+      fake,
+    }) => {
       mkdirSync(join(ws(), 'src'), { recursive: true });
       writeFileSync(join(ws(), 'src', `mention-target-${size.width}.ts`), 'export {};\n');
       await chat.page.getByTestId('new-thread').click();
@@ -205,6 +208,14 @@ for (const size of SIZES) {
       await chat.input.press('Enter');
       await expect(chat.input).toHaveValue(/^Look at @src\/mention-target-\d+\.ts $/);
       await expect(menu).toHaveCount(0);
+      // Sent, the mention is read for the person before the model answers: a card of its own.
+      const completed = /@(\S+)/.exec(await chat.input.inputValue())![1]!;
+      await fake.script([{ text: 'It exports nothing.' }]);
+      await chat.input.press('Enter');
+      await expect(chat.assistant.last()).toContainText('It exports nothing.');
+      const group = chat.page.getByTestId('tool-group').last();
+      await expect(group).toContainText('Read for your @ mentions');
+      await expect(group.getByTestId('tool-card')).toContainText(completed);
       await chat.input.fill('/');
       await expect(menu).toContainText('/new');
       await expect(menu).toContainText('/clear');

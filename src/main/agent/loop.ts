@@ -29,6 +29,11 @@ export interface AgentLoopInput {
   params?: ModelParams;
   /** Called with each request at the centre of the model onion: exactly what goes to the model. */
   onRequest?: (req: ModelRequest) => void;
+  /**
+   * The calls reading the person's `@` mentions (agent/mentions.ts), made before the first turn;
+   * asked after before_agent, which registers the MCP servers' tools.
+   */
+  mentions?: () => ToolCall[];
 }
 
 export interface RunSummary {
@@ -95,6 +100,11 @@ export async function runAgentLoop(input: AgentLoopInput): Promise<RunSummary> {
       }),
     );
     const offeredTool = (call: ToolCall) => (offered.has(call.name) ? callTool(call) : Promise.resolve(notOffered(call, offered)));
+    const mentions = input.mentions?.() ?? [];
+    if (mentions.length && (await readMentions(input, mentions, callTool))) {
+      summary.stop_reason = 'blocked';
+      return summary;
+    }
 
     while (summary.iterations < input.maxIterations) {
       ctx.signal.throwIfAborted();
@@ -170,6 +180,19 @@ export async function runAgentLoop(input: AgentLoopInput): Promise<RunSummary> {
   } finally {
     await pipeline.afterAgent(ctx, { stop_reason: summary.stop_reason, error: summary.error, error_code: summary.error_code, error_status: summary.error_status });
   }
+}
+
+/**
+ * Reads the person's mentions as a turn of their own: the calls, then their results, stored as the
+ * model's would be, so the model, the chat and the trace see what was read and what was refused.
+ * Returns true when a hook ended the run (`continue: false`).
+ */
+async function readMentions(input: AgentLoopInput, calls: ToolCall[], callTool: (c: ToolCall) => Promise<ToolResult>): Promise<boolean> {
+  input.append([{ role: 'assistant', content: '', tool_calls: calls }]);
+  const results = await runToolCalls(input.ctx, calls, callTool);
+  input.append(results.map(toToolMessage));
+  input.ctx.emit({ event: 'on_tools_complete', data: { count: calls.length } });
+  return results.some((r) => r.halt);
 }
 
 /** The batch's tool messages with what its hooks tell the model after the last one. */

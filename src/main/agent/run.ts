@@ -15,7 +15,7 @@ import type {
   StreamEvent,
   WorkbenchSettings,
 } from '../../shared/types/index.ts';
-import type { AgentProfile } from '../agents/profile.ts';
+import { profileOffers, type AgentProfile } from '../agents/profile.ts';
 import type { SubagentRequest, SubagentResult } from '../agents/subagent-types.ts';
 import type { ModelParams } from '../llm/types.ts';
 import type { SpanHandle } from '../tracing/types.ts';
@@ -23,6 +23,7 @@ import type { Hook, RecipeCall, RunContext } from '../pipeline/hook.ts';
 import { createPipeline, type Pipeline } from '../pipeline/run-phase.ts';
 import { answerElicitation, type ElicitPerson } from '../mcp/elicitation-flow.ts';
 import { runAgentLoop, type RunSummary } from './loop.ts';
+import { mentionCalls } from './mentions.ts';
 import { ToolRegistry } from '../tools/registry.ts';
 import type { Workspace } from '../tools/workspace.ts';
 import type { LlmClient } from '../llm/types.ts';
@@ -334,7 +335,19 @@ async function runWithGate(
     : setup.text;
   const tags = ctx.metadata && Object.keys(ctx.metadata).length ? { metadata: { ...ctx.metadata } } : {};
   if (!setup.resume) append([{ role: 'user', content, ...tags }]);
+  // Only the person's words are read for mentions: a subagent's task is the model's, an MCP
+  // prompt the server's.
+  const mentions =
+    setup.resume || setup.parent || setup.recipeCall?.source === 'mcp'
+      ? undefined
+      : () =>
+          mentionCalls(setup.text, {
+            root: ctx.workspace.root,
+            // A tool the agent's profile keeps from it reads no mention either.
+            hasTool: (name) => ctx.tools.get(name) !== undefined && profileOffers(ctx.profile, name),
+          });
   const summary = await runAgentLoop({
+    mentions,
     ctx,
     pipeline,
     maxIterations: setup.maxIterations,

@@ -55,6 +55,14 @@ export interface AgentProfile {
   script?: string;
 }
 
+/** Whether the profile lets its agent use the tool: on its allowlist (when it has one), not taken. */
+export function profileOffers(
+  profile: Pick<AgentProfile, 'tools' | 'disallowed_tools'>,
+  name: string,
+): boolean {
+  return (!profile.tools?.length || profile.tools.includes(name)) && !profile.disallowed_tools?.includes(name);
+}
+
 export interface LoadAgentProfileResult {
   profile: AgentProfile;
   /** One line each, `file:line: message` when the position is known. */

@@ -3,7 +3,7 @@
  * and its tools allowlist applied to the tools each request offers. The prompt is not stored in the
  * thread, so editing agent.yaml takes effect on the next request of every thread.
  */
-import type { AgentProfile } from '../agents/profile.ts';
+import { profileOffers, type AgentProfile } from '../agents/profile.ts';
 import type { Hook, MiddlewareInfo } from '../pipeline/hook.ts';
 
 export const profileInfo: MiddlewareInfo = {
@@ -21,9 +21,7 @@ export const profileInfo: MiddlewareInfo = {
 export function createProfileHook(
   profile: Pick<AgentProfile, 'system_prompt' | 'tools' | 'disallowed_tools'>,
 ): Hook {
-  const allowed = profile.tools?.length ? new Set(profile.tools) : undefined;
-  const taken = new Set(profile.disallowed_tools ?? []);
-  const offered = (name: string) => (!allowed || allowed.has(name)) && !taken.has(name);
+  const filters = Boolean(profile.tools?.length || profile.disallowed_tools?.length);
   return {
     name: profileInfo.name,
     source: 'builtin',
@@ -32,7 +30,7 @@ export function createProfileHook(
       return {
         ...req,
         system: [profile.system_prompt, ...req.system],
-        tools: allowed || taken.size ? req.tools.filter((t) => offered(t.name)) : req.tools,
+        tools: filters ? req.tools.filter((t) => profileOffers(profile, t.name)) : req.tools,
       };
     },
   };

@@ -214,6 +214,17 @@ describe('MCP servers', () => {
     expect(nope).toMatch(/no MCP server "nope" with resources; these have some: demo/);
   });
 
+  it("reads a resource the person mentions (@server:uri), as Claude Code does, before the model's first turn", async () => {
+    mcpJson({ demo: demo() });
+    const { llm } = await run([{ text: 'done' }], { text: 'summarise @demo:demo://readme.' });
+    const first = llm.calls[0]!.request.messages;
+    expect(first.map((m) => m.role)).toEqual(['user', 'assistant', 'tool']);
+    expect(first[1]!.tool_calls!.map((c) => [c.name, c.args])).toEqual([
+      ['read_mcp_resource', { server: 'demo', uri: 'demo://readme' }],
+    ]);
+    expect(first[2]!.content).toBe('# Demo\nA server for tests.');
+  });
+
   it('offers no resource tools in a run without a server that has resources', async () => {
     const { llm } = await run([{ text: 'done' }]);
     expect(offered(llm)).not.toContain('list_mcp_resources');

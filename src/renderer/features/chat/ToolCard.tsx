@@ -1,6 +1,7 @@
 import { lazy, memo, Suspense, useEffect, useState } from 'react';
 import { ShowSpanButton } from '../trace/ShowSpanButton.tsx';
 import type { ToolCall } from '../../../shared/types/index.ts';
+import { MENTION_CALL_PREFIX } from '../../../shared/constants.ts';
 import { isEnded, type ToolRun } from '../../stores/chat-types.ts';
 import { FAILED_STATUSES, TOOL_STATUS_LABEL as LABEL } from './tool-status.ts';
 import { SubagentCard } from '../agents/SubagentCard.tsx';
@@ -192,12 +193,18 @@ export function ToolGroup({
   asking: ReadonlySet<string>;
 }) {
   const done = calls.filter((c) => isEnded(tools[c.id]?.status ?? 'pending')).length;
+  // Calls made to read the person's own `@` mentions, before the model's first turn.
+  const mentions = calls.every((c) => c.id.startsWith(MENTION_CALL_PREFIX));
   return (
     <div className="tool-group" data-testid="tool-group" data-count={calls.length}>
-      {calls.length > 1 && (
-        <div className="tool-group-head">
-          {calls.length} tools in parallel · {done}/{calls.length} finished
-        </div>
+      {mentions ? (
+        <div className="tool-group-head">Read for your @ mentions</div>
+      ) : (
+        calls.length > 1 && (
+          <div className="tool-group-head">
+            {calls.length} tools in parallel · {done}/{calls.length} finished
+          </div>
+        )
       )}
       {calls.map((c) => {
         const run = awaiting.has(c.id) ? { ...tools[c.id], status: 'awaiting_approval' as const } : tools[c.id];
