@@ -3,6 +3,7 @@
  * hooks and rules as the model's calls, stored in the thread, and refused where the model would be
  * refused — a deny rule, a path outside the workspace, a symlink out of it (docs/tools.md#mentions).
  */
+import { execFileSync } from 'node:child_process';
 import { mkdirSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -52,7 +53,7 @@ describe('@ mentions', () => {
     expect(stored.slice(0, 4)).toEqual(sent);
   });
 
-  it('refuses what the model would be refused: a deny rule, a path outside, a symlink out — and nothing of them is sent', async () => {
+  it('refuses what the model would be refused: a deny rule, a path outside, a symlink out, a FIFO — and nothing of them is sent', async () => {
     writeFileSync(join(env.sb.ws, '.env'), 'TOKEN=secret-in-env\n');
     writeFileSync(join(env.sb.home, '..', 'outside.txt'), 'secret-outside\n');
     symlinkSync(join(env.sb.home, '..', 'outside.txt'), join(env.sb.ws, 'link.txt'));
@@ -60,14 +61,19 @@ describe('@ mentions', () => {
       join(env.claudeDir, 'settings.json'),
       JSON.stringify({ permissions: { deny: ['Read(./.env)'] } }),
     );
-    const { sent } = await send('look at @.env @../outside.txt @link.txt');
+    execFileSync('mkfifo', [join(env.sb.ws, 'pipe')]);
+    const { sent } = await send('look at @.env @../outside.txt @link.txt @pipe');
     const told = toolMessages(sent).map((m) => m.content);
-    expect(told).toHaveLength(3);
+    expect(told).toHaveLength(4);
     expect(told[0]).toBe(
       `Error: denied by your permission rule Read(./.env) (${join(env.claudeDir, 'settings.json')})`,
     );
     expect(told[1]).toBe('Error: path outside workspace');
     expect(told[2]).toBe('Error: path outside workspace');
+    // A FIFO is refused before anything waits on it: the run goes on.
+    expect(told[3]).toBe(
+      'Error: refusing to open pipe: it is a named pipe (FIFO), not a regular file',
+    );
     expect(JSON.stringify(sent)).not.toMatch(/secret-in-env|secret-outside/);
   });
 
