@@ -4,7 +4,7 @@
  * resource. Each becomes a call of the tool that reads it (read_file, ls, read_mcp_resource), made
  * for the person before the model's first turn and through the same hooks, permission rules and
  * workspace guard as the model's own calls: a mention reaches nothing the model could not read.
- * A word whose path does not exist stays plain text (`@alice`, `@todo`).
+ * A word whose path does not exist stays plain text (`@alice`, `@todo`), and so does code.
  */
 import { lstatSync } from 'node:fs';
 import { randomBytes } from 'node:crypto';
@@ -16,6 +16,8 @@ import { MAX_MENTIONS, MENTION_CALL_PREFIX } from '../../shared/constants.ts';
 const MENTION = /(?:^|\s)@(?:"([^"\n]+)"|([^\s"]+))/g;
 /** `server:scheme://…`: an MCP resource. */
 const RESOURCE = /^([A-Za-z0-9_.-]+):([A-Za-z][A-Za-z0-9+.-]*:\/\/\S+)$/;
+/** Fenced blocks and inline code: pasted code (`@Override`, a decorator) holds no mention. */
+const CODE = /```[\s\S]*?(?:```|$)|`[^`\n]*`/g;
 /** What ends a sentence after a mention rather than belonging to its path. */
 const TRAILING = /[.,;:!?)\]'`]+$/;
 
@@ -32,7 +34,7 @@ export interface MentionScope {
 export function mentionCalls(text: string, scope: MentionScope): ToolCall[] {
   const calls: ToolCall[] = [];
   const seen = new Set<string>();
-  for (const m of text.matchAll(MENTION)) {
+  for (const m of text.replace(CODE, ' ').matchAll(MENTION)) {
     if (calls.length >= MAX_MENTIONS) break;
     const call = m[1] !== undefined ? pathCall(m[1], scope) : wordCall(m[2]!, scope);
     if (!call) continue;

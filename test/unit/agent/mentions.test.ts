@@ -34,6 +34,11 @@ describe('mentions', () => {
     ]);
   });
 
+  it('reads nothing inside code: a fenced block or an inline span', () => {
+    const text = 'fix this:\n```ts\n// see @src/app.ts\n```\nnot `@src/app.ts` but @"my notes.md"';
+    expect(read(text)).toEqual([['read_file', { path: 'my notes.md' }]]);
+  });
+
   it("names an MCP server's resource only when the run offers resources", () => {
     const text = 'summarise @demo:demo://readme.';
     expect(read(text)).toEqual([['read_mcp_resource', { server: 'demo', uri: 'demo://readme' }]]);
