@@ -1,4 +1,4 @@
-/** Handlers of the chat desk's channels: forks, compaction, context meter, checkpoints, `@file` completion. */
+/** Handlers of the chat desk's channels: forks, compaction, context meter, checkpoints, `@` completion. */
 import type { ThreadSummary } from '../../shared/types/index.ts';
 import { proposedChange } from '../checkpoints/proposed-change.ts';
 import { WorkbenchError } from '../errors.ts';
@@ -52,6 +52,13 @@ export function deskHandlers(
       if (!approval) throw new WorkbenchError('not_found', 'that approval is no longer waiting');
       return (await proposedChange(summary.workspace, approval.tool_call)) ?? null;
     },
-    'workspace.files': (a) => listWorkspaceFiles(workspace(), a.query),
+    'workspace.files': async (a) => {
+      const [files, resources] = await Promise.all([
+        listWorkspaceFiles(workspace(), a.query),
+        wb.mcp.resourceMentions({ workspace: workspace(), query: a.query }),
+      ]);
+      // Running servers' resources beside the best file matches, as Claude Code lists them.
+      return [...files.slice(0, 6), ...resources.slice(0, 6), ...files.slice(6)];
+    },
   };
 }

@@ -223,6 +223,22 @@ describe('MCP servers', () => {
       ['read_mcp_resource', { server: 'demo', uri: 'demo://readme' }],
     ]);
     expect(first[2]!.content).toBe('# Demo\nA server for tests.');
+    // The composer completes them once the server runs: by URI, name or title, any case.
+    const complete = (query: string) => wb!.mcp.resourceMentions({ query });
+    expect(await complete('')).toEqual(['demo:demo://readme', 'demo:demo://logo']);
+    expect(await complete('README')).toEqual(['demo:demo://readme']);
+    expect(await complete('demo:demo://l')).toEqual(['demo:demo://logo']);
+    expect(await complete('nothing like it')).toEqual([]);
+  });
+
+  it('completes no resource of a server that is not running: completing never starts one', async () => {
+    mcpJson({ demo: demo() });
+    await createTrustStore(sb.home).trust(sb.ws);
+    wb = await createWorkbench({ home: sb.home, workspace: sb.ws, llm: createScriptedLlm([]) });
+    expect(await wb.mcp.resourceMentions({ query: '' })).toEqual([]);
+    // The MCP panel's listing starts the workspace's servers; from then on they complete.
+    await wb.mcp.list({});
+    expect(await wb.mcp.resourceMentions({ query: 'logo' })).toEqual(['demo:demo://logo']);
   });
 
   it('offers no resource tools in a run without a server that has resources', async () => {

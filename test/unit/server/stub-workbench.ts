@@ -92,6 +92,7 @@ export function createStubWorkbench(workspace = '/tmp', home = '/tmp/home'): Stu
       list: async () => ({ servers: [], diagnostics: [] }),
       set: async () => ({ servers: [], diagnostics: [] }),
       restart: async () => ({ servers: [], diagnostics: [] }),
+      resourceMentions: async () => [],
     },
     checkpoints: {
       list: () => [],

@@ -7,6 +7,7 @@ import type { McpListing, McpServerOverride } from '../../../shared/types/index.
 import { WorkbenchError } from '../../errors.ts';
 import { realDir } from '../../fs/real-dir.ts';
 import type { McpManager } from '../../mcp/manager.ts';
+import { resourceMentions } from '../../mcp/resource-mentions.ts';
 import type { PanelDeps } from './panel-deps.ts';
 
 export interface McpService {
@@ -21,6 +22,8 @@ export interface McpService {
   }): Promise<McpListing>;
   /** Contract: rejects (not_found) for a server that is not running. */
   restart(args: { workspace?: string; server: string }): Promise<McpListing>;
+  /** `server:uri` mentions of running servers' resources matching `query`, for the composer. */
+  resourceMentions(args: { workspace?: string; query: string }): Promise<string[]>;
 }
 
 export function createMcpService(
@@ -58,6 +61,9 @@ export function createMcpService(
         throw new WorkbenchError('not_found', `MCP server "${a.server}" is not running`);
       }
       return list(a.workspace);
+    },
+    async resourceMentions(a) {
+      return resourceMentions(deps.mcp.connected(await folder(a.workspace)), a.query);
     },
   };
 }

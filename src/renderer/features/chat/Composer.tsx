@@ -15,7 +15,10 @@ import { loadDraft, loadFailure, saveDraft, saveFailure } from '../composer/comp
 import { completeMention, mentionAt, type MentionQuery } from '../composer/mention.ts';
 import './desk.css';
 
-/** The completions for the text and caret: `/` commands at the start, `@file` mentions anywhere. */
+/** `server:scheme://…`: a running MCP server's resource among the `@` completions. */
+const RESOURCE_MENTION = /^[\w.-]+:[a-z][\w+.-]*:\/\//i;
+
+/** The completions for the text and caret: `/` commands at the start, `@` mentions anywhere. */
 function useCompletions(text: string, caret: number, threadId: string | null) {
   const [files, setFiles] = useState<string[]>([]);
   const mention = useMemo(() => mentionAt(text, caret), [text, caret]);
@@ -41,7 +44,11 @@ function useCompletions(text: string, caret: number, threadId: string | null) {
           hint: c.description,
         }))
       : mention
-        ? files.slice(0, 12).map((f) => ({ value: f, label: f }))
+        ? files.slice(0, 12).map((f) => ({
+            value: f,
+            label: f,
+            ...(RESOURCE_MENTION.test(f) ? { hint: 'MCP resource' } : {}),
+          }))
         : [];
   return {
     items,
