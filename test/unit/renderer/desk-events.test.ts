@@ -187,6 +187,15 @@ describe('composer completion', () => {
       caret: 'look at @src/main.ts '.length,
     });
     expect(mentionAt('mail me@example', 15)).toBeUndefined();
+    // A folder leaves the caret inside it; a name with spaces is quoted, as the run reads it.
+    expect(completeMention(text, caret, m, 'src/')).toEqual({
+      text: 'look at @src/ and more',
+      caret: 'look at @src/'.length,
+    });
+    expect(completeMention(text, caret, m, 'src/my notes.md')).toEqual({
+      text: 'look at @"src/my notes.md" and more',
+      caret: 'look at @"src/my notes.md" '.length,
+    });
   });
 
   it('lists built-in and registered / commands and parses a command line', () => {

@@ -1,4 +1,4 @@
-/** Finding and completing the `@file` mention under the caret. Pure. */
+/** Finding and completing the `@` mention (a file, a folder, an MCP resource) under the caret. Pure. */
 
 /** The mention being typed: where its `@` is and what follows it, up to the caret. */
 export interface MentionQuery {
@@ -14,14 +14,21 @@ export function mentionAt(text: string, caret: number): MentionQuery | undefined
   return { start: before.length - m[2]!.length - 1, query: m[2]! };
 }
 
-/** The text with the mention replaced by `@path ` and the caret after it. */
+/**
+ * The text with the mention replaced by `@path ` and the caret after it: a name with spaces is
+ * quoted (`@"my notes.md" `), and a folder (`src/`) takes no space, so typing goes on inside it.
+ */
 export function completeMention(
   text: string,
   caret: number,
   mention: MentionQuery,
   path: string,
 ): { text: string; caret: number } {
-  const inserted = `@${path} `;
-  const next = text.slice(0, mention.start) + inserted + text.slice(caret).replace(/^\s/, '');
-  return { text: next, caret: mention.start + inserted.length };
+  const into = path.endsWith('/') && !/\s/.test(path);
+  const inserted = /\s/.test(path) ? `@"${path}" ` : into ? `@${path}` : `@${path} `;
+  const rest = into ? text.slice(caret) : text.slice(caret).replace(/^\s/, '');
+  return {
+    text: text.slice(0, mention.start) + inserted + rest,
+    caret: mention.start + inserted.length,
+  };
 }
