@@ -26,6 +26,7 @@ import { safeChildEnv } from '../env/child-env.ts';
 import { killMarked, newProcessMarker, withMarker } from '../tools/process-tracking.ts';
 import { errorMessage } from '../errors.ts';
 import type { McpServerSpec } from './config.ts';
+import { collectPages, listAllPrompts, listAllTools } from './listings.ts';
 
 /** What a server did, for the trace and the settings panel. */
 export interface McpLifecycleEvent {
@@ -68,7 +69,7 @@ export interface McpConnection {
   readonly spec: McpServerSpec;
   status(): McpServerStatus;
   tools(): McpTool[];
-  /** Its prompts (MCP prompts: Claude Code's `/mcp__server__prompt` commands), listed when it connected. */
+  /** Its prompts (MCP prompts: Claude Code's `/mcp__server__prompt` commands), listed when it connected and when they change. */
   prompts(): Prompt[];
   /** One prompt filled with `args`. Rejects when not connected or the server refuses. */
   getPrompt(
@@ -90,6 +91,8 @@ export interface McpConnection {
   ): Promise<CallToolResult>;
   /** Whether the connected server offers resources (MCP `resources` capability). */
   offersResources(): boolean;
+  /** Changes when the server reports that its resources changed (MCP list_changed). */
+  resourcesVersion(): number;
   /** Its resources, page after page, at most `max` (`more` when it has others). Rejects when not connected. */
   listResources(opts: {
     signal: AbortSignal;
@@ -118,6 +121,8 @@ export function createMcpConnection(
   let client: Client | undefined;
   let tools: McpTool[] = [];
   let prompts: Prompt[] = [];
+  /** Counts the server's reports that its resources changed (listings kept elsewhere go stale). */
+  let resourcesVersion = 0;
   let status: McpServerStatus['status'] = 'connecting';
   let error: string | undefined;
   let stderr: string[] = [];
@@ -183,8 +188,24 @@ export function createMcpConnection(
         },
       },
     );
+    const schemas = await import('@modelcontextprotocol/sdk/types.js');
     const { ElicitRequestSchema, ElicitationCompleteNotificationSchema, ListRootsRequestSchema } =
-      await import('@modelcontextprotocol/sdk/types.js');
+      schemas;
+    const timeout = opts.connectTimeoutMs ?? 15_000;
+    // A server whose lists change says so (MCP list_changed): what it has then is what the next
+    // run offers and the composer lists.
+    c.setNotificationHandler(schemas.ToolListChangedNotificationSchema, () =>
+      relist(c, 'tools', listAllTools(c, timeout), (listed) => {
+        tools = listed;
+        emit({ kind: 'tools_listed', tools: listed.length });
+      }),
+    );
+    c.setNotificationHandler(schemas.PromptListChangedNotificationSchema, () =>
+      relist(c, 'prompts', listAllPrompts(c, timeout), (listed) => (prompts = listed)),
+    );
+    c.setNotificationHandler(schemas.ResourceListChangedNotificationSchema, () => {
+      resourcesVersion++;
+    });
     if (roots.length > 0)
       c.setRequestHandler(ListRootsRequestSchema, () => ({
         roots: roots.map((dir) => ({ uri: pathToFileURL(dir).href, name: basename(dir) })),
@@ -208,28 +229,13 @@ export function createMcpConnection(
     c.setNotificationHandler(ElicitationCompleteNotificationSchema, (n) => {
       pages.get(n.params.elicitationId)?.();
     });
-    const timeout = opts.connectTimeoutMs ?? 15_000;
     try {
       await c.connect(await transport(), { timeout });
-      const { items: listed } = await collectPages(async (cursor) => {
-        const page = await c.listTools(cursor ? { cursor } : undefined, { timeout });
-        return { items: page.tools, nextCursor: page.nextCursor };
+      const listed = await listAllTools(c, timeout);
+      const listedPrompts = await listAllPrompts(c, timeout).catch((err: unknown) => {
+        emit({ kind: 'stderr', message: `its prompts could not be listed: ${errorMessage(err)}` });
+        return [];
       });
-      const listedPrompts = c.getServerCapabilities()?.prompts
-        ? await collectPages(async (cursor) => {
-            const page = await c.listPrompts(cursor ? { cursor } : undefined, { timeout });
-            return { items: page.prompts, nextCursor: page.nextCursor };
-          }, MAX_PROMPTS).then(
-            (r) => r.items,
-            (err: unknown) => {
-              emit({
-                kind: 'stderr',
-                message: `its prompts could not be listed: ${errorMessage(err)}`,
-              });
-              return [];
-            },
-          )
-        : [];
       if (closed) return void (await c.close());
       client = c;
       tools = listed;
@@ -248,6 +254,29 @@ export function createMcpConnection(
         return scheduleRestart();
       }
       fail(`cannot start: ${errorMessage(err)}`);
+    }
+  }
+
+  /**
+   * Takes the new listing of a server that said its list changed, unless that client was replaced
+   * (a restart lists anew) meanwhile; a failure keeps the last list.
+   */
+  async function relist<T>(
+    c: Client,
+    what: string,
+    listing: Promise<T>,
+    apply: (listed: T) => void,
+  ): Promise<void> {
+    const current = () => !closed && (client === undefined || client === c);
+    try {
+      const listed = await listing;
+      if (current()) apply(listed);
+    } catch (err) {
+      if (!current()) return;
+      emit({
+        kind: 'stderr',
+        message: `its ${what} could not be listed again: ${errorMessage(err)}`,
+      });
     }
   }
 
@@ -382,6 +411,7 @@ export function createMcpConnection(
       }
     },
     offersResources: () => client?.getServerCapabilities()?.resources !== undefined,
+    resourcesVersion: () => resourcesVersion,
     async listResources({ signal, timeoutMs, max }) {
       const c = connected();
       const { items, more } = await collectPages(async (cursor) => {
@@ -447,22 +477,4 @@ function requiredPages(err: unknown): PageParams[] {
         typeof e.elicitationId === 'string',
     )
     .slice(0, MAX_REQUIRED_PAGES);
-}
-
-/** The most prompts kept of one server; a server listing more gets the first ones offered. */
-const MAX_PROMPTS = 200;
-
-/** The items of a paginated MCP listing, at most `max` (`more` when the server has others). */
-async function collectPages<T>(
-  page: (cursor: string | undefined) => Promise<{ items: T[]; nextCursor?: string }>,
-  max = Infinity,
-): Promise<{ items: T[]; more: boolean }> {
-  const items: T[] = [];
-  let cursor: string | undefined;
-  do {
-    const next = await page(cursor);
-    items.push(...next.items);
-    cursor = next.nextCursor;
-  } while (cursor && items.length < max);
-  return { items: items.slice(0, max), more: items.length > max || cursor !== undefined };
 }

@@ -1,7 +1,8 @@
 /**
  * The composer's `@server:uri` completion (docs/tools.md#mentions): the resources of the servers
  * already running for the workspace (completing never starts one), as Claude Code lists them beside
- * the files. A server's list is asked at most every 30 s, not at every key typed.
+ * the files. A server's list is asked at most every 30 s, not at every key typed, or again when it
+ * reports that its resources changed.
  */
 import type { McpConnection } from './connection.ts';
 
@@ -13,6 +14,8 @@ const LIST_TIMEOUT_MS = 5_000;
 
 interface Listing {
   at: number;
+  /** The server's `resourcesVersion()` when asked: a report that they changed asks again. */
+  version: number;
   mentions: Promise<{ mention: string; words: string }[]>;
 }
 
@@ -38,7 +41,9 @@ export async function resourceMentions(
 
 function listingOf(conn: McpConnection): Promise<{ mention: string; words: string }[]> {
   const known = listings.get(conn);
-  if (known && Date.now() - known.at < LISTING_TTL_MS) return known.mentions;
+  const version = conn.resourcesVersion();
+  if (known && known.version === version && Date.now() - known.at < LISTING_TTL_MS)
+    return known.mentions;
   const mentions = conn
     .listResources({
       signal: AbortSignal.timeout(LIST_TIMEOUT_MS),
@@ -52,6 +57,6 @@ function listingOf(conn: McpConnection): Promise<{ mention: string; words: strin
       }),
     )
     .catch(() => []);
-  listings.set(conn, { at: Date.now(), mentions });
+  listings.set(conn, { at: Date.now(), version, mentions });
   return mentions;
 }

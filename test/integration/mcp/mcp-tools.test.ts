@@ -241,6 +241,40 @@ describe('MCP servers', () => {
     expect(await wb.mcp.resourceMentions({ query: 'logo' })).toEqual(['demo:demo://logo']);
   });
 
+  it('takes what a server adds while it runs (MCP list_changed): tools from the next message on, prompts and resources at once', async () => {
+    mcpJson({ demo: demo() });
+    await createTrustStore(sb.home).trust(sb.ws);
+    const llm = createScriptedLlm([{ text: 'hello' }]);
+    wb = await createWorkbench({ home: sb.home, workspace: sb.ws, llm, interactive: false });
+    const w = wb;
+    const send = async (threadId?: string) => {
+      const handle = await w.chat.send({ text: 'go', threadId, approvalMode: 'auto' });
+      await handle.finished;
+      return handle.threadId;
+    };
+    const threadId = await send();
+    const names = async () => (await w.recipes.list()).map((r) => r.name);
+    // Listed (and kept for 30 s) before the server grows.
+    expect(await w.mcp.resourceMentions({ query: '' })).toEqual([
+      'demo:demo://readme',
+      'demo:demo://logo',
+    ]);
+    expect(await names()).not.toContain('mcp__demo__grown');
+
+    llm.push(call('mcp__demo__grow'), { text: 'grew' });
+    await send(threadId);
+    expect(offered(llm)).not.toContain('mcp__demo__grown');
+    await expect.poll(names).toContain('mcp__demo__grown');
+    await expect
+      .poll(() => w.mcp.resourceMentions({ query: 'grown' }))
+      .toEqual(['demo:demo://grown']);
+
+    llm.push(call('mcp__demo__grown'), { text: 'done' });
+    await send(threadId);
+    expect(llm.calls.at(-1)!.request.tools.map((t) => t.name)).toContain('mcp__demo__grown');
+    expect(toolResults(llm).at(-1)).toBe('grown here');
+  });
+
   it('offers no resource tools in a run without a server that has resources', async () => {
     const { llm } = await run([{ text: 'done' }]);
     expect(offered(llm)).not.toContain('list_mcp_resources');
