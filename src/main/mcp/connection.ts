@@ -123,6 +123,8 @@ export function createMcpConnection(
   let prompts: Prompt[] = [];
   /** Counts the server's reports that its resources changed (listings kept elsewhere go stale). */
   let resourcesVersion = 0;
+  /** The listing that follows the server's last report that its tools changed. */
+  let toolsRelisted: Promise<void> = Promise.resolve();
   let status: McpServerStatus['status'] = 'connecting';
   let error: string | undefined;
   let stderr: string[] = [];
@@ -194,12 +196,13 @@ export function createMcpConnection(
     const timeout = opts.connectTimeoutMs ?? 15_000;
     // A server whose lists change says so (MCP list_changed): what it has then is what the next
     // run offers and the composer lists.
-    c.setNotificationHandler(schemas.ToolListChangedNotificationSchema, () =>
-      relist(c, 'tools', listAllTools(c, timeout), (listed) => {
+    c.setNotificationHandler(schemas.ToolListChangedNotificationSchema, () => {
+      toolsRelisted = relist(c, 'tools', listAllTools(c, timeout), (listed) => {
         tools = listed;
         emit({ kind: 'tools_listed', tools: listed.length });
-      }),
-    );
+      });
+      return toolsRelisted;
+    });
     c.setNotificationHandler(schemas.PromptListChangedNotificationSchema, () =>
       relist(c, 'prompts', listAllPrompts(c, timeout), (listed) => (prompts = listed)),
     );
@@ -384,6 +387,7 @@ export function createMcpConnection(
           }),
       };
       inFlight.push(call);
+      const relistedBefore = toolsRelisted;
       const attempt = async () =>
         (await connected().callTool({ name, arguments: args }, undefined, {
           signal: deadline.signal,
@@ -400,6 +404,9 @@ export function createMcpConnection(
           result = await attempt();
         }
         restarts = 0;
+        // A call that changed the server's tools (a sign-in) returns once their new list is in,
+        // so the run's next request offers them (the server says so before it answers).
+        if (toolsRelisted !== relistedBefore) await toolsRelisted;
         return result;
       } catch (err) {
         if (deadline.expired())

@@ -1,14 +1,15 @@
 /**
  * The external-tools middleware: registers the tools that come from outside the workbench for one
  * run — MCP servers' tools (settings, a trusted workspace's `.mcp.json`) and resources, and HTTP
- * tools (agent.yaml, settings) — and records the servers' lifecycle (connect, tools listed, stderr, crash, restart) in
+ * tools (agent.yaml, settings), the servers' tools kept current through the run — and records the servers' lifecycle (connect, tools listed, stderr, crash, restart) in
  * the run's trace (docs/tools.md).
  */
 import type { AttributeValue } from '../../shared/types/index.ts';
 import type { Hook, MiddlewareInfo, RunContext } from '../pipeline/hook.ts';
 import type { McpManager } from '../mcp/manager.ts';
-import { serverTools } from '../mcp/tools.ts';
 import { resourceTools } from '../mcp/resource-tools.ts';
+import { registerServerTools } from './mcp-tool-refresh.ts';
+import type { ModelRequest } from '../llm/types.ts';
 import { loadMcpConfig } from '../mcp/config.ts';
 import type { ReadSettingsFile } from '../user-hooks/claude-config.ts';
 import type { McpConnection, McpLifecycleEvent } from '../mcp/connection.ts';
@@ -24,6 +25,7 @@ export interface ExternalToolsOptions {
 /** Creates the hook. Contract: a server that failed or a broken HTTP tool entry is a diagnostic, never a failed run. */
 export function createExternalToolsHook(opts: ExternalToolsOptions = {}): Hook {
   let unsubscribe: (() => void) | undefined;
+  let refresh: ((req: ModelRequest) => ModelRequest) | undefined;
   return {
     name: 'external-tools',
     source: 'builtin',
@@ -62,13 +64,16 @@ export function createExternalToolsHook(opts: ExternalToolsOptions = {}): Hook {
           continue;
         }
         connected.push(conn);
-        for (const tool of serverTools(conn, ctx.settings)) ctx.tools.register(tool);
       }
+      refresh = registerServerTools(ctx, connected);
       // The servers' resources, through two tools of the workbench's own (a name taken is kept).
       for (const tool of resourceTools(connected, ctx.settings))
         if (!ctx.tools.get(tool.name)) ctx.tools.register(tool);
       span?.set('workbench.mcp.servers', connections.length).end();
       mine.ended = true;
+    },
+    async modifyRequest(_ctx, req) {
+      return refresh ? refresh(req) : req;
     },
     async afterAgent() {
       unsubscribe?.();
@@ -112,5 +117,5 @@ function registerHttpTools(ctx: RunContext): void {
 export const externalToolsInfo: MiddlewareInfo = {
   name: 'external-tools',
   description: 'Tools from MCP servers (.mcp.json, settings) and HTTP tools (agent.yaml, settings)',
-  phases: ['before_agent', 'after_agent'],
+  phases: ['before_agent', 'modify_request', 'after_agent'],
 };

@@ -1,4 +1,4 @@
-/** Tools available to one run: registered by hooks in `beforeAgent`, rebuilt every run. */
+/** Tools available to one run: registered by hooks in `beforeAgent` (an MCP server's kept current), rebuilt every run. */
 import { z } from 'zod';
 import type { ToolSchema } from '../llm/types.ts';
 import type { Tool } from './types.ts';
@@ -10,6 +10,11 @@ export class ToolRegistry {
   register(tool: Tool): void {
     this.tools.set(tool.name, tool);
     this.schemaCache = undefined;
+  }
+
+  /** Removes a tool (an MCP server's that the server no longer lists). */
+  unregister(name: string): void {
+    if (this.tools.delete(name)) this.schemaCache = undefined;
   }
 
   get(name: string): Tool | undefined {

@@ -241,7 +241,7 @@ describe('MCP servers', () => {
     expect(await wb.mcp.resourceMentions({ query: 'logo' })).toEqual(['demo:demo://logo']);
   });
 
-  it('takes what a server adds while it runs (MCP list_changed): tools from the next message on, prompts and resources at once', async () => {
+  it('takes what a server adds while it runs (MCP list_changed): tools from the next request on, prompts and resources at once', async () => {
     mcpJson({ demo: demo() });
     await createTrustStore(sb.home).trust(sb.ws);
     const llm = createScriptedLlm([{ text: 'hello' }]);
@@ -261,18 +261,18 @@ describe('MCP servers', () => {
     ]);
     expect(await names()).not.toContain('mcp__demo__grown');
 
-    llm.push(call('mcp__demo__grow'), { text: 'grew' });
+    // In one run: the call that grows the server is answered once its new tools are listed, so
+    // the very next request offers the new one and the model can call it.
+    llm.push(call('mcp__demo__grow'), call('mcp__demo__grown'), { text: 'done' });
     await send(threadId);
-    expect(offered(llm)).not.toContain('mcp__demo__grown');
+    const offeredAt = (i: number) => llm.calls[i]!.request.tools.map((t) => t.name);
+    expect(offeredAt(1)).not.toContain('mcp__demo__grown');
+    expect(offeredAt(2)).toContain('mcp__demo__grown');
+    expect(toolResults(llm).slice(-2)).toEqual(['grew', 'grown here']);
     await expect.poll(names).toContain('mcp__demo__grown');
     await expect
       .poll(() => w.mcp.resourceMentions({ query: 'grown' }))
       .toEqual(['demo:demo://grown']);
-
-    llm.push(call('mcp__demo__grown'), { text: 'done' });
-    await send(threadId);
-    expect(llm.calls.at(-1)!.request.tools.map((t) => t.name)).toContain('mcp__demo__grown');
-    expect(toolResults(llm).at(-1)).toBe('grown here');
   });
 
   it('offers no resource tools in a run without a server that has resources', async () => {
