@@ -16,6 +16,8 @@ import { MAX_MENTIONS, MENTION_CALL_PREFIX } from '../../shared/constants.ts';
 const MENTION = /(?:^|\s)@(?:"([^"\n]+)"|([^\s"]+))/g;
 /** `server:scheme://…`: an MCP resource. */
 const RESOURCE = /^([A-Za-z0-9_.-]+):([A-Za-z][A-Za-z0-9+.-]*:\/\/\S+)$/;
+/** `@` words looked up at most per message (most name nothing). */
+const MAX_LOOKED = 200;
 /** Fenced blocks and inline code: pasted code (`@Override`, a decorator) holds no mention. */
 const CODE = /```[\s\S]*?(?:```|$)|`[^`\n]*`/g;
 /** What ends a sentence after a mention rather than belonging to its path. */
@@ -34,8 +36,10 @@ export interface MentionScope {
 export function mentionCalls(text: string, scope: MentionScope): ToolCall[] {
   const calls: ToolCall[] = [];
   const seen = new Set<string>();
+  let looked = 0;
   for (const m of text.replace(CODE, ' ').matchAll(MENTION)) {
-    if (calls.length >= MAX_MENTIONS) break;
+    // A message of thousands of `@` words costs a bounded number of lookups.
+    if (calls.length >= MAX_MENTIONS || ++looked > MAX_LOOKED) break;
     const call = m[1] !== undefined ? pathCall(m[1], scope) : wordCall(m[2]!, scope);
     if (!call) continue;
     const key = JSON.stringify([call.name, call.args]);

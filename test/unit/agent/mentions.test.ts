@@ -39,6 +39,12 @@ describe('mentions', () => {
     expect(read(text)).toEqual([['read_file', { path: 'my notes.md' }]]);
   });
 
+  it('looks up a bounded number of @ words: a flood of them reads nothing past it', () => {
+    const flood = Array.from({ length: 500 }, (_, i) => `@nothing-${i}`).join(' ');
+    expect(read(`${flood} @src/app.ts`)).toEqual([]);
+    expect(read(`@src/app.ts ${flood}`)).toEqual([['read_file', { path: 'src/app.ts' }]]);
+  });
+
   it("names an MCP server's resource only when the run offers resources", () => {
     const text = 'summarise @demo:demo://readme.';
     expect(read(text)).toEqual([['read_mcp_resource', { server: 'demo', uri: 'demo://readme' }]]);
