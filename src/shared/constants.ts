@@ -24,5 +24,7 @@ export const HOOK_KILL_GRACE_MS = 2_000;
 export const EXECUTE_TIMEOUT_MS = 120_000;
 /** `@` mentions read from one message at most (docs/tools.md#mentions); more stay plain text. */
 export const MAX_MENTIONS = 20;
+/** `@server:scheme://…` (without the `@`): an MCP server's resource; groups: the server, the URI. */
+export const RESOURCE_MENTION = /^([A-Za-z0-9_.-]+):([A-Za-z][A-Za-z0-9+.-]*:\/\/\S+)$/;
 /** The id prefix of a tool call made to read a person's `@` mention: the chat labels those as theirs. */
 export const MENTION_CALL_PREFIX = 'mention_';

@@ -10,12 +10,10 @@ import { lstatSync } from 'node:fs';
 import { randomBytes } from 'node:crypto';
 import { resolve } from 'node:path';
 import type { ToolCall } from '../../shared/types/index.ts';
-import { MAX_MENTIONS, MENTION_CALL_PREFIX } from '../../shared/constants.ts';
+import { MAX_MENTIONS, MENTION_CALL_PREFIX, RESOURCE_MENTION } from '../../shared/constants.ts';
 
 /** `@word` or `@"quoted words"`, after the start or whitespace (so `a@b.com` is no mention). */
 const MENTION = /(?:^|\s)@(?:"([^"\n]+)"|([^\s"]+))/g;
-/** `server:scheme://…`: an MCP resource. */
-const RESOURCE = /^([A-Za-z0-9_.-]+):([A-Za-z][A-Za-z0-9+.-]*:\/\/\S+)$/;
 /** `@` words looked up at most per message (most name nothing). */
 const MAX_LOOKED = 200;
 /** Fenced blocks and inline code: pasted code (`@Override`, a decorator) holds no mention. */
@@ -53,10 +51,11 @@ export function mentionCalls(text: string, scope: MentionScope): ToolCall[] {
 type Call = Omit<ToolCall, 'id'>;
 
 function wordCall(word: string, scope: MentionScope): Call | undefined {
-  const resource = RESOURCE.exec(word.replace(TRAILING, ''));
-  if (resource && scope.hasTool('read_mcp_resource'))
-    return { name: 'read_mcp_resource', args: { server: resource[1]!, uri: resource[2]! } };
-  if (resource) return undefined;
+  const resource = RESOURCE_MENTION.exec(word.replace(TRAILING, ''));
+  if (resource)
+    return scope.hasTool('read_mcp_resource')
+      ? { name: 'read_mcp_resource', args: { server: resource[1]!, uri: resource[2]! } }
+      : undefined;
   return (
     pathCall(word, scope) ??
     (TRAILING.test(word) ? pathCall(word.replace(TRAILING, ''), scope) : undefined)

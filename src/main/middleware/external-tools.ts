@@ -1,8 +1,8 @@
 /**
  * The external-tools middleware: registers the tools that come from outside the workbench for one
- * run — MCP servers' tools (settings, a trusted workspace's `.mcp.json`) and resources, and HTTP
- * tools (agent.yaml, settings), the servers' tools kept current through the run — and records the servers' lifecycle (connect, tools listed, stderr, crash, restart) in
- * the run's trace (docs/tools.md).
+ * run — MCP servers' tools (settings, a trusted workspace's `.mcp.json`), kept current through the
+ * run, and resources, and HTTP tools (agent.yaml, settings) — and records the servers' lifecycle
+ * (connect, tools listed, stderr, crash, restart) in the run's trace (docs/tools.md).
  */
 import type { AttributeValue } from '../../shared/types/index.ts';
 import type { Hook, MiddlewareInfo, RunContext } from '../pipeline/hook.ts';

@@ -13,10 +13,8 @@ import { SendFailure } from '../composer/SendFailure.tsx';
 import { findCommand, matchCommands, parseCommand } from '../composer/composer-commands.ts';
 import { loadDraft, loadFailure, saveDraft, saveFailure } from '../composer/composer-storage.ts';
 import { completeMention, mentionAt, type MentionQuery } from '../composer/mention.ts';
+import { RESOURCE_MENTION } from '../../../shared/constants.ts';
 import './desk.css';
-
-/** `server:scheme://…`: a running MCP server's resource among the `@` completions. */
-const RESOURCE_MENTION = /^[\w.-]+:[a-z][\w+.-]*:\/\//i;
 
 /** The completions for the text and caret: `/` commands at the start, `@` mentions anywhere. */
 function useCompletions(text: string, caret: number, threadId: string | null) {

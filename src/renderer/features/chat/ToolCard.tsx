@@ -193,19 +193,15 @@ export function ToolGroup({
   asking: ReadonlySet<string>;
 }) {
   const done = calls.filter((c) => isEnded(tools[c.id]?.status ?? 'pending')).length;
-  // Calls made to read the person's own `@` mentions, before the model's first turn.
-  const mentions = calls.every((c) => c.id.startsWith(MENTION_CALL_PREFIX));
+  // Calls made to read the person's own `@` mentions, before the model's first turn, say so.
+  const head = calls.every((c) => c.id.startsWith(MENTION_CALL_PREFIX))
+    ? 'Read for your @ mentions'
+    : calls.length > 1
+      ? `${calls.length} tools in parallel · ${done}/${calls.length} finished`
+      : undefined;
   return (
     <div className="tool-group" data-testid="tool-group" data-count={calls.length}>
-      {mentions ? (
-        <div className="tool-group-head">Read for your @ mentions</div>
-      ) : (
-        calls.length > 1 && (
-          <div className="tool-group-head">
-            {calls.length} tools in parallel · {done}/{calls.length} finished
-          </div>
-        )
-      )}
+      {head && <div className="tool-group-head">{head}</div>}
       {calls.map((c) => {
         const run = awaiting.has(c.id) ? { ...tools[c.id], status: 'awaiting_approval' as const } : tools[c.id];
         // A `task` call is a subagent run: shown as its card (docs/agents.md).

@@ -24,8 +24,9 @@ export function completeMention(
   mention: MentionQuery,
   path: string,
 ): { text: string; caret: number } {
-  const into = path.endsWith('/') && !/\s/.test(path);
-  const inserted = /\s/.test(path) ? `@"${path}" ` : into ? `@${path}` : `@${path} `;
+  const spaced = /\s/.test(path);
+  const into = !spaced && path.endsWith('/');
+  const inserted = spaced ? `@"${path}" ` : into ? `@${path}` : `@${path} `;
   const rest = into ? text.slice(caret) : text.slice(caret).replace(/^\s/, '');
   return {
     text: text.slice(0, mention.start) + inserted + rest,
