@@ -181,6 +181,8 @@ export function startRun(deps: RunDeps, setup: RunSetup, runId: string): RunHand
     notifyCompaction: (notice) => pipeline.compact(ctx, notice),
     notifyInstructions: (files) => pipeline.instructionsLoaded(ctx, files).catch(() => undefined),
     requestPermission: (ask) => pipeline.permissionRequest(ctx, ask),
+    // A cancel while the hooks hear of a refusal leaves the refusal as it was.
+    permissionDenied: (denial) => pipeline.permissionDenied(ctx, denial).catch(() => ({})),
     elicit: (ask, span) => answerElicitation(ctx, pipeline, ask, setup.elicitPerson, span),
     // Nobody waits for a notification: a cancelled run ends it, and that is not an error.
     notify: (notice) => pipeline.notification(ctx, notice).catch(() => undefined),

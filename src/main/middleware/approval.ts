@@ -221,6 +221,18 @@ export const denied = (call: ToolCall, error: string): ToolResult => ({
 });
 
 /**
+ * A call the policy refused by itself, after the permission_denied hooks heard of it: the refusal
+ * stands; a hook may add that the model may retry (Claude PermissionDenied `retry`).
+ */
+async function toldOfDenial(ctx: RunContext, call: ToolCall, reason: string): Promise<ToolResult> {
+  const told = await ctx.permissionDenied?.({ call, reason });
+  return denied(
+    call,
+    told?.retry_by ? `${reason}; hook ${told.retry_by} says you may retry it` : reason,
+  );
+}
+
+/**
  * What a permission_request hook decided for a call about to wait for a person: a deny as the
  * call's result (ending the run on `interrupt`), an allow as true; undefined when no hook decided.
  * Contract: an allow is taken only when `allowable` (a call that always needs a person is still asked).
@@ -291,10 +303,9 @@ export function createApprovalHook(opts: ApprovalHookOptions): Hook {
         const decided = await hookDecision(ctx, call, askKind, opts.interactive, false);
         if (decided && decided !== true) return decided;
         if (!opts.interactive) {
-          return denied(
-            call,
-            `not run: ${risk}, so it always needs a person's approval, and nobody can approve it here`,
-          );
+          const refused = `not run: ${risk}, so it always needs a person's approval, and nobody can approve it here`;
+          // The policy's own refusal (not a rule's): the permission_denied hooks hear of it.
+          return askedByRule ? denied(call, refused) : toldOfDenial(ctx, call, refused);
         }
         const d = await askUser(ctx, opts.broker, call, askKind, `⚠ ${risk}\n\n${preview}`);
         if (d === 'deny') return denied(call, `the user denied ${call.name}`);

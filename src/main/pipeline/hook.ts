@@ -68,6 +68,8 @@ export interface RunContext {
    * PermissionRequest): the first hook that decides answers instead of the person.
    */
   requestPermission?(ask: PermissionAsk): Promise<PermissionAnswer | undefined>;
+  /** Runs the pipeline's permission_denied phase for a call the policy refused by itself. Contract: never rejects. */
+  permissionDenied?(denial: PermissionDenial): Promise<DenialOutcome>;
   /**
    * Gets the answer to an MCP server's request for input during one of this run's tool calls
    * (docs/tools.md#when-a-server-asks-you): the elicitation phase's hooks, else the person, else a
@@ -200,6 +202,21 @@ export interface PermissionAnswer {
   interrupt?: boolean;
 }
 
+/**
+ * A call the approval policy refused by itself: it always needs a person, and nobody can approve it
+ * here (Claude PermissionDenied, which fires for auto mode's classifier).
+ */
+export interface PermissionDenial {
+  call: ToolCall;
+  /** The refusal the model is told. */
+  reason: string;
+}
+
+/** What the permission_denied hooks said: `retry_by` names one that tells the model it may retry. */
+export interface DenialOutcome {
+  retry_by?: string;
+}
+
 /** An MCP server asking the user for input while one of its tools runs (Claude Elicitation). */
 export interface ElicitationAsk {
   server: string;
@@ -269,6 +286,8 @@ export interface Hook {
   onUserMessage?(ctx: RunContext, text: string): Promise<UserMessageOutcome>;
   /** A call is about to wait for a person: answer in the person's place, or return nothing. */
   onPermissionRequest?(ctx: RunContext, ask: PermissionAsk): Promise<PermissionAnswer | void>;
+  /** A call the policy refused by itself; observe, or name who tells the model it may retry. */
+  onPermissionDenied?(ctx: RunContext, denial: PermissionDenial): Promise<DenialOutcome | void>;
   onNotification?(ctx: RunContext, notice: WaitNotice): Promise<void>;
   /** An MCP server asks the user for input: answer in the person's place, or return nothing. */
   onElicitation?(ctx: RunContext, ask: ElicitationAsk): Promise<ElicitationDecision | void>;

@@ -14,6 +14,7 @@ export type PhaseName =
   | 'agent_stop'
   | 'wrap_tool_call'
   | 'permission_request'
+  | 'permission_denied'
   | 'notification'
   | 'elicitation'
   | 'elicitation_result'
@@ -126,6 +127,16 @@ export const PHASES: readonly PhaseSpec[] = [
     shape: 'sequential',
     order: 'pipeline',
     failure: 'deny-fast',
+    failClosedBlocks: false,
+    abort: 'propagate',
+  },
+  {
+    name: 'permission_denied',
+    method: 'onPermissionDenied',
+    when: 'the approval policy refused a call by itself (it always needs a person, and nobody can approve it here); observe; a hook may tell the model it may retry',
+    shape: 'sequential',
+    order: 'pipeline',
+    failure: 'isolate',
     failClosedBlocks: false,
     abort: 'propagate',
   },

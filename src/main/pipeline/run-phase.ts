@@ -10,6 +10,7 @@ import { composeOnion, reportHookFailure } from './compose.ts';
 import { isAbortError } from '../abort.ts';
 import type {
   CompactionNotice,
+  DenialOutcome,
   ElicitationAsk,
   ElicitationDecision,
   Hook,
@@ -17,6 +18,7 @@ import type {
   ModelCallFn,
   PermissionAnswer,
   PermissionAsk,
+  PermissionDenial,
   RunContext,
   RunOutcome,
   WaitNotice,
@@ -59,6 +61,8 @@ export interface Pipeline {
   agentStop(ctx: RunContext, msgs: Message[]): Promise<MergedStopOutcome>;
   /** permission_request: the first hook that decides answers. */
   permissionRequest(ctx: RunContext, ask: PermissionAsk): Promise<PermissionAnswer | undefined>;
+  /** permission_denied: every hook hears it; the first that says so tells the model it may retry. */
+  permissionDenied(ctx: RunContext, denial: PermissionDenial): Promise<DenialOutcome>;
   notification(ctx: RunContext, notice: WaitNotice): Promise<void>;
   /** elicitation: the first hook that answers answers. */
   elicitation(ctx: RunContext, ask: ElicitationAsk): Promise<ElicitationDecision | undefined>;
@@ -258,6 +262,21 @@ export function createPipeline(hooks: readonly Hook[]): Pipeline {
 
     permissionRequest: (ctx, ask) =>
       firstAnswer('permission_request', hooks, ctx, (h) => h.onPermissionRequest!(ctx, ask)),
+
+    async permissionDenied(ctx, denial) {
+      const outcome: DenialOutcome = {};
+      await sequence(
+        'permission_denied',
+        hooks,
+        ctx,
+        (h) => h.onPermissionDenied!(ctx, denial),
+        (out) => {
+          if (out?.retry_by) outcome.retry_by ??= out.retry_by;
+          return false;
+        },
+      );
+      return outcome;
+    },
 
     async notification(ctx, notice) {
       await sequence(

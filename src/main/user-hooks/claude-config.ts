@@ -18,7 +18,7 @@ import { parseMcpToolHandler, type McpToolTarget } from './claude-mcp-tool.ts';
 import { httpHookPolicy, parseHttpHandler, refusedHttpUrl, type HttpHookPolicy, type HttpTarget } from './claude-http.ts';
 
 /** The events about one tool call, the only ones a handler's `if` is read on. */
-const TOOL_EVENTS = new Set(['PreToolUse', 'PostToolUse', 'PostToolUseFailure', 'PermissionRequest']);
+const TOOL_EVENTS = new Set(['PreToolUse', 'PostToolUse', 'PostToolUseFailure', 'PermissionRequest', 'PermissionDenied']);
 
 /** A handler's `if`: the rule, or why the handler cannot run with it. */
 function ifRule(value: unknown, event: string): ClaudeRule | string {

@@ -449,6 +449,15 @@ export function createClaudeHooks(opts: ClaudeHooksOptions, source: HookSource):
       return { ...permission, by: decided.handler.name };
     },
 
+    async onPermissionDenied(ctx, denial) {
+      const toolName = claudeToolName(ctx.tools, denial.call.name);
+      const input = toClaudeInput(ctx.tools, denial.call.name, denial.call.args, ctx.workspace.root);
+      const outcomes = await fire(ctx, 'PermissionDenied', toolName, { tool_name: toolName, tool_input: input, tool_use_id: denial.call.id, reason: denial.reason }, { call: { tool: toolName, input } });
+      // The refusal stands whatever they answer; `retry: true` tells the model it may try again.
+      const retry = outcomes.find((o) => o.verdict.retry);
+      return retry ? { retry_by: retry.handler.name } : undefined;
+    },
+
     async afterToolBatch(ctx, batch) {
       // Each call of the turn as PostToolUse tells it, with the input it ran with.
       const byId = new Map(batch.results.map((r) => [r.tool_call_id, r]));

@@ -26,6 +26,8 @@ export interface ClaudeVerdict {
   updatedToolOutput?: string;
   /** PermissionRequest `hookSpecificOutput.decision`: the answer in the person's place. */
   permission?: { behavior: 'allow' | 'deny'; message?: string; interrupt?: boolean };
+  /** PermissionDenied `hookSpecificOutput.retry`: the model is told it may retry the refused call. */
+  retry?: boolean;
   /** SessionStart / FileChanged `watchPaths`: the files FileChanged hooks watch besides their matchers' (absolute paths). */
   watchPaths?: string[];
   /** Elicitation / ElicitationResult `hookSpecificOutput.action` and `content`: the answer to give the server. */
@@ -74,6 +76,10 @@ function fromJson(o: Record<string, unknown>, event: string): ClaudeVerdict {
     const uto = hso.updatedToolOutput;
     if (uto !== undefined && uto !== null) v.updatedToolOutput = typeof uto === 'string' ? uto : JSON.stringify(uto);
     if (event === 'PermissionRequest' && hso.decision !== undefined && hso.decision !== null) v.permission = permissionDecision(hso.decision);
+    if (event === 'PermissionDenied' && hso.retry !== undefined && hso.retry !== null) {
+      if (typeof hso.retry !== 'boolean') throw new Error('"retry" must be a boolean');
+      if (hso.retry) v.retry = true;
+    }
     if ((event === 'Elicitation' || event === 'ElicitationResult') && hso.action !== undefined && hso.action !== null) v.elicitation = elicitationAnswer(hso);
     if (hso.watchPaths !== undefined && hso.watchPaths !== null) {
       if (!Array.isArray(hso.watchPaths) || !hso.watchPaths.every((p) => typeof p === 'string')) throw new Error('"watchPaths" must be an array of paths');
@@ -151,6 +157,7 @@ function decisionOf(v: ClaudeVerdict): string {
   if (v.block !== undefined) return 'deny';
   if (v.ask !== undefined) return 'ask';
   if (v.updatedInput) return 'rewrite';
+  if (v.retry) return 'retry';
   if (v.allow) return 'allow';
   if (v.additionalContext) return 'context';
   return 'none';

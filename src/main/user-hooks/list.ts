@@ -14,7 +14,7 @@ import { skillHandlers } from './skill-hooks.ts';
 export const userHooksInfo: MiddlewareInfo = {
   name: 'user-hooks',
   description: 'Runs your executable hooks, Claude Code settings hooks and the profile’s script hook',
-  phases: ['user_message_send', 'before_agent', 'modify_request', 'wrap_model_call', 'after_turn', 'agent_stop', 'wrap_tool_call', 'permission_request', 'notification', 'elicitation', 'elicitation_result', 'after_tool_batch', 'instructions_loaded', 'compact', 'after_agent'],
+  phases: ['user_message_send', 'before_agent', 'modify_request', 'wrap_model_call', 'after_turn', 'agent_stop', 'wrap_tool_call', 'permission_request', 'permission_denied', 'notification', 'elicitation', 'elicitation_result', 'after_tool_batch', 'instructions_loaded', 'compact', 'after_agent'],
 };
 
 export interface ListUserHooksOptions {
