@@ -62,6 +62,19 @@ export type Elicit = (ask: Omit<ElicitationAsk, 'server'>) => Promise<ElicitAnsw
 /** The SDK's own deadline of a call, which ours replaces (a setTimeout cannot wait longer). */
 const NO_SDK_TIMEOUT = 2 ** 31 - 1;
 
+/**
+ * How long a call that changed the server's tools waits for their new list before it returns: a
+ * listing takes milliseconds; one that never comes is applied whenever it does (or never).
+ */
+const RELIST_WAIT_MS = 2_000;
+
+/** Waits for `work` (which never rejects) at most `ms`. */
+function settledWithin(work: Promise<void>, ms: number): Promise<void> {
+  let timer: NodeJS.Timeout | undefined;
+  const cap = new Promise<void>((resolve) => (timer = setTimeout(resolve, ms)));
+  return Promise.race([work, cap]).finally(() => clearTimeout(timer));
+}
+
 /** The last stderr lines kept to explain a failure. */
 const STDERR_LINES = 20;
 
@@ -406,7 +419,7 @@ export function createMcpConnection(
         restarts = 0;
         // A call that changed the server's tools (a sign-in) returns once their new list is in,
         // so the run's next request offers them (the server says so before it answers).
-        if (toolsRelisted !== relistedBefore) await toolsRelisted;
+        if (toolsRelisted !== relistedBefore) await settledWithin(toolsRelisted, RELIST_WAIT_MS);
         return result;
       } catch (err) {
         if (deadline.expired())

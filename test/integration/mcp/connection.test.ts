@@ -8,6 +8,11 @@ import { loadMcpConfig } from '../../../src/main/mcp/config.ts';
 import { DEFAULT_SETTINGS } from '../../../src/shared/types/index.ts';
 import { DEMO_MCP_SERVER } from '../../helpers/mcp-http-server.ts';
 
+const STALLING_MCP_SERVER = join(
+  import.meta.dirname,
+  '../../fixtures/mcp/stalling-lists-server.mjs',
+);
+
 const stdio = (args: string[]) =>
   ({
     name: 'demo',
@@ -37,6 +42,16 @@ describe('MCP connection', () => {
     );
     await conn.close();
   });
+
+  it('a call that changed the tools of a server that then never lists them returns anyway, the old list kept', async () => {
+    const conn = createMcpConnection(stdio([STALLING_MCP_SERVER]), { connectTimeoutMs: 60_000 });
+    await conn.ready();
+    // Waiting for the listing's own deadline (a minute here) would time the test out.
+    const result = await conn.callTool('change', {}, { signal, timeoutMs: 60_000 });
+    expect(result.content).toEqual([{ type: 'text', text: 'changed' }]);
+    expect(conn.tools().map((t) => t.name)).toEqual(['change']);
+    await conn.close();
+  }, 20_000);
 
   it('restarts a crashed server at most maxRestarts times in a row', async () => {
     const events: McpLifecycleEvent[] = [];
