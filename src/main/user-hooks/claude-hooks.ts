@@ -161,6 +161,7 @@ interface Aggregate {
   context: string[];
   updatedInput?: { by: string; input: Record<string, unknown> };
   updatedToolOutput?: string;
+  updatedMCPToolOutput?: string;
 }
 
 /** deny > ask > allow, in config order within each level; failures count as deny when fail-closed. */
@@ -182,6 +183,7 @@ function aggregate(outcomes: ClaudeOutcome[], settings: WorkbenchSettings, block
     if (o.verdict.additionalContext) agg.context.push(o.verdict.additionalContext);
     if (o.verdict.updatedInput && !agg.updatedInput) agg.updatedInput = { by: o.handler.name, input: o.verdict.updatedInput };
     if (o.verdict.updatedToolOutput !== undefined) agg.updatedToolOutput = o.verdict.updatedToolOutput;
+    if (o.verdict.updatedMCPToolOutput !== undefined) agg.updatedMCPToolOutput = o.verdict.updatedMCPToolOutput;
   }
   return agg;
 }
@@ -416,7 +418,9 @@ export function createClaudeHooks(opts: ClaudeHooksOptions, source: HookSource):
       const finished = finishedCall(ctx, current, result);
       const fields = { ...finished, duration_ms: Math.round(performance.now() - started), ...(result.error ? { is_interrupt: result.status === 'cancelled' } : {}) };
       const post = aggregate(await fire(ctx, event, toolName, fields, { call: { tool: toolName, input: finished.tool_input } }), opts.settings, false);
-      if (post.updatedToolOutput !== undefined) result = { ...result, output: post.updatedToolOutput };
+      // What replaces the output (a redaction) is what the model reads; `updatedMCPToolOutput` only for an MCP tool's.
+      const replaced = post.updatedToolOutput ?? (toolName.startsWith('mcp__') ? post.updatedMCPToolOutput : undefined);
+      if (replaced !== undefined) result = { ...result, output: replaced };
       // PostToolUse cannot undo the call; a "block" reason and extra context are fed back to the model.
       const feedback = [...(tasks?.feedback ?? []), ...(post.block ? [`[hook ${post.block.by}] ${post.block.reason}`] : []), ...pre.context, ...post.context];
       if (feedback.length) result = { ...result, output: `${result.output}\n\n<hook_feedback>\n${feedback.join('\n')}\n</hook_feedback>` };

@@ -9,6 +9,8 @@ import type { HookProcessResult } from './runner.ts';
 import type { HookReading } from './types.ts';
 import { errorMessage } from '../errors.ts';
 import type { ElicitAnswer } from '../../shared/types/index.ts';
+import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { resultText } from '../mcp/tools.ts';
 
 const MAX_TEXT = 10_000;
 
@@ -24,6 +26,8 @@ export interface ClaudeVerdict {
   additionalContext?: string;
   systemMessage?: string;
   updatedToolOutput?: string;
+  /** PostToolUse `updatedMCPToolOutput`: an MCP tool's output as the model reads it (other tools keep theirs). */
+  updatedMCPToolOutput?: string;
   /** PermissionRequest `hookSpecificOutput.decision`: the answer in the person's place. */
   permission?: { behavior: 'allow' | 'deny'; message?: string; interrupt?: boolean };
   /** PermissionDenied `hookSpecificOutput.retry`: the model is told it may retry the refused call. */
@@ -75,6 +79,7 @@ function fromJson(o: Record<string, unknown>, event: string): ClaudeVerdict {
     v.additionalContext = optStr(hso, 'additionalContext') ?? v.additionalContext;
     const uto = hso.updatedToolOutput;
     if (uto !== undefined && uto !== null) v.updatedToolOutput = typeof uto === 'string' ? uto : JSON.stringify(uto);
+    if (hso.updatedMCPToolOutput !== undefined && hso.updatedMCPToolOutput !== null) v.updatedMCPToolOutput = mcpOutputText(hso.updatedMCPToolOutput);
     if (event === 'PermissionRequest' && hso.decision !== undefined && hso.decision !== null) v.permission = permissionDecision(hso.decision);
     if (event === 'PermissionDenied' && hso.retry !== undefined && hso.retry !== null) {
       if (typeof hso.retry !== 'boolean') throw new Error('"retry" must be a boolean');
@@ -88,6 +93,19 @@ function fromJson(o: Record<string, unknown>, event: string): ClaudeVerdict {
   }
   if (o.continue === false) v.halt = stopReason || reason || `stopped by hook (${event})`;
   return v;
+}
+
+/**
+ * An `updatedMCPToolOutput` as the model reads an MCP result: text as it is, content blocks (or a
+ * result with `content`) as an MCP tool's own; throws with a schema message on anything else.
+ */
+function mcpOutputText(value: unknown): string {
+  if (typeof value === 'string') return value;
+  const content = isRecord(value) ? value.content : value;
+  if (!Array.isArray(content) || !content.every((c) => isRecord(c) && typeof c.type === 'string'))
+    throw new Error('"updatedMCPToolOutput" must be text, content blocks or an object with "content"');
+  const result = isRecord(value) ? value : { content };
+  return resultText(result as CallToolResult);
 }
 
 /** An Elicitation answer (`action`, `content`); throws with a schema message when it is not one. */
@@ -158,6 +176,7 @@ function decisionOf(v: ClaudeVerdict): string {
   if (v.ask !== undefined) return 'ask';
   if (v.updatedInput) return 'rewrite';
   if (v.retry) return 'retry';
+  if (v.updatedToolOutput !== undefined || v.updatedMCPToolOutput !== undefined) return 'replace_output';
   if (v.allow) return 'allow';
   if (v.additionalContext) return 'context';
   return 'none';

@@ -97,7 +97,7 @@ function claudeVerdict(v: ClaudeVerdict): Verdict {
     return { verdict: 'block', reason: `asks for confirmation${v.ask ? `: ${v.ask}` : ''}` };
   if (v.updatedInput)
     return { verdict: 'rewrite', reason: `input → ${JSON.stringify(v.updatedInput)}` };
-  if (v.updatedToolOutput !== undefined)
+  if (v.updatedToolOutput !== undefined || v.updatedMCPToolOutput !== undefined)
     return { verdict: 'rewrite', reason: 'replaces the output' };
   return { verdict: 'allow' };
 }

@@ -393,6 +393,42 @@ describe('MCP servers', () => {
     expect(input).toMatchObject({ tool_name: 'mcp__demo__echo', tool_input: { text: 'seen' } });
   });
 
+  it("a PostToolUse hook's updatedMCPToolOutput is what the model reads of an MCP result (a redaction), not of a built-in tool's", async () => {
+    mcpJson({ demo: demo() });
+    writeFileSync(join(sb.ws, 'notes.txt'), 'plain notes');
+    const answer = (output: unknown) =>
+      `cat >/dev/null; printf '%s' '${JSON.stringify({ hookSpecificOutput: { hookEventName: 'PostToolUse', updatedMCPToolOutput: output } })}'`;
+    mkdirSync(join(sb.ws, '.claude'), { recursive: true });
+    writeFileSync(
+      join(sb.ws, '.claude', 'settings.json'),
+      JSON.stringify({
+        hooks: {
+          PostToolUse: [
+            {
+              matcher: 'mcp__demo__echo|Read',
+              hooks: [{ command: answer([{ type: 'text', text: '[redacted]' }]) }],
+            },
+            { matcher: 'mcp__demo__add', hooks: [{ command: answer('withheld by policy') }] },
+          ],
+        },
+      }),
+    );
+    const { llm } = await run([
+      {
+        toolCalls: [
+          { name: 'mcp__demo__echo', args: { text: 'sk-live-secret' } },
+          { name: 'mcp__demo__add', args: { a: 1, b: 2 } },
+          { name: 'read_file', args: { path: 'notes.txt' } },
+        ],
+      },
+      { text: 'done' },
+    ]);
+    const [echo, add, read] = toolResults(llm).map(String);
+    expect(echo).toBe('[redacted]');
+    expect(add).toBe('withheld by policy');
+    expect(read).toContain('plain notes');
+  });
+
   it('an MCP error result names its kind; agent.yaml retries apply to MCP tools', async () => {
     mcpJson({ demo: demo() });
     mkdirSync(join(sb.ws, '.workbench'), { recursive: true });
