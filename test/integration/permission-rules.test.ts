@@ -62,6 +62,49 @@ describe("Claude Code's permission rules", () => {
     expect(existsSync(join(env.sb.ws, 'keep.txt'))).toBe(true);
   });
 
+  it("Read and Edit rules judge the files a command's file commands and redirections name, as Claude Code's do", async () => {
+    writeFileSync(join(env.sb.ws, '.env'), 'TOKEN=1\n');
+    writeFileSync(join(env.sb.ws, '.envrc'), 'export A=1\n');
+    mkdirSync(join(env.sb.ws, 'sub'));
+    writeFileSync(join(env.sb.ws, 'sub', '.env'), 'TOKEN=2\n');
+    writeFileSync(join(env.sb.ws, 'notes.md'), 'keep\n');
+    writeRules(userRules(), {
+      deny: ['Read(./.env)', 'Edit(./notes.md)'],
+      ask: ['Read(./config/**)'],
+      allow: ['Read(./.envrc)'],
+    });
+    const rule = (text: string) => `your permission rule ${text} (${userRules()})`;
+    const told = await results(
+      [
+        run('cat .env'),
+        run('cd sub && grep -n TOKEN .env'),
+        run('head -c 3 .e*'),
+        run('echo gone > notes.md'),
+        run('cat config/app.yml'),
+        run('grep -rn .env README.md; echo searched'),
+      ],
+      'auto',
+    );
+    expect(told[0]).toBe(`Error: denied by ${rule('Read(./.env)')}: this command reads .env`);
+    // A name without a slash matches at any depth, and a cd is followed.
+    expect(told[1]).toBe(`Error: denied by ${rule('Read(./.env)')}: this command reads sub/.env`);
+    // The shell would expand the glob to .env and .envrc.
+    expect(told[2]).toBe(`Error: denied by ${rule('Read(./.env)')}: this command reads .env`);
+    expect(told[3]).toBe(
+      `Error: denied by ${rule('Edit(./notes.md)')}: this command writes notes.md`,
+    );
+    expect(told[4]).toMatch(
+      /asks before this call: this command reads config\/app\.yml, so it always needs a person's approval/,
+    );
+    // grep's first word is its pattern, not a file.
+    expect(told[5]).toMatch(/searched\n/);
+    expect(existsSync(join(env.sb.ws, 'notes.md'))).toBe(true);
+    await wb!.close();
+    // An allow rule for a file never lets a command run by itself.
+    const ask = await results([run('wc -l .envrc')], 'ask');
+    expect(ask[0]).toMatch(/^Error: the user did not allow execute/);
+  });
+
   it('ask makes a person approve in auto mode; allow lifts the prompt of ask mode; an untrusted workspace cannot allow', async () => {
     writeRules(userRules(), { ask: ['Bash(git push *)'], allow: ['Bash(echo *)'] });
     writeRules(workspaceRules(), { allow: ['Bash(printf *)'] });

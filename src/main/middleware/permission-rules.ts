@@ -6,6 +6,7 @@
  * Deny, then ask, then allow, over every file: a deny anywhere wins (docs/security.md).
  */
 import { homedir } from 'node:os';
+import { isAbsolute, relative } from 'node:path';
 import type { ToolCall, ToolResult } from '../../shared/types/index.ts';
 import type { AgentProfile } from '../agents/profile.ts';
 import type { Hook, MiddlewareInfo, RunContext } from '../pipeline/hook.ts';
@@ -16,6 +17,7 @@ import {
   type ReadSettingsFile,
 } from '../user-hooks/claude-config.ts';
 import { claudeRuleMatches, parseClaudeRule, type ClaudeRule } from '../user-hooks/claude-rules.ts';
+import { bashFilePaths, type NamedPath } from '../user-hooks/bash-file-paths.ts';
 import { claudeToolName, toClaudeInput, type ToolLookup } from '../user-hooks/claude-tools.ts';
 import { isRecord } from '../user-hooks/json-output.ts';
 import { allowByHook, askByRule, denied } from './approval.ts';
@@ -133,21 +135,73 @@ function refuse(ctx: RunContext, call: ToolCall, reason: string, error: string):
   return denied(call, error);
 }
 
-/** The first rule of a behaviour that covers `call`, as Claude Code names the tool and its input. */
+/** A rule that covers a call: for a command, maybe through a file it names (`what`: "this command reads .env"). */
+interface RuleMatch {
+  rule: PermissionRule;
+  what?: string;
+}
+
+/**
+ * The first rule of a behaviour that covers `call`, as Claude Code names the tool and its input. A
+ * command is also judged by the files its file commands and redirections name, as Claude Code
+ * judges `cat .env` by `Read(./.env)`: by deny and ask rules only (an allow rule for a file never
+ * lets a command run).
+ */
 function firstRule(
   rules: readonly PermissionRule[],
   tools: ToolLookup,
   call: ToolCall,
   workspace: string,
-): (behavior: RuleBehavior) => PermissionRule | undefined {
+): (behavior: RuleBehavior) => RuleMatch | undefined {
   const subject = {
     tool: claudeToolName(tools, call.name),
     input: toClaudeInput(tools, call.name, call.args, workspace),
   };
   const where = { workspace, home: homedir() };
-  return (behavior) =>
-    rules.find((r) => r.behavior === behavior && claudeRuleMatches(r.rule, subject, where));
+  const command = subject.tool === 'Bash' ? subject.input.command : undefined;
+  let named: NamedPath[] | undefined;
+  const files = () =>
+    (named ??= typeof command === 'string' ? bashFilePaths(command, workspace, where.home) : []);
+  const pathRule = (r: PermissionRule) =>
+    r.rule.specifier !== undefined && (r.rule.tool === 'Read' || r.rule.tool === 'Edit');
+  return (behavior) => {
+    const direct = rules.find(
+      (r) => r.behavior === behavior && claudeRuleMatches(r.rule, subject, where),
+    );
+    if (direct || behavior === 'allow' || command === undefined) return direct && { rule: direct };
+    for (const rule of rules) {
+      if (rule.behavior !== behavior || !pathRule(rule)) continue;
+      const hit = files().find((f) =>
+        claudeRuleMatches(
+          rule.rule,
+          {
+            tool: f.tool,
+            input:
+              f.tool === 'Read' || f.tool === 'Edit' ? { file_path: f.path } : { path: f.path },
+          },
+          where,
+        ),
+      );
+      if (hit)
+        return {
+          rule,
+          what: `this command ${hit.access === 'write' ? 'writes' : 'reads'} ${displayPath(hit.path, workspace)}`,
+        };
+    }
+    return undefined;
+  };
 }
+
+/** A path as the model and the user see it: relative inside the workspace. */
+function displayPath(path: string, workspace: string): string {
+  const rel = relative(workspace, path);
+  return rel && !rel.startsWith('..') && !isAbsolute(rel) ? rel : path;
+}
+
+/** How a refusal or a prompt names the rule. */
+const ruleText = (m: RuleMatch) => `your permission rule ${m.rule.rule.text} (${m.rule.file})`;
+/** The file a command was judged by, to end a refusal or a prompt with. */
+const whatText = (m: RuleMatch) => (m.what ? `: ${m.what}` : '');
 
 /**
  * Why `rules` keep a call made where nobody can be asked (a hook's own agent) from running: a deny
@@ -162,10 +216,10 @@ export function ruleRefusal(
   if (rules.length === 0) return undefined;
   const first = firstRule(rules, tools, call, workspace);
   const deny = first('deny');
-  if (deny) return `denied by your permission rule ${deny.rule.text} (${deny.file})`;
+  if (deny) return `denied by ${ruleText(deny)}${whatText(deny)}`;
   const ask = first('ask');
   if (ask)
-    return `your permission rule ${ask.rule.text} (${ask.file}) asks a person before this call, and nobody can be asked here`;
+    return `${ruleText(ask)} asks a person before this call, and nobody can be asked here${whatText(ask)}`;
   return undefined;
 }
 
@@ -195,16 +249,12 @@ export function createPermissionRulesHook(
       const first = firstRule(rules, ctx.tools, call, ctx.workspace.root);
       const deny = first('deny');
       if (deny) {
-        const reason = `your permission rule ${deny.rule.text} (${deny.file})`;
+        const reason = `${ruleText(deny)}${whatText(deny)}`;
         return refuse(ctx, call, reason, `denied by ${reason}`);
       }
       const ask = first('ask');
       if (ask)
-        askByRule(
-          ctx.state,
-          call.id,
-          `your permission rule ${ask.rule.text} (${ask.file}) asks before this call`,
-        );
+        askByRule(ctx.state, call.id, `${ruleText(ask)} asks before this call${whatText(ask)}`);
       else if (first('allow')) allowByHook(ctx.state, call.id);
       return next(call);
     },
