@@ -3,7 +3,7 @@
  * whole run, as at home: deny refuses whatever the mode, hooks off included; ask always asks; allow
  * lifts the mode's prompt, a workspace's allow only once it is trusted (docs/security.md).
  */
-import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createWorkbench } from '../../src/main/api/workbench.ts';
@@ -11,6 +11,10 @@ import type { Workbench } from '../../src/main/api/types.ts';
 import type { ApprovalMode } from '../../src/shared/types/index.ts';
 import { createScriptedLlm, type ScriptedTurn } from '../helpers/scripted-llm.ts';
 import { useClaudeSandbox } from '../unit/user-hooks/helpers.ts';
+import { detectSandbox } from '../../src/main/tools/sandbox/index.ts';
+
+const availability = await detectSandbox();
+const bwrapUsable = availability.available && availability.engine === 'bubblewrap';
 
 const env = useClaudeSandbox();
 let wb: Workbench | undefined;
@@ -104,6 +108,60 @@ describe("Claude Code's permission rules", () => {
     const ask = await results([run('wc -l .envrc')], 'ask');
     expect(ask[0]).toMatch(/^Error: the user did not allow execute/);
   });
+
+  it.skipIf(!bwrapUsable)(
+    'Read and Edit deny rules hold in the sandbox for a command that names no file: hidden, read-only; a wildcard elsewhere is said',
+    async () => {
+      const files: Record<string, string> = {
+        '.env': 'TOKEN=canary-top',
+        'sub/.env': 'TOKEN=canary-deep',
+        'secrets/key.pem': 'canary-key',
+        'notes.md': 'keep',
+        'other.txt': 'visible',
+      };
+      for (const [rel, text] of Object.entries(files)) {
+        mkdirSync(join(env.sb.ws, rel, '..'), { recursive: true });
+        writeFileSync(join(env.sb.ws, rel), text);
+      }
+      writeRules(userRules(), {
+        deny: ['Read(./.env)', 'Read(./secrets/**)', 'Edit(./notes.md)', 'Read(~/**/*.pem)'],
+      });
+      const llm = createScriptedLlm([
+        // Through a variable, no file command names the file: only the sandbox stands in the way.
+        run(
+          'for f in .env sub/.env secrets/key.pem other.txt; do printf "%s=[%s] " "$f" "$(cat "$f" 2>&1)"; done',
+        ),
+        run('f=notes.md; echo gone > "$f"'),
+        { text: 'done' },
+      ]);
+      wb = await createWorkbench({
+        home: env.sb.home,
+        workspace: env.sb.ws,
+        llm,
+        interactive: false,
+      });
+      const diagnostics: string[] = [];
+      wb.subscribe((e) => {
+        if (e.event === 'error') diagnostics.push(e.data.message);
+      });
+      await (
+        await wb.chat.send({ text: 'go', approvalMode: 'auto' })
+      ).finished;
+      const told = llm.calls
+        .at(-1)!
+        .request.messages.filter((m) => m.role === 'tool')
+        .map((m) => String(m.content));
+      expect(told[0]).toMatch(
+        /^\.env=\[cat: \.env: Permission denied\] sub\/\.env=\[cat: sub\/\.env: Permission denied\] secrets\/key\.pem=\[cat: secrets\/key\.pem: No such file or directory\] other\.txt=\[visible\]/,
+      );
+      expect(told[0]).toContain('command sandboxed');
+      expect(told[1]).toMatch(/Read-only file system/);
+      expect(readFileSync(join(env.sb.ws, 'notes.md'), 'utf8')).toBe('keep');
+      expect(diagnostics).toEqual([
+        `${userRules()}: Read(~/**/*.pem) keeps the file tools and the commands that name its files from them, not every sandboxed command: a sandbox hides paths, and a pattern with wildcards outside the workspace cannot be listed`,
+      ]);
+    },
+  );
 
   it('ask makes a person approve in auto mode; allow lifts the prompt of ask mode; an untrusted workspace cannot allow', async () => {
     writeRules(userRules(), { ask: ['Bash(git push *)'], allow: ['Bash(echo *)'] });

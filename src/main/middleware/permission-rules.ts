@@ -22,6 +22,8 @@ import { claudeToolName, toClaudeInput, type ToolLookup } from '../user-hooks/cl
 import { isRecord } from '../user-hooks/json-output.ts';
 import { allowByHook, askByRule, denied } from './approval.ts';
 import { callEffects, effectKind } from '../tools/call-policy.ts';
+import { setSandboxDenials } from '../tools/sandbox/index.ts';
+import { rulesNotInSandbox, sandboxDenialsFinder } from './rule-sandbox-paths.ts';
 
 export type RuleBehavior = 'deny' | 'ask' | 'allow';
 
@@ -89,6 +91,10 @@ export async function loadPermissionRules(o: {
       }
     }
   }
+  for (const r of rulesNotInSandbox(rules, { workspace: o.workspace, home: homedir() }))
+    diagnostics.push(
+      `${r.file}: ${r.rule.text} keeps the file tools and the commands that name its files from them, not every sandboxed command: a sandbox hides paths, and a pattern with wildcards outside the workspace cannot be listed`,
+    );
   return { rules, diagnostics };
 }
 
@@ -232,10 +238,20 @@ export function createPermissionRulesHook(
   rules: readonly PermissionRule[],
   readOnly?: { file: string },
 ): Hook {
+  // The sandbox keeps a thread's commands from what its Read and Edit deny rules cover.
+  const sandboxed = new WeakSet<object>();
   return {
     name: permissionRulesInfo.name,
     source: 'builtin',
     async wrapToolCall(ctx, call, next) {
+      if (!sandboxed.has(ctx.state)) {
+        sandboxed.add(ctx.state);
+        const find = sandboxDenialsFinder(rules, {
+          workspace: ctx.workspace.root,
+          home: homedir(),
+        });
+        if (find) setSandboxDenials(ctx.state, find);
+      }
       if (readOnly) {
         const tool = ctx.tools.get(call.name);
         const effects = tool && callEffects(tool, call.args);

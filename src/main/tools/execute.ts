@@ -18,6 +18,7 @@ import {
   detectSandbox,
   takeNetworkGrant,
   wrapCommand,
+  sandboxDenials,
   type CommandSandbox,
   type SandboxAvailability,
 } from './sandbox/index.ts';
@@ -127,6 +128,7 @@ export function createExecuteTool(opts: ExecuteToolOptions = {}): Tool {
                 home: opts.sandbox!.home ?? os.homedir(),
                 workbenchHome: opts.sandbox!.workbenchHome,
                 network: sandbox.network,
+                ...sandboxDenials(ctx.state),
               },
               defaultShell(),
               command,

@@ -155,12 +155,24 @@ function wordValue(bytes: Buffer, word: ShNode): string {
   return text;
 }
 
+/** A path rule's pattern: where it starts, and what it matches relative to there. */
+export interface RulePathPattern {
+  base: string;
+  /** The pattern as written past its prefix, without a trailing `/`. */
+  pattern: string;
+  /** Matches a path relative to `base` (`/`-separated), or any folder it is in. */
+  regex: RegExp;
+  /** True for a pattern without a `/` inside: it matches a name at any depth. */
+  anywhere: boolean;
+}
+
 /**
  * gitignore-style: `//x` from the filesystem root, `~/x` from home, `/x` from the project root,
  * `x` or `./x` from the working folder (the project root here). A pattern without a `/` inside
  * matches a name at any depth; a pattern that matches a folder matches everything in it.
+ * Contract: undefined for an empty pattern (it matches nothing).
  */
-function pathMatches(spec: string, path: string, where: RuleWhere, folder: boolean): boolean {
+export function rulePathPattern(spec: string, where: RuleWhere): RulePathPattern | undefined {
   let base: string;
   let pattern: string;
   if (spec.startsWith('//')) [base, pattern] = ['/', spec.slice(2)];
@@ -168,16 +180,22 @@ function pathMatches(spec: string, path: string, where: RuleWhere, folder: boole
   else if (spec.startsWith('/')) [base, pattern] = [where.workspace, spec.slice(1)];
   else [base, pattern] = [where.workspace, spec.replace(/^\.\//, '')];
   pattern = pattern.replace(/\/+$/, '');
-  if (pattern === '') return false;
+  if (pattern === '') return undefined;
   const anywhere = !pattern.includes('/');
-  const re = new RegExp(`^${anywhere ? '(?:.*/)?' : ''}${globToSource(pattern)}$`);
+  const regex = new RegExp(`^${anywhere ? '(?:.*/)?' : ''}${globToSource(pattern)}$`);
+  return { base, pattern, regex, anywhere };
+}
+
+function pathMatches(spec: string, path: string, where: RuleWhere, folder: boolean): boolean {
+  const rule = rulePathPattern(spec, where);
+  if (!rule) return false;
   const abs = resolve(where.workspace, path);
   return [abs, realOrSelf(abs)].some((p) => {
-    const rel = relative(base, p);
+    const rel = relative(rule.base, p);
     if (rel === '' || rel.startsWith('..') || isAbsolute(rel)) return false;
     const parts = folder ? [...rel.split(sep), 'x'] : rel.split(sep);
     // The path itself or any folder it is in.
-    return parts.some((_, i) => re.test(parts.slice(0, i + 1).join('/')));
+    return parts.some((_, i) => rule.regex.test(parts.slice(0, i + 1).join('/')));
   });
 }
 

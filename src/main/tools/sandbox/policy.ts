@@ -44,6 +44,10 @@ export interface SandboxPolicyInput {
    * script under `$WORKBENCH_HOME/hooks`. Never a credential of `HOME_SECRETS`.
    */
   readable?: string[];
+  /** Paths the user's rules keep from commands (docs/security.md): hidden like the secrets. */
+  deniedRead?: readonly string[];
+  /** Paths inside the workspace the user's rules keep commands from writing: bound read-only. */
+  deniedWrite?: readonly string[];
 }
 
 /** The policy with every path absolute and resolved against the file system. */
@@ -99,16 +103,21 @@ export async function resolveSandboxPolicy(input: SandboxPolicyInput): Promise<S
   const protectedPaths = sandboxProtectedPaths().map((rel) => path.join(ws, rel));
   const readOnly = new Set<string>();
   const placeholders = new Set<string>();
-  for (const p of protectedPaths) {
+  for (const p of [...protectedPaths, ...(input.deniedWrite ?? [])]) {
     const { real, missing } = await resolveExisting(p);
     // Outside the workspace everything is read-only already.
     if (missing === undefined) {
       if (inside(real, ws)) readOnly.add(real);
-    } else if (inside(missing, ws) && missing !== ws) placeholders.add(missing);
+    } else if (inside(missing, ws) && missing !== ws && protectedPaths.includes(p))
+      placeholders.add(missing);
   }
   const hiddenDirs = new Set<string>();
   const hiddenFiles = new Set<string>();
-  const secrets = [...HOME_SECRETS.map((rel) => path.join(input.home, rel)), input.workbenchHome];
+  const secrets = [
+    ...HOME_SECRETS.map((rel) => path.join(input.home, rel)),
+    input.workbenchHome,
+    ...(input.deniedRead ?? []),
+  ];
   for (const p of secrets) {
     const { real, missing } = await resolveExisting(p);
     // Hiding a folder that holds the workspace would hide the workspace too.
@@ -128,14 +137,16 @@ export async function resolveSandboxPolicy(input: SandboxPolicyInput): Promise<S
   }
   // Inside a read-only bound folder nothing can be created, and a mount point cannot be made.
   const covered = (p: string): boolean => [...readOnly].some((r) => r !== p && inside(p, r));
+  // Inside a hidden folder there is nothing left to hide.
+  const underHidden = (p: string): boolean => [...hiddenDirs].some((d) => d !== p && inside(p, d));
   return {
     workspace: ws,
     network: input.network,
-    protectedPaths,
+    protectedPaths: [...protectedPaths, ...(input.deniedWrite ?? [])],
     readOnly: [...readOnly].filter((p) => !covered(p)),
     placeholders: [...placeholders].filter((p) => !covered(p)),
-    hiddenDirs: [...hiddenDirs],
-    hiddenFiles: [...hiddenFiles],
+    hiddenDirs: [...hiddenDirs].filter((p) => !underHidden(p)),
+    hiddenFiles: [...hiddenFiles].filter((p) => !underHidden(p)),
     readable: [...readable],
   };
 }

@@ -1,0 +1,120 @@
+/**
+ * The files `Read(…)` and `Edit(…)` deny rules cover, as a sandbox holds them: bubblewrap and
+ * seatbelt take paths, not patterns, so a rule's pattern is turned into the paths it covers now —
+ * one path when it names one, the matching files and folders of the workspace when it has
+ * wildcards or matches a name at any depth (`.env`). A wildcard pattern elsewhere (`~/**\/*.pem`)
+ * cannot be listed without walking the whole disk: it is reported, not hidden.
+ */
+import { readdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { rulePathPattern, type RuleWhere } from '../user-hooks/claude-rules.ts';
+import type { SandboxDenials } from '../tools/sandbox/index.ts';
+import type { PermissionRule } from './permission-rules.ts';
+
+const WILDCARD = /[*?[\]{}]/;
+/** Entries of the workspace looked at per command, at most. */
+const MAX_ENTRIES = 50_000;
+/** Paths one command is kept from, at most (each is a mount). */
+const MAX_PATHS = 2_000;
+/** Folders a walk does not enter: a pattern that means them names them (`.git/config`). */
+const NOT_ENTERED = new Set(['.git', 'node_modules']);
+const WRITE_TOOLS = new Set(['Edit', 'Write', 'MultiEdit', 'NotebookEdit']);
+
+type Target = { kind: 'path'; path: string } | { kind: 'walk'; regex: RegExp } | { kind: 'none' };
+
+/** How a rule's pattern becomes paths. */
+function targetOf(spec: string, where: RuleWhere): Target {
+  const p = rulePathPattern(spec, where);
+  if (!p) return { kind: 'none' };
+  // `dir/**` and `dir/*` cover the folder: hiding the folder covers them.
+  const folder = p.pattern.replace(/\/\*\*?$/, '');
+  const named = !WILDCARD.test(folder);
+  if (p.base !== where.workspace)
+    return named ? { kind: 'path', path: join(p.base, folder) } : { kind: 'none' };
+  if (named && !p.anywhere) return { kind: 'path', path: join(p.base, folder) };
+  return { kind: 'walk', regex: p.regex };
+}
+
+/** A deny rule a sandbox can hold, with the access it denies. */
+interface SandboxRule {
+  rule: PermissionRule;
+  spec: string;
+  access: 'read' | 'write';
+}
+
+/** The deny rules a sandbox can hold: `Read(…)` ones for reading, `Edit(…)` (and `Write(…)`) ones for writing. */
+function sandboxRules(rules: readonly PermissionRule[]): SandboxRule[] {
+  return rules.flatMap((r): SandboxRule[] => {
+    const spec = r.rule.specifier;
+    if (r.behavior !== 'deny' || spec === undefined || spec === '*') return [];
+    if (r.rule.tool === 'Read') return [{ rule: r, spec, access: 'read' }];
+    if (WRITE_TOOLS.has(r.rule.tool)) return [{ rule: r, spec, access: 'write' }];
+    return [];
+  });
+}
+
+/** The workspace's files and folders (relative, `/`-separated) one of `regexes` matches; a matching folder is not entered. */
+function walkMatches(root: string, regexes: readonly RegExp[]): Map<RegExp, string[]> {
+  const found = new Map<RegExp, string[]>(regexes.map((r) => [r, []]));
+  const queue: string[] = [''];
+  let seen = 0;
+  for (let next = 0; next < queue.length && seen < MAX_ENTRIES; next++) {
+    const dir = queue[next]!;
+    let entries;
+    try {
+      entries = readdirSync(join(root, dir), { withFileTypes: true });
+    } catch {
+      continue;
+    }
+    for (const e of entries) {
+      if (++seen > MAX_ENTRIES) break;
+      const rel = dir ? `${dir}/${e.name}` : e.name;
+      const hits = regexes.filter((r) => r.test(rel));
+      for (const r of hits) found.get(r)!.push(join(root, rel));
+      if (hits.length === 0 && e.isDirectory() && !NOT_ENTERED.has(e.name)) queue.push(rel);
+    }
+  }
+  return found;
+}
+
+/**
+ * How the commands of a run find the paths `rules` keep from them, looked up at each command.
+ * Contract: undefined when no rule covers a path a sandbox can hold.
+ */
+export function sandboxDenialsFinder(
+  rules: readonly PermissionRule[],
+  where: RuleWhere,
+): (() => SandboxDenials) | undefined {
+  const targets = sandboxRules(rules).map((r) => ({ ...r, target: targetOf(r.spec, where) }));
+  if (!targets.some((t) => t.target.kind !== 'none')) return undefined;
+  return () => {
+    const regexes = targets.flatMap((t) => (t.target.kind === 'walk' ? [t.target.regex] : []));
+    const walked = regexes.length
+      ? walkMatches(where.workspace, regexes)
+      : new Map<RegExp, string[]>();
+    const out = { read: [] as string[], write: [] as string[] };
+    for (const t of targets) {
+      const paths =
+        t.target.kind === 'path'
+          ? [t.target.path]
+          : t.target.kind === 'walk'
+            ? (walked.get(t.target.regex) ?? [])
+            : [];
+      out[t.access].push(...paths);
+    }
+    return {
+      deniedRead: [...new Set(out.read)].slice(0, MAX_PATHS),
+      deniedWrite: [...new Set(out.write)].slice(0, MAX_PATHS),
+    };
+  };
+}
+
+/** The deny rules whose files a sandboxed command is not kept from (a wildcard pattern outside the workspace). */
+export function rulesNotInSandbox(
+  rules: readonly PermissionRule[],
+  where: RuleWhere,
+): PermissionRule[] {
+  return sandboxRules(rules)
+    .filter((r) => r.access === 'read' && targetOf(r.spec, where).kind === 'none')
+    .map((r) => r.rule);
+}

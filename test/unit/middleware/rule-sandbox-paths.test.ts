@@ -1,0 +1,97 @@
+/** Read and Edit deny rules as the sandbox holds them: the paths they cover now, and what it cannot list. */
+import { mkdirSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import {
+  rulesNotInSandbox,
+  sandboxDenialsFinder,
+} from '../../../src/main/middleware/rule-sandbox-paths.ts';
+import type { PermissionRule } from '../../../src/main/middleware/permission-rules.ts';
+import { parseClaudeRule, type ClaudeRule } from '../../../src/main/user-hooks/claude-rules.ts';
+import { resolveSandboxPolicy } from '../../../src/main/tools/sandbox/policy.ts';
+
+const base = realpathSync(mkdtempSync(join(tmpdir(), 'wb-rule-sandbox-')));
+const ws = join(base, 'ws');
+const home = join(base, 'home');
+for (const rel of [
+  '.env',
+  'sub/.env',
+  'node_modules/pkg/.env',
+  'secrets/a.pem',
+  'notes.md',
+  'readme.md',
+]) {
+  mkdirSync(join(ws, rel, '..'), { recursive: true });
+  writeFileSync(join(ws, rel), 'x');
+}
+mkdirSync(home);
+writeFileSync(join(home, '.netrc'), 'x');
+afterAll(() => rmSync(base, { recursive: true, force: true }));
+
+const rule = (behavior: PermissionRule['behavior'], text: string): PermissionRule => ({
+  rule: parseClaudeRule(text) as ClaudeRule,
+  behavior,
+  file: 'settings.json',
+});
+const where = { workspace: ws, home };
+
+describe('sandboxDenialsFinder', () => {
+  it('lists what deny rules cover now: names at any depth, folders, literal paths; not ask or Bash rules', () => {
+    const rules = [
+      rule('deny', 'Read(./.env)'),
+      rule('deny', 'Read(./secrets/**)'),
+      rule('deny', 'Edit(./notes.md)'),
+      rule('deny', 'Read(~/.netrc)'),
+      rule('ask', 'Read(./readme.md)'),
+      rule('deny', 'Bash(rm *)'),
+    ];
+    const find = sandboxDenialsFinder(rules, where)!;
+    const found = find();
+    expect(found.deniedRead.sort()).toEqual(
+      [join(ws, '.env'), join(ws, 'sub', '.env'), join(ws, 'secrets'), join(home, '.netrc')].sort(),
+    );
+    expect(found.deniedWrite).toEqual([join(ws, 'notes.md')]);
+    // A file made after the last command is found at the next.
+    mkdirSync(join(ws, 'late'));
+    writeFileSync(join(ws, 'late', '.env'), 'x');
+    expect(find().deniedRead).toContain(join(ws, 'late', '.env'));
+  });
+
+  it('has nothing to do without a deny rule for a path; says which patterns it cannot list', () => {
+    expect(
+      sandboxDenialsFinder([rule('deny', 'Bash(curl *)'), rule('allow', 'Read(./x)')], where),
+    ).toBeUndefined();
+    const rules = [
+      rule('deny', 'Read(~/**/*.pem)'),
+      rule('deny', 'Read(//etc/ssl/private)'),
+      rule('deny', 'Read(*.key)'),
+    ];
+    expect(rulesNotInSandbox(rules, where).map((r) => r.rule.text)).toEqual(['Read(~/**/*.pem)']);
+  });
+});
+
+describe('resolveSandboxPolicy with denied paths', () => {
+  it('hides what exists, once, never a folder holding the workspace; denied writes are read-only', async () => {
+    const policy = await resolveSandboxPolicy({
+      workspace: ws,
+      home,
+      workbenchHome: join(home, 'wb'),
+      network: false,
+      deniedRead: [
+        join(ws, 'secrets'),
+        join(ws, 'secrets', 'a.pem'),
+        join(ws, '.env'),
+        join(ws, 'missing'),
+        base,
+      ],
+      deniedWrite: [join(ws, 'notes.md')],
+    });
+    expect(policy.hiddenDirs).toContain(join(ws, 'secrets'));
+    expect(policy.hiddenFiles).toContain(join(ws, '.env'));
+    expect(policy.hiddenFiles).not.toContain(join(ws, 'secrets', 'a.pem'));
+    expect([...policy.hiddenDirs, ...policy.hiddenFiles]).not.toContain(base);
+    expect([...policy.hiddenDirs, ...policy.hiddenFiles]).not.toContain(join(ws, 'missing'));
+    expect(policy.readOnly).toContain(join(ws, 'notes.md'));
+  });
+});
