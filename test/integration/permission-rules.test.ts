@@ -73,7 +73,7 @@ describe("Claude Code's permission rules", () => {
     writeFileSync(join(env.sb.ws, 'sub', '.env'), 'TOKEN=2\n');
     writeFileSync(join(env.sb.ws, 'notes.md'), 'keep\n');
     writeRules(userRules(), {
-      deny: ['Read(./.env)', 'Edit(./notes.md)'],
+      deny: ['Read(./.env)', 'Edit(./notes.md)', 'Write(./draft.md)'],
       ask: ['Read(./config/**)'],
       allow: ['Read(./.envrc)'],
     });
@@ -86,6 +86,7 @@ describe("Claude Code's permission rules", () => {
         run('echo gone > notes.md'),
         run('cat config/app.yml'),
         run('grep -rn .env README.md; echo searched'),
+        run('echo x | tee draft.md'),
       ],
       'auto',
     );
@@ -102,6 +103,9 @@ describe("Claude Code's permission rules", () => {
     );
     // grep's first word is its pattern, not a file.
     expect(told[5]).toMatch(/searched\n/);
+    expect(told[6]).toBe(
+      `Error: denied by ${rule('Write(./draft.md)')}: this command writes draft.md`,
+    );
     expect(existsSync(join(env.sb.ws, 'notes.md'))).toBe(true);
     await wb!.close();
     // An allow rule for a file never lets a command run by itself.

@@ -169,7 +169,7 @@ function firstRule(
   const files = () =>
     (named ??= typeof command === 'string' ? bashFilePaths(command, workspace, where.home) : []);
   const pathRule = (r: PermissionRule) =>
-    r.rule.specifier !== undefined && (r.rule.tool === 'Read' || r.rule.tool === 'Edit');
+    r.rule.specifier !== undefined && ['Read', 'Edit', 'Write'].includes(r.rule.tool);
   return (behavior) => {
     const direct = rules.find(
       (r) => r.behavior === behavior && claudeRuleMatches(r.rule, subject, where),
@@ -183,7 +183,7 @@ function firstRule(
           {
             tool: f.tool,
             input:
-              f.tool === 'Read' || f.tool === 'Edit' ? { file_path: f.path } : { path: f.path },
+              f.tool === 'Read' || f.tool === 'Write' ? { file_path: f.path } : { path: f.path },
           },
           where,
         ),

@@ -21,8 +21,11 @@ export interface NamedPath {
   /** Absolute path, not resolved through links (the rules look at both). */
   path: string;
   access: 'read' | 'write';
-  /** The tool a Claude Code rule would see doing it: a folder listed or searched is `LS` or `Grep`. */
-  tool: 'Read' | 'Edit' | 'LS' | 'Grep';
+  /**
+   * The tool a Claude Code rule would see doing it: `Write` for a write (so `Edit(…)` and
+   * `Write(…)` rules both cover it), `LS` or `Grep` for a folder listed or searched.
+   */
+  tool: 'Read' | 'Write' | 'LS' | 'Grep';
 }
 
 /** A word as the shell passes it on; `glob` when the shell expands it to the files it matches. */
@@ -205,10 +208,10 @@ function namedByCall(argv: Array<Word | undefined>): Named[] {
     word: word(text),
   });
   if (READERS.has(name)) return ops.map(as('Read', 'read'));
-  if (WRITERS.has(name)) return ops.map(as('Edit', 'write'));
+  if (WRITERS.has(name)) return ops.map(as('Write', 'write'));
   if (name === 'cp' || name === 'install' || name === 'ln')
     return ops.map((t, k) =>
-      k === ops.length - 1 ? as('Edit', 'write')(t) : as('Read', 'read')(t),
+      k === ops.length - 1 ? as('Write', 'write')(t) : as('Read', 'read')(t),
     );
   const search = SEARCHERS[name];
   if (search) {
@@ -218,7 +221,7 @@ function namedByCall(argv: Array<Word | undefined>): Named[] {
       options.some((o) => o === '-i' || o === '--in-place' || /^-[a-zA-Z]*i/.test(o));
     return files.map(
       inPlace
-        ? as('Edit', 'write')
+        ? as('Write', 'write')
         : name === 'sed' || name.endsWith('awk')
           ? as('Read', 'read')
           : as('Grep', 'read'),
@@ -237,7 +240,7 @@ function namedByCall(argv: Array<Word | undefined>): Named[] {
       return m
         ? [
             {
-              tool: m[1] === 'of' ? 'Edit' : 'Read',
+              tool: m[1] === 'of' ? 'Write' : 'Read',
               access: m[1] === 'of' ? 'write' : 'read',
               word: { text: m[2]!, glob: false },
             } as const,
@@ -285,7 +288,7 @@ export function bashFilePaths(command: string, workspace: string, home: string):
         SH_OP.appAll,
         SH_OP.dplOut,
       ] as number[];
-      if (writes.includes(op)) add('Edit', 'write', word);
+      if (writes.includes(op)) add('Write', 'write', word);
       if (op === SH_OP.redirIn || op === SH_OP.rdrInOut) add('Read', 'read', word);
     }
   });

@@ -1,4 +1,4 @@
-/** The files a command names for Claude Code's Read and Edit rules: file commands, redirections, globs, cd. */
+/** The files a command names for Claude Code's Read and Write rules: file commands, redirections, globs, cd. */
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -21,22 +21,22 @@ describe('bashFilePaths', () => {
   it('reads and writes of file commands, past options, wrappers and pipes', () => {
     expect(named('cat -n ./.env | head -3')).toEqual(['read Read .env']);
     expect(named('timeout 5 nice tail -- -odd')).toEqual(['read Read -odd']);
-    expect(named('rm -rf build && mkdir out')).toEqual(['write Edit build', 'write Edit out']);
-    expect(named('cp .env /tmp/copy')).toEqual(['read Read .env', 'write Edit /tmp/copy']);
-    expect(named('dd if=.env of=out.bin')).toEqual(['read Read .env', 'write Edit out.bin']);
+    expect(named('rm -rf build && mkdir out')).toEqual(['write Write build', 'write Write out']);
+    expect(named('cp .env /tmp/copy')).toEqual(['read Read .env', 'write Write /tmp/copy']);
+    expect(named('dd if=.env of=out.bin')).toEqual(['read Read .env', 'write Write out.bin']);
   });
 
   it("a search's first word is its pattern unless an option gives one; sed -i writes", () => {
     expect(named('grep -n TOKEN .env')).toEqual(['read Grep .env']);
     expect(named('grep -e .env a.txt')).toEqual(['read Grep a.txt']);
     expect(named("sed -n '1p' a.txt")).toEqual(['read Read a.txt']);
-    expect(named("sed -i 's/a/b/' a.txt")).toEqual(['write Edit a.txt']);
+    expect(named("sed -i 's/a/b/' a.txt")).toEqual(['write Write a.txt']);
     expect(named('find secrets -name "*.key"')).toEqual(['read LS secrets']);
   });
 
   it('redirections, ~/ and cd; a glob as the shell expands it', () => {
     expect(named('echo x > .env; wc -l < a.txt 2>/dev/null')).toEqual([
-      'write Edit .env',
+      'write Write .env',
       'read Read a.txt',
     ]);
     expect(named('cat ~/.ssh/id_rsa')).toEqual(['read Read /home/someone/.ssh/id_rsa']);
