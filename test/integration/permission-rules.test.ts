@@ -31,19 +31,28 @@ function writeRules(file: string, permissions: object): void {
 }
 const run = (command: string) => ({ toolCalls: [{ name: 'execute', args: { command } }] });
 
-/** Runs the script and returns what the model was told for each tool call. */
+/** Runs the script; returns what the model was told for each tool call, and the run's diagnostics. */
+async function runScript(script: ScriptedTurn[], approvalMode: ApprovalMode, noHooks = false) {
+  const llm = createScriptedLlm([...script, { text: 'done' }]);
+  wb = await createWorkbench({ home: env.sb.home, workspace: env.sb.ws, llm, interactive: false });
+  const diagnostics: string[] = [];
+  wb.subscribe((e) => {
+    if (e.event === 'error') diagnostics.push(e.data.message);
+  });
+  await (
+    await wb.chat.send({ text: 'go', approvalMode, noHooks })
+  ).finished;
+  const last = llm.calls.at(-1)!.request.messages;
+  return { told: last.filter((m) => m.role === 'tool').map((m) => String(m.content)), diagnostics };
+}
+
+/** What the model was told for each tool call of the script. */
 async function results(
   script: ScriptedTurn[],
   approvalMode: ApprovalMode,
   noHooks = false,
 ): Promise<string[]> {
-  const llm = createScriptedLlm([...script, { text: 'done' }]);
-  wb = await createWorkbench({ home: env.sb.home, workspace: env.sb.ws, llm, interactive: false });
-  await (
-    await wb.chat.send({ text: 'go', approvalMode, noHooks })
-  ).finished;
-  const last = llm.calls.at(-1)!.request.messages;
-  return last.filter((m) => m.role === 'tool').map((m) => String(m.content));
+  return (await runScript(script, approvalMode, noHooks)).told;
 }
 
 describe("Claude Code's permission rules", () => {
@@ -130,31 +139,16 @@ describe("Claude Code's permission rules", () => {
       writeRules(userRules(), {
         deny: ['Read(./.env)', 'Read(./secrets/**)', 'Edit(./notes.md)', 'Read(~/**/*.pem)'],
       });
-      const llm = createScriptedLlm([
-        // Through a variable, no file command names the file: only the sandbox stands in the way.
-        run(
-          'for f in .env sub/.env secrets/key.pem other.txt; do printf "%s=[%s] " "$f" "$(cat "$f" 2>&1)"; done',
-        ),
-        run('f=notes.md; echo gone > "$f"'),
-        { text: 'done' },
-      ]);
-      wb = await createWorkbench({
-        home: env.sb.home,
-        workspace: env.sb.ws,
-        llm,
-        interactive: false,
-      });
-      const diagnostics: string[] = [];
-      wb.subscribe((e) => {
-        if (e.event === 'error') diagnostics.push(e.data.message);
-      });
-      await (
-        await wb.chat.send({ text: 'go', approvalMode: 'auto' })
-      ).finished;
-      const told = llm.calls
-        .at(-1)!
-        .request.messages.filter((m) => m.role === 'tool')
-        .map((m) => String(m.content));
+      const { told, diagnostics } = await runScript(
+        [
+          // Through a variable, no file command names the file: only the sandbox stands in the way.
+          run(
+            'for f in .env sub/.env secrets/key.pem other.txt; do printf "%s=[%s] " "$f" "$(cat "$f" 2>&1)"; done',
+          ),
+          run('f=notes.md; echo gone > "$f"'),
+        ],
+        'auto',
+      );
       expect(told[0]).toMatch(
         /^\.env=\[cat: \.env: Permission denied\] sub\/\.env=\[cat: sub\/\.env: Permission denied\] secrets\/key\.pem=\[cat: secrets\/key\.pem: No such file or directory\] other\.txt=\[visible\]/,
       );
@@ -182,26 +176,12 @@ describe("Claude Code's permission rules", () => {
 
   it('a rule that does not parse is a diagnostic of the run, and the others still hold', async () => {
     writeRules(userRules(), { deny: ['Bash(rm *', 42, 'Bash(rm *)'] });
-    const llm = createScriptedLlm([run('rm -f x'), { text: 'done' }]);
-    wb = await createWorkbench({
-      home: env.sb.home,
-      workspace: env.sb.ws,
-      llm,
-      interactive: false,
-    });
-    const diagnostics: string[] = [];
-    wb.subscribe((e) => {
-      if (e.event === 'error') diagnostics.push(e.data.message);
-    });
-    await (
-      await wb.chat.send({ text: 'go', approvalMode: 'auto' })
-    ).finished;
+    const { told, diagnostics } = await runScript([run('rm -f x')], 'auto');
     expect(diagnostics).toEqual([
       `${userRules()}: permissions.deny: "Bash(rm *" is not a permission rule (Tool or Tool(pattern))`,
       `${userRules()}: permissions.deny: 42 is not a rule`,
     ]);
-    const tool = llm.calls.at(-1)!.request.messages.find((m) => m.role === 'tool');
-    expect(tool?.content).toBe(`Error: denied by your permission rule Bash(rm *) (${userRules()})`);
+    expect(told[0]).toBe(`Error: denied by your permission rule Bash(rm *) (${userRules()})`);
   });
 
   it("an administrator's managed settings hold too: their deny wins over the user's allow", async () => {

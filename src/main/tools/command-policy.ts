@@ -9,12 +9,14 @@ import { tmpdir } from 'node:os';
 import { basename, dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
 import { protectedPathWhy } from './protected-paths.ts';
 import {
+  NOT_A_FILE,
   SH_OP,
   child,
   list,
   nodeKey,
   nodeType,
   parseShell,
+  redirectAccess,
   walkShell,
   type ShNode,
 } from './shell-syntax.ts';
@@ -264,8 +266,6 @@ const HOME_SECRETS = [
   '.azure',
   '.workbench',
 ];
-/** Redirection targets that are not files. */
-const HARMLESS_TARGETS = /^\/dev\/(null|stdout|stderr|tty|fd\/[0-9]+)$/;
 /** Placeholder for the part of a word only known when it runs. */
 const DYNAMIC = '\u0000';
 
@@ -776,7 +776,7 @@ function checkWrite(st: State, name: string, target: Arg): void {
     st.plain.add(`this command's ${name} writes ${show(target)}, a path only known when it runs`);
     return;
   }
-  if (HARMLESS_TARGETS.test(target.text)) return;
+  if (NOT_A_FILE.test(target.text)) return;
   for (const abs of resolveArg(st, target)) {
     if (abs === undefined)
       st.plain.add(
@@ -833,18 +833,9 @@ function checkRedirect(st: State, node: ShNode): void {
   const word = child(node, 'Word');
   if (!word) return;
   const target = argOf(st, word);
-  const writes = [
-    SH_OP.redirOut,
-    SH_OP.appOut,
-    SH_OP.rdrInOut,
-    SH_OP.clbOut,
-    SH_OP.rdrAll,
-    SH_OP.appAll,
-  ].includes(op as never);
-  const dup = op === SH_OP.dplOut || op === SH_OP.dplIn;
-  if (dup && /^([0-9]+-?|-)$/.test(target.text)) return;
-  if (writes || op === SH_OP.dplOut) checkWrite(st, 'redirection', target);
-  if (op === SH_OP.redirIn || op === SH_OP.rdrInOut) checkSecret(st, target);
+  const access = redirectAccess(op, target.text);
+  if (access.writes) checkWrite(st, 'redirection', target);
+  if (access.reads) checkSecret(st, target);
 }
 
 /** The word as text after quote removal; expansions become DYNAMIC. */

@@ -96,3 +96,29 @@ export const SH_OP = {
   appAll: 65,
   paramTransform: 84,
 } as const;
+
+/** Redirection targets that are not files (`2>/dev/null`, `>/dev/stderr`). */
+export const NOT_A_FILE = /^\/dev\/(null|stdout|stderr|tty|fd\/[0-9]+)$/;
+
+const WRITING_REDIRECTS: readonly number[] = [
+  SH_OP.redirOut,
+  SH_OP.appOut,
+  SH_OP.rdrInOut,
+  SH_OP.clbOut,
+  SH_OP.rdrAll,
+  SH_OP.appAll,
+  SH_OP.dplOut,
+];
+
+/**
+ * What a redirection with operator `op` does to the file `target` names: `>`, `>>`, `>|`, `&>`,
+ * `<>` and `>&name` write it, `<` and `<>` read it; `2>&1` and `<&-` name no file.
+ */
+export function redirectAccess(op: number, target: string): { writes: boolean; reads: boolean } {
+  const dup = op === SH_OP.dplOut || op === SH_OP.dplIn;
+  if (dup && /^([0-9]+-?|-)$/.test(target)) return { writes: false, reads: false };
+  return {
+    writes: WRITING_REDIRECTS.includes(op),
+    reads: op === SH_OP.redirIn || op === SH_OP.rdrInOut,
+  };
+}

@@ -11,8 +11,9 @@ import {
   child,
   list,
   nodeType,
+  NOT_A_FILE,
   parseShell,
-  SH_OP,
+  redirectAccess,
   walkShell,
   type ShNode,
 } from '../tools/shell-syntax.ts';
@@ -277,19 +278,10 @@ export function bashFilePaths(command: string, workspace: string, home: string):
       const op = node.Op as number;
       const target = child(node, 'Word');
       const word = target && wordText(target, home);
-      if (!word || /^\/dev\/(null|stdout|stderr|tty|fd\/[0-9]+)$/.test(word.text)) return;
-      if ((op === SH_OP.dplOut || op === SH_OP.dplIn) && /^([0-9]+-?|-)$/.test(word.text)) return;
-      const writes = [
-        SH_OP.redirOut,
-        SH_OP.appOut,
-        SH_OP.rdrInOut,
-        SH_OP.clbOut,
-        SH_OP.rdrAll,
-        SH_OP.appAll,
-        SH_OP.dplOut,
-      ] as number[];
-      if (writes.includes(op)) add('Write', 'write', word);
-      if (op === SH_OP.redirIn || op === SH_OP.rdrInOut) add('Read', 'read', word);
+      if (!word || NOT_A_FILE.test(word.text)) return;
+      const access = redirectAccess(op, word.text);
+      if (access.writes) add('Write', 'write', word);
+      if (access.reads) add('Read', 'read', word);
     }
   });
   return out;
