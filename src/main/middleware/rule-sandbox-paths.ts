@@ -54,7 +54,10 @@ function sandboxRules(rules: readonly PermissionRule[]): SandboxRule[] {
 }
 
 /** The workspace's files and folders (relative, `/`-separated) one of `regexes` matches; a matching folder is not entered. */
-function walkMatches(root: string, regexes: readonly RegExp[]): Map<RegExp, string[]> {
+function walkMatches(
+  root: string,
+  regexes: readonly RegExp[],
+): { found: Map<RegExp, string[]>; complete: boolean } {
   const found = new Map<RegExp, string[]>(regexes.map((r) => [r, []]));
   const queue: string[] = [''];
   let seen = 0;
@@ -74,7 +77,7 @@ function walkMatches(root: string, regexes: readonly RegExp[]): Map<RegExp, stri
       if (hits.length === 0 && e.isDirectory() && !NOT_ENTERED.has(e.name)) queue.push(rel);
     }
   }
-  return found;
+  return { found, complete: seen <= MAX_ENTRIES };
 }
 
 /**
@@ -89,23 +92,32 @@ export function sandboxDenialsFinder(
   if (!targets.some((t) => t.target.kind !== 'none')) return undefined;
   return () => {
     const regexes = targets.flatMap((t) => (t.target.kind === 'walk' ? [t.target.regex] : []));
-    const walked = regexes.length
-      ? walkMatches(where.workspace, regexes)
-      : new Map<RegExp, string[]>();
-    const out = { read: [] as string[], write: [] as string[] };
+    const walked = regexes.length ? walkMatches(where.workspace, regexes) : undefined;
+    const out = { read: new Set<string>(), write: new Set<string>() };
     for (const t of targets) {
       const paths =
         t.target.kind === 'path'
           ? [t.target.path]
           : t.target.kind === 'walk'
-            ? (walked.get(t.target.regex) ?? [])
+            ? (walked?.found.get(t.target.regex) ?? [])
             : [];
-      out[t.access].push(...paths);
+      for (const p of paths) out[t.access].add(p);
     }
-    return {
-      deniedRead: [...new Set(out.read)].slice(0, MAX_PATHS),
-      deniedWrite: [...new Set(out.write)].slice(0, MAX_PATHS),
-    };
+    const limits = [
+      ...(walked?.complete === false
+        ? [
+            `the sandbox looked for the files your permission rules cover among the workspace's first ${MAX_ENTRIES} entries only`,
+          ]
+        : []),
+      ...(out.read.size + out.write.size > MAX_PATHS
+        ? [
+            `the sandbox held ${MAX_PATHS} of the ${out.read.size + out.write.size} paths your permission rules cover from this command, not the rest`,
+          ]
+        : []),
+    ];
+    const read = [...out.read].slice(0, MAX_PATHS);
+    const write = [...out.write].slice(0, MAX_PATHS - read.length);
+    return { deniedRead: read, deniedWrite: write, ...(limits.length ? { limits } : {}) };
   };
 }
 

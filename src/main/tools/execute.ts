@@ -119,6 +119,7 @@ export function createExecuteTool(opts: ExecuteToolOptions = {}): Tool {
       if (sandbox?.kind === 'refused') throw new ToolError(`not run: ${sandbox.reason}`);
       // Both snapshots are taken outside the sandbox's setup, which may place masks in the workspace.
       const finishSnapshot = await opts.snapshot?.(ctx.workspace.root, ctx.callId);
+      const denials = sandbox?.kind === 'sandboxed' ? sandboxDenials(ctx.state) : undefined;
       const wrapped =
         sandbox?.kind === 'sandboxed'
           ? await wrapCommand(
@@ -128,7 +129,8 @@ export function createExecuteTool(opts: ExecuteToolOptions = {}): Tool {
                 home: opts.sandbox!.home ?? os.homedir(),
                 workbenchHome: opts.sandbox!.workbenchHome,
                 network: sandbox.network,
-                ...sandboxDenials(ctx.state),
+                deniedRead: denials?.deniedRead,
+                deniedWrite: denials?.deniedWrite,
               },
               defaultShell(),
               command,
@@ -154,7 +156,7 @@ export function createExecuteTool(opts: ExecuteToolOptions = {}): Tool {
         await wrapped?.cleanup();
       }
       const status = result.timedOut ? 'timeout' : result.cancelled ? 'cancelled' : 'ok';
-      const notes = (await finishSnapshot?.()) ?? [];
+      const notes = [...(denials?.limits ?? []), ...((await finishSnapshot?.()) ?? [])];
       const content = formatResult(result, timeoutMs, sandbox, notes);
       return { content, status, streams: { stdout: result.stdout, stderr: result.stderr } };
     },

@@ -138,7 +138,8 @@ function wordText(word: ShNode, home: string): Word | undefined {
 function filesOf(word: Word, cwd: string): string[] {
   if (!word.glob) return [resolve(cwd, word.text)];
   try {
-    const matches = globSync(word.text, { cwd }).slice(0, MAX_GLOB_MATCHES);
+    // Without globstar (bash's default) `**` is `*`: a glob never walks a tree.
+    const matches = globSync(word.text.replace(/\*\*+/g, '*'), { cwd }).slice(0, MAX_GLOB_MATCHES);
     return matches.length ? matches.map((m) => resolve(cwd, m)) : [resolve(cwd, word.text)];
   } catch {
     return [];

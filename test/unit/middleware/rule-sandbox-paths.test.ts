@@ -69,6 +69,19 @@ describe('sandboxDenialsFinder', () => {
     ];
     expect(rulesNotInSandbox(rules, where).map((r) => r.rule.text)).toEqual(['Read(~/**/*.pem)']);
   });
+
+  it('holds at most 2,000 paths from one command, and says so', () => {
+    const many = join(ws, 'many');
+    mkdirSync(many);
+    for (let i = 0; i < 2_005; i++) writeFileSync(join(many, `f${i}.key`), 'x');
+    const found = sandboxDenialsFinder([rule('deny', 'Read(./many/*.key)')], where)!();
+    expect(found.deniedRead).toHaveLength(2_000);
+    expect(found.limits).toEqual([
+      'the sandbox held 2000 of the 2005 paths your permission rules cover from this command, not the rest',
+    ]);
+    rmSync(many, { recursive: true });
+    expect(sandboxDenialsFinder([rule('deny', 'Read(./.env)')], where)!().limits).toBeUndefined();
+  });
 });
 
 describe('resolveSandboxPolicy with denied paths', () => {

@@ -1,12 +1,15 @@
 /** The files a command names for Claude Code's Read and Write rules: file commands, redirections, globs, cd. */
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { bashFilePaths } from '../../../src/main/user-hooks/bash-file-paths.ts';
 
 const ws = mkdtempSync(join(tmpdir(), 'wb-bash-paths-'));
-for (const name of ['.env', '.envrc', 'a.txt']) writeFileSync(join(ws, name), '');
+for (const name of ['.env', '.envrc', 'a.txt', 'sub/.env', 'sub/deep/.env']) {
+  mkdirSync(join(ws, name, '..'), { recursive: true });
+  writeFileSync(join(ws, name), '');
+}
 afterAll(() => rmSync(ws, { recursive: true, force: true }));
 const home = '/home/someone';
 
@@ -42,6 +45,8 @@ describe('bashFilePaths', () => {
     expect(named('cat ~/.ssh/id_rsa')).toEqual(['read Read /home/someone/.ssh/id_rsa']);
     expect(named('cd sub && cat .env')).toEqual(['read Read sub/.env']);
     expect(named('head .e*')).toEqual(['read Read .env', 'read Read .envrc']);
+    // Without globstar, bash's default, `**` is `*`: one folder deep, never a walk of the tree.
+    expect(named('cat **/.env')).toEqual(['read Read sub/.env']);
   });
 
   it('names nothing it cannot know before the command runs, or a program that opens files itself', () => {

@@ -9,6 +9,8 @@ export interface SandboxDenials {
   deniedRead: string[];
   /** Paths sandboxed commands cannot write. */
   deniedWrite: string[];
+  /** What was not held from the command and why (a limit was reached), for its result. */
+  limits?: string[];
 }
 
 const finders = new WeakMap<object, () => SandboxDenials>();
