@@ -32,6 +32,11 @@ export interface PermissionRule {
   behavior: RuleBehavior;
   /** The settings file that holds it (named when it refuses or asks). */
   file: string;
+  /**
+   * From a workspace not trusted yet: it refuses what it covers, but the sandbox hides or keeps
+   * read-only for it only what lies in the workspace (a repository cannot hide `/usr` from commands).
+   */
+  untrusted?: true;
 }
 
 export interface LoadedPermissionRules {
@@ -87,7 +92,13 @@ export async function loadPermissionRules(o: {
             : `${JSON.stringify(text)} is not a rule`;
         if (typeof rule === 'string')
           diagnostics.push(`${f.path}: permissions.${behavior}: ${rule}`);
-        else rules.push({ rule, behavior, file: f.path });
+        else
+          rules.push({
+            rule,
+            behavior,
+            file: f.path,
+            ...(f.scope === 'workspace' && !o.trusted ? { untrusted: true as const } : {}),
+          });
       }
     }
   }

@@ -5,8 +5,8 @@
  * wildcards or matches a name at any depth (`.env`). A wildcard pattern elsewhere (`~/**\/*.pem`)
  * cannot be listed without walking the whole disk: it is reported, not hidden.
  */
-import { readdirSync } from 'node:fs';
-import { join } from 'node:path';
+import { readdirSync, realpathSync } from 'node:fs';
+import { isAbsolute, join, relative } from 'node:path';
 import { rulePathPattern, type RuleWhere } from '../user-hooks/claude-rules.ts';
 import type { SandboxDenials } from '../tools/sandbox/index.ts';
 import type { PermissionRule } from './permission-rules.ts';
@@ -80,6 +80,16 @@ function walkMatches(
   return { found, complete: seen <= MAX_ENTRIES };
 }
 
+/** Whether `path`, links followed, lies in `workspace` (a missing path does not). */
+function realInside(path: string, workspace: string): boolean {
+  try {
+    const rel = relative(workspace, realpathSync(path));
+    return rel === '' || (!rel.startsWith('..') && !isAbsolute(rel));
+  } catch {
+    return false;
+  }
+}
+
 /**
  * How the commands of a run find the paths `rules` keep from them, looked up at each command.
  * Contract: undefined when no rule covers a path a sandbox can hold.
@@ -101,7 +111,8 @@ export function sandboxDenialsFinder(
           : t.target.kind === 'walk'
             ? (walked?.found.get(t.target.regex) ?? [])
             : [];
-      for (const p of paths) out[t.access].add(p);
+      for (const p of paths)
+        if (!t.rule.untrusted || realInside(p, where.workspace)) out[t.access].add(p);
     }
     const limits = [
       ...(walked?.complete === false

@@ -1,5 +1,5 @@
 /** Read and Edit deny rules as the sandbox holds them: the paths they cover now, and what it cannot list. */
-import { mkdirSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, realpathSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -7,7 +7,10 @@ import {
   rulesNotInSandbox,
   sandboxDenialsFinder,
 } from '../../../src/main/middleware/rule-sandbox-paths.ts';
-import type { PermissionRule } from '../../../src/main/middleware/permission-rules.ts';
+import {
+  loadPermissionRules,
+  type PermissionRule,
+} from '../../../src/main/middleware/permission-rules.ts';
 import { parseClaudeRule, type ClaudeRule } from '../../../src/main/user-hooks/claude-rules.ts';
 import { resolveSandboxPolicy } from '../../../src/main/tools/sandbox/policy.ts';
 
@@ -81,6 +84,48 @@ describe('sandboxDenialsFinder', () => {
     ]);
     rmSync(many, { recursive: true });
     expect(sandboxDenialsFinder([rule('deny', 'Read(./.env)')], where)!().limits).toBeUndefined();
+  });
+
+  it("an untrusted workspace's rules hold in the sandbox only inside it, links followed", () => {
+    symlinkSync(home, join(ws, 'to-home'));
+    const untrusted = (text: string) => ({ ...rule('deny', text), untrusted: true as const });
+    const found = sandboxDenialsFinder(
+      [
+        untrusted('Read(//usr)'),
+        untrusted('Read(./to-home)'),
+        untrusted('Read(./.env)'),
+        untrusted('Edit(~/.netrc)'),
+      ],
+      where,
+    )!();
+    expect(found.deniedRead).toContain(join(ws, '.env'));
+    expect(found.deniedRead).not.toContain('/usr');
+    expect(found.deniedRead).not.toContain(join(ws, 'to-home'));
+    expect(found.deniedWrite).toEqual([]);
+    rmSync(join(ws, 'to-home'));
+  });
+});
+
+describe('loadPermissionRules', () => {
+  it("marks an untrusted workspace's rules, not the user's, nor a trusted workspace's", async () => {
+    const claudeDir = join(home, '.claude');
+    mkdirSync(claudeDir, { recursive: true });
+    mkdirSync(join(ws, '.claude'), { recursive: true });
+    writeFileSync(
+      join(claudeDir, 'settings.json'),
+      JSON.stringify({ permissions: { deny: ['Read(~/.netrc)'] } }),
+    );
+    writeFileSync(
+      join(ws, '.claude', 'settings.json'),
+      JSON.stringify({ permissions: { deny: ['Read(//usr)'] } }),
+    );
+    const marks = async (trusted: boolean) =>
+      (await loadPermissionRules({ workspace: ws, home, trusted, claudeDir })).rules.map(
+        (r) => `${r.rule.text}${r.untrusted ? ' untrusted' : ''}`,
+      );
+    expect((await marks(false)).sort()).toEqual(['Read(//usr) untrusted', 'Read(~/.netrc)']);
+    expect((await marks(true)).sort()).toEqual(['Read(//usr)', 'Read(~/.netrc)']);
+    rmSync(join(ws, '.claude'), { recursive: true });
   });
 });
 
