@@ -6,7 +6,6 @@
  * Deny, then ask, then allow, over every file: a deny anywhere wins (docs/security.md).
  */
 import { homedir } from 'node:os';
-import { isAbsolute, relative } from 'node:path';
 import type { ToolCall, ToolResult } from '../../shared/types/index.ts';
 import type { AgentProfile } from '../agents/profile.ts';
 import type { Hook, MiddlewareInfo, RunContext } from '../pipeline/hook.ts';
@@ -22,6 +21,7 @@ import { claudeToolName, toClaudeInput, type ToolLookup } from '../user-hooks/cl
 import { isRecord } from '../user-hooks/json-output.ts';
 import { allowByHook, askByRule, denied } from './approval.ts';
 import { callEffects, effectKind } from '../tools/call-policy.ts';
+import type { Workspace } from '../tools/workspace.ts';
 import { setSandboxDenials } from '../tools/sandbox/index.ts';
 import { rulesNotInSandbox, sandboxDenialsFinder } from './rule-sandbox-paths.ts';
 
@@ -168,8 +168,9 @@ function firstRule(
   rules: readonly PermissionRule[],
   tools: ToolLookup,
   call: ToolCall,
-  workspace: string,
+  ws: Workspace,
 ): (behavior: RuleBehavior) => RuleMatch | undefined {
+  const workspace = ws.root;
   const subject = {
     tool: claudeToolName(tools, call.name),
     input: toClaudeInput(tools, call.name, call.args, workspace),
@@ -202,17 +203,11 @@ function firstRule(
       if (hit)
         return {
           rule,
-          what: `this command ${hit.access === 'write' ? 'writes' : 'reads'} ${displayPath(hit.path, workspace)}`,
+          what: `this command ${hit.access === 'write' ? 'writes' : 'reads'} ${ws.display(hit.path)}`,
         };
     }
     return undefined;
   };
-}
-
-/** A path as the model and the user see it: relative inside the workspace. */
-function displayPath(path: string, workspace: string): string {
-  const rel = relative(workspace, path);
-  return rel && !rel.startsWith('..') && !isAbsolute(rel) ? rel : path;
 }
 
 /** How a refusal or a prompt names the rule. */
@@ -228,7 +223,7 @@ export function ruleRefusal(
   rules: readonly PermissionRule[],
   tools: ToolLookup,
   call: ToolCall,
-  workspace: string,
+  workspace: Workspace,
 ): string | undefined {
   if (rules.length === 0) return undefined;
   const first = firstRule(rules, tools, call, workspace);
@@ -273,7 +268,7 @@ export function createPermissionRulesHook(
         }
       }
       if (rules.length === 0) return next(call);
-      const first = firstRule(rules, ctx.tools, call, ctx.workspace.root);
+      const first = firstRule(rules, ctx.tools, call, ctx.workspace);
       const deny = first('deny');
       if (deny) {
         const reason = `${ruleText(deny)}${whatText(deny)}`;

@@ -6,7 +6,8 @@
  * cannot be listed without walking the whole disk: it is reported, not hidden.
  */
 import { readdirSync, realpathSync } from 'node:fs';
-import { isAbsolute, join, relative } from 'node:path';
+import { join } from 'node:path';
+import { isInside } from '../tools/path-guard.ts';
 import { rulePathPattern, type RuleWhere } from '../user-hooks/claude-rules.ts';
 import type { SandboxDenials } from '../tools/sandbox/index.ts';
 import type { PermissionRule } from './permission-rules.ts';
@@ -83,8 +84,7 @@ function walkMatches(
 /** Whether `path`, links followed, lies in `workspace` (a missing path does not). */
 function realInside(path: string, workspace: string): boolean {
   try {
-    const rel = relative(workspace, realpathSync(path));
-    return rel === '' || (!rel.startsWith('..') && !isAbsolute(rel));
+    return isInside(realpathSync(path), workspace);
   } catch {
     return false;
   }

@@ -30,6 +30,6 @@ export async function standaloneAgentRunner(o: {
     model: o.model,
     workspace,
     tools,
-    refuse: (call) => ruleRefusal(rules, tools, call, o.workspaceRoot),
+    refuse: (call) => ruleRefusal(rules, tools, call, workspace),
   };
 }

@@ -238,7 +238,7 @@ export function createClaudeHooks(opts: ClaudeHooksOptions, source: HookSource):
     const runner: HandlerRunner = {
       variables: opts.variables,
       model: { llm: ctx.llm, model: ctx.model },
-      agent: async () => ({ llm: ctx.llm, model: ctx.model, workspace: ctx.workspace, tools: ctx.tools, refuse: (call) => ruleRefusal(opts.rules ?? [], ctx.tools, call, ctx.workspace.root) }),
+      agent: async () => ({ llm: ctx.llm, model: ctx.model, workspace: ctx.workspace, tools: ctx.tools, refuse: (call) => ruleRefusal(opts.rules ?? [], ctx.tools, call, ctx.workspace) }),
       mcp: async () => {
         const servers = opts.mcp && managerMcpRunner(opts.mcp, { workspace: ctx.workspace.root, home: ctx.home, settings: ctx.settings, trusted: ctx.trusted }, ctx.workspace);
         return { workspace: ctx.workspace, find: async (name) => ctx.tools.get(name) ?? servers?.find(name) };

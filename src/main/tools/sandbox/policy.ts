@@ -103,14 +103,17 @@ export async function resolveSandboxPolicy(input: SandboxPolicyInput): Promise<S
   const protectedPaths = sandboxProtectedPaths().map((rel) => path.join(ws, rel));
   const readOnly = new Set<string>();
   const placeholders = new Set<string>();
-  for (const p of [...protectedPaths, ...(input.deniedWrite ?? [])]) {
+  const deniedWrite = input.deniedWrite ?? [];
+  // Outside the workspace everything is read-only already. A missing protected path gets a
+  // placeholder, so it cannot be created; a missing denied one has nothing to keep.
+  const bindReadOnly = async (p: string, placeholder: boolean) => {
     const { real, missing } = await resolveExisting(p);
-    // Outside the workspace everything is read-only already.
     if (missing === undefined) {
       if (inside(real, ws)) readOnly.add(real);
-    } else if (inside(missing, ws) && missing !== ws && protectedPaths.includes(p))
-      placeholders.add(missing);
-  }
+    } else if (placeholder && inside(missing, ws) && missing !== ws) placeholders.add(missing);
+  };
+  for (const p of protectedPaths) await bindReadOnly(p, true);
+  for (const p of deniedWrite) await bindReadOnly(p, false);
   const hiddenDirs = new Set<string>();
   const hiddenFiles = new Set<string>();
   const secrets = [
@@ -142,7 +145,7 @@ export async function resolveSandboxPolicy(input: SandboxPolicyInput): Promise<S
   return {
     workspace: ws,
     network: input.network,
-    protectedPaths: [...protectedPaths, ...(input.deniedWrite ?? [])],
+    protectedPaths: [...protectedPaths, ...deniedWrite],
     readOnly: [...readOnly].filter((p) => !covered(p)),
     placeholders: [...placeholders].filter((p) => !covered(p)),
     hiddenDirs: [...hiddenDirs].filter((p) => !underHidden(p)),
