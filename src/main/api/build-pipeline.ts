@@ -28,6 +28,7 @@ import {
   profileDenyRules,
   type PermissionRule,
 } from '../middleware/permission-rules.ts';
+import type { SandboxPathEntry } from '../middleware/sandbox-filesystem-settings.ts';
 import { userHooksInfo } from '../user-hooks/list.ts';
 import {
   readClaudeSettingsFiles,
@@ -72,6 +73,8 @@ interface Builtin {
 interface Loaded {
   user: UserHooks;
   rules: PermissionRule[];
+  /** The `sandbox.filesystem` paths of the settings files, for the sandbox. */
+  sandboxPaths: SandboxPathEntry[];
   /** The Claude dialect's settings files: hooks, permission rules and MCP servers read them. */
   claudeSettings: readonly ReadSettingsFile[];
   /** The run's skills, read once: the skills catalog and the skills' hooks share them. */
@@ -87,10 +90,11 @@ const PIPELINE: readonly Builtin[] = [
   {
     info: permissionRulesInfo,
     alwaysOn: true,
-    create: (o, { rules }) => [
+    create: (o, { rules, sandboxPaths }) => [
       createPermissionRulesHook(
         rules,
         o.profile.read_only ? { file: o.profile.source ?? `agent ${o.profile.name}` } : undefined,
+        sandboxPaths,
       ),
     ],
   },
@@ -213,7 +217,13 @@ export async function buildPipeline(o: PipelineOptions): Promise<PipelineHooks> 
     infos: [...user.infos, ...script.infos],
     diagnostics: [...user.diagnostics, ...script.diagnostics],
   };
-  const loaded = { user: users, rules, claudeSettings, skills };
+  const loaded = {
+    user: users,
+    rules,
+    sandboxPaths: permissions.sandboxPaths,
+    claudeSettings,
+    skills,
+  };
   const hooks = PIPELINE.filter(on).flatMap((b) => b.create(o, loaded));
   return {
     hooks,

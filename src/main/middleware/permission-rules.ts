@@ -22,8 +22,9 @@ import { isRecord } from '../user-hooks/json-output.ts';
 import { allowByHook, askByRule, denied } from './approval.ts';
 import { callEffects, effectKind } from '../tools/call-policy.ts';
 import type { Workspace } from '../tools/workspace.ts';
-import { setSandboxDenials } from '../tools/sandbox/index.ts';
-import { rulesNotInSandbox, sandboxDenialsFinder } from './rule-sandbox-paths.ts';
+import { setSandboxPaths } from '../tools/sandbox/index.ts';
+import { rulesNotInSandbox, sandboxPathsFinder } from './rule-sandbox-paths.ts';
+import { sandboxFilesystemEntries, type SandboxPathEntry } from './sandbox-filesystem-settings.ts';
 
 export type RuleBehavior = 'deny' | 'ask' | 'allow';
 
@@ -41,6 +42,8 @@ export interface PermissionRule {
 
 export interface LoadedPermissionRules {
   rules: PermissionRule[];
+  /** The `sandbox.filesystem` paths of the same files (docs/security.md#the-sandbox). */
+  sandboxPaths: SandboxPathEntry[];
   diagnostics: string[];
 }
 
@@ -54,6 +57,7 @@ const BEHAVIORS: readonly RuleBehavior[] = ['deny', 'ask', 'allow'];
  */
 export async function loadPermissionRules(o: {
   workspace: string;
+  /** $WORKBENCH_HOME. */
   home: string;
   trusted: boolean;
   claudeDir?: string;
@@ -106,7 +110,14 @@ export async function loadPermissionRules(o: {
     diagnostics.push(
       `${r.file}: ${r.rule.text} keeps the file tools and the commands that name its files from them, not every sandboxed command: a sandbox hides paths, and a pattern with wildcards outside the workspace cannot be listed`,
     );
-  return { rules, diagnostics };
+  const sandbox = sandboxFilesystemEntries(files, {
+    workspace: o.workspace,
+    home: homedir(),
+    workbenchHome: o.home,
+    trusted: o.trusted,
+  });
+  diagnostics.push(...sandbox.diagnostics);
+  return { rules, sandboxPaths: sandbox.entries, diagnostics };
 }
 
 /**
@@ -237,12 +248,14 @@ export function ruleRefusal(
 
 /**
  * Creates the ring over `rules`; `readOnly` (an agent's `permissionMode: plan`, named by its file)
- * refuses every call that writes or runs a command.
+ * refuses every call that writes or runs a command; `sandboxEntries` are the `sandbox.filesystem`
+ * paths the thread's sandboxed commands get with the rules' own.
  * Contract: a run with no rules and no read-only agent passes every call straight on.
  */
 export function createPermissionRulesHook(
   rules: readonly PermissionRule[],
   readOnly?: { file: string },
+  sandboxEntries: readonly SandboxPathEntry[] = [],
 ): Hook {
   // The sandbox keeps a thread's commands from what its Read and Edit deny rules cover.
   const sandboxed = new WeakSet<object>();
@@ -252,11 +265,12 @@ export function createPermissionRulesHook(
     async wrapToolCall(ctx, call, next) {
       if (!sandboxed.has(ctx.state)) {
         sandboxed.add(ctx.state);
-        const find = sandboxDenialsFinder(rules, {
-          workspace: ctx.workspace.root,
-          home: homedir(),
-        });
-        if (find) setSandboxDenials(ctx.state, find);
+        const find = sandboxPathsFinder(
+          rules,
+          { workspace: ctx.workspace.root, home: homedir() },
+          sandboxEntries,
+        );
+        if (find) setSandboxPaths(ctx.state, find);
       }
       if (readOnly) {
         const tool = ctx.tools.get(call.name);

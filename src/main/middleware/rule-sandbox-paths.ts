@@ -1,16 +1,19 @@
 /**
- * The files `Read(…)` and `Edit(…)` deny rules cover, as a sandbox holds them: bubblewrap and
- * seatbelt take paths, not patterns, so a rule's pattern is turned into the paths it covers now —
- * one path when it names one, the matching files and folders of the workspace when it has
- * wildcards or matches a name at any depth (`.env`). A wildcard pattern elsewhere (`~/**\/*.pem`)
- * cannot be listed without walking the whole disk: it is reported, not hidden.
+ * The files `Read(…)` and `Edit(…)` deny rules and `sandbox.filesystem` deny lists cover, as a
+ * sandbox holds them: bubblewrap and seatbelt take paths, not patterns, so a pattern is turned into
+ * the paths it covers now — one path when it names one, the matching files and folders of the
+ * workspace when it has wildcards or matches a name at any depth (`.env`). A wildcard pattern
+ * elsewhere (`~/**\/*.pem`) cannot be listed without walking the whole disk: it is reported, not
+ * hidden. The allow lists pass through as paths.
  */
 import { readdirSync, realpathSync } from 'node:fs';
-import { join } from 'node:path';
+import { join, relative } from 'node:path';
+import { globToSource } from '../tools/glob-pattern.ts';
 import { isInside } from '../tools/path-guard.ts';
 import { rulePathPattern, type RuleWhere } from '../user-hooks/claude-rules.ts';
-import type { SandboxDenials } from '../tools/sandbox/index.ts';
+import type { SandboxPaths } from '../tools/sandbox/index.ts';
 import type { PermissionRule } from './permission-rules.ts';
+import type { SandboxPathEntry } from './sandbox-filesystem-settings.ts';
 
 const WILDCARD = /[*?[\]{}]/;
 /** Entries of the workspace looked at per command, at most. */
@@ -36,11 +39,25 @@ function targetOf(spec: string, where: RuleWhere): Target {
   return { kind: 'walk', regex: p.regex };
 }
 
+/** How a `sandbox.filesystem` deny entry (absolute) becomes paths: a pattern is walked in the workspace. */
+function entryTarget(path: string, workspace: string): Target {
+  if (!WILDCARD.test(path)) return { kind: 'path', path };
+  if (!isInside(path, workspace)) return { kind: 'none' };
+  return { kind: 'walk', regex: new RegExp(`^${globToSource(relative(workspace, path))}$`) };
+}
+
 /** A deny rule a sandbox can hold, with the access it denies. */
 interface SandboxRule {
   rule: PermissionRule;
   spec: string;
   access: 'read' | 'write';
+}
+
+/** What a sandbox holds from commands, from a rule or a deny list. */
+interface Held {
+  access: 'read' | 'write';
+  target: Target;
+  untrusted?: true;
 }
 
 /** The deny rules a sandbox can hold: `Read(…)` ones for reading, `Edit(…)` (and `Write(…)`) ones for writing. */
@@ -91,15 +108,39 @@ function realInside(path: string, workspace: string): boolean {
 }
 
 /**
- * How the commands of a run find the paths `rules` keep from them, looked up at each command.
- * Contract: undefined when no rule covers a path a sandbox can hold.
+ * How the commands of a run find the paths `rules` and the `sandbox.filesystem` `entries` keep from
+ * them or open to them, looked up at each command.
+ * Contract: undefined when neither names a path a sandbox can hold.
  */
-export function sandboxDenialsFinder(
+export function sandboxPathsFinder(
   rules: readonly PermissionRule[],
   where: RuleWhere,
-): (() => SandboxDenials) | undefined {
-  const targets = sandboxRules(rules).map((r) => ({ ...r, target: targetOf(r.spec, where) }));
-  if (!targets.some((t) => t.target.kind !== 'none')) return undefined;
+  entries: readonly SandboxPathEntry[] = [],
+): (() => SandboxPaths) | undefined {
+  const targets: Held[] = [
+    ...sandboxRules(rules).map((r) => ({
+      access: r.access,
+      target: targetOf(r.spec, where),
+      ...(r.rule.untrusted ? { untrusted: true as const } : {}),
+    })),
+    ...entries.flatMap((e): Held[] =>
+      e.list === 'denyRead' || e.list === 'denyWrite'
+        ? [
+            {
+              access: e.list === 'denyRead' ? 'read' : 'write',
+              target: entryTarget(e.path, where.workspace),
+              ...(e.untrusted ? { untrusted: true as const } : {}),
+            },
+          ]
+        : [],
+    ),
+  ];
+  const allowed = (list: SandboxPathEntry['list']) =>
+    entries.filter((e) => e.list === list).map((e) => e.path);
+  const allowedRead = allowed('allowRead');
+  const allowedWrite = allowed('allowWrite');
+  const opens = allowedRead.length + allowedWrite.length > 0;
+  if (!opens && !targets.some((t) => t.target.kind !== 'none')) return undefined;
   return () => {
     const regexes = targets.flatMap((t) => (t.target.kind === 'walk' ? [t.target.regex] : []));
     const walked = regexes.length ? walkMatches(where.workspace, regexes) : undefined;
@@ -112,7 +153,7 @@ export function sandboxDenialsFinder(
             ? (walked?.found.get(t.target.regex) ?? [])
             : [];
       for (const p of paths)
-        if (!t.rule.untrusted || realInside(p, where.workspace)) out[t.access].add(p);
+        if (!t.untrusted || realInside(p, where.workspace)) out[t.access].add(p);
     }
     const limits = [
       ...(walked?.complete === false
@@ -128,7 +169,12 @@ export function sandboxDenialsFinder(
     ];
     const read = [...out.read].slice(0, MAX_PATHS);
     const write = [...out.write].slice(0, MAX_PATHS - read.length);
-    return { deniedRead: read, deniedWrite: write, ...(limits.length ? { limits } : {}) };
+    return {
+      deniedRead: read,
+      deniedWrite: write,
+      ...(opens ? { allowedRead, allowedWrite } : {}),
+      ...(limits.length ? { limits } : {}),
+    };
   };
 }
 

@@ -18,7 +18,7 @@ import {
   detectSandbox,
   takeNetworkGrant,
   wrapCommand,
-  sandboxDenials,
+  sandboxPaths,
   type CommandSandbox,
   type SandboxAvailability,
 } from './sandbox/index.ts';
@@ -119,7 +119,7 @@ export function createExecuteTool(opts: ExecuteToolOptions = {}): Tool {
       if (sandbox?.kind === 'refused') throw new ToolError(`not run: ${sandbox.reason}`);
       // Both snapshots are taken outside the sandbox's setup, which may place masks in the workspace.
       const finishSnapshot = await opts.snapshot?.(ctx.workspace.root, ctx.callId);
-      const denials = sandbox?.kind === 'sandboxed' ? sandboxDenials(ctx.state) : undefined;
+      const paths = sandbox?.kind === 'sandboxed' ? sandboxPaths(ctx.state) : undefined;
       const wrapped =
         sandbox?.kind === 'sandboxed'
           ? await wrapCommand(
@@ -129,8 +129,10 @@ export function createExecuteTool(opts: ExecuteToolOptions = {}): Tool {
                 home: opts.sandbox!.home ?? os.homedir(),
                 workbenchHome: opts.sandbox!.workbenchHome,
                 network: sandbox.network,
-                deniedRead: denials?.deniedRead,
-                deniedWrite: denials?.deniedWrite,
+                deniedRead: paths?.deniedRead,
+                deniedWrite: paths?.deniedWrite,
+                allowedRead: paths?.allowedRead,
+                allowedWrite: paths?.allowedWrite,
               },
               defaultShell(),
               command,
@@ -156,7 +158,7 @@ export function createExecuteTool(opts: ExecuteToolOptions = {}): Tool {
         await wrapped?.cleanup();
       }
       const status = result.timedOut ? 'timeout' : result.cancelled ? 'cancelled' : 'ok';
-      const notes = [...(denials?.limits ?? []), ...((await finishSnapshot?.()) ?? [])];
+      const notes = [...(paths?.limits ?? []), ...((await finishSnapshot?.()) ?? [])];
       const content = formatResult(result, timeoutMs, sandbox, notes);
       return { content, status, streams: { stdout: result.stdout, stderr: result.stderr } };
     },

@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import {
   rulesNotInSandbox,
-  sandboxDenialsFinder,
+  sandboxPathsFinder,
 } from '../../../src/main/middleware/rule-sandbox-paths.ts';
 import {
   loadPermissionRules,
@@ -39,7 +39,7 @@ const rule = (behavior: PermissionRule['behavior'], text: string): PermissionRul
 });
 const where = { workspace: ws, home };
 
-describe('sandboxDenialsFinder', () => {
+describe('sandboxPathsFinder', () => {
   it('lists what deny rules cover now: names at any depth, folders, literal paths; not ask or Bash rules', () => {
     const rules = [
       rule('deny', 'Read(./.env)'),
@@ -49,7 +49,7 @@ describe('sandboxDenialsFinder', () => {
       rule('ask', 'Read(./readme.md)'),
       rule('deny', 'Bash(rm *)'),
     ];
-    const find = sandboxDenialsFinder(rules, where)!;
+    const find = sandboxPathsFinder(rules, where)!;
     const found = find();
     expect(found.deniedRead.sort()).toEqual(
       [join(ws, '.env'), join(ws, 'sub', '.env'), join(ws, 'secrets'), join(home, '.netrc')].sort(),
@@ -63,7 +63,7 @@ describe('sandboxDenialsFinder', () => {
 
   it('has nothing to do without a deny rule for a path; says which patterns it cannot list', () => {
     expect(
-      sandboxDenialsFinder([rule('deny', 'Bash(curl *)'), rule('allow', 'Read(./x)')], where),
+      sandboxPathsFinder([rule('deny', 'Bash(curl *)'), rule('allow', 'Read(./x)')], where),
     ).toBeUndefined();
     const rules = [
       rule('deny', 'Read(~/**/*.pem)'),
@@ -77,19 +77,19 @@ describe('sandboxDenialsFinder', () => {
     const many = join(ws, 'many');
     mkdirSync(many);
     for (let i = 0; i < 2_005; i++) writeFileSync(join(many, `f${i}.key`), 'x');
-    const found = sandboxDenialsFinder([rule('deny', 'Read(./many/*.key)')], where)!();
+    const found = sandboxPathsFinder([rule('deny', 'Read(./many/*.key)')], where)!();
     expect(found.deniedRead).toHaveLength(2_000);
     expect(found.limits).toEqual([
       'the sandbox held 2000 of the 2005 paths your permission rules cover from this command, not the rest',
     ]);
     rmSync(many, { recursive: true });
-    expect(sandboxDenialsFinder([rule('deny', 'Read(./.env)')], where)!().limits).toBeUndefined();
+    expect(sandboxPathsFinder([rule('deny', 'Read(./.env)')], where)!().limits).toBeUndefined();
   });
 
   it("an untrusted workspace's rules hold in the sandbox only inside it, links followed", () => {
     symlinkSync(home, join(ws, 'to-home'));
     const untrusted = (text: string) => ({ ...rule('deny', text), untrusted: true as const });
-    const found = sandboxDenialsFinder(
+    const found = sandboxPathsFinder(
       [
         untrusted('Read(//usr)'),
         untrusted('Read(./to-home)'),
@@ -130,7 +130,7 @@ describe('loadPermissionRules', () => {
 });
 
 describe('resolveSandboxPolicy with denied paths', () => {
-  it('hides what exists, once, never a folder holding the workspace; denied writes are read-only', async () => {
+  it('hides what exists, once, a folder holding the workspace around it; denied writes are read-only', async () => {
     const policy = await resolveSandboxPolicy({
       workspace: ws,
       home,
@@ -148,7 +148,9 @@ describe('resolveSandboxPolicy with denied paths', () => {
     expect(policy.hiddenDirs).toContain(join(ws, 'secrets'));
     expect(policy.hiddenFiles).toContain(join(ws, '.env'));
     expect(policy.hiddenFiles).not.toContain(join(ws, 'secrets', 'a.pem'));
-    expect([...policy.hiddenDirs, ...policy.hiddenFiles]).not.toContain(base);
+    // Hidden around the workspace: the workspace is mounted again inside it (bwrapArgs, deeper).
+    expect(policy.hiddenDirs).toContain(base);
+    expect(policy.workspace).toBe(ws);
     expect([...policy.hiddenDirs, ...policy.hiddenFiles]).not.toContain(join(ws, 'missing'));
     expect(policy.readOnly).toContain(join(ws, 'notes.md'));
   });

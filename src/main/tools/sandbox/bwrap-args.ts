@@ -3,11 +3,13 @@ import type { SandboxPolicy } from './policy.ts';
 
 /**
  * `bwrap` arguments that run `shell -c command` in `cwd` under `policy`.
- * Contract: mounts are ordered so a later one wins — the read-only root, the private /tmp, the
- * writable workspace, then the protected paths and placeholders read-only, then the hidden secrets, then the
- * files that must stay readable (a hook's own script);
- * all capabilities are dropped, the command gets its own PID namespace and session and dies with
- * the workbench; the network is unshared unless `policy.network`.
+ * Contract: after the read-only root and the private /tmp, mounts are made shallowest first, so a
+ * deeper path's mount wins over its folder's (a secret inside the workspace stays hidden, the
+ * workspace stays visible inside a hidden home); at one path the later kind wins — the workspace,
+ * the writable and reopened paths, the read-only protected paths and placeholders, the hidden
+ * secrets, then the files that must stay readable (a hook's own script). All capabilities are
+ * dropped, the command gets its own PID namespace and session and dies with the workbench; the
+ * network is unshared unless `policy.network`.
  */
 export function bwrapArgs(
   policy: SandboxPolicy,
@@ -15,19 +17,33 @@ export function bwrapArgs(
   command: string,
   cwd: string,
 ): string[] {
-  const args = [
-    ...bwrapIsolation(policy.network),
-    '--bind',
-    policy.workspace,
-    policy.workspace,
+  const mounts: { at: string; args: string[] }[] = [
+    { at: policy.workspace, args: ['--bind', policy.workspace, policy.workspace] },
+    ...policy.writable.map((p) => ({ at: p, args: ['--bind', p, p] })),
+    ...policy.reopened.map((p) => ({ at: p, args: ['--ro-bind', p, p] })),
+    ...policy.readOnly.map((p) => ({ at: p, args: ['--ro-bind', p, p] })),
+    ...policy.placeholders.map((p) => ({ at: p, args: ['--ro-bind', '/dev/null', p] })),
+    ...policy.hiddenDirs.map((p) => ({ at: p, args: ['--tmpfs', p] })),
+    ...policy.hiddenFiles.map((p) => ({ at: p, args: ['--ro-bind', '/dev/null', p] })),
+    ...policy.readable.map((p) => ({ at: p, args: ['--ro-bind', p, p] })),
   ];
-  for (const p of policy.readOnly) args.push('--ro-bind', p, p);
-  for (const p of policy.placeholders) args.push('--ro-bind', '/dev/null', p);
-  for (const p of policy.hiddenDirs) args.push('--tmpfs', p);
-  for (const p of policy.hiddenFiles) args.push('--ro-bind', '/dev/null', p);
-  for (const p of policy.readable) args.push('--ro-bind', p, p);
-  args.push('--chdir', cwd, '--', shell, '-c', command);
-  return args;
+  // A stable sort: the order above decides between mounts at one depth.
+  mounts.sort((a, b) => depth(a.at) - depth(b.at));
+  return [
+    ...bwrapIsolation(policy.network),
+    ...mounts.flatMap((m) => m.args),
+    '--chdir',
+    cwd,
+    '--',
+    shell,
+    '-c',
+    command,
+  ];
+}
+
+/** How many folders deep `p` lies (`/` is 0). */
+export function depth(p: string): number {
+  return p.split('/').filter(Boolean).length;
 }
 
 /**

@@ -18,4 +18,4 @@ export {
   type HookProcess,
 } from './hook-sandbox.ts';
 export { grantNetwork, takeNetworkGrant } from './network-grants.ts';
-export { setSandboxDenials, sandboxDenials, type SandboxDenials } from './denied-paths.ts';
+export { setSandboxPaths, sandboxPaths, type SandboxPaths } from './thread-paths.ts';

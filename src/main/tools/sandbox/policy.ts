@@ -46,8 +46,18 @@ export interface SandboxPolicyInput {
   readable?: string[];
   /** Paths the user's rules keep from commands (docs/security.md): hidden like the secrets. */
   deniedRead?: readonly string[];
-  /** Paths inside the workspace the user's rules keep commands from writing: bound read-only. */
+  /** Paths the user's rules keep commands from writing: bound read-only where they were writable. */
   deniedWrite?: readonly string[];
+  /**
+   * Paths readable again inside a hidden folder (`sandbox.filesystem.allowRead`). Never one of the
+   * secrets or the workbench home.
+   */
+  allowedRead?: readonly string[];
+  /**
+   * Paths writable besides the workspace (`sandbox.filesystem.allowWrite`). Never one of the
+   * secrets, the workbench home, `/`, /proc or /sys, nor a path a deny rule or protection covers.
+   */
+  allowedWrite?: readonly string[];
 }
 
 /** The policy with every path absolute and resolved against the file system. */
@@ -56,6 +66,10 @@ export interface SandboxPolicy {
   network: boolean;
   /** Every protected path, existing or not (the seatbelt profile denies writes by path). */
   protectedPaths: string[];
+  /** Existing paths bound read-write besides the workspace: `allowWrite`, and what `allowRead` opens in writable places. */
+  writable: string[];
+  /** Existing paths bound read-only again inside a hidden folder (`allowRead`). */
+  reopened: string[];
   /** Existing protected paths (real paths inside the workspace), bound read-only. */
   readOnly: string[];
   /**
@@ -97,23 +111,57 @@ async function resolveExisting(p: string): Promise<{ real: string; missing?: str
 const inside = (child: string, parent: string): boolean =>
   child === parent || child.startsWith(parent.endsWith(path.sep) ? parent : parent + path.sep);
 
-/** Contract: never throws for missing paths; `workspace` must be a real path. */
+/** Existing paths of `paths`, links followed, in order and without repeats. */
+async function existingReal(paths: readonly string[]): Promise<string[]> {
+  const out = new Set<string>();
+  for (const p of paths) {
+    const { real, missing } = await resolveExisting(p);
+    if (missing === undefined) out.add(real);
+  }
+  return [...out];
+}
+
+/**
+ * Contract: never throws for missing paths; `workspace` must be a real path. Mounts are meant to be
+ * made shallowest first (`bwrapArgs`), so a deeper path's rule wins over its folder's: a file a
+ * rule hides inside a folder `allowRead` opened stays hidden, the workspace stays visible and
+ * writable inside a hidden home.
+ */
 export async function resolveSandboxPolicy(input: SandboxPolicyInput): Promise<SandboxPolicy> {
   const ws = input.workspace;
   const protectedPaths = sandboxProtectedPaths().map((rel) => path.join(ws, rel));
+  const deniedWrite = input.deniedWrite ?? [];
+  const secretRoots = await realRoots(HOME_SECRETS.map((rel) => path.join(input.home, rel)));
+  const [workbenchRoot] = await realRoots([input.workbenchHome]);
+  const alwaysHidden = (p: string) =>
+    inside(p, workbenchRoot!) || secretRoots.some((s) => inside(p, s));
+  const deniedWriteReal = await existingReal(deniedWrite);
+  const opened = (await existingReal(input.allowedWrite ?? [])).filter(
+    (p) =>
+      p !== path.sep &&
+      !inside(p, '/proc') &&
+      !inside(p, '/sys') &&
+      !alwaysHidden(p) &&
+      !deniedWriteReal.some((d) => inside(p, d)),
+  );
   const readOnly = new Set<string>();
   const placeholders = new Set<string>();
-  const deniedWrite = input.deniedWrite ?? [];
-  // Outside the workspace everything is read-only already. A missing protected path gets a
+  const writableAt = (p: string) => inside(p, ws) || opened.some((w) => inside(p, w));
+  // Outside the writable places everything is read-only already. A missing protected path gets a
   // placeholder, so it cannot be created; a missing denied one has nothing to keep.
-  const bindReadOnly = async (p: string, placeholder: boolean) => {
+  for (const p of protectedPaths) {
     const { real, missing } = await resolveExisting(p);
     if (missing === undefined) {
       if (inside(real, ws)) readOnly.add(real);
-    } else if (placeholder && inside(missing, ws) && missing !== ws) placeholders.add(missing);
-  };
-  for (const p of protectedPaths) await bindReadOnly(p, true);
-  for (const p of deniedWrite) await bindReadOnly(p, false);
+    } else if (inside(missing, ws) && missing !== ws) placeholders.add(missing);
+  }
+  for (const real of deniedWriteReal) {
+    if (writableAt(real)) readOnly.add(real);
+    // A folder holding the workspace: the workspace is what was writable in it.
+    else if (inside(ws, real)) readOnly.add(ws);
+  }
+  const writable = new Set(opened.filter((p) => ![...readOnly].some((r) => inside(p, r))));
+  const reopenable = (await existingReal(input.allowedRead ?? [])).filter((p) => !alwaysHidden(p));
   const hiddenDirs = new Set<string>();
   const hiddenFiles = new Set<string>();
   const secrets = [
@@ -123,15 +171,30 @@ export async function resolveSandboxPolicy(input: SandboxPolicyInput): Promise<S
   ];
   for (const p of secrets) {
     const { real, missing } = await resolveExisting(p);
-    // Hiding a folder that holds the workspace would hide the workspace too.
-    if (missing !== undefined || inside(ws, real)) continue;
+    // `allowRead` of the very path wins over its deny, as in Claude Code; `/` is never hidden.
+    if (missing !== undefined || real === path.sep || reopenable.includes(real)) continue;
     const st = await fs.stat(real).catch(() => undefined);
     if (st?.isDirectory()) hiddenDirs.add(real);
     else if (st) hiddenFiles.add(real);
   }
-  const secretRoots = await Promise.all(
-    HOME_SECRETS.map(async (rel) => (await resolveExisting(path.join(input.home, rel))).real),
-  );
+  const visible = [ws, ...writable, ...reopenable];
+  // Whether the deepest folder holding `p` among the hidden and the visible ones is a hidden one.
+  const hiddenAt = (p: string): boolean => {
+    let deepest: { at: string; hidden: boolean } | undefined;
+    const consider = (at: string, hidden: boolean) => {
+      if (at === p || !inside(p, at)) return;
+      if (!deepest || at.length > deepest.at.length || (at === deepest.at && hidden))
+        deepest = { at, hidden };
+    };
+    for (const v of visible) consider(v, false);
+    for (const h of hiddenDirs) consider(h, true);
+    return deepest?.hidden ?? false;
+  };
+  const reopened = new Set<string>();
+  for (const p of reopenable.filter(hiddenAt)) {
+    if (writableAt(p) && ![...readOnly].some((r) => inside(p, r))) writable.add(p);
+    else reopened.add(p);
+  }
   const readable = new Set<string>();
   for (const p of input.readable ?? []) {
     const real = await fs.realpath(p).catch(() => undefined);
@@ -140,16 +203,22 @@ export async function resolveSandboxPolicy(input: SandboxPolicyInput): Promise<S
   }
   // Inside a read-only bound folder nothing can be created, and a mount point cannot be made.
   const covered = (p: string): boolean => [...readOnly].some((r) => r !== p && inside(p, r));
-  // Inside a hidden folder there is nothing left to hide.
-  const underHidden = (p: string): boolean => [...hiddenDirs].some((d) => d !== p && inside(p, d));
   return {
     workspace: ws,
     network: input.network,
     protectedPaths: [...protectedPaths, ...deniedWrite],
-    readOnly: [...readOnly].filter((p) => !covered(p)),
-    placeholders: [...placeholders].filter((p) => !covered(p)),
-    hiddenDirs: [...hiddenDirs].filter((p) => !underHidden(p)),
-    hiddenFiles: [...hiddenFiles].filter((p) => !underHidden(p)),
+    writable: [...writable],
+    reopened: [...reopened],
+    readOnly: [...readOnly].filter((p) => !covered(p) && !hiddenAt(p)),
+    placeholders: [...placeholders].filter((p) => !covered(p) && !hiddenAt(p)),
+    // Inside a hidden folder there is nothing left to hide, unless a visible one lies between.
+    hiddenDirs: [...hiddenDirs].filter((p) => !hiddenAt(p)),
+    hiddenFiles: [...hiddenFiles].filter((p) => !hiddenAt(p)),
     readable: [...readable],
   };
+}
+
+/** The real locations of `paths` as far as they exist (a missing secret is still never opened). */
+async function realRoots(paths: readonly string[]): Promise<string[]> {
+  return Promise.all(paths.map(async (p) => (await resolveExisting(p)).real));
 }

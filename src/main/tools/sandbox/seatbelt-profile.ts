@@ -3,6 +3,7 @@
  * rules are by path, so protected paths that do not exist yet are denied like the others; the
  * private /tmp of bubblewrap becomes the per-user temporary folder.
  */
+import { depth } from './bwrap-args.ts';
 import type { SandboxPolicy } from './policy.ts';
 
 /** A string literal of the profile language. */
@@ -11,17 +12,28 @@ function quote(p: string): string {
 }
 
 /**
- * The profile text: deny by default; read everything except the hidden secrets; write the
- * workspace (minus the protected paths), `tmpDir` and the terminal devices; network only when
- * `policy.network`.
- * Contract: `protectedPaths`, `hiddenDirs` and `hiddenFiles` are absolute real paths.
+ * The profile text: deny by default; read everything except the hidden secrets (the workspace, the
+ * writable and reopened paths readable again inside a hidden folder, a deeper rule winning as the
+ * bubblewrap mounts do); write the workspace and the writable paths (minus the protected paths),
+ * `tmpDir` and the terminal devices; network only when `policy.network`.
+ * Contract: every path of the policy is absolute and real.
  */
 export function seatbeltProfile(policy: SandboxPolicy, tmpDir: string): string {
-  const hidden = [
-    ...policy.hiddenDirs.map((p) => `(subpath ${quote(p)})`),
-    ...policy.hiddenFiles.map((p) => `(literal ${quote(p)})`),
-  ];
+  // The last matching rule wins: shallowest first, and at one path a hidden rule after a visible one.
+  const reads = [
+    ...[policy.workspace, ...policy.writable, ...policy.reopened].map((p) => ({
+      at: p,
+      rule: `(allow file-read* (subpath ${quote(p)}))`,
+    })),
+    ...policy.hiddenDirs.map((p) => ({ at: p, rule: `(deny file-read* (subpath ${quote(p)}))` })),
+    ...policy.hiddenFiles.map((p) => ({ at: p, rule: `(deny file-read* (literal ${quote(p)}))` })),
+    // A hook's own script stays readable inside a hidden folder.
+    ...policy.readable.map((p) => ({ at: p, rule: `(allow file-read* (literal ${quote(p)}))` })),
+  ].sort((a, b) => depth(a.at) - depth(b.at));
   const notProtected = policy.protectedPaths.map((p) => `(require-not (subpath ${quote(p)}))`);
+  const writable = [policy.workspace, ...policy.writable].map(
+    (p) => `  (require-all (subpath ${quote(p)}) ${notProtected.join(' ')})`,
+  );
   const lines = [
     '(version 1)',
     '(deny default)',
@@ -31,11 +43,9 @@ export function seatbeltProfile(policy: SandboxPolicy, tmpDir: string): string {
     '(allow mach-lookup)',
     '(allow ipc-posix-shm)',
     '(allow file-read*)',
-    ...(hidden.length > 0 ? [`(deny file-read* ${hidden.join(' ')})`] : []),
-    // The last matching rule wins: a hook's own script stays readable inside a hidden folder.
-    ...policy.readable.map((p) => `(allow file-read* (literal ${quote(p)}))`),
+    ...reads.map((r) => r.rule),
     '(allow file-write*',
-    `  (require-all (subpath ${quote(policy.workspace)}) ${notProtected.join(' ')})`,
+    ...writable,
     `  (subpath ${quote(tmpDir)})`,
     '  (literal "/dev/null") (literal "/dev/tty") (regex #"^/dev/fd/"))',
     ...(policy.network ? ['(allow network* system-socket)'] : []),

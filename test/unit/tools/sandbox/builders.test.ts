@@ -11,6 +11,8 @@ const policy: SandboxPolicy = {
   workspace: '/ws',
   network: false,
   protectedPaths: ['/ws/.git/hooks', '/ws/.git/config', '/ws/.mcp.json'],
+  writable: [],
+  reopened: [],
   readOnly: ['/ws/.git/hooks', '/ws/.git/config'],
   placeholders: ['/ws/.mcp.json'],
   hiddenDirs: ['/home/u/.ssh'],
@@ -38,15 +40,42 @@ describe('bwrapArgs', () => {
     const root = at(args, '--ro-bind', '/', '/');
     const tmp = at(args, '--tmpfs', '/tmp');
     const ws = at(args, '--bind', '/ws', '/ws');
-    const hooks = at(args, '--ro-bind', '/ws/.git/hooks', '/ws/.git/hooks');
     const placeholder = at(args, '--ro-bind', '/dev/null', '/ws/.mcp.json');
+    const hooks = at(args, '--ro-bind', '/ws/.git/hooks', '/ws/.git/hooks');
     const ssh = at(args, '--tmpfs', '/home/u/.ssh');
     const netrc = at(args, '--ro-bind', '/dev/null', '/home/u/.netrc');
-    const order = [root, tmp, ws, hooks, placeholder, ssh, netrc];
+    const order = [root, tmp, ws, placeholder, hooks, ssh, netrc];
     expect(order.every((i) => i >= 0)).toBe(true);
     expect(order).toEqual([...order].sort((a, b) => a - b));
     expect(at(args, '--dev', '/dev')).toBeGreaterThan(0);
     expect(at(args, '--proc', '/proc')).toBeGreaterThan(0);
+  });
+
+  it('mounts shallowest first, so the workspace and the opened paths stay inside a hidden home and a secret inside them stays hidden', () => {
+    const home: SandboxPolicy = {
+      ...policy,
+      workspace: '/home/u/ws',
+      protectedPaths: ['/home/u/ws/.git'],
+      writable: ['/home/u/.cache/pip'],
+      reopened: ['/home/u/docs'],
+      readOnly: ['/home/u/ws/.git'],
+      placeholders: [],
+      hiddenDirs: ['/home/u', '/home/u/ws/secrets'],
+      hiddenFiles: ['/home/u/docs/token'],
+    };
+    const a = bwrapArgs(home, '/bin/sh', 'x', '/home/u/ws');
+    const hiddenHome = at(a, '--tmpfs', '/home/u');
+    const order = [
+      hiddenHome,
+      at(a, '--bind', '/home/u/ws', '/home/u/ws'),
+      at(a, '--ro-bind', '/home/u/docs', '/home/u/docs'),
+      at(a, '--bind', '/home/u/.cache/pip', '/home/u/.cache/pip'),
+      at(a, '--ro-bind', '/home/u/ws/.git', '/home/u/ws/.git'),
+      at(a, '--tmpfs', '/home/u/ws/secrets'),
+    ];
+    expect(order.every((i) => i > at(a, '--tmpfs', '/tmp'))).toBe(true);
+    expect(order).toEqual([...order].sort((x, y) => x - y));
+    expect(at(a, '--ro-bind', '/dev/null', '/home/u/docs/token')).toBeGreaterThan(order[2]!);
   });
 
   it('ends with the command, run by the shell in cwd', () => {
@@ -59,8 +88,34 @@ describe('seatbeltProfile', () => {
 
   it('denies by default and hides the secrets from reads', () => {
     expect(profile.startsWith('(version 1)\n(deny default)\n')).toBe(true);
-    expect(profile).toContain(
-      '(deny file-read* (subpath "/home/u/.ssh") (literal "/home/u/.netrc"))',
+    expect(profile).toContain('(deny file-read* (subpath "/home/u/.ssh"))');
+    expect(profile).toContain('(deny file-read* (literal "/home/u/.netrc"))');
+  });
+
+  it('reads and writes the opened paths, a deeper rule after its folder: the workspace inside a hidden home stays readable', () => {
+    const p = seatbeltProfile(
+      {
+        ...policy,
+        workspace: '/home/u/ws',
+        protectedPaths: ['/home/u/ws/.git'],
+        writable: ['/opt/out'],
+        reopened: ['/home/u/docs'],
+        hiddenDirs: ['/home/u'],
+        hiddenFiles: ['/home/u/ws/.env'],
+      },
+      '/t',
+    );
+    const line = (rule: string) => p.indexOf(rule);
+    const order = [
+      line('(deny file-read* (subpath "/home/u"))'),
+      line('(allow file-read* (subpath "/home/u/ws"))'),
+      line('(deny file-read* (literal "/home/u/ws/.env"))'),
+    ];
+    expect(order.every((i) => i > 0)).toBe(true);
+    expect(order).toEqual([...order].sort((x, y) => x - y));
+    expect(line('(allow file-read* (subpath "/home/u/docs"))')).toBeGreaterThan(order[0]!);
+    expect(p).toContain(
+      '(require-all (subpath "/opt/out") (require-not (subpath "/home/u/ws/.git")))',
     );
   });
 

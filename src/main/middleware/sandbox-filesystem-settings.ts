@@ -1,0 +1,118 @@
+/**
+ * Claude Code's `sandbox.filesystem` settings — `denyRead`, `allowRead`, `denyWrite`, `allowWrite` —
+ * read from the same settings files as the permission rules and turned into absolute paths for the
+ * command sandbox (docs/security.md#the-sandbox), so a user's own sandbox boundaries hold here as at
+ * home. Deny lists count from every file (they only add protection; a workspace not trusted yet
+ * only for what lies in it); allow lists widen what commands reach, so only from your own files
+ * and a trusted workspace's, and never over the secrets the sandbox always hides.
+ */
+import { dirname, join, normalize } from 'node:path';
+import { isInside } from '../tools/path-guard.ts';
+import { HOME_SECRETS } from '../tools/sandbox/policy.ts';
+import { parsedSettings, type ReadSettingsFile } from '../user-hooks/claude-config.ts';
+import { isRecord } from '../user-hooks/json-output.ts';
+
+export type SandboxPathList = 'denyRead' | 'allowRead' | 'denyWrite' | 'allowWrite';
+
+/** One entry of a `sandbox.filesystem` list, resolved. */
+export interface SandboxPathEntry {
+  list: SandboxPathList;
+  /** The settings file that holds it. */
+  file: string;
+  /** Absolute; a deny entry may hold wildcards (`~/.config/**\/token`). */
+  path: string;
+  /** From a workspace not trusted yet: the sandbox holds it only for what lies in the workspace. */
+  untrusted?: true;
+}
+
+const LISTS: readonly SandboxPathList[] = ['denyRead', 'allowRead', 'denyWrite', 'allowWrite'];
+const WILDCARD = /[*?[\]{}]/;
+
+/**
+ * Claude Code's path prefixes for these lists: `/` and `//` from the root, `~/` from the home
+ * folder, anything else from the project root in a workspace's settings and from the settings
+ * file's own folder in yours (`~/.claude`). A trailing `/**` names the folder.
+ */
+function resolveEntry(text: string, base: string, home: string): string {
+  const bare = text.replace(/(?:\/\*\*?)+$|\/+$/, '') || '/';
+  if (bare.startsWith('/')) return normalize(bare.replace(/^\/+/, '/'));
+  if (bare === '~') return home;
+  if (bare.startsWith('~/')) return join(home, bare.slice(2));
+  return join(base, bare);
+}
+
+/** Why an allow entry is left out, or undefined: it would open what the sandbox always hides. */
+function allowRefusal(path: string, home: string, workbenchHome: string): string | undefined {
+  if (WILDCARD.test(path)) return 'a sandbox opens paths, not patterns';
+  if (path === '/') return 'it would open the whole file system';
+  if (isInside(path, '/proc') || isInside(path, '/sys'))
+    return 'the sandbox keeps its own /proc and /sys';
+  if (isInside(path, workbenchHome)) return `the sandbox always hides ${workbenchHome}`;
+  const secret = HOME_SECRETS.map((rel) => join(home, rel)).find((s) => isInside(path, s));
+  return secret && `the sandbox always hides ${secret}`;
+}
+
+/** Why a deny entry is left out, or undefined. */
+function denyRefusal(path: string, list: SandboxPathList, workspace: string): string | undefined {
+  if (list === 'denyRead' && path === '/') return 'it would hide every program from commands';
+  // A sandbox hides paths: a pattern is listed in the workspace, not over the whole disk.
+  if (WILDCARD.test(path) && !isInside(path, workspace))
+    return 'a pattern with wildcards outside the workspace cannot be listed';
+  return undefined;
+}
+
+/**
+ * The `sandbox.filesystem` entries of the settings files, with what was left out and why.
+ * Contract: never throws; `home` is the user's home folder, `workbenchHome` $WORKBENCH_HOME.
+ */
+export function sandboxFilesystemEntries(
+  files: readonly ReadSettingsFile[],
+  o: { workspace: string; home: string; workbenchHome: string; trusted: boolean },
+): { entries: SandboxPathEntry[]; diagnostics: string[] } {
+  const entries: SandboxPathEntry[] = [];
+  const diagnostics: string[] = [];
+  for (const f of parsedSettings(files)) {
+    const sandbox = isRecord(f.data) ? f.data.sandbox : undefined;
+    const fs = isRecord(sandbox) ? sandbox.filesystem : undefined;
+    if (fs === undefined) continue;
+    if (!isRecord(fs)) {
+      diagnostics.push(`${f.path}: sandbox.filesystem must be an object of path lists`);
+      continue;
+    }
+    const workspaceFile = f.scope === 'workspace';
+    const base = workspaceFile ? o.workspace : dirname(f.path);
+    for (const list of LISTS) {
+      const items = fs[list];
+      if (items === undefined) continue;
+      const where = `${f.path}: sandbox.filesystem.${list}`;
+      if (!Array.isArray(items)) {
+        diagnostics.push(`${where} must be a list of paths`);
+        continue;
+      }
+      const allow = list.startsWith('allow');
+      // A workspace's allow lists widen what its commands reach: only once it is trusted.
+      if (allow && workspaceFile && !o.trusted) continue;
+      for (const item of items) {
+        if (typeof item !== 'string' || item.trim() === '') {
+          diagnostics.push(`${where}: ${JSON.stringify(item)} is not a path`);
+          continue;
+        }
+        const path = resolveEntry(item.trim(), base, o.home);
+        const refusal = allow
+          ? allowRefusal(path, o.home, o.workbenchHome)
+          : denyRefusal(path, list, o.workspace);
+        if (refusal) {
+          diagnostics.push(`${where}: ${item} is left out: ${refusal}`);
+          continue;
+        }
+        entries.push({
+          list,
+          file: f.path,
+          path,
+          ...(workspaceFile && !o.trusted ? { untrusted: true as const } : {}),
+        });
+      }
+    }
+  }
+  return { entries, diagnostics };
+}

@@ -1,0 +1,141 @@
+/**
+ * A Claude Code user's `sandbox.filesystem` settings hold for the agent's commands, with real
+ * bubblewrap: `denyRead` hides, `allowRead` opens again inside it, `allowWrite` lets a command write
+ * outside the workspace, `denyWrite` keeps a folder read-only (docs/security.md#the-sandbox).
+ */
+import {
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readFileSync,
+  realpathSync,
+  rmSync,
+  writeFileSync,
+} from 'node:fs';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { createWorkbench } from '../../src/main/api/workbench.ts';
+import type { Workbench } from '../../src/main/api/types.ts';
+import { createScriptedLlm } from '../helpers/scripted-llm.ts';
+import { useClaudeSandbox } from '../unit/user-hooks/helpers.ts';
+import { detectSandbox } from '../../src/main/tools/sandbox/index.ts';
+
+const availability = await detectSandbox();
+const bwrapUsable = availability.available && availability.engine === 'bubblewrap';
+
+const env = useClaudeSandbox();
+let wb: Workbench | undefined;
+// Outside /tmp, which every sandboxed command sees as its own empty folder: what the settings
+// hide or open there is what a command sees.
+let around: string;
+let ws: string;
+beforeEach(() => {
+  around = realpathSync(mkdtempSync('/var/tmp/wb-sandbox-fs-'));
+  ws = join(around, 'ws');
+  mkdirSync(ws);
+});
+afterEach(async () => {
+  await wb?.close();
+  wb = undefined;
+  rmSync(around, { recursive: true, force: true });
+});
+
+function writeSettings(file: string, filesystem: object): void {
+  mkdirSync(join(file, '..'), { recursive: true });
+  writeFileSync(file, JSON.stringify({ sandbox: { enabled: true, filesystem } }));
+}
+
+function writeFiles(root: string, files: Record<string, string>): void {
+  for (const [rel, text] of Object.entries(files)) {
+    mkdirSync(join(root, rel, '..'), { recursive: true });
+    writeFileSync(join(root, rel), text);
+  }
+}
+
+/** Runs each command in auto mode; what the model was told for each, and the run's diagnostics. */
+async function runCommands(commands: string[]) {
+  const llm = createScriptedLlm([
+    ...commands.map((command) => ({ toolCalls: [{ name: 'execute', args: { command } }] })),
+    { text: 'done' },
+  ]);
+  wb = await createWorkbench({ home: env.sb.home, workspace: ws, llm, interactive: false });
+  const diagnostics: string[] = [];
+  wb.subscribe((e) => {
+    if (e.event === 'error') diagnostics.push(e.data.message);
+  });
+  await (
+    await wb.chat.send({ text: 'go', approvalMode: 'auto' })
+  ).finished;
+  const last = llm.calls.at(-1)!.request.messages;
+  return { told: last.filter((m) => m.role === 'tool').map((m) => String(m.content)), diagnostics };
+}
+
+describe("Claude Code's sandbox.filesystem settings", () => {
+  it.skipIf(!bwrapUsable)(
+    'denyRead hides a folder around the workspace, allowRead opens one inside it, allowWrite writes outside, denyWrite and a pattern hold in the workspace',
+    async () => {
+      // The folder holding the workspace is what the user hides.
+      writeFiles(around, {
+        'private/token': 'canary-private',
+        'shared/readme': 'shared-ok',
+        'outbox/.keep': '',
+      });
+      writeFiles(ws, {
+        'docs/a.md': 'keep',
+        'config/app.key': 'canary-key',
+        'config/app.txt': 'app-ok',
+      });
+      writeSettings(join(env.claudeDir, 'settings.json'), {
+        denyRead: [around],
+        allowRead: [join(around, 'shared')],
+        allowWrite: [`/${join(around, 'outbox')}`],
+      });
+      writeSettings(join(ws, '.claude', 'settings.json'), {
+        denyWrite: ['docs'],
+        denyRead: ['config/*.key'],
+      });
+      const show = (p: string) => `printf '[%s]' "$(cat ${p} 2>&1)"`;
+      const { told, diagnostics } = await runCommands([
+        [
+          show(join(around, 'private', 'token')),
+          show(join(around, 'shared', 'readme')),
+          show('config/app.key'),
+          show('config/app.txt'),
+        ].join('; '),
+        `echo sent > ${join(around, 'outbox', 'note.txt')} && echo mine > own.txt && cat own.txt; echo gone > docs/a.md`,
+      ]);
+      expect(diagnostics).toEqual([]);
+      expect(told[0]).toMatch(
+        /^\[cat: \S+\/private\/token: No such file or directory\]\[shared-ok\]\[cat: config\/app\.key: Permission denied\]\[app-ok\]/,
+      );
+      expect(told[0]).toContain('command sandboxed');
+      expect(told[1]).toMatch(/^mine\n.*docs\/a\.md: Read-only file system/s);
+      expect(readFileSync(join(around, 'outbox', 'note.txt'), 'utf8')).toBe('sent\n');
+      expect(readFileSync(join(ws, 'own.txt'), 'utf8')).toBe('mine\n');
+      expect(readFileSync(join(ws, 'docs', 'a.md'), 'utf8')).toBe('keep');
+    },
+  );
+
+  it.skipIf(!bwrapUsable)(
+    "an untrusted workspace cannot open paths, and its denyRead holds only inside it; a bad entry is said at the run's start",
+    async () => {
+      writeFiles(around, { 'outside.txt': 'outside-ok', 'drop/.keep': '' });
+      writeFiles(ws, { 'secret.txt': 'canary' });
+      const file = join(ws, '.claude', 'settings.json');
+      writeSettings(file, {
+        denyRead: ['secret.txt', join(around, 'outside.txt'), '~/**/*.pem'],
+        allowWrite: [join(around, 'drop')],
+      });
+      const { told, diagnostics } = await runCommands([
+        `cat secret.txt; cat ${join(around, 'outside.txt')}; echo x > ${join(around, 'drop', 'x')}`,
+      ]);
+      expect(told[0]).toMatch(
+        /secret\.txt: Permission denied\noutside-ok.*drop\/x: Read-only file system/s,
+      );
+      expect(existsSync(join(around, 'drop', 'x'))).toBe(false);
+      expect(diagnostics).toEqual([
+        `${file}: sandbox.filesystem.denyRead: ~/**/*.pem is left out: a pattern with wildcards outside the workspace cannot be listed`,
+      ]);
+    },
+  );
+});

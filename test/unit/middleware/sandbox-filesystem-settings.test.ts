@@ -1,0 +1,167 @@
+/**
+ * Claude Code's `sandbox.filesystem` lists as the sandbox takes them: Claude Code's path prefixes,
+ * who may open what, clear reasons for what is left out, and the policy they make.
+ */
+import { mkdirSync, mkdtempSync, realpathSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { sandboxFilesystemEntries } from '../../../src/main/middleware/sandbox-filesystem-settings.ts';
+import { sandboxPathsFinder } from '../../../src/main/middleware/rule-sandbox-paths.ts';
+import type { ReadSettingsFile } from '../../../src/main/user-hooks/claude-config.ts';
+import { resolveSandboxPolicy } from '../../../src/main/tools/sandbox/policy.ts';
+
+const base = realpathSync(mkdtempSync(join(tmpdir(), 'wb-sandbox-fs-')));
+const ws = join(base, 'home', 'proj');
+const home = join(base, 'home');
+const claudeDir = join(home, '.claude');
+const workbenchHome = join(home, '.workbench');
+for (const rel of [
+  'proj/.env',
+  'proj/src/a.ts',
+  'docs/guide.md',
+  'notes/todo.md',
+  '.ssh/id_ed25519',
+])
+  mkdirSync(join(home, rel, '..'), { recursive: true });
+for (const rel of [
+  'proj/.env',
+  'proj/src/a.ts',
+  'docs/guide.md',
+  'notes/todo.md',
+  '.ssh/id_ed25519',
+])
+  writeFileSync(join(home, rel), 'x');
+mkdirSync(join(base, 'out'));
+mkdirSync(workbenchHome);
+afterAll(() => rmSync(base, { recursive: true, force: true }));
+
+const userFile = (filesystem: unknown): ReadSettingsFile => ({
+  path: join(claudeDir, 'settings.json'),
+  scope: 'user',
+  precedence: 1,
+  data: { sandbox: { filesystem } },
+});
+const workspaceFile = (filesystem: unknown): ReadSettingsFile => ({
+  path: join(ws, '.claude', 'settings.json'),
+  scope: 'workspace',
+  precedence: 2,
+  data: { sandbox: { enabled: true, filesystem } },
+});
+const load = (files: ReadSettingsFile[], trusted = true) =>
+  sandboxFilesystemEntries(files, { workspace: ws, home, workbenchHome, trusted });
+
+describe('sandboxFilesystemEntries', () => {
+  it("resolves Claude Code's prefixes: / and // from the root, ~/ from home, the rest from ~/.claude in yours and the project root in a workspace's", () => {
+    const { entries, diagnostics } = load([
+      userFile({
+        denyRead: ['/etc/app/token', '//var/app/key', '~/.config/app/**', 'local.json'],
+        allowWrite: ['~/.cache/tool/'],
+      }),
+      workspaceFile({ denyWrite: ['./docs', 'build'] }),
+    ]);
+    expect(diagnostics).toEqual([]);
+    expect(entries.map((e) => [e.list, e.path])).toEqual([
+      ['denyRead', '/etc/app/token'],
+      ['denyRead', '/var/app/key'],
+      ['denyRead', join(home, '.config/app')],
+      ['denyRead', join(claudeDir, 'local.json')],
+      ['allowWrite', join(home, '.cache/tool')],
+      ['denyWrite', join(ws, 'docs')],
+      ['denyWrite', join(ws, 'build')],
+    ]);
+  });
+
+  it("a workspace's allow lists count only once it is trusted; its deny lists always, marked until then", () => {
+    const files = [workspaceFile({ denyRead: ['.env'], allowWrite: ['/opt/cache'] })];
+    const untrusted = load(files, false).entries;
+    expect(untrusted).toEqual([
+      { list: 'denyRead', file: files[0]!.path, path: join(ws, '.env'), untrusted: true },
+    ]);
+    expect(load(files, true).entries.map((e) => e.list)).toEqual(['denyRead', 'allowWrite']);
+  });
+
+  it('leaves out, and says why, what cannot be held or must not be opened', () => {
+    const { entries, diagnostics } = load([
+      userFile({
+        denyRead: ['/', '~/**/*.pem', 42, ''],
+        allowRead: ['~/.ssh', '~/.workbench/keys.json', '~/docs/*.md'],
+        allowWrite: ['//', '/proc/self'],
+        denyWrite: 'build',
+      }),
+      {
+        path: '/etc/claude-code/managed-settings.json',
+        scope: 'user',
+        precedence: 4,
+        data: { sandbox: { filesystem: [] } },
+      },
+    ]);
+    expect(entries).toEqual([]);
+    const file = join(claudeDir, 'settings.json');
+    expect(diagnostics).toEqual([
+      `${file}: sandbox.filesystem.denyRead: / is left out: it would hide every program from commands`,
+      `${file}: sandbox.filesystem.denyRead: ~/**/*.pem is left out: a pattern with wildcards outside the workspace cannot be listed`,
+      `${file}: sandbox.filesystem.denyRead: 42 is not a path`,
+      `${file}: sandbox.filesystem.denyRead: "" is not a path`,
+      `${file}: sandbox.filesystem.allowRead: ~/.ssh is left out: the sandbox always hides ${join(home, '.ssh')}`,
+      `${file}: sandbox.filesystem.allowRead: ~/.workbench/keys.json is left out: the sandbox always hides ${workbenchHome}`,
+      `${file}: sandbox.filesystem.allowRead: ~/docs/*.md is left out: a sandbox opens paths, not patterns`,
+      `${file}: sandbox.filesystem.denyWrite must be a list of paths`,
+      `${file}: sandbox.filesystem.allowWrite: // is left out: it would open the whole file system`,
+      `${file}: sandbox.filesystem.allowWrite: /proc/self is left out: the sandbox keeps its own /proc and /sys`,
+      '/etc/claude-code/managed-settings.json: sandbox.filesystem must be an object of path lists',
+    ]);
+  });
+});
+
+describe('the policy sandbox.filesystem makes', () => {
+  const policyOf = async (filesystem: object, trusted = true) => {
+    const { entries } = load([userFile(filesystem)], trusted);
+    const paths = sandboxPathsFinder([], { workspace: ws, home }, entries)!();
+    return resolveSandboxPolicy({ workspace: ws, home, workbenchHome, network: false, ...paths });
+  };
+
+  it('denyRead ~/ with allowRead: home hidden, the workspace and the reopened folder seen again, the secrets still hidden', async () => {
+    const policy = await policyOf({ denyRead: ['~/'], allowRead: ['~/docs'] });
+    expect(policy.hiddenDirs).toContain(home);
+    expect(policy.reopened).toEqual([join(home, 'docs')]);
+    // Under a hidden home, the secrets are hidden by it already.
+    expect(policy.hiddenDirs).not.toContain(join(home, '.ssh'));
+    expect(policy.workspace).toBe(ws);
+  });
+
+  it('allowRead of a path the deny names wins; a deny deeper than the reopened folder still holds', async () => {
+    const policy = await policyOf({
+      denyRead: ['~/notes', '~/docs', '~/docs/guide.md'],
+      allowRead: ['~/notes', '~/docs'],
+    });
+    expect(policy.hiddenDirs).toEqual([join(home, '.ssh'), workbenchHome]);
+    expect(policy.hiddenFiles).toEqual([join(home, 'docs', 'guide.md')]);
+    expect(policy.reopened).toEqual([]);
+  });
+
+  it('allowWrite binds existing folders writable, never one a denyWrite covers; denyWrite of a folder holding the workspace makes the workspace read-only', async () => {
+    const out = join(base, 'out');
+    const policy = await policyOf({
+      allowWrite: ['//' + out.slice(1), '~/notes', '~/missing'],
+      denyWrite: ['~/notes', join(out, 'keep')],
+    });
+    expect(policy.writable).toEqual([out]);
+    const readOnly = await policyOf({ denyWrite: ['~/'] });
+    expect(readOnly.readOnly).toEqual([ws]);
+  });
+
+  it('allowRead inside a writable place is writable again; a link into a secret opens nothing', async () => {
+    symlinkSync(join(home, '.ssh'), join(home, 'keys'));
+    const policy = await policyOf({
+      denyRead: ['~/proj/src', '~/notes'],
+      allowRead: ['~/proj/src/a.ts', '~/notes/todo.md', '~/keys'],
+      allowWrite: ['~/keys'],
+    });
+    expect(policy.hiddenDirs).toEqual(
+      expect.arrayContaining([join(ws, 'src'), join(home, 'notes'), join(home, '.ssh')]),
+    );
+    expect(policy.writable).toEqual([join(ws, 'src', 'a.ts')]);
+    expect(policy.reopened).toEqual([join(home, 'notes', 'todo.md')]);
+  });
+});
