@@ -28,7 +28,7 @@ import {
   profileDenyRules,
   type PermissionRule,
 } from '../middleware/permission-rules.ts';
-import type { SandboxPathEntry } from '../middleware/sandbox-filesystem-settings.ts';
+import { sandboxRequiredBy, type SandboxPathEntry } from '../middleware/claude-sandbox-settings.ts';
 import { userHooksInfo } from '../user-hooks/list.ts';
 import {
   readClaudeSettingsFiles,
@@ -167,6 +167,8 @@ export interface PipelineHooks {
   hooks: Hook[];
   userHookInfos: HookInfo[];
   diagnostics: string[];
+  /** The Claude Code settings file that requires the sandbox (`sandbox.failIfUnavailable`). */
+  sandboxRequiredBy?: string;
 }
 
 /** The running agent's own frontmatter hooks, with the trust of the folder its file is in. */
@@ -229,5 +231,6 @@ export async function buildPipeline(o: PipelineOptions): Promise<PipelineHooks> 
     hooks,
     userHookInfos: users.infos,
     diagnostics: [...users.diagnostics, ...permissions.diagnostics],
+    sandboxRequiredBy: sandboxRequiredBy(claudeSettings),
   };
 }

@@ -24,7 +24,7 @@ import { callEffects, effectKind } from '../tools/call-policy.ts';
 import type { Workspace } from '../tools/workspace.ts';
 import { setSandboxPaths } from '../tools/sandbox/index.ts';
 import { rulesNotInSandbox, sandboxPathsFinder } from './rule-sandbox-paths.ts';
-import { sandboxFilesystemEntries, type SandboxPathEntry } from './sandbox-filesystem-settings.ts';
+import { sandboxFilesystemEntries, type SandboxPathEntry } from './claude-sandbox-settings.ts';
 
 export type RuleBehavior = 'deny' | 'ask' | 'allow';
 

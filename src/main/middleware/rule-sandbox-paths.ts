@@ -13,7 +13,7 @@ import { isInside } from '../tools/path-guard.ts';
 import { rulePathPattern, type RuleWhere } from '../user-hooks/claude-rules.ts';
 import type { SandboxPaths } from '../tools/sandbox/index.ts';
 import type { PermissionRule } from './permission-rules.ts';
-import type { SandboxPathEntry } from './sandbox-filesystem-settings.ts';
+import type { SandboxPathEntry } from './claude-sandbox-settings.ts';
 
 const WILDCARD = /[*?[\]{}]/;
 /** Entries of the workspace looked at per command, at most. */

@@ -25,6 +25,11 @@ export interface SandboxSettings {
   mode: 'auto' | 'required' | 'off';
   /** Whether sandboxed commands reach the network (default false). */
   network: boolean;
+  /**
+   * For one run, never stored: the Claude Code settings file whose `sandbox.failIfUnavailable`
+   * made `mode` required (docs/security.md#claude-codes-sandbox-settings).
+   */
+  required_by?: string;
 }
 
 /** One MCP server, in Claude Code's `.mcp.json` format (docs/tools.md#mcp-servers). */

@@ -10,6 +10,8 @@ import { homePaths, resolveHome } from '../../store/paths.ts';
 import { metaPairs, parse, positiveInt } from '../args.ts';
 import { commandSandbox, describeCommandSandbox, detectSandbox } from '../../tools/sandbox/index.ts';
 import { UsageError, type CliCommand, type CliIo } from '../types.ts';
+import { readClaudeSettingsFiles } from '../../user-hooks/claude-config.ts';
+import { sandboxRequiredBy, withClaudeSandboxRequirement } from '../../middleware/claude-sandbox-settings.ts';
 
 /**
  * From here on V8 gives each function its feedback vector (inline caches) on its first call, not its
@@ -51,6 +53,7 @@ export const runCommand: CliCommand = async (argv, io) => {
   const maxIterations = positiveInt(values['max-iterations'], '--max-iterations');
 
   const home = resolveHome(io.env);
+  const workspaceRoot = resolve(io.cwd, values.workspace ?? '.');
   // bubblewrap's probe (a process of its own, unless the home remembers one that succeeded under the
   // same conditions) runs while the workbench loads and opens.
   const sandboxProbe = detectSandbox({ memoFile: homePaths(home).sandboxProbe });
@@ -59,7 +62,7 @@ export const runCommand: CliCommand = async (argv, io) => {
   try {
     workbench = await createWorkbench({
       home,
-      workspace: resolve(io.cwd, values.workspace ?? '.'),
+      workspace: workspaceRoot,
       apiKey: io.env.OPENAI_API_KEY,
       baseURL: values['base-url'] ?? (io.env.OPENAI_BASE_URL || undefined),
       model: values.model ?? (io.env.WORKBENCH_MODEL || undefined),
@@ -71,7 +74,9 @@ export const runCommand: CliCommand = async (argv, io) => {
     throw err;
   }
   feedbackFromFirstCall();
-  const sandbox = commandSandbox(workbench.settings.get().sandbox, await sandboxProbe);
+  // As the run will go by it: a Claude Code `sandbox.failIfUnavailable` makes the sandbox required.
+  const requiredBy = sandboxRequiredBy(await readClaudeSettingsFiles(workspaceRoot, home));
+  const sandbox = commandSandbox(withClaudeSandboxRequirement(workbench.settings.get(), requiredBy).sandbox, await sandboxProbe);
   io.stderr(`commands: ${describeCommandSandbox(sandbox)}\n`);
   const print = values.json ? jsonPrinter(io) : textPrinter(io);
   const unsubscribe = workbench.subscribe(print);

@@ -26,7 +26,7 @@ export function commandSandbox(
   if (settings.mode === 'required') {
     return {
       kind: 'refused',
-      reason: `the sandbox is required in settings but unavailable: ${availability.reason}`,
+      reason: `the sandbox is required ${settings.required_by ? `by sandbox.failIfUnavailable in ${settings.required_by}` : 'in settings'} but unavailable: ${availability.reason}`,
     };
   }
   return { kind: 'unsandboxed', reason: availability.reason };

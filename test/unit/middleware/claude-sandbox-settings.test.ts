@@ -6,7 +6,13 @@ import { mkdirSync, mkdtempSync, realpathSync, rmSync, symlinkSync, writeFileSyn
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { sandboxFilesystemEntries } from '../../../src/main/middleware/sandbox-filesystem-settings.ts';
+import {
+  sandboxFilesystemEntries,
+  sandboxRequiredBy,
+  withClaudeSandboxRequirement,
+} from '../../../src/main/middleware/claude-sandbox-settings.ts';
+import { commandSandbox } from '../../../src/main/tools/sandbox/command-sandbox.ts';
+import { DEFAULT_SETTINGS } from '../../../src/shared/types/index.ts';
 import { sandboxPathsFinder } from '../../../src/main/middleware/rule-sandbox-paths.ts';
 import type { ReadSettingsFile } from '../../../src/main/user-hooks/claude-config.ts';
 import { resolveSandboxPolicy } from '../../../src/main/tools/sandbox/policy.ts';
@@ -163,5 +169,45 @@ describe('the policy sandbox.filesystem makes', () => {
     );
     expect(policy.writable).toEqual([join(ws, 'src', 'a.ts')]);
     expect(policy.reopened).toEqual([join(home, 'notes', 'todo.md')]);
+  });
+});
+
+describe('sandbox.failIfUnavailable', () => {
+  const settings = structuredClone(DEFAULT_SETTINGS);
+  const required = (sandbox: object, scope: 'user' | 'workspace' = 'user'): ReadSettingsFile => ({
+    path: scope === 'user' ? join(claudeDir, 'settings.json') : join(ws, '.claude/settings.json'),
+    scope,
+    precedence: 1,
+    data: { sandbox },
+  });
+
+  it('with enabled, from any file, a workspace not trusted yet too, makes auto required; off stays off', () => {
+    const files = [
+      required({ failIfUnavailable: true }),
+      required({ enabled: true, failIfUnavailable: true }, 'workspace'),
+    ];
+    const by = sandboxRequiredBy(files);
+    expect(by).toBe(join(ws, '.claude/settings.json'));
+    expect(withClaudeSandboxRequirement(settings, by).sandbox).toEqual({
+      mode: 'required',
+      network: false,
+      required_by: by,
+    });
+    const off = { ...settings, sandbox: { mode: 'off' as const, network: false } };
+    expect(withClaudeSandboxRequirement(off, by)).toBe(off);
+    expect(
+      sandboxRequiredBy([required({ enabled: true, failIfUnavailable: false })]),
+    ).toBeUndefined();
+  });
+
+  it('the refusal names the file that requires the sandbox', () => {
+    const s = withClaudeSandboxRequirement(settings, '/home/u/.claude/settings.json').sandbox;
+    expect(
+      commandSandbox(s, { available: false, reason: 'bwrap not found; install bubblewrap' }),
+    ).toEqual({
+      kind: 'refused',
+      reason:
+        'the sandbox is required by sandbox.failIfUnavailable in /home/u/.claude/settings.json but unavailable: bwrap not found; install bubblewrap',
+    });
   });
 });

@@ -3,6 +3,7 @@
  * bubblewrap: `denyRead` hides, `allowRead` opens again inside it, `allowWrite` lets a command write
  * outside the workspace, `denyWrite` keeps a folder read-only (docs/security.md#the-sandbox).
  */
+import { execFileSync } from 'node:child_process';
 import {
   existsSync,
   mkdirSync,
@@ -10,6 +11,7 @@ import {
   readFileSync,
   realpathSync,
   rmSync,
+  symlinkSync,
   writeFileSync,
 } from 'node:fs';
 import { join } from 'node:path';
@@ -17,6 +19,8 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createWorkbench } from '../../src/main/api/workbench.ts';
 import type { Workbench } from '../../src/main/api/types.ts';
 import { createScriptedLlm } from '../helpers/scripted-llm.ts';
+import { startFakeOpenAi, type FakeOpenAi } from '../helpers/fake-openai-server.ts';
+import { runCli, sandbox as cliSandbox } from '../helpers/run-cli.ts';
 import { useClaudeSandbox } from '../unit/user-hooks/helpers.ts';
 import { detectSandbox } from '../../src/main/tools/sandbox/index.ts';
 
@@ -138,4 +142,51 @@ describe("Claude Code's sandbox.filesystem settings", () => {
       ]);
     },
   );
+});
+
+describe("Claude Code's sandbox.failIfUnavailable", () => {
+  let fake: FakeOpenAi | undefined;
+  afterEach(async () => {
+    await fake?.close();
+    fake = undefined;
+  });
+
+  it('on a machine without bubblewrap, workbench run refuses the command instead of running it unsandboxed, naming the file', async () => {
+    const { home, workspace } = await cliSandbox();
+    const settings = join(home, '.claude', 'settings.json');
+    mkdirSync(join(settings, '..'));
+    writeFileSync(
+      settings,
+      JSON.stringify({ sandbox: { enabled: true, failIfUnavailable: true } }),
+    );
+    // A PATH with the shell and git but no bwrap: the machine has no sandbox.
+    const bin = join(home, 'bin');
+    mkdirSync(bin);
+    for (const tool of ['sh', 'bash', 'git', 'env'])
+      symlinkSync(
+        execFileSync('sh', ['-c', `command -v ${tool}`], { encoding: 'utf8' }).trim(),
+        join(bin, tool),
+      );
+    fake = await startFakeOpenAi({
+      script: [
+        { toolCalls: [{ name: 'execute', args: { command: 'touch ran' } }] },
+        { text: 'done' },
+      ],
+    });
+    const r = await runCli(['run', '--auto', 'go'], {
+      home,
+      workspace,
+      baseURL: fake.baseURL,
+      extra: { PATH: bin },
+    });
+    expect(r.code).toBe(0);
+    const refusal = `the sandbox is required by sandbox.failIfUnavailable in ${settings} but unavailable: bwrap not found; install bubblewrap`;
+    expect(r.stderr.split('\n')[0]).toBe(`commands: refused — ${refusal}`);
+    const told = fake
+      .chatRequests()
+      .at(-1)!
+      .messages.filter((m) => m.role === 'tool');
+    expect(told.map((m) => m.content)).toEqual([`Error: not run: ${refusal}`]);
+    expect(existsSync(join(workspace, 'ran'))).toBe(false);
+  });
 });

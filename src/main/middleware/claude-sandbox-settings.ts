@@ -1,16 +1,18 @@
 /**
- * Claude Code's `sandbox.filesystem` settings — `denyRead`, `allowRead`, `denyWrite`, `allowWrite` —
- * read from the same settings files as the permission rules and turned into absolute paths for the
- * command sandbox (docs/security.md#the-sandbox), so a user's own sandbox boundaries hold here as at
- * home. Deny lists count from every file (they only add protection; a workspace not trusted yet
- * only for what lies in it); allow lists widen what commands reach, so only from your own files
- * and a trusted workspace's, and never over the secrets the sandbox always hides.
+ * Claude Code's `sandbox` settings block, read from the same settings files as the permission
+ * rules (docs/security.md#claude-codes-sandbox-settings). Its `filesystem` lists — `denyRead`,
+ * `allowRead`, `denyWrite`, `allowWrite` — become absolute paths for the command sandbox, so a
+ * user's own sandbox boundaries hold here as at home. Deny lists count from every file (they only
+ * add protection; a workspace not trusted yet only for what lies in it); allow lists widen what
+ * commands reach, so only from your own files and a trusted workspace's, and never over the secrets
+ * the sandbox always hides. `failIfUnavailable` makes the sandbox required.
  */
 import { dirname, join, normalize } from 'node:path';
 import { isInside } from '../tools/path-guard.ts';
 import { HOME_SECRETS } from '../tools/sandbox/policy.ts';
 import { parsedSettings, type ReadSettingsFile } from '../user-hooks/claude-config.ts';
 import { isRecord } from '../user-hooks/json-output.ts';
+import type { WorkbenchSettings } from '../../shared/types/index.ts';
 
 export type SandboxPathList = 'denyRead' | 'allowRead' | 'denyWrite' | 'allowWrite';
 
@@ -115,4 +117,30 @@ export function sandboxFilesystemEntries(
     }
   }
   return { entries, diagnostics };
+}
+
+/**
+ * The settings file whose `"sandbox": { "enabled": true, "failIfUnavailable": true }` asks that
+ * commands never run unsandboxed, or undefined. Every file counts, trusted or not: it only refuses.
+ */
+export function sandboxRequiredBy(files: readonly ReadSettingsFile[]): string | undefined {
+  return parsedSettings(files).find((f) => {
+    const sandbox = isRecord(f.data) ? f.data.sandbox : undefined;
+    return isRecord(sandbox) && sandbox.enabled === true && sandbox.failIfUnavailable === true;
+  })?.path;
+}
+
+/**
+ * The settings a run goes by: `sandbox.mode` `auto` becomes `required` when a Claude Code settings
+ * file requires the sandbox (`off`, the user's explicit choice, stays off).
+ */
+export function withClaudeSandboxRequirement(
+  settings: WorkbenchSettings,
+  requiredBy: string | undefined,
+): WorkbenchSettings {
+  if (!requiredBy || settings.sandbox.mode !== 'auto') return settings;
+  return {
+    ...settings,
+    sandbox: { ...settings.sandbox, mode: 'required', required_by: requiredBy },
+  };
 }
