@@ -14,6 +14,8 @@ import {
   symlinkSync,
   writeFileSync,
 } from 'node:fs';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createWorkbench } from '../../src/main/api/workbench.ts';
@@ -140,6 +142,36 @@ describe("Claude Code's sandbox.filesystem settings", () => {
       expect(diagnostics).toEqual([
         `${file}: sandbox.filesystem.denyRead: ~/**/*.pem is left out: a pattern with wildcards outside the workspace cannot be listed`,
       ]);
+    },
+  );
+});
+
+describe("Claude Code's sandbox.network.allowedDomains", () => {
+  it.skipIf(!bwrapUsable)(
+    "a sandboxed command reaches an allowed host through the workbench's proxy and no other; the result names the host it was kept from",
+    async () => {
+      // A server of the host's, on an address the sandbox's own loopback does not answer.
+      const server = http.createServer((_req, res) => res.end('hello from the host'));
+      await new Promise<void>((r) => server.listen(0, '127.0.0.2', () => r()));
+      const { port } = server.address() as AddressInfo;
+      try {
+        writeFileSync(
+          join(env.claudeDir, 'settings.json'),
+          JSON.stringify({ sandbox: { network: { allowedDomains: ['127.0.0.2'] } } }),
+        );
+        const fetchLine = (url: string) =>
+          `"${process.execPath}" -e "fetch('${url}').then((r) => r.text()).then((t) => console.log('[' + t + ']'), (e) => console.log('failed: ' + e.message))"`;
+        const { told } = await runCommands([
+          `${fetchLine(`http://127.0.0.2:${port}/`)}; ${fetchLine('https://example.com/')}`,
+        ]);
+        expect(told[0]).toMatch(/^\[hello from the host\]\nfailed: fetch failed\n/);
+        expect(told[0]).toContain(
+          'the sandbox kept the command from example.com: not in sandbox.network.allowedDomains',
+        );
+        expect(told[0]).toContain('command sandboxed (bubblewrap, network to 127.0.0.2 only)');
+      } finally {
+        await new Promise<void>((r) => server.close(() => r()));
+      }
     },
   );
 });

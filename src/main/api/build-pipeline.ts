@@ -28,7 +28,11 @@ import {
   profileDenyRules,
   type PermissionRule,
 } from '../middleware/permission-rules.ts';
-import { sandboxRequiredBy, type SandboxPathEntry } from '../middleware/claude-sandbox-settings.ts';
+import {
+  claudeSandboxRun,
+  type ClaudeSandboxRun,
+  type SandboxPathEntry,
+} from '../middleware/claude-sandbox-settings.ts';
 import { userHooksInfo } from '../user-hooks/list.ts';
 import {
   readClaudeSettingsFiles,
@@ -167,8 +171,8 @@ export interface PipelineHooks {
   hooks: Hook[];
   userHookInfos: HookInfo[];
   diagnostics: string[];
-  /** The Claude Code settings file that requires the sandbox (`sandbox.failIfUnavailable`). */
-  sandboxRequiredBy?: string;
+  /** What Claude Code's `sandbox` block asks of the run (middleware/claude-sandbox-settings.ts). */
+  claudeSandbox: ClaudeSandboxRun;
 }
 
 /** The running agent's own frontmatter hooks, with the trust of the folder its file is in. */
@@ -219,6 +223,7 @@ export async function buildPipeline(o: PipelineOptions): Promise<PipelineHooks> 
     infos: [...user.infos, ...script.infos],
     diagnostics: [...user.diagnostics, ...script.diagnostics],
   };
+  const claudeSandbox = claudeSandboxRun(claudeSettings, { trusted: o.trusted });
   const loaded = {
     user: users,
     rules,
@@ -230,7 +235,7 @@ export async function buildPipeline(o: PipelineOptions): Promise<PipelineHooks> 
   return {
     hooks,
     userHookInfos: users.infos,
-    diagnostics: [...users.diagnostics, ...permissions.diagnostics],
-    sandboxRequiredBy: sandboxRequiredBy(claudeSettings),
+    diagnostics: [...users.diagnostics, ...permissions.diagnostics, ...claudeSandbox.diagnostics],
+    claudeSandbox: claudeSandbox.run,
   };
 }

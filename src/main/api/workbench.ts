@@ -29,7 +29,7 @@ import { endHookLauncher } from '../user-hooks/launcher/launcher.ts';
 import { ElicitationBroker } from '../mcp/elicitation-broker.ts';
 import { readClaudeSettingsFiles } from '../user-hooks/claude-config.ts';
 import { bypassDisabledBy } from '../middleware/permission-rules.ts';
-import { withClaudeSandboxRequirement } from '../middleware/claude-sandbox-settings.ts';
+import { withClaudeSandbox } from '../middleware/claude-sandbox-settings.ts';
 import { standaloneAgentRunner } from '../user-hooks/claude-agent-standalone.ts';
 import { managerMcpRunner } from '../user-hooks/claude-mcp-tool.ts';
 import type { HandlerRunner } from '../user-hooks/claude-hooks.ts';
@@ -285,7 +285,7 @@ export async function createWorkbench(opts: WorkbenchOptions): Promise<Workbench
         workspace,
         model: l.model,
         llm: llmFor(settings),
-        settings: withClaudeSandboxRequirement(settings, pipeline.sandboxRequiredBy),
+        settings: withClaudeSandbox(settings, pipeline.claudeSandbox),
         profile,
         hooks: pipeline.hooks,
         trusted: l.trusted,

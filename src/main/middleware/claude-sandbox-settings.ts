@@ -5,7 +5,8 @@
  * user's own sandbox boundaries hold here as at home. Deny lists count from every file (they only
  * add protection; a workspace not trusted yet only for what lies in it); allow lists widen what
  * commands reach, so only from your own files and a trusted workspace's, and never over the secrets
- * the sandbox always hides. `failIfUnavailable` makes the sandbox required.
+ * the sandbox always hides. `failIfUnavailable` makes the sandbox required, `network.allowedDomains`
+ * lets sandboxed commands reach those domains through the workbench's proxy.
  */
 import { dirname, join, normalize } from 'node:path';
 import { isInside } from '../tools/path-guard.ts';
@@ -119,28 +120,73 @@ export function sandboxFilesystemEntries(
   return { entries, diagnostics };
 }
 
+/** What the `sandbox` block asks of a run besides its paths. */
+export interface ClaudeSandboxRun {
+  /** The settings file whose `"enabled": true, "failIfUnavailable": true` requires the sandbox. */
+  requiredBy?: string;
+  /** `network.allowedDomains`: what sandboxed commands may reach while the network is off. */
+  allowedDomains: string[];
+}
+
+/** A host name, `*.` and a name, an IPv4 address or an IPv6 one. */
+const DOMAIN =
+  /^(?:\*\.)?[a-z0-9_](?:[a-z0-9_-]*[a-z0-9_])?(?:\.[a-z0-9_](?:[a-z0-9_-]*[a-z0-9_])?)*\.?$|^[0-9a-f:]*:[0-9a-f:.]*$/i;
+
 /**
- * The settings file whose `"sandbox": { "enabled": true, "failIfUnavailable": true }` asks that
- * commands never run unsandboxed, or undefined. Every file counts, trusted or not: it only refuses.
+ * The run's `failIfUnavailable` (every file counts, trusted or not: it only refuses) and
+ * `network.allowedDomains` (your files and a trusted workspace's: they widen what commands reach).
+ * Contract: never throws; what does not parse is a diagnostic.
  */
-export function sandboxRequiredBy(files: readonly ReadSettingsFile[]): string | undefined {
-  return parsedSettings(files).find((f) => {
+export function claudeSandboxRun(
+  files: readonly ReadSettingsFile[],
+  o: { trusted: boolean },
+): { run: ClaudeSandboxRun; diagnostics: string[] } {
+  const run: ClaudeSandboxRun = { allowedDomains: [] };
+  const diagnostics: string[] = [];
+  for (const f of parsedSettings(files)) {
     const sandbox = isRecord(f.data) ? f.data.sandbox : undefined;
-    return isRecord(sandbox) && sandbox.enabled === true && sandbox.failIfUnavailable === true;
-  })?.path;
+    if (!isRecord(sandbox)) continue;
+    if (sandbox.enabled === true && sandbox.failIfUnavailable === true) run.requiredBy ??= f.path;
+    const network = sandbox.network;
+    if (!isRecord(network) || network.allowedDomains === undefined) continue;
+    if (f.scope === 'workspace' && !o.trusted) continue;
+    const where = `${f.path}: sandbox.network.allowedDomains`;
+    if (!Array.isArray(network.allowedDomains)) {
+      diagnostics.push(`${where} must be a list of domains`);
+      continue;
+    }
+    for (const d of network.allowedDomains) {
+      if (d === '*')
+        diagnostics.push(
+          `${where}: * is left out: to open the whole network, set "sandbox": { "network": true } in the workbench's settings`,
+        );
+      else if (typeof d !== 'string' || !DOMAIN.test(d))
+        diagnostics.push(`${where}: ${JSON.stringify(d)} is not a domain`);
+      else if (!run.allowedDomains.includes(d.toLowerCase()))
+        run.allowedDomains.push(d.toLowerCase());
+    }
+  }
+  return { run, diagnostics };
 }
 
 /**
  * The settings a run goes by: `sandbox.mode` `auto` becomes `required` when a Claude Code settings
- * file requires the sandbox (`off`, the user's explicit choice, stays off).
+ * file requires the sandbox (`off`, the user's explicit choice, stays off), and the allowed domains
+ * ride along for the sandbox's proxy.
  */
-export function withClaudeSandboxRequirement(
+export function withClaudeSandbox(
   settings: WorkbenchSettings,
-  requiredBy: string | undefined,
+  run: ClaudeSandboxRun | undefined,
 ): WorkbenchSettings {
-  if (!requiredBy || settings.sandbox.mode !== 'auto') return settings;
+  if (!run) return settings;
+  const required = run.requiredBy !== undefined && settings.sandbox.mode === 'auto';
+  if (!required && run.allowedDomains.length === 0) return settings;
   return {
     ...settings,
-    sandbox: { ...settings.sandbox, mode: 'required', required_by: requiredBy },
+    sandbox: {
+      ...settings.sandbox,
+      ...(required ? { mode: 'required' as const, required_by: run.requiredBy } : {}),
+      ...(run.allowedDomains.length ? { allowed_domains: run.allowedDomains } : {}),
+    },
   };
 }

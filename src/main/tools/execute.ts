@@ -158,7 +158,11 @@ export function createExecuteTool(opts: ExecuteToolOptions = {}): Tool {
         await wrapped?.cleanup();
       }
       const status = result.timedOut ? 'timeout' : result.cancelled ? 'cancelled' : 'ok';
-      const notes = [...(paths?.limits ?? []), ...((await finishSnapshot?.()) ?? [])];
+      const notes = [
+        ...(paths?.limits ?? []),
+        ...(wrapped?.notes() ?? []),
+        ...((await finishSnapshot?.()) ?? []),
+      ];
       const content = formatResult(result, timeoutMs, sandbox, notes);
       return { content, status, streams: { stdout: result.stdout, stderr: result.stderr } };
     },

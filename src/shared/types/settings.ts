@@ -30,6 +30,11 @@ export interface SandboxSettings {
    * made `mode` required (docs/security.md#claude-codes-sandbox-settings).
    */
   required_by?: string;
+  /**
+   * For one run, never stored: the domains Claude Code's `sandbox.network.allowedDomains` lets
+   * sandboxed commands reach through the workbench's proxy while `network` is off.
+   */
+  allowed_domains?: string[];
 }
 
 /** One MCP server, in Claude Code's `.mcp.json` format (docs/tools.md#mcp-servers). */

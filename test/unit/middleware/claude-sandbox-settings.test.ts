@@ -8,10 +8,13 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import {
   sandboxFilesystemEntries,
-  sandboxRequiredBy,
-  withClaudeSandboxRequirement,
+  claudeSandboxRun,
+  withClaudeSandbox,
 } from '../../../src/main/middleware/claude-sandbox-settings.ts';
-import { commandSandbox } from '../../../src/main/tools/sandbox/command-sandbox.ts';
+import {
+  commandSandbox,
+  describeCommandSandbox,
+} from '../../../src/main/tools/sandbox/command-sandbox.ts';
 import { DEFAULT_SETTINGS } from '../../../src/shared/types/index.ts';
 import { sandboxPathsFinder } from '../../../src/main/middleware/rule-sandbox-paths.ts';
 import type { ReadSettingsFile } from '../../../src/main/user-hooks/claude-config.ts';
@@ -172,42 +175,81 @@ describe('the policy sandbox.filesystem makes', () => {
   });
 });
 
-describe('sandbox.failIfUnavailable', () => {
+describe("the sandbox block's run settings: failIfUnavailable and network.allowedDomains", () => {
   const settings = structuredClone(DEFAULT_SETTINGS);
-  const required = (sandbox: object, scope: 'user' | 'workspace' = 'user'): ReadSettingsFile => ({
+  const file = (sandbox: object, scope: 'user' | 'workspace' = 'user'): ReadSettingsFile => ({
     path: scope === 'user' ? join(claudeDir, 'settings.json') : join(ws, '.claude/settings.json'),
     scope,
     precedence: 1,
     data: { sandbox },
   });
 
-  it('with enabled, from any file, a workspace not trusted yet too, makes auto required; off stays off', () => {
+  it('failIfUnavailable with enabled, from any file, a workspace not trusted yet too, makes auto required; off stays off', () => {
     const files = [
-      required({ failIfUnavailable: true }),
-      required({ enabled: true, failIfUnavailable: true }, 'workspace'),
+      file({ failIfUnavailable: true }),
+      file({ enabled: true, failIfUnavailable: true }, 'workspace'),
     ];
-    const by = sandboxRequiredBy(files);
-    expect(by).toBe(join(ws, '.claude/settings.json'));
-    expect(withClaudeSandboxRequirement(settings, by).sandbox).toEqual({
+    const { run } = claudeSandboxRun(files, { trusted: false });
+    expect(run.requiredBy).toBe(join(ws, '.claude/settings.json'));
+    expect(withClaudeSandbox(settings, run).sandbox).toEqual({
       mode: 'required',
       network: false,
-      required_by: by,
+      required_by: run.requiredBy,
     });
     const off = { ...settings, sandbox: { mode: 'off' as const, network: false } };
-    expect(withClaudeSandboxRequirement(off, by)).toBe(off);
-    expect(
-      sandboxRequiredBy([required({ enabled: true, failIfUnavailable: false })]),
-    ).toBeUndefined();
+    expect(withClaudeSandbox(off, run)).toBe(off);
+    const notRequired = claudeSandboxRun([file({ enabled: true, failIfUnavailable: false })], {
+      trusted: true,
+    });
+    expect(withClaudeSandbox(settings, notRequired.run)).toBe(settings);
   });
 
   it('the refusal names the file that requires the sandbox', () => {
-    const s = withClaudeSandboxRequirement(settings, '/home/u/.claude/settings.json').sandbox;
+    const { run } = claudeSandboxRun([file({ enabled: true, failIfUnavailable: true })], {
+      trusted: true,
+    });
+    const s = withClaudeSandbox(settings, run).sandbox;
     expect(
       commandSandbox(s, { available: false, reason: 'bwrap not found; install bubblewrap' }),
     ).toEqual({
       kind: 'refused',
-      reason:
-        'the sandbox is required by sandbox.failIfUnavailable in /home/u/.claude/settings.json but unavailable: bwrap not found; install bubblewrap',
+      reason: `the sandbox is required by sandbox.failIfUnavailable in ${join(claudeDir, 'settings.json')} but unavailable: bwrap not found; install bubblewrap`,
     });
+  });
+
+  it("allowedDomains from your files and a trusted workspace's ride with the run's settings; what is not a domain is said", () => {
+    const files = [
+      file({ network: { allowedDomains: ['registry.npmjs.org', '*.GitHub.com', '*', 'a b', 7] } }),
+      file({ network: { allowedDomains: ['pypi.org', 'registry.npmjs.org'] } }, 'workspace'),
+    ];
+    const untrusted = claudeSandboxRun(files, { trusted: false });
+    expect(untrusted.run.allowedDomains).toEqual(['registry.npmjs.org', '*.github.com']);
+    const user = join(claudeDir, 'settings.json');
+    expect(untrusted.diagnostics).toEqual([
+      `${user}: sandbox.network.allowedDomains: * is left out: to open the whole network, set "sandbox": { "network": true } in the workbench's settings`,
+      `${user}: sandbox.network.allowedDomains: "a b" is not a domain`,
+      `${user}: sandbox.network.allowedDomains: 7 is not a domain`,
+    ]);
+    const trusted = claudeSandboxRun(files, { trusted: true }).run;
+    expect(trusted.allowedDomains).toEqual(['registry.npmjs.org', '*.github.com', 'pypi.org']);
+    const sandbox = withClaudeSandbox(settings, trusted).sandbox;
+    expect(sandbox.allowed_domains).toEqual(trusted.allowedDomains);
+    const bwrap = {
+      available: true as const,
+      engine: 'bubblewrap' as const,
+      program: '/usr/bin/bwrap',
+    };
+    expect(describeCommandSandbox(commandSandbox(sandbox, bwrap))).toBe(
+      'sandboxed (bubblewrap, network to 3 allowed domains only)',
+    );
+    // With the whole network open, or on seatbelt (no proxy there), no domain list applies.
+    expect(commandSandbox({ ...sandbox, network: true }, bwrap)).not.toHaveProperty('domains');
+    expect(
+      commandSandbox(sandbox, {
+        available: true,
+        engine: 'seatbelt',
+        program: '/usr/bin/sandbox-exec',
+      }),
+    ).not.toHaveProperty('domains');
   });
 });

@@ -11,7 +11,7 @@ import { metaPairs, parse, positiveInt } from '../args.ts';
 import { commandSandbox, describeCommandSandbox, detectSandbox } from '../../tools/sandbox/index.ts';
 import { UsageError, type CliCommand, type CliIo } from '../types.ts';
 import { readClaudeSettingsFiles } from '../../user-hooks/claude-config.ts';
-import { sandboxRequiredBy, withClaudeSandboxRequirement } from '../../middleware/claude-sandbox-settings.ts';
+import { claudeSandboxRun, withClaudeSandbox } from '../../middleware/claude-sandbox-settings.ts';
 
 /**
  * From here on V8 gives each function its feedback vector (inline caches) on its first call, not its
@@ -74,9 +74,9 @@ export const runCommand: CliCommand = async (argv, io) => {
     throw err;
   }
   feedbackFromFirstCall();
-  // As the run will go by it: a Claude Code `sandbox.failIfUnavailable` makes the sandbox required.
-  const requiredBy = sandboxRequiredBy(await readClaudeSettingsFiles(workspaceRoot, home));
-  const sandbox = commandSandbox(withClaudeSandboxRequirement(workbench.settings.get(), requiredBy).sandbox, await sandboxProbe);
+  // As the run will go by it: Claude Code's `sandbox` block may require the sandbox or allow domains.
+  const claude = claudeSandboxRun(await readClaudeSettingsFiles(workspaceRoot, home), { trusted: Boolean(values.trust) });
+  const sandbox = commandSandbox(withClaudeSandbox(workbench.settings.get(), claude.run).sandbox, await sandboxProbe);
   io.stderr(`commands: ${describeCommandSandbox(sandbox)}\n`);
   const print = values.json ? jsonPrinter(io) : textPrinter(io);
   const unsubscribe = workbench.subscribe(print);

@@ -16,6 +16,7 @@ export function bwrapArgs(
   shell: string,
   command: string,
   cwd: string,
+  proxy?: SandboxProxy,
 ): string[] {
   const mounts: { at: string; args: string[] }[] = [
     { at: policy.workspace, args: ['--bind', policy.workspace, policy.workspace] },
@@ -32,14 +33,29 @@ export function bwrapArgs(
   return [
     ...bwrapIsolation(policy.network),
     ...mounts.flatMap((m) => m.args),
+    ...(proxy ? ['--bind', proxy.socketPath, PROXY_SOCKET_IN_SANDBOX] : []),
     '--chdir',
     cwd,
     '--',
+    ...(proxy ? [...proxy.bridge, PROXY_SOCKET_IN_SANDBOX, String(PROXY_PORT)] : []),
     shell,
     '-c',
     command,
   ];
 }
+
+/** The domain proxy of a command without a network of its own (domain-proxy.ts). */
+export interface SandboxProxy {
+  /** The workbench's proxy socket, bound into the sandbox. */
+  socketPath: string;
+  /** How the bridge starts inside the sandbox: `[node, proxy-bridge.mjs]`; it then runs the command. */
+  bridge: string[];
+}
+
+/** Where the proxy socket appears in the sandbox (its private /tmp). */
+export const PROXY_SOCKET_IN_SANDBOX = '/tmp/.workbench-proxy.sock';
+/** The port the bridge listens on, on the sandbox's own loopback. */
+export const PROXY_PORT = 3128;
 
 /** How many folders deep `p` lies (`/` is 0). */
 export function depth(p: string): number {

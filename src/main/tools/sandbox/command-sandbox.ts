@@ -8,7 +8,14 @@ import type { SandboxAvailability } from './detect.ts';
 
 /** How commands run: sandboxed, unsandboxed, or refused (`required` without a sandbox). */
 export type CommandSandbox =
-  | { kind: 'sandboxed'; engine: 'bubblewrap' | 'seatbelt'; program: string; network: boolean }
+  | {
+      kind: 'sandboxed';
+      engine: 'bubblewrap' | 'seatbelt';
+      program: string;
+      network: boolean;
+      /** Without `network`: the only domains reachable, through the workbench's proxy (bubblewrap). */
+      domains?: string[];
+    }
   | { kind: 'unsandboxed'; reason: string }
   | { kind: 'refused'; reason: string };
 
@@ -21,7 +28,16 @@ export function commandSandbox(
     return { kind: 'unsandboxed', reason: 'the sandbox is off in settings' };
   if (availability.available) {
     const { engine, program } = availability;
-    return { kind: 'sandboxed', engine, program, network: settings.network };
+    const domains = settings.allowed_domains ?? [];
+    // The proxy needs a network namespace of the command's own: bubblewrap's, not seatbelt's.
+    const proxied = !settings.network && engine === 'bubblewrap' && domains.length > 0;
+    return {
+      kind: 'sandboxed',
+      engine,
+      program,
+      network: settings.network,
+      ...(proxied ? { domains } : {}),
+    };
   }
   if (settings.mode === 'required') {
     return {
@@ -34,8 +50,15 @@ export function commandSandbox(
 
 /** The plain-language line: `sandboxed (bubblewrap, no network)`, `NOT sandboxed — <why>`. */
 export function describeCommandSandbox(s: CommandSandbox): string {
-  if (s.kind === 'sandboxed')
-    return `sandboxed (${s.engine}, ${s.network ? 'network allowed' : 'no network'})`;
+  if (s.kind === 'sandboxed') {
+    const n = s.domains?.length ?? 0;
+    const network = s.network
+      ? 'network allowed'
+      : n > 0
+        ? `network to ${n === 1 ? s.domains![0] : `${n} allowed domains`} only`
+        : 'no network';
+    return `sandboxed (${s.engine}, ${network})`;
+  }
   if (s.kind === 'refused') return `refused — ${s.reason}`;
   return `NOT sandboxed — ${s.reason}`;
 }

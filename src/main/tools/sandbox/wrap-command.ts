@@ -6,7 +6,9 @@
  */
 import { promises as fs } from 'node:fs';
 import os from 'node:os';
-import { bwrapArgs } from './bwrap-args.ts';
+import { bwrapArgs, PROXY_PORT } from './bwrap-args.ts';
+import { startDomainProxy } from './domain-proxy.ts';
+import { bridgeCommand, bridgeNode } from './proxy-bridge.ts';
 import { seatbeltProfile } from './seatbelt-profile.ts';
 import { notePlaceholders, sweepPlaceholders } from './placeholder-journal.ts';
 import { resolveSandboxPolicy, type SandboxPolicyInput } from './policy.ts';
@@ -20,9 +22,27 @@ export function shellQuote(s: string): string {
 /** A sandboxed command ready for the runner, and the cleanup to call once it ended. */
 export interface WrappedCommand {
   command: string;
-  /** Variables that must differ inside the sandbox (its private temporary folder). */
+  /** Variables that must differ inside the sandbox (its private temporary folder, its proxy). */
   env: Record<string, string>;
   cleanup(): Promise<void>;
+  /** What the command's result should say once it ended (hosts the proxy refused). */
+  notes(): string[];
+}
+
+/** The variables that send a command's HTTP clients through the proxy; its own loopback stays direct. */
+function proxyEnv(): Record<string, string> {
+  const url = `http://127.0.0.1:${PROXY_PORT}`;
+  const noProxy = 'localhost,127.0.0.1,::1';
+  return {
+    HTTP_PROXY: url,
+    HTTPS_PROXY: url,
+    http_proxy: url,
+    https_proxy: url,
+    NO_PROXY: noProxy,
+    no_proxy: noProxy,
+    // Node's own fetch and http follow the variables only when told to.
+    NODE_USE_ENV_PROXY: '1',
+  };
 }
 
 /** Contract: `sandbox` is sandboxed; `cwd` lies inside `input.workspace`. */
@@ -33,18 +53,54 @@ export async function wrapCommand(
   command: string,
   cwd: string,
 ): Promise<WrappedCommand> {
-  const policy = await resolveSandboxPolicy(input);
   if (sandbox.engine === 'seatbelt') {
+    const policy = await resolveSandboxPolicy(input);
     const tmp = await fs.realpath(os.tmpdir());
     const argv = [sandbox.program, '-p', seatbeltProfile(policy, tmp), shell, '-c', command];
-    return { command: `exec ${argv.map(shellQuote).join(' ')}`, env: {}, cleanup: async () => {} };
+    return {
+      command: `exec ${argv.map(shellQuote).join(' ')}`,
+      env: {},
+      cleanup: async () => {},
+      notes: () => [],
+    };
   }
-  const argv = [sandbox.program, ...bwrapArgs(policy, shell, command, cwd)];
+  const node = sandbox.domains && bridgeNode();
+  // The bridge's Node must be there to run, wherever the settings hide things.
+  const policy = await resolveSandboxPolicy({
+    ...input,
+    readable: [...(input.readable ?? []), ...(node ? [node] : [])],
+  });
+  const proxy = node ? await startDomainProxy(sandbox.domains!) : undefined;
+  const argv = [
+    sandbox.program,
+    ...bwrapArgs(
+      policy,
+      shell,
+      command,
+      cwd,
+      proxy && { socketPath: proxy.socketPath, bridge: bridgeCommand(node!) },
+    ),
+  ];
   await sweepPlaceholders(input.workbenchHome);
-  const cleanup = await notePlaceholders(input.workbenchHome, policy.placeholders);
+  const removePlaceholders = await notePlaceholders(input.workbenchHome, policy.placeholders);
   return {
     command: `exec ${argv.map(shellQuote).join(' ')}`,
-    env: { TMPDIR: '/tmp', TMP: '/tmp', TEMP: '/tmp' },
-    cleanup,
+    env: { TMPDIR: '/tmp', TMP: '/tmp', TEMP: '/tmp', ...(proxy ? proxyEnv() : {}) },
+    async cleanup() {
+      await proxy?.close();
+      await removePlaceholders();
+    },
+    notes: () => {
+      if (sandbox.domains && !node)
+        return [
+          'no network: reaching sandbox.network.allowedDomains needs Node on PATH to run the proxy inside the sandbox',
+        ];
+      const blocked = proxy?.blocked() ?? [];
+      return blocked.length
+        ? [
+            `the sandbox kept the command from ${blocked.join(', ')}: not in sandbox.network.allowedDomains`,
+          ]
+        : [];
+    },
   };
 }

@@ -78,6 +78,28 @@ describe('bwrapArgs', () => {
     expect(at(a, '--ro-bind', '/dev/null', '/home/u/docs/token')).toBeGreaterThan(order[2]!);
   });
 
+  it('with a domain proxy: binds its socket into the private /tmp and starts the bridge, which runs the command', () => {
+    const a = bwrapArgs(policy, '/bin/bash', 'npm ci', '/ws', {
+      socketPath: '/tmp/wb-net-x/proxy.sock',
+      bridge: ['/usr/bin/node', '-e', 'BRIDGE', '--'],
+    });
+    const sock = at(a, '--bind', '/tmp/wb-net-x/proxy.sock', '/tmp/.workbench-proxy.sock');
+    expect(sock).toBeGreaterThan(at(a, '--tmpfs', '/tmp'));
+    expect(a).toContain('--unshare-net');
+    expect(a.slice(a.indexOf('--', sock))).toEqual([
+      '--',
+      '/usr/bin/node',
+      '-e',
+      'BRIDGE',
+      '--',
+      '/tmp/.workbench-proxy.sock',
+      '3128',
+      '/bin/bash',
+      '-c',
+      'npm ci',
+    ]);
+  });
+
   it('ends with the command, run by the shell in cwd', () => {
     expect(args.slice(-6)).toEqual(['--chdir', '/ws/sub', '--', '/bin/bash', '-c', 'echo "hi"']);
   });

@@ -1,0 +1,142 @@
+/**
+ * The network of a sandboxed command limited to the domains a user allowed (Claude Code's
+ * `sandbox.network.allowedDomains`, docs/security.md#claude-codes-sandbox-settings): the command has
+ * no network of its own, only an HTTP proxy on its loopback (`proxy-bridge.mjs`) that leads to this
+ * one, outside the sandbox, on a Unix socket. HTTPS goes through `CONNECT host:port`, plain HTTP as
+ * requests with an absolute URL; any other host is refused with a 403 that says why, and noted.
+ */
+import { promises as fs } from 'node:fs';
+import http from 'node:http';
+import net from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import type { Duplex } from 'node:stream';
+
+/** Whether `host` is one of `patterns`: a name, or `*.name` for it and every name under it. */
+export function hostAllowed(host: string, patterns: readonly string[]): boolean {
+  const h = host
+    .toLowerCase()
+    .replace(/\.$/, '')
+    .replace(/^\[(.*)\]$/, '$1');
+  return patterns.some((raw) => {
+    const p = raw.toLowerCase();
+    if (!p.startsWith('*.')) return h === p;
+    return h === p.slice(2) || h.endsWith(p.slice(1));
+  });
+}
+
+/** The proxy of one command. */
+export interface DomainProxy {
+  /** Where it listens, for the sandbox to bind. */
+  socketPath: string;
+  /** The hosts it refused, in the order first refused. */
+  blocked(): string[];
+  close(): Promise<void>;
+}
+
+const refusal = (host: string) =>
+  `blocked by the workbench sandbox: ${host} is not in sandbox.network.allowedDomains\n`;
+
+/** `host:port` of a CONNECT target (`[::1]:443` too), or undefined. */
+function connectTarget(target: string): { host: string; port: number } | undefined {
+  const m = /^(\[[^\]]+\]|[^:]+):(\d{1,5})$/.exec(target);
+  const port = m ? Number(m[2]) : NaN;
+  if (!m || port < 1 || port > 65535) return undefined;
+  return { host: m[1]!.replace(/^\[(.*)\]$/, '$1'), port };
+}
+
+/** Ends a raw client socket with a short HTTP answer. */
+function answer(socket: Duplex, status: string, body = ''): void {
+  socket.end(
+    `HTTP/1.1 ${status}\r\nContent-Type: text/plain\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
+  );
+}
+
+/** Starts the proxy for `allowed`. Contract: the socket lies in a fresh folder only we can enter. */
+export async function startDomainProxy(allowed: readonly string[]): Promise<DomainProxy> {
+  const dir = await fs.mkdtemp(path.join(os.tmpdir(), 'wb-net-'));
+  const socketPath = path.join(dir, 'proxy.sock');
+  const blocked = new Set<string>();
+  const sockets = new Set<net.Socket>();
+  const permitted = (host: string) => {
+    if (hostAllowed(host, allowed)) return true;
+    blocked.add(host);
+    return false;
+  };
+  const server = http.createServer((req, res) => {
+    let url: URL;
+    try {
+      url = new URL(req.url ?? '');
+    } catch {
+      res
+        .writeHead(400, { 'Content-Type': 'text/plain' })
+        .end('a proxy request needs an absolute URL\n');
+      return;
+    }
+    if (url.protocol !== 'http:') {
+      res
+        .writeHead(400, { 'Content-Type': 'text/plain' })
+        .end(`${url.protocol} goes through CONNECT\n`);
+      return;
+    }
+    if (!permitted(url.hostname)) {
+      res.writeHead(403, { 'Content-Type': 'text/plain' }).end(refusal(url.hostname));
+      return;
+    }
+    const upstream = http.request(
+      {
+        host: url.hostname.replace(/^\[(.*)\]$/, '$1'),
+        port: url.port || 80,
+        method: req.method,
+        path: `${url.pathname}${url.search}`,
+        headers: req.headers,
+      },
+      (up) => {
+        res.writeHead(up.statusCode ?? 502, up.headers);
+        up.pipe(res);
+      },
+    );
+    upstream.on('error', (err) => {
+      if (!res.headersSent) res.writeHead(502, { 'Content-Type': 'text/plain' });
+      res.end(`could not reach ${url.hostname}: ${err.message}\n`);
+    });
+    req.pipe(upstream);
+  });
+  server.on('connect', (req: http.IncomingMessage, client: Duplex, head: Buffer) => {
+    client.on('error', () => client.destroy());
+    const target = connectTarget(req.url ?? '');
+    if (!target) return answer(client, '400 Bad Request', 'CONNECT takes host:port\n');
+    if (!permitted(target.host)) return answer(client, '403 Forbidden', refusal(target.host));
+    let connected = false;
+    const upstream = net.connect(target.port, target.host, () => {
+      connected = true;
+      client.write('HTTP/1.1 200 Connection Established\r\n\r\n');
+      if (head.length) upstream.write(head);
+      upstream.pipe(client);
+      client.pipe(upstream);
+    });
+    sockets.add(upstream);
+    upstream.on('close', () => sockets.delete(upstream));
+    upstream.on('error', (err) => {
+      if (connected) client.destroy();
+      else answer(client, '502 Bad Gateway', `could not reach ${target.host}: ${err.message}\n`);
+    });
+  });
+  server.on('connection', (s: net.Socket) => {
+    sockets.add(s);
+    s.on('close', () => sockets.delete(s));
+  });
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(socketPath, () => resolve());
+  });
+  return {
+    socketPath,
+    blocked: () => [...blocked],
+    async close() {
+      for (const s of sockets) s.destroy();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+      await fs.rm(dir, { recursive: true, force: true });
+    },
+  };
+}

@@ -1,0 +1,95 @@
+/** The proxy that limits a sandboxed command's network to the allowed domains, over its Unix socket. */
+import http from 'node:http';
+import net from 'node:net';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { hostAllowed, startDomainProxy } from '../../../../src/main/tools/sandbox/domain-proxy.ts';
+
+describe('hostAllowed', () => {
+  it('matches names exactly, *.name the name and every name under it, case and a final dot aside', () => {
+    const allowed = ['registry.npmjs.org', '*.github.com', '::1'];
+    expect(hostAllowed('registry.npmjs.org', allowed)).toBe(true);
+    expect(hostAllowed('REGISTRY.npmjs.org.', allowed)).toBe(true);
+    expect(hostAllowed('npmjs.org', allowed)).toBe(false);
+    expect(hostAllowed('evil-registry.npmjs.org', allowed)).toBe(false);
+    expect(hostAllowed('github.com', allowed)).toBe(true);
+    expect(hostAllowed('api.github.com', allowed)).toBe(true);
+    expect(hostAllowed('github.com.evil.io', allowed)).toBe(false);
+    expect(hostAllowed('notgithub.com', allowed)).toBe(false);
+    expect(hostAllowed('[::1]', allowed)).toBe(true);
+  });
+});
+
+describe('startDomainProxy', () => {
+  let upstream: http.Server;
+  let port: number;
+  beforeAll(async () => {
+    upstream = http.createServer((req, res) => res.end(`upstream saw ${req.method} ${req.url}\n`));
+    await new Promise<void>((r) => upstream.listen(0, '127.0.0.1', () => r()));
+    port = (upstream.address() as net.AddressInfo).port;
+  });
+  afterAll(() => new Promise<void>((r) => upstream.close(() => r())));
+
+  /** Sends raw bytes to the proxy's socket; everything it answers until it closes (or `until` shows). */
+  const talk = (socketPath: string, text: string, until?: RegExp) =>
+    new Promise<string>((resolve, reject) => {
+      const s = net.connect(socketPath, () => s.write(text));
+      let got = '';
+      s.on('data', (d) => {
+        got += d;
+        if (until?.test(got)) {
+          s.destroy();
+          resolve(got);
+        }
+      });
+      s.on('end', () => resolve(got));
+      s.on('error', reject);
+    });
+
+  it('tunnels CONNECT to an allowed host and relays absolute-URL requests; refuses any other host with a 403 that says why, and notes it', async () => {
+    const proxy = await startDomainProxy(['127.0.0.1']);
+    try {
+      const tunnel = await talk(
+        proxy.socketPath,
+        `CONNECT 127.0.0.1:${port} HTTP/1.1\r\nHost: 127.0.0.1:${port}\r\n\r\nGET /through HTTP/1.1\r\nHost: x\r\n\r\n`,
+        /upstream saw GET \/through/,
+      );
+      expect(tunnel).toMatch(/^HTTP\/1\.1 200 Connection Established\r\n\r\nHTTP\/1\.1 200 OK/);
+      const plain = await talk(
+        proxy.socketPath,
+        `GET http://127.0.0.1:${port}/plain?q=1 HTTP/1.1\r\nHost: 127.0.0.1:${port}\r\nConnection: close\r\n\r\n`,
+      );
+      expect(plain).toMatch(/upstream saw GET \/plain\?q=1/);
+      const refused = await talk(
+        proxy.socketPath,
+        'CONNECT example.com:443 HTTP/1.1\r\nHost: example.com:443\r\n\r\n',
+      );
+      expect(refused).toMatch(/^HTTP\/1\.1 403 Forbidden/);
+      expect(refused).toContain(
+        'blocked by the workbench sandbox: example.com is not in sandbox.network.allowedDomains',
+      );
+      const refusedPlain = await talk(
+        proxy.socketPath,
+        'GET http://localhost:1/ HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n',
+      );
+      expect(refusedPlain).toMatch(/^HTTP\/1\.1 403 Forbidden/);
+      expect(await talk(proxy.socketPath, 'CONNECT nonsense HTTP/1.1\r\n\r\n')).toMatch(
+        /^HTTP\/1\.1 400/,
+      );
+      expect(proxy.blocked()).toEqual(['example.com', 'localhost']);
+    } finally {
+      await proxy.close();
+    }
+  });
+
+  it('answers 502 when an allowed host cannot be reached, and removes its socket when closed', async () => {
+    const proxy = await startDomainProxy(['127.0.0.1']);
+    const closed = net.createServer();
+    await new Promise<void>((r) => closed.listen(0, '127.0.0.1', () => r()));
+    const deadPort = (closed.address() as net.AddressInfo).port;
+    await new Promise<void>((r) => closed.close(() => r()));
+    const answer = await talk(proxy.socketPath, `CONNECT 127.0.0.1:${deadPort} HTTP/1.1\r\n\r\n`);
+    expect(answer).toMatch(/^HTTP\/1\.1 502 Bad Gateway/);
+    await proxy.close();
+    await expect(talk(proxy.socketPath, 'x')).rejects.toThrow(/ENOENT/);
+  });
+});
