@@ -31,32 +31,24 @@ for (const rel of [
   'docs/guide.md',
   'notes/todo.md',
   '.ssh/id_ed25519',
-])
+]) {
   mkdirSync(join(home, rel, '..'), { recursive: true });
-for (const rel of [
-  'proj/.env',
-  'proj/src/a.ts',
-  'docs/guide.md',
-  'notes/todo.md',
-  '.ssh/id_ed25519',
-])
   writeFileSync(join(home, rel), 'x');
+}
 mkdirSync(join(base, 'out'));
 mkdirSync(workbenchHome);
 afterAll(() => rmSync(base, { recursive: true, force: true }));
 
-const userFile = (filesystem: unknown): ReadSettingsFile => ({
-  path: join(claudeDir, 'settings.json'),
-  scope: 'user',
-  precedence: 1,
-  data: { sandbox: { filesystem } },
+/** A settings file of yours or of the workspace holding `sandbox`. */
+const settingsFile = (scope: 'user' | 'workspace', sandbox: object): ReadSettingsFile => ({
+  path: scope === 'user' ? join(claudeDir, 'settings.json') : join(ws, '.claude', 'settings.json'),
+  scope,
+  precedence: scope === 'user' ? 1 : 2,
+  data: { sandbox },
 });
-const workspaceFile = (filesystem: unknown): ReadSettingsFile => ({
-  path: join(ws, '.claude', 'settings.json'),
-  scope: 'workspace',
-  precedence: 2,
-  data: { sandbox: { enabled: true, filesystem } },
-});
+const userFile = (filesystem: unknown) => settingsFile('user', { filesystem });
+const workspaceFile = (filesystem: unknown) =>
+  settingsFile('workspace', { enabled: true, filesystem });
 const load = (files: ReadSettingsFile[], trusted = true) =>
   sandboxFilesystemEntries(files, { workspace: ws, home, workbenchHome, trusted });
 
@@ -177,12 +169,8 @@ describe('the policy sandbox.filesystem makes', () => {
 
 describe("the sandbox block's run settings: failIfUnavailable and network.allowedDomains", () => {
   const settings = structuredClone(DEFAULT_SETTINGS);
-  const file = (sandbox: object, scope: 'user' | 'workspace' = 'user'): ReadSettingsFile => ({
-    path: scope === 'user' ? join(claudeDir, 'settings.json') : join(ws, '.claude/settings.json'),
-    scope,
-    precedence: 1,
-    data: { sandbox },
-  });
+  const file = (sandbox: object, scope: 'user' | 'workspace' = 'user') =>
+    settingsFile(scope, sandbox);
 
   it('failIfUnavailable with enabled, from any file, a workspace not trusted yet too, makes auto required; off stays off', () => {
     const files = [
