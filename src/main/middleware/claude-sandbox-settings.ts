@@ -11,6 +11,7 @@
 import { dirname, join, normalize } from 'node:path';
 import { isInside } from '../tools/path-guard.ts';
 import { HOME_SECRETS } from '../tools/sandbox/policy.ts';
+import { managedSettingsPath } from '../env/claude-config-dir.ts';
 import { parsedSettings, type ReadSettingsFile } from '../user-hooks/claude-config.ts';
 import { isRecord } from '../user-hooks/json-output.ts';
 import type { WorkbenchSettings } from '../../shared/types/index.ts';
@@ -134,7 +135,8 @@ const DOMAIN =
 
 /**
  * The run's `failIfUnavailable` (every file counts, trusted or not: it only refuses) and
- * `network.allowedDomains` (your files and a trusted workspace's: they widen what commands reach).
+ * `network.allowedDomains` with the domains of `WebFetch(domain:…)` allow rules (your files and a
+ * trusted workspace's, as allow rules count: they widen what commands reach).
  * Contract: never throws; what does not parse is a diagnostic.
  */
 export function claudeSandboxRun(
@@ -143,7 +145,29 @@ export function claudeSandboxRun(
 ): { run: ClaudeSandboxRun; diagnostics: string[] } {
   const run: ClaudeSandboxRun = { allowedDomains: [] };
   const diagnostics: string[] = [];
-  for (const f of parsedSettings(files)) {
+  const allow = (domain: string) => {
+    if (!run.allowedDomains.includes(domain.toLowerCase()))
+      run.allowedDomains.push(domain.toLowerCase());
+  };
+  const parsed = parsedSettings(files);
+  const managed = managedSettingsPath();
+  const managedOnly = parsed.some(
+    (f) =>
+      f.path === managed && isRecord(f.data) && f.data.allowManagedPermissionRulesOnly === true,
+  );
+  for (const f of parsed) {
+    if (f.scope === 'workspace' && !o.trusted) continue;
+    // `WebFetch(domain:…)` allow rules open their domain to sandboxed commands too, as in Claude Code.
+    const permissions = isRecord(f.data) ? f.data.permissions : undefined;
+    const allowRules = isRecord(permissions) ? permissions.allow : undefined;
+    if (Array.isArray(allowRules) && (!managedOnly || f.path === managed))
+      for (const r of allowRules) {
+        const domain =
+          typeof r === 'string' ? /^WebFetch\(domain:([^)]+)\)$/.exec(r)?.[1] : undefined;
+        if (domain && domain !== '*' && DOMAIN.test(domain)) allow(domain);
+      }
+  }
+  for (const f of parsed) {
     const sandbox = isRecord(f.data) ? f.data.sandbox : undefined;
     if (!isRecord(sandbox)) continue;
     if (sandbox.enabled === true && sandbox.failIfUnavailable === true) run.requiredBy ??= f.path;
@@ -162,8 +186,7 @@ export function claudeSandboxRun(
         );
       else if (typeof d !== 'string' || !DOMAIN.test(d))
         diagnostics.push(`${where}: ${JSON.stringify(d)} is not a domain`);
-      else if (!run.allowedDomains.includes(d.toLowerCase()))
-        run.allowedDomains.push(d.toLowerCase());
+      else allow(d);
     }
   }
   return { run, diagnostics };

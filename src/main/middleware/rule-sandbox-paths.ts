@@ -30,11 +30,13 @@ type Target = { kind: 'path'; path: string } | { kind: 'walk'; regex: RegExp } |
 function targetOf(spec: string, where: RuleWhere): Target {
   const p = rulePathPattern(spec, where);
   if (!p) return { kind: 'none' };
-  // `dir/**` and `dir/*` cover the folder: hiding the folder covers them.
-  const folder = p.pattern.replace(/\/\*\*?$/, '');
+  // `dir/**` and `dir/*` cover the folder: hiding the folder covers them; `~/**` covers home.
+  const folder = p.pattern === '**' ? '' : p.pattern.replace(/\/\*\*?$/, '');
   const named = !WILDCARD.test(folder);
   if (p.base !== where.workspace)
-    return named ? { kind: 'path', path: join(p.base, folder) } : { kind: 'none' };
+    return named && join(p.base, folder) !== '/'
+      ? { kind: 'path', path: join(p.base, folder) }
+      : { kind: 'none' };
   if (named && !p.anywhere) return { kind: 'path', path: join(p.base, folder) };
   return { kind: 'walk', regex: p.regex };
 }

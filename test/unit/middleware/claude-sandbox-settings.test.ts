@@ -192,6 +192,24 @@ describe("the sandbox block's run settings: failIfUnavailable and network.allowe
     expect(withClaudeSandbox(settings, notRequired.run)).toBe(settings);
   });
 
+  it("WebFetch(domain:…) allow rules open their domain to commands as in Claude Code: your rules, a trusted workspace's", () => {
+    const withRules = (scope: 'user' | 'workspace', allow: unknown[]): ReadSettingsFile => ({
+      ...settingsFile(scope, {}),
+      data: { permissions: { allow } },
+    });
+    const files = [
+      withRules('user', ['WebFetch(domain:docs.python.org)', 'WebFetch(domain:*)', 'Bash(ls)', 3]),
+      withRules('workspace', ['WebFetch(domain:pkg.example.dev)']),
+    ];
+    expect(claudeSandboxRun(files, { trusted: false }).run.allowedDomains).toEqual([
+      'docs.python.org',
+    ]);
+    expect(claudeSandboxRun(files, { trusted: true }).run.allowedDomains).toEqual([
+      'docs.python.org',
+      'pkg.example.dev',
+    ]);
+  });
+
   it('the refusal names the file that requires the sandbox', () => {
     const { run } = claudeSandboxRun([file({ enabled: true, failIfUnavailable: true })], {
       trusted: true,

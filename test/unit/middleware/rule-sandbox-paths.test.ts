@@ -69,8 +69,15 @@ describe('sandboxPathsFinder', () => {
       rule('deny', 'Read(~/**/*.pem)'),
       rule('deny', 'Read(//etc/ssl/private)'),
       rule('deny', 'Read(*.key)'),
+      rule('deny', 'Read(~/**)'),
+      rule('deny', 'Read(//**)'),
     ];
-    expect(rulesNotInSandbox(rules, where).map((r) => r.rule.text)).toEqual(['Read(~/**/*.pem)']);
+    expect(rulesNotInSandbox(rules, where).map((r) => r.rule.text)).toEqual([
+      'Read(~/**/*.pem)',
+      'Read(//**)',
+    ]);
+    // `~/**` is the whole home folder: hidden as one (the workspace inside it is mounted again).
+    expect(sandboxPathsFinder([rule('deny', 'Read(~/**)')], where)!().deniedRead).toEqual([home]);
   });
 
   it('holds at most 2,000 paths from one command, and says so', () => {
