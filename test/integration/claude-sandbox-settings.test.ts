@@ -161,12 +161,21 @@ describe("Claude Code's sandbox.network.allowedDomains", () => {
         );
         const fetchLine = (url: string) =>
           `"${process.execPath}" -e "fetch('${url}').then((r) => r.text()).then((t) => console.log('[' + t + ']'), (e) => console.log('failed: ' + e.message))"`;
+        const others = Array.from({ length: 11 }, (_, i) => `https://h${i + 1}.example.com/`);
         const { told } = await runCommands([
           `${fetchLine(`http://127.0.0.2:${port}/`)}; ${fetchLine('https://example.com/')}`,
+          others.map(fetchLine).join('; '),
         ]);
         expect(told[0]).toMatch(/^\[hello from the host\]\nfailed: fetch failed\n/);
         expect(told[0]).toContain(
           'the sandbox kept the command from example.com: not in sandbox.network.allowedDomains',
+        );
+        // Past ten hosts the result counts them.
+        expect(told[1]).toContain(
+          `the sandbox kept the command from ${others
+            .slice(0, 10)
+            .map((u) => new URL(u).hostname)
+            .join(', ')} and 1 more: not in sandbox.network.allowedDomains`,
         );
         expect(told[0]).toContain('command sandboxed (bubblewrap, network to 127.0.0.2 only)');
       } finally {

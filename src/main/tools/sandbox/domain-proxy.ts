@@ -34,6 +34,9 @@ export interface DomainProxy {
   close(): Promise<void>;
 }
 
+/** Connections to the proxy open at once, per command (each upstream one is a second descriptor). */
+const MAX_CONNECTIONS = 256;
+
 const refusal = (host: string) =>
   `blocked by the workbench sandbox: ${host} is not in sandbox.network.allowedDomains\n`;
 
@@ -122,6 +125,8 @@ export async function startDomainProxy(allowed: readonly string[]): Promise<Doma
       else answer(client, '502 Bad Gateway', `could not reach ${target.host}: ${err.message}\n`);
     });
   });
+  // A command that floods the proxy cannot take the workbench's file descriptors with it.
+  server.maxConnections = MAX_CONNECTIONS;
   server.on('connection', (s: net.Socket) => {
     sockets.add(s);
     s.on('close', () => sockets.delete(s));

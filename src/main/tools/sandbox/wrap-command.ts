@@ -29,6 +29,9 @@ export interface WrappedCommand {
   notes(): string[];
 }
 
+/** Refused hosts a command's result names; past them it counts. */
+const NAMED_HOSTS = 10;
+
 /** The variables that send a command's HTTP clients through the proxy; its own loopback stays direct. */
 function proxyEnv(): Record<string, string> {
   const url = `http://127.0.0.1:${PROXY_PORT}`;
@@ -96,11 +99,12 @@ export async function wrapCommand(
           'no network: reaching sandbox.network.allowedDomains needs Node on PATH to run the proxy inside the sandbox',
         ];
       const blocked = proxy?.blocked() ?? [];
-      return blocked.length
-        ? [
-            `the sandbox kept the command from ${blocked.join(', ')}: not in sandbox.network.allowedDomains`,
-          ]
-        : [];
+      if (blocked.length === 0) return [];
+      const named = blocked.slice(0, NAMED_HOSTS).join(', ');
+      const more = blocked.length > NAMED_HOSTS ? ` and ${blocked.length - NAMED_HOSTS} more` : '';
+      return [
+        `the sandbox kept the command from ${named}${more}: not in sandbox.network.allowedDomains`,
+      ];
     },
   };
 }

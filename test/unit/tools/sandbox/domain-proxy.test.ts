@@ -81,6 +81,23 @@ describe('startDomainProxy', () => {
     }
   });
 
+  it("holds at most 256 connections at once: a command flooding it cannot take the workbench's descriptors", async () => {
+    const proxy = await startDomainProxy([]);
+    const sockets = Array.from({ length: 300 }, () => net.connect(proxy.socketPath));
+    const closed = sockets.map(
+      (s) =>
+        new Promise<boolean>((resolve) => {
+          s.on('error', () => {});
+          s.on('close', () => resolve(true));
+          setTimeout(() => resolve(false), 500);
+        }),
+    );
+    const dropped = (await Promise.all(closed)).filter(Boolean).length;
+    expect(dropped).toBe(300 - 256);
+    for (const s of sockets) s.destroy();
+    await proxy.close();
+  });
+
   it('answers 502 when an allowed host cannot be reached, and removes its socket when closed', async () => {
     const proxy = await startDomainProxy(['127.0.0.1']);
     const closed = net.createServer();
