@@ -5,6 +5,8 @@
  */
 import { endpointInUse, withModelCheck } from './endpoint-in-use.ts';
 import { commandSandbox, describeCommandSandbox, detectSandbox, type SandboxAvailability } from '../tools/sandbox/index.ts';
+import { readClaudeSettingsFiles } from '../user-hooks/claude-config.ts';
+import { claudeSandboxRun, withClaudeSandbox } from '../middleware/claude-sandbox-settings.ts';
 import type { z } from 'zod';
 import type { StreamEvent, WorkbenchSettings } from '../../shared/types/index.ts';
 import { ARG_SCHEMAS, type ArgSchemas } from '../../shared/ipc/schemas.ts';
@@ -89,16 +91,22 @@ export function createHandlers(deps: HandlerDeps): InvokeHandlers {
   let current = wb.workspace;
   let providers: ProvidersPort | undefined = deps.providers;
   const getProviders = async () => (providers ??= await defaultProviders());
-  let sandboxAvailability: SandboxAvailability | undefined;
-  void detectSandbox({ memoFile: homePaths(wb.home).sandboxProbe }).then((a) => (sandboxAvailability = a));
+  const sandboxAvailability: Promise<SandboxAvailability> = detectSandbox({ memoFile: homePaths(wb.home).sandboxProbe });
 
-  const settingsView = (settings: WorkbenchSettings = wb.settings.get()): SettingsView => ({
+  /** How the current workspace's commands run: the settings with Claude Code's `sandbox` block, as a run goes by them. */
+  const sandboxStatus = async (settings: WorkbenchSettings): Promise<string> => {
+    const trusted = (await wb.trust.status({ workspace: current }).catch(() => undefined))?.trusted ?? false;
+    const claude = claudeSandboxRun(await readClaudeSettingsFiles(current, wb.home), { trusted });
+    return describeCommandSandbox(commandSandbox(withClaudeSandbox(settings, claude.run).sandbox, await sandboxAvailability));
+  };
+
+  const settingsView = async (settings: WorkbenchSettings = wb.settings.get()): Promise<SettingsView> => ({
     settings,
     apiKeyConfigured: Boolean(deps.secrets.get()) || wb.credentials.hasApiKey(),
     keyStorage: deps.secrets.storage(),
     keyWarning: deps.secrets.warning?.(),
     envOverrides: deps.envOverrides,
-    sandboxStatus: sandboxAvailability && describeCommandSandbox(commandSandbox(settings.sandbox, sandboxAvailability)),
+    sandboxStatus: await sandboxStatus(settings),
   });
 
   // The stored key goes only to the endpoint it was configured for: a new origin gets none, so

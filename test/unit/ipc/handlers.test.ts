@@ -1,9 +1,14 @@
+import { mkdirSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { createHandlers, dispatch } from '../../../src/main/api/handlers.ts';
 import { WorkbenchError } from '../../../src/main/errors.ts';
 import { INVOKE_CHANNELS } from '../../../src/shared/ipc/channels.ts';
 import { ARG_SCHEMAS } from '../../../src/shared/ipc/schemas.ts';
 import { createStubWorkbench } from '../server/stub-workbench.ts';
+import { detectSandbox } from '../../../src/main/tools/sandbox/index.ts';
+import { isolateClaudeSettings } from '../user-hooks/helpers.ts';
 
 const secrets = () => {
   let k: string | undefined;
@@ -131,4 +136,39 @@ describe('API key fallback', () => {
     expect(wb.credentials.hasApiKey()).toBe(true);
     expect(await dispatch(h, 'settings.get', {})).toMatchObject({ ok: true, value: { apiKeyConfigured: true, keyStorage: 'env' } });
   });
+});
+
+const availability = await detectSandbox();
+const bwrapUsable = availability.available && availability.engine === 'bubblewrap';
+
+describe("the Settings panel's Commands line", () => {
+  it.skipIf(!bwrapUsable)(
+    "says what a run in the current workspace goes by, Claude Code's sandbox block included",
+    async () => {
+      const base = realpathSync(mkdtempSync(join(tmpdir(), 'wb-settings-view-')));
+      const claudeDir = join(base, 'dot-claude');
+      mkdirSync(claudeDir);
+      mkdirSync(join(base, 'ws'));
+      const restore = isolateClaudeSettings(claudeDir, join(base, 'managed-settings.json'));
+      try {
+        const h = createHandlers({
+          workbench: createStubWorkbench(join(base, 'ws'), join(base, 'home')),
+          mode: 'serve',
+          version: '1',
+          secrets: secrets(),
+        });
+        const status = async () =>
+          ((await dispatch(h, 'settings.get', {})) as { value: { sandboxStatus: string } }).value.sandboxStatus;
+        expect(await status()).toBe('sandboxed (bubblewrap, no network)');
+        writeFileSync(
+          join(claudeDir, 'settings.json'),
+          JSON.stringify({ sandbox: { network: { allowedDomains: ['registry.npmjs.org'] } } }),
+        );
+        expect(await status()).toBe('sandboxed (bubblewrap, network to registry.npmjs.org only)');
+      } finally {
+        restore();
+        rmSync(base, { recursive: true, force: true });
+      }
+    },
+  );
 });
