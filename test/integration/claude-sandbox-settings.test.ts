@@ -185,12 +185,33 @@ describe("Claude Code's sandbox.network.allowedDomains", () => {
   );
 });
 
-describe("Claude Code's sandbox.failIfUnavailable", () => {
+describe("workbench run and Claude Code's sandbox block", () => {
   let fake: FakeOpenAi | undefined;
   afterEach(async () => {
     await fake?.close();
     fake = undefined;
   });
+
+  it.skipIf(!bwrapUsable)(
+    "workbench run's first line counts a workspace trusted earlier: its allowed domains are the run's",
+    async () => {
+      const { home, workspace } = await cliSandbox();
+      mkdirSync(join(workspace, '.claude'));
+      writeFileSync(
+        join(workspace, '.claude', 'settings.json'),
+        JSON.stringify({ sandbox: { network: { allowedDomains: ['pypi.org'] } } }),
+      );
+      fake = await startFakeOpenAi({ script: [{ text: 'ok' }, { text: 'ok' }] });
+      const env = { home, workspace, baseURL: fake.baseURL };
+      const before = await runCli(['run', 'hi'], env);
+      expect(before.stderr.split('\n')[0]).toBe('commands: sandboxed (bubblewrap, no network)');
+      expect((await runCli(['trust', workspace], env)).code).toBe(0);
+      const after = await runCli(['run', 'hi'], env);
+      expect(after.stderr.split('\n')[0]).toBe(
+        'commands: sandboxed (bubblewrap, network to pypi.org only)',
+      );
+    },
+  );
 
   it('on a machine without bubblewrap, workbench run refuses the command instead of running it unsandboxed, naming the file', async () => {
     const { home, workspace } = await cliSandbox();

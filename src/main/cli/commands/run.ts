@@ -11,6 +11,7 @@ import { metaPairs, parse, positiveInt } from '../args.ts';
 import { commandSandbox, describeCommandSandbox, detectSandbox } from '../../tools/sandbox/index.ts';
 import { UsageError, type CliCommand, type CliIo } from '../types.ts';
 import { readClaudeSettingsFiles } from '../../user-hooks/claude-config.ts';
+import { realPathOf } from '../../user-hooks/trust-store.ts';
 import { claudeSandboxRun, withClaudeSandbox } from '../../middleware/claude-sandbox-settings.ts';
 
 /**
@@ -75,7 +76,8 @@ export const runCommand: CliCommand = async (argv, io) => {
   }
   feedbackFromFirstCall();
   // As the run will go by it: Claude Code's `sandbox` block may require the sandbox or allow domains.
-  const claude = claudeSandboxRun(await readClaudeSettingsFiles(workspaceRoot, home), { trusted: Boolean(values.trust) });
+  const trusted = Boolean(values.trust) || workbench.trust.list().some((t) => t.path === realPathOf(workspaceRoot));
+  const claude = claudeSandboxRun(await readClaudeSettingsFiles(workspaceRoot, home), { trusted });
   const sandbox = commandSandbox(withClaudeSandbox(workbench.settings.get(), claude.run).sandbox, await sandboxProbe);
   io.stderr(`commands: ${describeCommandSandbox(sandbox)}\n`);
   const print = values.json ? jsonPrinter(io) : textPrinter(io);
