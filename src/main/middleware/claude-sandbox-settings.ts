@@ -56,6 +56,20 @@ function allowRefusal(path: string, home: string, workbenchHome: string): string
   return secret && `the sandbox always hides ${secret}`;
 }
 
+/**
+ * Whether the administrator's managed settings file sets `flag` (a path of keys) to true: then
+ * only that file's own entries of the list it guards count.
+ */
+function managedSets(
+  parsed: readonly (ReadSettingsFile & { data: unknown })[],
+  ...flag: string[]
+): boolean {
+  const managed = parsed.find((f) => f.path === managedSettingsPath());
+  let value: unknown = managed?.data;
+  for (const key of flag) value = isRecord(value) ? value[key] : undefined;
+  return value === true;
+}
+
 /** Why a deny entry is left out, or undefined. */
 function denyRefusal(path: string, list: SandboxPathList, workspace: string): string | undefined {
   if (list === 'denyRead' && path === '/') return 'it would hide every program from commands';
@@ -75,7 +89,10 @@ export function sandboxFilesystemEntries(
 ): { entries: SandboxPathEntry[]; diagnostics: string[] } {
   const entries: SandboxPathEntry[] = [];
   const diagnostics: string[] = [];
-  for (const f of parsedSettings(files)) {
+  const parsed = parsedSettings(files);
+  // An administrator's `allowManagedReadPathsOnly`: no other file's allowRead opens a path.
+  const managedReadOnly = managedSets(parsed, 'sandbox', 'filesystem', 'allowManagedReadPathsOnly');
+  for (const f of parsed) {
     const sandbox = isRecord(f.data) ? f.data.sandbox : undefined;
     const fs = isRecord(sandbox) ? sandbox.filesystem : undefined;
     if (fs === undefined) continue;
@@ -96,6 +113,7 @@ export function sandboxFilesystemEntries(
       const allow = list.startsWith('allow');
       // A workspace's allow lists widen what its commands reach: only once it is trusted.
       if (allow && workspaceFile && !o.trusted) continue;
+      if (list === 'allowRead' && managedReadOnly && f.path !== managedSettingsPath()) continue;
       for (const item of items) {
         if (typeof item !== 'string' || item.trim() === '') {
           diagnostics.push(`${where}: ${JSON.stringify(item)} is not a path`);
@@ -151,16 +169,17 @@ export function claudeSandboxRun(
   };
   const parsed = parsedSettings(files);
   const managed = managedSettingsPath();
-  const managedOnly = parsed.some(
-    (f) =>
-      f.path === managed && isRecord(f.data) && f.data.allowManagedPermissionRulesOnly === true,
-  );
+  const managedRulesOnly = managedSets(parsed, 'allowManagedPermissionRulesOnly');
+  // An administrator's `allowManagedDomainsOnly`: only the managed file's domains and rules count.
+  const managedDomainsOnly = managedSets(parsed, 'sandbox', 'network', 'allowManagedDomainsOnly');
+  const opensDomains = (f: ReadSettingsFile) =>
+    (f.scope === 'user' || o.trusted) && (!managedDomainsOnly || f.path === managed);
   for (const f of parsed) {
-    if (f.scope === 'workspace' && !o.trusted) continue;
+    if (!opensDomains(f)) continue;
     // `WebFetch(domain:…)` allow rules open their domain to sandboxed commands too, as in Claude Code.
     const permissions = isRecord(f.data) ? f.data.permissions : undefined;
     const allowRules = isRecord(permissions) ? permissions.allow : undefined;
-    if (Array.isArray(allowRules) && (!managedOnly || f.path === managed))
+    if (Array.isArray(allowRules) && (!managedRulesOnly || f.path === managed))
       for (const r of allowRules) {
         const domain =
           typeof r === 'string' ? /^WebFetch\(domain:([^)]+)\)$/.exec(r)?.[1] : undefined;
@@ -172,8 +191,7 @@ export function claudeSandboxRun(
     if (!isRecord(sandbox)) continue;
     if (sandbox.enabled === true && sandbox.failIfUnavailable === true) run.requiredBy ??= f.path;
     const network = sandbox.network;
-    if (!isRecord(network) || network.allowedDomains === undefined) continue;
-    if (f.scope === 'workspace' && !o.trusted) continue;
+    if (!isRecord(network) || network.allowedDomains === undefined || !opensDomains(f)) continue;
     const where = `${f.path}: sandbox.network.allowedDomains`;
     if (!Array.isArray(network.allowedDomains)) {
       diagnostics.push(`${where} must be a list of domains`);

@@ -16,6 +16,7 @@ import {
   describeCommandSandbox,
 } from '../../../src/main/tools/sandbox/command-sandbox.ts';
 import { DEFAULT_SETTINGS } from '../../../src/shared/types/index.ts';
+import { managedSettingsPath } from '../../../src/main/env/claude-config-dir.ts';
 import { sandboxPathsFinder } from '../../../src/main/middleware/rule-sandbox-paths.ts';
 import type { ReadSettingsFile } from '../../../src/main/user-hooks/claude-config.ts';
 import { resolveSandboxPolicy } from '../../../src/main/tools/sandbox/policy.ts';
@@ -207,6 +208,42 @@ describe("the sandbox block's run settings: failIfUnavailable and network.allowe
     expect(claudeSandboxRun(files, { trusted: true }).run.allowedDomains).toEqual([
       'docs.python.org',
       'pkg.example.dev',
+    ]);
+  });
+
+  it("an administrator's allowManagedDomainsOnly and allowManagedReadPathsOnly leave only the managed file's domains and allowRead", () => {
+    const managed: ReadSettingsFile = {
+      path: managedSettingsPath(),
+      scope: 'user',
+      precedence: 4,
+      data: {
+        sandbox: {
+          network: { allowManagedDomainsOnly: true, allowedDomains: ['corp.example'] },
+          filesystem: { allowManagedReadPathsOnly: true, allowRead: ['/opt/shared'] },
+        },
+      },
+    };
+    const user: ReadSettingsFile = {
+      ...settingsFile('user', {}),
+      data: {
+        permissions: { allow: ['WebFetch(domain:docs.example)'] },
+        sandbox: {
+          network: { allowedDomains: ['elsewhere.example'] },
+          filesystem: { allowRead: ['~/docs'], allowWrite: ['~/out'] },
+        },
+      },
+    };
+    expect(claudeSandboxRun([managed, user], { trusted: true }).run.allowedDomains).toEqual([
+      'corp.example',
+    ]);
+    expect(claudeSandboxRun([user], { trusted: true }).run.allowedDomains).toEqual([
+      'docs.example',
+      'elsewhere.example',
+    ]);
+    const entries = load([managed, user]).entries.map((e) => [e.list, e.path]);
+    expect(entries).toEqual([
+      ['allowRead', '/opt/shared'],
+      ['allowWrite', join(home, 'out')],
     ]);
   });
 
