@@ -46,9 +46,16 @@ function resolveEntry(text: string, base: string, home: string): string {
 }
 
 /** Why an allow entry is left out, or undefined: it would open what the sandbox always hides. */
-function allowRefusal(path: string, home: string, workbenchHome: string): string | undefined {
+function allowRefusal(
+  list: SandboxPathList,
+  path: string,
+  home: string,
+  workbenchHome: string,
+): string | undefined {
   if (WILDCARD.test(path)) return 'a sandbox opens paths, not patterns';
   if (path === '/') return 'it would open the whole file system';
+  if (list === 'allowWrite' && isInside(home, path))
+    return "it would let commands rewrite your shell's startup files; name the folders inside your home instead";
   if (isInside(path, '/proc') || isInside(path, '/sys'))
     return 'the sandbox keeps its own /proc and /sys';
   if (isInside(path, workbenchHome)) return `the sandbox always hides ${workbenchHome}`;
@@ -121,7 +128,7 @@ export function sandboxFilesystemEntries(
         }
         const path = resolveEntry(item.trim(), base, o.home);
         const refusal = allow
-          ? allowRefusal(path, o.home, o.workbenchHome)
+          ? allowRefusal(list, path, o.home, o.workbenchHome)
           : denyRefusal(path, list, o.workspace);
         if (refusal) {
           diagnostics.push(`${where}: ${item} is left out: ${refusal}`);

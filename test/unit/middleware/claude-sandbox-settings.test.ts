@@ -153,6 +153,19 @@ describe('the policy sandbox.filesystem makes', () => {
     expect(readOnly.readOnly).toEqual([ws]);
   });
 
+  it('allowWrite never opens the home folder itself, and a secret missing from a folder it opens cannot be created there', async () => {
+    mkdirSync(join(home, '.config'), { recursive: true });
+    const { diagnostics } = load([userFile({ allowWrite: ['~', '~/.config'] })]);
+    expect(diagnostics).toEqual([
+      `${join(claudeDir, 'settings.json')}: sandbox.filesystem.allowWrite: ~ is left out: it would let commands rewrite your shell's startup files; name the folders inside your home instead`,
+    ]);
+    const policy = await policyOf({ allowWrite: ['~', '~/.config'] });
+    expect(policy.writable).toEqual([join(home, '.config')]);
+    expect(policy.placeholders).toEqual(
+      expect.arrayContaining(['gh', 'gcloud', 'hub'].map((d) => join(home, '.config', d))),
+    );
+  });
+
   it('allowRead inside a writable place is writable again; a link into a secret opens nothing', async () => {
     symlinkSync(join(home, '.ssh'), join(home, 'keys'));
     const policy = await policyOf({

@@ -164,13 +164,17 @@ export async function resolveSandboxPolicy(input: SandboxPolicyInput): Promise<S
   const reopenable = (await existingReal(input.allowedRead ?? [])).filter((p) => !alwaysHidden(p));
   const hiddenDirs = new Set<string>();
   const hiddenFiles = new Set<string>();
-  const secrets = [
+  const alwaysHiddenPaths = new Set([
     ...HOME_SECRETS.map((rel) => path.join(input.home, rel)),
     input.workbenchHome,
-    ...(input.deniedRead ?? []),
-  ];
+  ]);
+  const secrets = [...alwaysHiddenPaths, ...(input.deniedRead ?? [])];
+  const inWritable = (p: string) => [...writable].some((w) => inside(p, w) && p !== w);
   for (const p of secrets) {
     const { real, missing } = await resolveExisting(p);
+    // A secret that does not exist yet cannot be created in a folder `allowWrite` opened.
+    if (missing !== undefined && alwaysHiddenPaths.has(p) && inWritable(missing))
+      placeholders.add(missing);
     // `allowRead` of the very path wins over its deny, as in Claude Code; `/` is never hidden.
     if (missing !== undefined || real === path.sep || reopenable.includes(real)) continue;
     const st = await fs.stat(real).catch(() => undefined);
