@@ -161,9 +161,10 @@ describe('the policy sandbox.filesystem makes', () => {
     ]);
     const policy = await policyOf({ allowWrite: ['~', '~/.config'] });
     expect(policy.writable).toEqual([join(home, '.config')]);
-    expect(policy.placeholders).toEqual(
-      expect.arrayContaining(['gh', 'gcloud', 'hub'].map((d) => join(home, '.config', d))),
-    );
+    const missing = ['gh', 'gcloud', 'hub'].map((d) => join(home, '.config', d));
+    expect(policy.placeholders).toEqual(expect.arrayContaining(missing));
+    // Seatbelt, which denies writes by path, gets them too.
+    expect(policy.protectedPaths).toEqual(expect.arrayContaining(missing));
   });
 
   it('allowRead inside a writable place is writable again; a link into a secret opens nothing', async () => {

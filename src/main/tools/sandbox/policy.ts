@@ -210,7 +210,12 @@ export async function resolveSandboxPolicy(input: SandboxPolicyInput): Promise<S
   return {
     workspace: ws,
     network: input.network,
-    protectedPaths: [...protectedPaths, ...deniedWrite],
+    // Seatbelt denies writes by path: the hidden credentials inside an opened folder too.
+    protectedPaths: [
+      ...protectedPaths,
+      ...deniedWrite,
+      ...[...alwaysHiddenPaths].filter(inWritable),
+    ],
     writable: [...writable],
     reopened: [...reopened],
     readOnly: [...readOnly].filter((p) => !covered(p) && !hiddenAt(p)),
