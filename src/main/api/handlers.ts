@@ -5,8 +5,7 @@
  */
 import { endpointInUse, withModelCheck } from './endpoint-in-use.ts';
 import { commandSandbox, describeCommandSandbox, detectSandbox, type SandboxAvailability } from '../tools/sandbox/index.ts';
-import { readClaudeSettingsFiles } from '../user-hooks/claude-config.ts';
-import { claudeSandboxRun, withClaudeSandbox } from '../middleware/claude-sandbox-settings.ts';
+import { runSandboxSettings } from '../middleware/claude-sandbox-settings.ts';
 import type { z } from 'zod';
 import type { StreamEvent, WorkbenchSettings } from '../../shared/types/index.ts';
 import { ARG_SCHEMAS, type ArgSchemas } from '../../shared/ipc/schemas.ts';
@@ -95,9 +94,8 @@ export function createHandlers(deps: HandlerDeps): InvokeHandlers {
 
   /** How the current workspace's commands run: the settings with Claude Code's `sandbox` block, as a run goes by them. */
   const sandboxStatus = async (settings: WorkbenchSettings): Promise<string> => {
-    const trusted = (await wb.trust.status({ workspace: current }).catch(() => undefined))?.trusted ?? false;
-    const claude = claudeSandboxRun(await readClaudeSettingsFiles(current, wb.home), { trusted });
-    return describeCommandSandbox(commandSandbox(withClaudeSandbox(settings, claude.run).sandbox, await sandboxAvailability));
+    const run = await runSandboxSettings(settings, { workspace: current, home: wb.home, trusted: wb.trust.isTrusted(current) });
+    return describeCommandSandbox(commandSandbox(run, await sandboxAvailability));
   };
 
   const settingsView = async (settings: WorkbenchSettings = wb.settings.get()): Promise<SettingsView> => ({

@@ -9,12 +9,19 @@
  * lets sandboxed commands reach those domains through the workbench's proxy.
  */
 import { dirname, join, normalize } from 'node:path';
+import { hasGlobMagic } from '../tools/glob-pattern.ts';
 import { isInside } from '../tools/path-guard.ts';
 import { HOME_SECRETS } from '../tools/sandbox/policy.ts';
 import { managedSettingsPath } from '../env/claude-config-dir.ts';
-import { parsedSettings, type ReadSettingsFile } from '../user-hooks/claude-config.ts';
+import {
+  managedSets,
+  parsedSettings,
+  readClaudeSettingsFiles,
+  type ReadSettingsFile,
+} from '../user-hooks/claude-config.ts';
+import { parseClaudeRule } from '../user-hooks/claude-rules.ts';
 import { isRecord } from '../user-hooks/json-output.ts';
-import type { WorkbenchSettings } from '../../shared/types/index.ts';
+import type { SandboxSettings, WorkbenchSettings } from '../../shared/types/index.ts';
 
 export type SandboxPathList = 'denyRead' | 'allowRead' | 'denyWrite' | 'allowWrite';
 
@@ -30,7 +37,6 @@ export interface SandboxPathEntry {
 }
 
 const LISTS: readonly SandboxPathList[] = ['denyRead', 'allowRead', 'denyWrite', 'allowWrite'];
-const WILDCARD = /[*?[\]{}]/;
 
 /**
  * Claude Code's path prefixes for these lists: `/` and `//` from the root, `~/` from the home
@@ -52,7 +58,7 @@ function allowRefusal(
   home: string,
   workbenchHome: string,
 ): string | undefined {
-  if (WILDCARD.test(path)) return 'a sandbox opens paths, not patterns';
+  if (hasGlobMagic(path)) return 'a sandbox opens paths, not patterns';
   if (path === '/') return 'it would open the whole file system';
   if (list === 'allowWrite' && isInside(home, path))
     return "it would let commands rewrite your shell's startup files; name the folders inside your home instead";
@@ -63,25 +69,11 @@ function allowRefusal(
   return secret && `the sandbox always hides ${secret}`;
 }
 
-/**
- * Whether the administrator's managed settings file sets `flag` (a path of keys) to true: then
- * only that file's own entries of the list it guards count.
- */
-function managedSets(
-  parsed: readonly (ReadSettingsFile & { data: unknown })[],
-  ...flag: string[]
-): boolean {
-  const managed = parsed.find((f) => f.path === managedSettingsPath());
-  let value: unknown = managed?.data;
-  for (const key of flag) value = isRecord(value) ? value[key] : undefined;
-  return value === true;
-}
-
 /** Why a deny entry is left out, or undefined. */
 function denyRefusal(path: string, list: SandboxPathList, workspace: string): string | undefined {
   if (list === 'denyRead' && path === '/') return 'it would hide every program from commands';
   // A sandbox hides paths: a pattern is listed in the workspace, not over the whole disk.
-  if (WILDCARD.test(path) && !isInside(path, workspace))
+  if (hasGlobMagic(path) && !isInside(path, workspace))
     return 'a pattern with wildcards outside the workspace cannot be listed';
   return undefined;
 }
@@ -98,7 +90,7 @@ export function sandboxFilesystemEntries(
   const diagnostics: string[] = [];
   const parsed = parsedSettings(files);
   // An administrator's `allowManagedReadPathsOnly`: no other file's allowRead opens a path.
-  const managedReadOnly = managedSets(parsed, 'sandbox', 'filesystem', 'allowManagedReadPathsOnly');
+  const managedReadOnly = managedSets(files, 'sandbox', 'filesystem', 'allowManagedReadPathsOnly');
   for (const f of parsed) {
     const sandbox = isRecord(f.data) ? f.data.sandbox : undefined;
     const fs = isRecord(sandbox) ? sandbox.filesystem : undefined;
@@ -176,9 +168,9 @@ export function claudeSandboxRun(
   };
   const parsed = parsedSettings(files);
   const managed = managedSettingsPath();
-  const managedRulesOnly = managedSets(parsed, 'allowManagedPermissionRulesOnly');
+  const managedRulesOnly = managedSets(files, 'allowManagedPermissionRulesOnly');
   // An administrator's `allowManagedDomainsOnly`: only the managed file's domains and rules count.
-  const managedDomainsOnly = managedSets(parsed, 'sandbox', 'network', 'allowManagedDomainsOnly');
+  const managedDomainsOnly = managedSets(files, 'sandbox', 'network', 'allowManagedDomainsOnly');
   const opensDomains = (f: ReadSettingsFile) =>
     (f.scope === 'user' || o.trusted) && (!managedDomainsOnly || f.path === managed);
   for (const f of parsed) {
@@ -187,9 +179,12 @@ export function claudeSandboxRun(
     const permissions = isRecord(f.data) ? f.data.permissions : undefined;
     const allowRules = isRecord(permissions) ? permissions.allow : undefined;
     if (Array.isArray(allowRules) && (!managedRulesOnly || f.path === managed))
-      for (const r of allowRules) {
+      for (const text of allowRules) {
+        const rule = typeof text === 'string' ? parseClaudeRule(text) : undefined;
         const domain =
-          typeof r === 'string' ? /^WebFetch\(domain:([^)]+)\)$/.exec(r)?.[1] : undefined;
+          typeof rule === 'object' && rule.tool === 'WebFetch'
+            ? rule.specifier?.match(/^domain:(.+)$/)?.[1]
+            : undefined;
         if (domain && domain !== '*' && DOMAIN.test(domain)) allow(domain);
       }
   }
@@ -237,4 +232,16 @@ export function withClaudeSandbox(
       ...(run.allowedDomains.length ? { allowed_domains: run.allowedDomains } : {}),
     },
   };
+}
+
+/**
+ * The sandbox settings a run in `workspace` goes by — the workbench's with Claude Code's `sandbox`
+ * block applied — for what the CLI and the Settings panel say before any run.
+ */
+export async function runSandboxSettings(
+  settings: WorkbenchSettings,
+  o: { workspace: string; home: string; trusted: boolean },
+): Promise<SandboxSettings> {
+  const files = await readClaudeSettingsFiles(o.workspace, o.home);
+  return withClaudeSandbox(settings, claudeSandboxRun(files, { trusted: o.trusted }).run).sandbox;
 }

@@ -11,6 +11,7 @@ import type { AgentProfile } from '../agents/profile.ts';
 import type { Hook, MiddlewareInfo, RunContext } from '../pipeline/hook.ts';
 import { claudeConfigDir, managedSettingsPath } from '../env/claude-config-dir.ts';
 import {
+  managedSets,
   parsedSettings,
   readClaudeSettingsFiles,
   type ReadSettingsFile,
@@ -72,10 +73,7 @@ export async function loadPermissionRules(o: {
   const parsed = parsedSettings(files);
   const managed = managedSettingsPath();
   // An administrator's `allowManagedPermissionRulesOnly`: no other file's allow rule lifts a prompt.
-  const managedOnly = parsed.some(
-    (f) =>
-      f.path === managed && isRecord(f.data) && f.data.allowManagedPermissionRulesOnly === true,
-  );
+  const managedOnly = managedSets(files, 'allowManagedPermissionRulesOnly');
   const counts = (f: (typeof parsed)[number], behavior: RuleBehavior) =>
     behavior !== 'allow' ||
     ((f.scope === 'user' || o.trusted) && (!managedOnly || f.path === managed));

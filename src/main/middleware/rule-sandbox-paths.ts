@@ -8,14 +8,13 @@
  */
 import { readdirSync, realpathSync } from 'node:fs';
 import { join, relative } from 'node:path';
-import { globToSource } from '../tools/glob-pattern.ts';
+import { globToSource, hasGlobMagic } from '../tools/glob-pattern.ts';
 import { isInside } from '../tools/path-guard.ts';
 import { rulePathPattern, type RuleWhere } from '../user-hooks/claude-rules.ts';
 import type { SandboxPaths } from '../tools/sandbox/index.ts';
 import type { PermissionRule } from './permission-rules.ts';
 import type { SandboxPathEntry } from './claude-sandbox-settings.ts';
 
-const WILDCARD = /[*?[\]{}]/;
 /** Entries of the workspace looked at per command, at most. */
 const MAX_ENTRIES = 50_000;
 /** Paths one command is kept from, at most (each is a mount). */
@@ -32,7 +31,7 @@ function targetOf(spec: string, where: RuleWhere): Target {
   if (!p) return { kind: 'none' };
   // `dir/**` and `dir/*` cover the folder: hiding the folder covers them; `~/**` covers home.
   const folder = p.pattern === '**' ? '' : p.pattern.replace(/\/\*\*?$/, '');
-  const named = !WILDCARD.test(folder);
+  const named = !hasGlobMagic(folder);
   if (p.base !== where.workspace)
     return named && join(p.base, folder) !== '/'
       ? { kind: 'path', path: join(p.base, folder) }
@@ -43,7 +42,7 @@ function targetOf(spec: string, where: RuleWhere): Target {
 
 /** How a `sandbox.filesystem` deny entry (absolute) becomes paths: a pattern is walked in the workspace. */
 function entryTarget(path: string, workspace: string): Target {
-  if (!WILDCARD.test(path)) return { kind: 'path', path };
+  if (!hasGlobMagic(path)) return { kind: 'path', path };
   if (!isInside(path, workspace)) return { kind: 'none' };
   return { kind: 'walk', regex: new RegExp(`^${globToSource(relative(workspace, path))}$`) };
 }

@@ -151,6 +151,16 @@ export const parsedSettings = (files: readonly ReadSettingsFile[]): (ReadSetting
   files.filter((f): f is ReadSettingsFile & SettingsData => 'data' in f);
 
 /**
+ * Whether the administrator's managed settings set the key at `keys` to true (`allowManagedPermissionRulesOnly`,
+ * `sandbox`, `network`, `allowManagedDomainsOnly`…): then only that file's own entries of the list it guards count.
+ */
+export function managedSets(files: readonly ReadSettingsFile[], ...keys: string[]): boolean {
+  let value: unknown = parsedSettings(files).find((f) => f.path === managedSettingsPath())?.data;
+  for (const key of keys) value = isRecord(value) ? value[key] : undefined;
+  return value === true;
+}
+
+/**
  * Why Claude Code handlers are switched off, per scope: `"disableAllHooks": true` in the managed
  * settings switches off every handler; in the user's own every handler but the managed ones (as in
  * Claude Code: the user cannot switch off the administrator's); in a workspace's only the handlers

@@ -7,6 +7,7 @@
  */
 import { realpathSync } from 'node:fs';
 import { isAbsolute, join, relative, resolve, sep } from 'node:path';
+import { hostAllowed } from '../tools/domain-pattern.ts';
 import { globToSource, starToSource } from '../tools/glob-pattern.ts';
 import {
   list,
@@ -219,6 +220,5 @@ function domainMatches(pattern: string, url: string): boolean {
   } catch {
     return false;
   }
-  if (pattern.startsWith('*.')) return host.endsWith(pattern.slice(1)) || host === pattern.slice(2);
-  return host === pattern;
+  return hostAllowed(host, [pattern]);
 }

@@ -36,6 +36,8 @@ export interface TrustService {
   set(args: { workspace: string; trusted: boolean }): Promise<TrustStatus>;
   /** Every trusted workspace. */
   list(): TrustedWorkspace[];
+  /** Whether `workspace` (its real path) is trusted, without looking at what it brings. */
+  isTrusted(workspace: string): boolean;
 }
 
 const exists = (path: string): Promise<boolean> =>
@@ -173,5 +175,6 @@ export function createTrustService(
       return statusOf(path);
     },
     list: () => trust.list(),
+    isTrusted: (workspace) => trust.isTrusted(workspace),
   };
 }

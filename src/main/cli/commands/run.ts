@@ -10,9 +10,7 @@ import { homePaths, resolveHome } from '../../store/paths.ts';
 import { metaPairs, parse, positiveInt } from '../args.ts';
 import { commandSandbox, describeCommandSandbox, detectSandbox } from '../../tools/sandbox/index.ts';
 import { UsageError, type CliCommand, type CliIo } from '../types.ts';
-import { readClaudeSettingsFiles } from '../../user-hooks/claude-config.ts';
-import { realPathOf } from '../../user-hooks/trust-store.ts';
-import { claudeSandboxRun, withClaudeSandbox } from '../../middleware/claude-sandbox-settings.ts';
+import { runSandboxSettings } from '../../middleware/claude-sandbox-settings.ts';
 
 /**
  * From here on V8 gives each function its feedback vector (inline caches) on its first call, not its
@@ -76,9 +74,9 @@ export const runCommand: CliCommand = async (argv, io) => {
   }
   feedbackFromFirstCall();
   // As the run will go by it: Claude Code's `sandbox` block may require the sandbox or allow domains.
-  const trusted = Boolean(values.trust) || workbench.trust.list().some((t) => t.path === realPathOf(workspaceRoot));
-  const claude = claudeSandboxRun(await readClaudeSettingsFiles(workspaceRoot, home), { trusted });
-  const sandbox = commandSandbox(withClaudeSandbox(workbench.settings.get(), claude.run).sandbox, await sandboxProbe);
+  const trusted = Boolean(values.trust) || workbench.trust.isTrusted(workspaceRoot);
+  const settings = await runSandboxSettings(workbench.settings.get(), { workspace: workspaceRoot, home, trusted });
+  const sandbox = commandSandbox(settings, await sandboxProbe);
   io.stderr(`commands: ${describeCommandSandbox(sandbox)}\n`);
   const print = values.json ? jsonPrinter(io) : textPrinter(io);
   const unsubscribe = workbench.subscribe(print);

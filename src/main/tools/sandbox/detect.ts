@@ -18,7 +18,7 @@ export type SandboxAvailability =
 const PROBE_TIMEOUT_MS = 10_000;
 
 /** The first `name` on PATH, or undefined. */
-function which(name: string, pathVar = process.env.PATH ?? ''): string | undefined {
+export function which(name: string, pathVar = process.env.PATH ?? ''): string | undefined {
   for (const dir of pathVar.split(path.delimiter)) {
     if (!dir) continue;
     const candidate = path.join(dir, name);

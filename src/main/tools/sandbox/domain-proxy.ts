@@ -11,19 +11,7 @@ import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import type { Duplex } from 'node:stream';
-
-/** Whether `host` is one of `patterns`: a name, or `*.name` for it and every name under it. */
-export function hostAllowed(host: string, patterns: readonly string[]): boolean {
-  const h = host
-    .toLowerCase()
-    .replace(/\.$/, '')
-    .replace(/^\[(.*)\]$/, '$1');
-  return patterns.some((raw) => {
-    const p = raw.toLowerCase();
-    if (!p.startsWith('*.')) return h === p;
-    return h === p.slice(2) || h.endsWith(p.slice(1));
-  });
-}
+import { hostAllowed } from '../domain-pattern.ts';
 
 /** The proxy of one command. */
 export interface DomainProxy {

@@ -131,7 +131,8 @@ export async function resolveSandboxPolicy(input: SandboxPolicyInput): Promise<S
   const ws = input.workspace;
   const protectedPaths = sandboxProtectedPaths().map((rel) => path.join(ws, rel));
   const deniedWrite = input.deniedWrite ?? [];
-  const secretRoots = await realRoots(HOME_SECRETS.map((rel) => path.join(input.home, rel)));
+  const secretPaths = HOME_SECRETS.map((rel) => path.join(input.home, rel));
+  const secretRoots = await realRoots(secretPaths);
   const [workbenchRoot] = await realRoots([input.workbenchHome]);
   const alwaysHidden = (p: string) =>
     inside(p, workbenchRoot!) || secretRoots.some((s) => inside(p, s));
@@ -164,10 +165,7 @@ export async function resolveSandboxPolicy(input: SandboxPolicyInput): Promise<S
   const reopenable = (await existingReal(input.allowedRead ?? [])).filter((p) => !alwaysHidden(p));
   const hiddenDirs = new Set<string>();
   const hiddenFiles = new Set<string>();
-  const alwaysHiddenPaths = new Set([
-    ...HOME_SECRETS.map((rel) => path.join(input.home, rel)),
-    input.workbenchHome,
-  ]);
+  const alwaysHiddenPaths = new Set([...secretPaths, input.workbenchHome]);
   const secrets = [...alwaysHiddenPaths, ...(input.deniedRead ?? [])];
   const inWritable = (p: string) => [...writable].some((w) => inside(p, w) && p !== w);
   for (const p of secrets) {

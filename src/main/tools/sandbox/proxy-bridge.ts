@@ -4,8 +4,7 @@
  * socket bound into the sandbox, runs the command and ends with its exit status. It is a Node script
  * given to `node -e`, so it needs no file of ours in the sandbox (a packaged app has no sources).
  */
-import { existsSync } from 'node:fs';
-import path from 'node:path';
+import { which } from './detect.ts';
 
 /** The bridge; its arguments are `SOCKET PORT PROGRAM [ARGS...]`. CommonJS, as `node -e` runs it. */
 const BRIDGE_SOURCE = `
@@ -37,21 +36,12 @@ server.listen(Number(port), '127.0.0.1', () => {
 });
 `;
 
-/** The first `node` on PATH, or undefined. */
-function nodeOnPath(): string | undefined {
-  for (const dir of (process.env.PATH ?? '').split(path.delimiter)) {
-    const candidate = dir && path.join(dir, 'node');
-    if (candidate && existsSync(candidate)) return candidate;
-  }
-  return undefined;
-}
-
 /**
  * The Node that runs the bridge: the workbench's own, or, in the desktop app (Electron, which does
  * not run as Node), the first `node` on PATH; undefined when there is none.
  */
 export function bridgeNode(): string | undefined {
-  return process.versions.electron ? nodeOnPath() : process.execPath;
+  return process.versions.electron ? which('node') : process.execPath;
 }
 
 /** The bridge's command line before its arguments. */

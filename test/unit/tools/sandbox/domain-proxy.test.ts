@@ -2,7 +2,8 @@
 import http from 'node:http';
 import net from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { hostAllowed, startDomainProxy } from '../../../../src/main/tools/sandbox/domain-proxy.ts';
+import { hostAllowed } from '../../../../src/main/tools/domain-pattern.ts';
+import { startDomainProxy } from '../../../../src/main/tools/sandbox/domain-proxy.ts';
 
 describe('hostAllowed', () => {
   it('matches names exactly, *.name the name and every name under it, case and a final dot aside', () => {
