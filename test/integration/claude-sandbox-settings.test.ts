@@ -148,16 +148,22 @@ describe("Claude Code's sandbox.filesystem settings", () => {
 
 describe("Claude Code's sandbox.network.allowedDomains", () => {
   it.skipIf(!bwrapUsable)(
-    "a sandboxed command reaches an allowed host through the workbench's proxy and no other; the result names the host it was kept from",
+    "a sandboxed command reaches an allowed host through the workbench's proxy and no other, nor this machine through a wildcard; the result names the host it was kept from",
     async () => {
       // A server of the host's, on an address the sandbox's own loopback does not answer.
       const server = http.createServer((_req, res) => res.end('hello from the host'));
       await new Promise<void>((r) => server.listen(0, '127.0.0.2', () => r()));
       const { port } = server.address() as AddressInfo;
+      // And one on the host's loopback, as the workbench's own servers listen.
+      const loopback = http.createServer((_req, res) => res.end('the host loopback'));
+      await new Promise<void>((r) => loopback.listen(0, '127.0.0.1', () => r()));
+      const loopbackPort = (loopback.address() as AddressInfo).port;
       try {
         writeFileSync(
           join(env.claudeDir, 'settings.json'),
-          JSON.stringify({ sandbox: { network: { allowedDomains: ['127.0.0.2'] } } }),
+          JSON.stringify({
+            sandbox: { network: { allowedDomains: ['127.0.0.2', '*.localhost'] } },
+          }),
         );
         const fetchLine = (url: string) =>
           `"${process.execPath}" -e "fetch('${url}').then((r) => r.text()).then((t) => console.log('[' + t + ']'), (e) => console.log('failed: ' + e.message))"`;
@@ -165,6 +171,8 @@ describe("Claude Code's sandbox.network.allowedDomains", () => {
         const { told } = await runCommands([
           `${fetchLine(`http://127.0.0.2:${port}/`)}; ${fetchLine('https://example.com/')}`,
           others.map(fetchLine).join('; '),
+          // Past NO_PROXY, which keeps the sandbox's own loopback away from the proxy.
+          `NO_PROXY= no_proxy= ${fetchLine(`http://localhost:${loopbackPort}/`)}`,
         ]);
         expect(told[0]).toMatch(/^\[hello from the host\]\nfailed: fetch failed\n/);
         expect(told[0]).toContain(
@@ -177,9 +185,17 @@ describe("Claude Code's sandbox.network.allowedDomains", () => {
             .map((u) => new URL(u).hostname)
             .join(', ')} and 1 more: not in sandbox.network.allowedDomains`,
         );
-        expect(told[0]).toContain('command sandboxed (bubblewrap, network to 127.0.0.2 only)');
+        expect(told[0]).toContain(
+          'command sandboxed (bubblewrap, network to 2 allowed domains only)',
+        );
+        // A wildcard never leads to the host's own loopback, where the workbench's servers listen.
+        expect(told[2]).toMatch(/^failed: fetch failed\n/);
+        expect(told[2]).toContain(
+          'the sandbox kept the command from localhost: allowed by a wildcard but leading to this machine',
+        );
       } finally {
         await new Promise<void>((r) => server.close(() => r()));
+        await new Promise<void>((r) => loopback.close(() => r()));
       }
     },
   );

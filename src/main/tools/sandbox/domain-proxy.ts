@@ -4,6 +4,9 @@
  * no network of its own, only an HTTP proxy on its loopback (`proxy-bridge.mjs`) that leads to this
  * one, outside the sandbox, on a Unix socket. HTTPS goes through `CONNECT host:port`, plain HTTP as
  * requests with an absolute URL; any other host is refused with a 403 that says why, and noted.
+ * A name allowed only by a wildcard (`*.example.com`) never leads to this machine or its link-local
+ * network (a cloud's metadata service): the sandbox's own loopback is its own, and the workbench's
+ * is reached only through a name the user wrote out (`localhost`, `127.0.0.1`).
  */
 import { promises as fs } from 'node:fs';
 import http from 'node:http';
@@ -11,26 +14,52 @@ import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import type { Duplex } from 'node:stream';
-import { hostAllowed } from '../domain-pattern.ts';
+import { hostAllowed, hostNamedExactly } from '../domain-pattern.ts';
+import { addressGuard } from '../../net/address-guard.ts';
+
+/** Why a host was refused: not in the list, or allowed by a wildcard but leading to this machine. */
+export type RefusalReason = 'unlisted' | 'local';
 
 /** The proxy of one command. */
 export interface DomainProxy {
   /** Where it listens, for the sandbox to bind. */
   socketPath: string;
   /** The hosts it refused, in the order first refused. */
-  blocked(): string[];
+  blocked(): { host: string; reason: RefusalReason }[];
   close(): Promise<void>;
 }
 
 /** Connections to the proxy open at once, per command (each upstream one is a second descriptor). */
 const MAX_CONNECTIONS = 256;
 
+const LOCAL_ERROR = 'ESANDBOXLOCAL';
+const LOCAL = 'an address of this machine or its link-local network';
+
+/** This machine (loopback, unspecified) and its link-local network. */
+const localAddresses = addressGuard({
+  ipv4: [
+    ['127.0.0.0', 8],
+    ['0.0.0.0', 8],
+    ['169.254.0.0', 16],
+  ],
+  ipv6: [
+    ['::1', 128],
+    ['::', 128],
+    ['fe80::', 10],
+  ],
+  why: (address) => `${address}, ${LOCAL}`,
+  code: LOCAL_ERROR,
+});
+
 const refusal = (host: string) =>
   `blocked by the workbench sandbox: ${host} is not in sandbox.network.allowedDomains\n`;
 
-/** `host:port` of a CONNECT target (`[::1]:443` too), or undefined. */
+const localRefusal = (why: string) =>
+  `blocked by the workbench sandbox: ${why}; only a domain named exactly in sandbox.network.allowedDomains (not by *.) reaches it\n`;
+
+/** `host:port` of a CONNECT target (`[::1]:443` too), or undefined; a name is letters, digits, `.`, `-` and `_`. */
 function connectTarget(target: string): { host: string; port: number } | undefined {
-  const m = /^(\[[^\]]+\]|[^:]+):(\d{1,5})$/.exec(target);
+  const m = /^(\[[0-9a-f:.]+\]|[a-z0-9._-]+):(\d{1,5})$/i.exec(target);
   const port = m ? Number(m[2]) : NaN;
   if (!m || port < 1 || port > 65535) return undefined;
   return { host: m[1]!.replace(/^\[(.*)\]$/, '$1'), port };
@@ -47,13 +76,26 @@ function answer(socket: Duplex, status: string, body = ''): void {
 export async function startDomainProxy(allowed: readonly string[]): Promise<DomainProxy> {
   const dir = await fs.mkdtemp(path.join(os.tmpdir(), 'wb-net-'));
   const socketPath = path.join(dir, 'proxy.sock');
-  const blocked = new Set<string>();
+  const blocked = new Map<string, RefusalReason>();
   const sockets = new Set<net.Socket>();
   const permitted = (host: string) => {
     if (hostAllowed(host, allowed)) return true;
-    blocked.add(host);
+    if (!blocked.has(host)) blocked.set(host, 'unlisted');
     return false;
   };
+  /**
+   * How to reach an allowed `host`: directly when the list names it, else never at a local address
+   * (`local`: an IP literal that is one; `lookup` refuses a name resolving to one).
+   */
+  const route = (host: string) => {
+    if (hostNamedExactly(host, allowed)) return { local: false };
+    return { local: localAddresses.refused(host) !== undefined, lookup: localAddresses.lookup };
+  };
+  const refusedLocally = (host: string, why: string) => {
+    if (!blocked.has(host)) blocked.set(host, 'local');
+    return localRefusal(why);
+  };
+  const isLocalError = (err: Error) => (err as NodeJS.ErrnoException).code === LOCAL_ERROR;
   const server = http.createServer((req, res) => {
     let url: URL;
     try {
@@ -74,9 +116,18 @@ export async function startDomainProxy(allowed: readonly string[]): Promise<Doma
       res.writeHead(403, { 'Content-Type': 'text/plain' }).end(refusal(url.hostname));
       return;
     }
+    const host = url.hostname.replace(/^\[(.*)\]$/, '$1');
+    const { local, lookup } = route(host);
+    if (local) {
+      res
+        .writeHead(403, { 'Content-Type': 'text/plain' })
+        .end(refusedLocally(host, `${host} is ${LOCAL}`));
+      return;
+    }
     const upstream = http.request(
       {
-        host: url.hostname.replace(/^\[(.*)\]$/, '$1'),
+        host,
+        lookup,
         port: url.port || 80,
         method: req.method,
         path: `${url.pathname}${url.search}`,
@@ -88,8 +139,11 @@ export async function startDomainProxy(allowed: readonly string[]): Promise<Doma
       },
     );
     upstream.on('error', (err) => {
-      if (!res.headersSent) res.writeHead(502, { 'Content-Type': 'text/plain' });
-      res.end(`could not reach ${url.hostname}: ${err.message}\n`);
+      const local = isLocalError(err);
+      if (!res.headersSent) res.writeHead(local ? 403 : 502, { 'Content-Type': 'text/plain' });
+      res.end(
+        local ? refusedLocally(host, err.message) : `could not reach ${host}: ${err.message}\n`,
+      );
     });
     req.pipe(upstream);
   });
@@ -98,8 +152,15 @@ export async function startDomainProxy(allowed: readonly string[]): Promise<Doma
     const target = connectTarget(req.url ?? '');
     if (!target) return answer(client, '400 Bad Request', 'CONNECT takes host:port\n');
     if (!permitted(target.host)) return answer(client, '403 Forbidden', refusal(target.host));
+    const { local, lookup } = route(target.host);
+    if (local)
+      return answer(
+        client,
+        '403 Forbidden',
+        refusedLocally(target.host, `${target.host} is ${LOCAL}`),
+      );
     let connected = false;
-    const upstream = net.connect(target.port, target.host, () => {
+    const upstream = net.connect({ port: target.port, host: target.host, lookup }, () => {
       connected = true;
       client.write('HTTP/1.1 200 Connection Established\r\n\r\n');
       if (head.length) upstream.write(head);
@@ -110,6 +171,8 @@ export async function startDomainProxy(allowed: readonly string[]): Promise<Doma
     upstream.on('close', () => sockets.delete(upstream));
     upstream.on('error', (err) => {
       if (connected) client.destroy();
+      else if (isLocalError(err))
+        answer(client, '403 Forbidden', refusedLocally(target.host, err.message));
       else answer(client, '502 Bad Gateway', `could not reach ${target.host}: ${err.message}\n`);
     });
   });
@@ -125,7 +188,7 @@ export async function startDomainProxy(allowed: readonly string[]): Promise<Doma
   });
   return {
     socketPath,
-    blocked: () => [...blocked],
+    blocked: () => [...blocked].map(([host, reason]) => ({ host, reason })),
     async close() {
       for (const s of sockets) s.destroy();
       await new Promise<void>((resolve) => server.close(() => resolve()));

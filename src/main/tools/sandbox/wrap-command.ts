@@ -7,7 +7,7 @@
 import { promises as fs } from 'node:fs';
 import os from 'node:os';
 import { bwrapArgs, PROXY_PORT } from './bwrap-args.ts';
-import { startDomainProxy } from './domain-proxy.ts';
+import { startDomainProxy, type RefusalReason } from './domain-proxy.ts';
 import { bridgeCommand, bridgeNode } from './proxy-bridge.ts';
 import { seatbeltProfile } from './seatbelt-profile.ts';
 import { notePlaceholders, sweepPlaceholders } from './placeholder-journal.ts';
@@ -99,11 +99,19 @@ export async function wrapCommand(
           'no network: reaching sandbox.network.allowedDomains needs Node on PATH to run the proxy inside the sandbox',
         ];
       const blocked = proxy?.blocked() ?? [];
-      if (blocked.length === 0) return [];
-      const named = blocked.slice(0, NAMED_HOSTS).join(', ');
-      const more = blocked.length > NAMED_HOSTS ? ` and ${blocked.length - NAMED_HOSTS} more` : '';
+      const line = (reason: RefusalReason, why: string) => {
+        const hosts = blocked.filter((b) => b.reason === reason).map((b) => b.host);
+        if (hosts.length === 0) return [];
+        const named = hosts.slice(0, NAMED_HOSTS).join(', ');
+        const more = hosts.length > NAMED_HOSTS ? ` and ${hosts.length - NAMED_HOSTS} more` : '';
+        return [`the sandbox kept the command from ${named}${more}: ${why}`];
+      };
       return [
-        `the sandbox kept the command from ${named}${more}: not in sandbox.network.allowedDomains`,
+        ...line('unlisted', 'not in sandbox.network.allowedDomains'),
+        ...line(
+          'local',
+          'allowed by a wildcard but leading to this machine, which only a domain named exactly in sandbox.network.allowedDomains reaches',
+        ),
       ];
     },
   };

@@ -2,7 +2,7 @@
 import http from 'node:http';
 import net from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { hostAllowed } from '../../../../src/main/tools/domain-pattern.ts';
+import { hostAllowed, hostNamedExactly } from '../../../../src/main/tools/domain-pattern.ts';
 import { startDomainProxy } from '../../../../src/main/tools/sandbox/domain-proxy.ts';
 
 describe('hostAllowed', () => {
@@ -17,6 +17,14 @@ describe('hostAllowed', () => {
     expect(hostAllowed('github.com.evil.io', allowed)).toBe(false);
     expect(hostAllowed('notgithub.com', allowed)).toBe(false);
     expect(hostAllowed('[::1]', allowed)).toBe(true);
+  });
+
+  it('tells a name written out from one only a wildcard allows', () => {
+    const allowed = ['Localhost.', '*.github.com', '::1'];
+    expect(hostNamedExactly('localhost', allowed)).toBe(true);
+    expect(hostNamedExactly('[::1]', allowed)).toBe(true);
+    expect(hostNamedExactly('api.github.com', allowed)).toBe(false);
+    expect(hostNamedExactly('github.com', allowed)).toBe(false);
   });
 });
 
@@ -76,7 +84,68 @@ describe('startDomainProxy', () => {
       expect(await talk(proxy.socketPath, 'CONNECT nonsense HTTP/1.1\r\n\r\n')).toMatch(
         /^HTTP\/1\.1 400/,
       );
-      expect(proxy.blocked()).toEqual(['example.com', 'localhost']);
+      expect(proxy.blocked()).toEqual([
+        { host: 'example.com', reason: 'unlisted' },
+        { host: 'localhost', reason: 'unlisted' },
+      ]);
+    } finally {
+      await proxy.close();
+    }
+  });
+
+  it('never leads a name only a wildcard allowed to this machine or its link-local network; a name written out reaches it', async () => {
+    const wildcard = await startDomainProxy(['*.localhost', '*.0.0.1', '*.254.169.254']);
+    const exact = await startDomainProxy(['localhost']);
+    try {
+      const connect = (host: string) =>
+        talk(wildcard.socketPath, `CONNECT ${host}:${port} HTTP/1.1\r\n\r\n`);
+      const byName = await connect('localhost');
+      expect(byName).toMatch(/^HTTP\/1\.1 403 Forbidden/);
+      expect(byName).toContain(
+        'blocked by the workbench sandbox: localhost resolves to 127.0.0.1, an address of this machine or its link-local network; only a domain named exactly in sandbox.network.allowedDomains (not by *.) reaches it',
+      );
+      expect(await connect('127.0.0.1')).toContain(
+        '127.0.0.1 is an address of this machine or its link-local network',
+      );
+      expect(await connect('[::ffff:127.0.0.1]')).toMatch(/^HTTP\/1\.1 403 Forbidden/);
+      expect(await connect('169.254.169.254')).toMatch(/^HTTP\/1\.1 403 Forbidden/);
+      const plain = await talk(
+        wildcard.socketPath,
+        `GET http://localhost:${port}/ HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n`,
+      );
+      expect(plain).toMatch(/^HTTP\/1\.1 403 Forbidden/);
+      expect(plain).not.toContain('upstream saw');
+      expect(wildcard.blocked()).toEqual([
+        { host: 'localhost', reason: 'local' },
+        { host: '127.0.0.1', reason: 'local' },
+        { host: '::ffff:127.0.0.1', reason: 'local' },
+        { host: '169.254.169.254', reason: 'local' },
+      ]);
+      const through = await talk(
+        exact.socketPath,
+        `CONNECT localhost:${port} HTTP/1.1\r\n\r\nGET /mine HTTP/1.1\r\nHost: x\r\n\r\n`,
+        /upstream saw GET \/mine/,
+      );
+      expect(through).toMatch(/^HTTP\/1\.1 200 Connection Established/);
+      expect(exact.blocked()).toEqual([]);
+    } finally {
+      await wildcard.close();
+      await exact.close();
+    }
+  });
+
+  it('refuses a CONNECT target that is not a plain host name or address', async () => {
+    const proxy = await startDomainProxy(['*.example.com']);
+    try {
+      for (const target of [
+        'evil.com#.example.com:443',
+        'a b.example.com:443',
+        '[fe80::1%eth0]:443',
+      ])
+        expect(await talk(proxy.socketPath, `CONNECT ${target} HTTP/1.1\r\n\r\n`), target).toMatch(
+          /^HTTP\/1\.1 400 Bad Request/,
+        );
+      expect(proxy.blocked()).toEqual([]);
     } finally {
       await proxy.close();
     }
