@@ -15,7 +15,7 @@ import {
   writeFileSync,
 } from 'node:fs';
 import http from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { connect, type AddressInfo, type Socket } from 'node:net';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createWorkbench } from '../../src/main/api/workbench.ts';
@@ -196,6 +196,51 @@ describe("Claude Code's sandbox.network.allowedDomains", () => {
       } finally {
         await new Promise<void>((r) => server.close(() => r()));
         await new Promise<void>((r) => loopback.close(() => r()));
+      }
+    },
+  );
+  it.skipIf(!bwrapUsable)(
+    "an allowed host is reached through the proxy of the workbench's environment, whose credentials no command sees",
+    async () => {
+      const target = http.createServer((_req, res) => res.end('hello through the corporate proxy'));
+      await new Promise<void>((r) => target.listen(0, '127.0.0.2', () => r()));
+      const { port } = target.address() as AddressInfo;
+      const asked: string[] = [];
+      const corporate = http.createServer((_req, res) => res.writeHead(405).end());
+      corporate.on('connect', (req: http.IncomingMessage, client: Socket) => {
+        asked.push(`${req.url} ${req.headers['proxy-authorization']}`);
+        const [host, to] = req.url!.split(':');
+        const up = connect(Number(to), host, () => {
+          client.write('HTTP/1.1 200 Connection established\r\n\r\n');
+          up.pipe(client);
+          client.pipe(up);
+        });
+        up.on('error', () => client.destroy());
+      });
+      await new Promise<void>((r) => corporate.listen(0, '127.0.0.1', () => r()));
+      const proxyUrl = `http://me:s3cret@127.0.0.1:${(corporate.address() as AddressInfo).port}`;
+      const names = ['HTTPS_PROXY', 'https_proxy', 'HTTP_PROXY', 'http_proxy'];
+      const saved = names.map((n) => process.env[n]);
+      for (const n of names) process.env[n] = proxyUrl;
+      try {
+        writeFileSync(
+          join(env.claudeDir, 'settings.json'),
+          JSON.stringify({ sandbox: { network: { allowedDomains: ['127.0.0.2'] } } }),
+        );
+        const { told } = await runCommands([
+          `"${process.execPath}" -e "fetch('http://127.0.0.2:${port}/').then((r) => r.text()).then((t) => console.log('[' + t + ']'), (e) => console.log('failed: ' + e.message))"; env | grep -ci s3cret`,
+        ]);
+        expect(told[0]).toMatch(/^\[hello through the corporate proxy\]\n0\n/);
+        expect(asked).toEqual([
+          `127.0.0.2:${port} Basic ${Buffer.from('me:s3cret').toString('base64')}`,
+        ]);
+      } finally {
+        names.forEach((n, i) =>
+          saved[i] === undefined ? delete process.env[n] : (process.env[n] = saved[i]),
+        );
+        corporate.closeAllConnections();
+        await new Promise<void>((r) => corporate.close(() => r()));
+        await new Promise<void>((r) => target.close(() => r()));
       }
     },
   );

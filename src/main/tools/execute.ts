@@ -137,6 +137,7 @@ export function createExecuteTool(opts: ExecuteToolOptions = {}): Tool {
               defaultShell(),
               command,
               cwd,
+              { ...process.env, ...ctx.env },
             )
           : undefined;
       const live = ctx.onOutput && createLiveOutput({ emit: ctx.onOutput });

@@ -10,12 +10,14 @@
  */
 import { promises as fs } from 'node:fs';
 import http from 'node:http';
+import https from 'node:https';
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import type { Duplex } from 'node:stream';
 import { hostAllowed, hostNamedExactly } from '../domain-pattern.ts';
 import { addressGuard } from '../../net/address-guard.ts';
+import { openTunnel, upstreamFor, type UpstreamProxies } from './upstream-proxy.ts';
 
 /** Why a host was refused: not in the list, or allowed by a wildcard but leading to this machine. */
 export type RefusalReason = 'unlisted' | 'local';
@@ -72,8 +74,37 @@ function answer(socket: Duplex, status: string, body = ''): void {
   );
 }
 
-/** Starts the proxy for `allowed`. Contract: the socket lies in a fresh folder only we can enter. */
-export async function startDomainProxy(allowed: readonly string[]): Promise<DomainProxy> {
+/** Whether `err` is the guard's refusal of a local address. */
+const isLocalError = (err: Error) => (err as NodeJS.ErrnoException).code === LOCAL_ERROR;
+
+/**
+ * Resolves unless `host` resolves to a local address (then rejects with the guard's error): for a
+ * name the user's proxy will resolve, checked here too. A name this machine cannot resolve is left
+ * to the proxy.
+ */
+function notLocal(host: string): Promise<void> {
+  return new Promise((resolve, reject) =>
+    localAddresses.lookup(host, { all: true }, (err) =>
+      err && isLocalError(err) ? reject(err) : resolve(),
+    ),
+  );
+}
+
+/** The request's headers without those meant for a proxy (a command's own proxy credentials). */
+function forwardedHeaders(headers: http.IncomingHttpHeaders): http.OutgoingHttpHeaders {
+  const { 'proxy-authorization': _auth, 'proxy-connection': _connection, ...rest } = headers;
+  return rest;
+}
+
+/**
+ * Starts the proxy for `allowed`; an allowed host is reached through `upstream` (the user's own
+ * proxies, upstream-proxy.ts) when one covers it. Contract: the socket lies in a fresh folder only
+ * we can enter.
+ */
+export async function startDomainProxy(
+  allowed: readonly string[],
+  upstream: UpstreamProxies = { noProxy: [] },
+): Promise<DomainProxy> {
   const dir = await fs.mkdtemp(path.join(os.tmpdir(), 'wb-net-'));
   const socketPath = path.join(dir, 'proxy.sock');
   const blocked = new Map<string, RefusalReason>();
@@ -95,8 +126,28 @@ export async function startDomainProxy(allowed: readonly string[]): Promise<Doma
     if (!blocked.has(host)) blocked.set(host, 'local');
     return localRefusal(why);
   };
-  const isLocalError = (err: Error) => (err as NodeJS.ErrnoException).code === LOCAL_ERROR;
-  const server = http.createServer((req, res) => {
+  let closed = false;
+  /** A connection to an allowed host: through the user's proxy when one covers it, else directly. */
+  const dial = async (
+    host: string,
+    port: number,
+    lookup: typeof localAddresses.lookup | undefined,
+  ): Promise<{ socket: Duplex; rest: Buffer }> => {
+    const via = upstreamFor(upstream, 'https', host);
+    if (via) {
+      if (lookup) await notLocal(host);
+      return openTunnel(via, host, port);
+    }
+    return new Promise((resolve, reject) => {
+      const socket = net.connect({ port, host, lookup }, () => {
+        socket.off('error', reject);
+        resolve({ socket, rest: Buffer.alloc(0) });
+      });
+      socket.once('error', reject);
+    });
+  };
+  /** A plain-HTTP request with an absolute URL, relayed to an allowed host. */
+  const relay = async (req: http.IncomingMessage, res: http.ServerResponse) => {
     let url: URL;
     try {
       url = new URL(req.url ?? '');
@@ -124,28 +175,48 @@ export async function startDomainProxy(allowed: readonly string[]): Promise<Doma
         .end(refusedLocally(host, `${host} is ${LOCAL}`));
       return;
     }
-    const upstream = http.request(
-      {
-        host,
-        lookup,
-        port: url.port || 80,
-        method: req.method,
-        path: `${url.pathname}${url.search}`,
-        headers: req.headers,
-      },
-      (up) => {
-        res.writeHead(up.statusCode ?? 502, up.headers);
-        up.pipe(res);
-      },
-    );
-    upstream.on('error', (err) => {
+    const fail = (err: Error) => {
       const local = isLocalError(err);
       if (!res.headersSent) res.writeHead(local ? 403 : 502, { 'Content-Type': 'text/plain' });
       res.end(
         local ? refusedLocally(host, err.message) : `could not reach ${host}: ${err.message}\n`,
       );
+    };
+    const via = upstreamFor(upstream, 'http', host);
+    if (via && lookup) {
+      try {
+        await notLocal(host);
+      } catch (err) {
+        return fail(err as Error);
+      }
+    }
+    const headers = forwardedHeaders(req.headers);
+    const options: http.RequestOptions = via
+      ? {
+          host: via.host,
+          port: via.port,
+          path: url.href,
+          headers: via.authorization
+            ? { ...headers, 'proxy-authorization': via.authorization }
+            : headers,
+        }
+      : { host, lookup, port: url.port || 80, path: `${url.pathname}${url.search}`, headers };
+    const forward = (via?.tls ? https.request : http.request)(
+      { ...options, method: req.method },
+      (up) => {
+        res.writeHead(up.statusCode ?? 502, up.headers);
+        up.pipe(res);
+      },
+    );
+    forward.on('error', fail);
+    req.pipe(forward);
+  };
+  const server = http.createServer((req, res) => {
+    // Whatever a request makes fail, the workbench stays up and the command hears why.
+    relay(req, res).catch((err: Error) => {
+      if (!res.headersSent) res.writeHead(502, { 'Content-Type': 'text/plain' });
+      res.end(`the workbench's proxy failed: ${err.message}\n`);
     });
-    req.pipe(upstream);
   });
   server.on('connect', (req: http.IncomingMessage, client: Duplex, head: Buffer) => {
     client.on('error', () => client.destroy());
@@ -159,22 +230,25 @@ export async function startDomainProxy(allowed: readonly string[]): Promise<Doma
         '403 Forbidden',
         refusedLocally(target.host, `${target.host} is ${LOCAL}`),
       );
-    let connected = false;
-    const upstream = net.connect({ port: target.port, host: target.host, lookup }, () => {
-      connected = true;
-      client.write('HTTP/1.1 200 Connection Established\r\n\r\n');
-      if (head.length) upstream.write(head);
-      upstream.pipe(client);
-      client.pipe(upstream);
-    });
-    sockets.add(upstream);
-    upstream.on('close', () => sockets.delete(upstream));
-    upstream.on('error', (err) => {
-      if (connected) client.destroy();
-      else if (isLocalError(err))
-        answer(client, '403 Forbidden', refusedLocally(target.host, err.message));
-      else answer(client, '502 Bad Gateway', `could not reach ${target.host}: ${err.message}\n`);
-    });
+    dial(target.host, target.port, lookup).then(
+      ({ socket, rest }) => {
+        if (closed || client.destroyed) return socket.destroy();
+        const tracked = socket as net.Socket;
+        sockets.add(tracked);
+        socket.on('close', () => sockets.delete(tracked));
+        socket.on('error', () => client.destroy());
+        client.on('close', () => socket.destroy());
+        client.write('HTTP/1.1 200 Connection Established\r\n\r\n');
+        if (rest.length) client.write(rest);
+        if (head.length) socket.write(head);
+        socket.pipe(client);
+        client.pipe(socket);
+      },
+      (err: Error) =>
+        isLocalError(err)
+          ? answer(client, '403 Forbidden', refusedLocally(target.host, err.message))
+          : answer(client, '502 Bad Gateway', `could not reach ${target.host}: ${err.message}\n`),
+    );
   });
   // A command that floods the proxy cannot take the workbench's file descriptors with it.
   server.maxConnections = MAX_CONNECTIONS;
@@ -190,6 +264,7 @@ export async function startDomainProxy(allowed: readonly string[]): Promise<Doma
     socketPath,
     blocked: () => [...blocked].map(([host, reason]) => ({ host, reason })),
     async close() {
+      closed = true;
       for (const s of sockets) s.destroy();
       await new Promise<void>((resolve) => server.close(() => resolve()));
       await fs.rm(dir, { recursive: true, force: true });

@@ -8,6 +8,7 @@ import { promises as fs } from 'node:fs';
 import os from 'node:os';
 import { bwrapArgs, PROXY_PORT } from './bwrap-args.ts';
 import { startDomainProxy, type RefusalReason } from './domain-proxy.ts';
+import { upstreamProxies } from './upstream-proxy.ts';
 import { bridgeCommand, bridgeNode } from './proxy-bridge.ts';
 import { seatbeltProfile } from './seatbelt-profile.ts';
 import { notePlaceholders, sweepPlaceholders } from './placeholder-journal.ts';
@@ -48,13 +49,17 @@ function proxyEnv(): Record<string, string> {
   };
 }
 
-/** Contract: `sandbox` is sandboxed; `cwd` lies inside `input.workspace`. */
+/**
+ * Contract: `sandbox` is sandboxed; `cwd` lies inside `input.workspace`; `hostEnv` is the
+ * workbench's environment, whose proxies (`HTTPS_PROXY`…) lead the domain proxy out.
+ */
 export async function wrapCommand(
   sandbox: Extract<CommandSandbox, { kind: 'sandboxed' }>,
   input: SandboxPolicyInput,
   shell: string,
   command: string,
   cwd: string,
+  hostEnv: Readonly<Record<string, string | undefined>> = process.env,
 ): Promise<WrappedCommand> {
   if (sandbox.engine === 'seatbelt') {
     const policy = await resolveSandboxPolicy(input);
@@ -73,7 +78,9 @@ export async function wrapCommand(
     ...input,
     readable: [...(input.readable ?? []), ...(node ? [node] : [])],
   });
-  const proxy = node ? await startDomainProxy(sandbox.domains!) : undefined;
+  const proxy = node
+    ? await startDomainProxy(sandbox.domains!, upstreamProxies(hostEnv))
+    : undefined;
   const argv = [
     sandbox.program,
     ...bwrapArgs(

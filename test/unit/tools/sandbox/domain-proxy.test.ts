@@ -2,6 +2,7 @@
 import http from 'node:http';
 import net from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { talk } from '../../../helpers/proxy-talk.ts';
 import { hostAllowed, hostNamedExactly } from '../../../../src/main/tools/domain-pattern.ts';
 import { startDomainProxy } from '../../../../src/main/tools/sandbox/domain-proxy.ts';
 
@@ -37,22 +38,6 @@ describe('startDomainProxy', () => {
     port = (upstream.address() as net.AddressInfo).port;
   });
   afterAll(() => new Promise<void>((r) => upstream.close(() => r())));
-
-  /** Sends raw bytes to the proxy's socket; everything it answers until it closes (or `until` shows). */
-  const talk = (socketPath: string, text: string, until?: RegExp) =>
-    new Promise<string>((resolve, reject) => {
-      const s = net.connect(socketPath, () => s.write(text));
-      let got = '';
-      s.on('data', (d) => {
-        got += d;
-        if (until?.test(got)) {
-          s.destroy();
-          resolve(got);
-        }
-      });
-      s.on('end', () => resolve(got));
-      s.on('error', reject);
-    });
 
   it('tunnels CONNECT to an allowed host and relays absolute-URL requests; refuses any other host with a 403 that says why, and notes it', async () => {
     const proxy = await startDomainProxy(['127.0.0.1']);
