@@ -19,6 +19,19 @@ const COMMAND_ALLOWED = (
   'TERM TMPDIR TMP TEMP TZ COLORTERM NO_COLOR SYSTEMROOT COMSPEC PATHEXT'
 ).split(' ');
 
+/**
+ * The network's proxy, which a command needs where only a proxy leads out (a sandboxed command with
+ * allowed domains gets the workbench's instead). A proxy URL with credentials in it stays out: the
+ * model would read them; the sandbox's domain proxy uses them without showing them.
+ */
+const PROXY_VARIABLES = ['HTTP_PROXY', 'HTTPS_PROXY', 'ALL_PROXY', 'NO_PROXY'].flatMap((n) => [
+  n,
+  n.toLowerCase(),
+]);
+
+/** Whether a proxy URL carries a user name or password (`http://me:pw@proxy:3128`, `me@proxy`). */
+const hasCredentials = (url: string) => /^([a-z][a-z0-9+.-]*:\/\/)?[^/]*@/i.test(url);
+
 /** Variables that keep interactive programs from waiting on a terminal that is not there. */
 const NON_INTERACTIVE: Record<string, string> = {
   CI: '1',
@@ -29,7 +42,8 @@ const NON_INTERACTIVE: Record<string, string> = {
 };
 
 /**
- * The environment of a command the agent runs: the allowlist, non-interactive defaults, then `extra`.
+ * The environment of a command the agent runs: the allowlist, the proxy variables without
+ * credentials, non-interactive defaults, then `extra`.
  * Contract: no secret-looking variable (`isSecretName`) is ever included, not even from `extra`.
  */
 export function safeChildEnv(
@@ -40,6 +54,10 @@ export function safeChildEnv(
   for (const name of COMMAND_ALLOWED) {
     const value = source[name];
     if (value !== undefined) env[name] = value;
+  }
+  for (const name of PROXY_VARIABLES) {
+    const value = source[name];
+    if (value !== undefined && !hasCredentials(value)) env[name] = value;
   }
   Object.assign(env, NON_INTERACTIVE, extra);
   for (const name of Object.keys(env)) if (isSecretName(name)) delete env[name];

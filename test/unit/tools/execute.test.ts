@@ -115,6 +115,18 @@ describe('execute', () => {
     expect(safeChildEnv({ OPENAI_API_KEY: 'x', OK: 'y' })).not.toHaveProperty('OPENAI_API_KEY');
   });
 
+  it("passes the network's proxy variables to a command, never one whose URL holds credentials", () => {
+    const env = safeChildEnv({}, {
+      HTTPS_PROXY: 'http://proxy.corp:3128',
+      no_proxy: 'localhost,.corp',
+      http_proxy: 'http://me:s3cret@proxy.corp:3128',
+      ALL_PROXY: 'me@proxy.corp:1080',
+    });
+    expect(env).toMatchObject({ HTTPS_PROXY: 'http://proxy.corp:3128', no_proxy: 'localhost,.corp' });
+    expect(env).not.toHaveProperty('http_proxy');
+    expect(env).not.toHaveProperty('ALL_PROXY');
+  });
+
   it('reports a signal death and bad arguments', async () => {
     const r = await run(createExecuteTool(), { command: 'kill -9 $$' }, t.ctx);
     expect(r.text).toBe('(no output)\n\nkilled by signal SIGKILL');
