@@ -64,6 +64,8 @@ export interface ClaudeHandler {
    * a later request. `asyncRewake: true` also hands its exit-2 reason to the model that way.
    */
   background?: 'async' | 'rewake';
+  /** `onFailure: "block"`: a failure (it cannot start, times out, exits with an unexpected code) blocks what it guards. */
+  failClosed?: boolean;
   args?: string[];
   timeoutMs: number;
   enabled: boolean;
@@ -385,6 +387,11 @@ export async function loadClaudeHooks(opts: { workspace: string; home: string; t
               if (typeof h.timeout !== 'number' || !(h.timeout > 0)) problem ??= '"timeout" must be a positive number of seconds';
               else entry.timeoutMs = Math.round(h.timeout * 1000);
             }
+            // A misspelt value is read the strict way: a guard must not start failing open over a typo.
+            if (h.onFailure !== undefined && h.onFailure !== 'continue') {
+              entry.failClosed = true;
+              if (h.onFailure !== 'block') diagnostics.push(`${file.path}: ${event}[${g}].hooks[${i}]: "onFailure" must be "block" or "continue"; ${JSON.stringify(h.onFailure)} is read as "block"`);
+            }
           }
           if (isRecord(h) && h.type !== 'http' && h.sandbox !== undefined && typeof h.sandbox !== 'boolean') problem ??= '"sandbox" must be true or false';
           if (isRecord(h) && (h.type === 'prompt' || h.type === 'agent' || h.type === 'mcp_tool') && h.sandbox !== undefined) problem ??= `"sandbox" is for command handlers: ${h.type === 'prompt' ? 'a prompt' : `an ${h.type}`} handler runs no process`;
@@ -400,7 +407,7 @@ export async function loadClaudeHooks(opts: { workspace: string; home: string; t
             diagnostics.push(`${file.path}: ${event}[${g}].hooks[${i}]: ${problem}`);
           }
           if (offBy) entry.problem ??= offBy;
-          const key = JSON.stringify([event, matcher ?? '', entry.agent ? 'agent' : entry.prompt ? 'prompt' : entry.mcpTool ? 'mcp_tool' : 'command', entry.command, entry.args ?? entry.http?.headers ?? entry.mcpTool?.input ?? null, entry.if?.text ?? null]);
+          const key = JSON.stringify([event, matcher ?? '', entry.agent ? 'agent' : entry.prompt ? 'prompt' : entry.mcpTool ? 'mcp_tool' : 'command', entry.command, entry.args ?? entry.http?.headers ?? entry.mcpTool?.input ?? null, entry.if?.text ?? null, entry.failClosed === true]);
           // Identical handlers of settings files run once; a plugin's copy stays separate, as in Claude Code.
           if (!entry.problem && trusted && !file.pluginRoot) {
             if (seen.has(key)) entry.duplicate = true;

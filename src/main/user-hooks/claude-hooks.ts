@@ -74,8 +74,9 @@ export interface ClaudeOutcome {
 }
 
 export function claudeRef(h: ClaudeHandler, settings: WorkbenchSettings): UserHookRef {
-  // A hook that asked for containment blocks what it guards when it cannot run in it.
-  const failMode = settings.hook_overrides[h.id]?.fail_mode ?? (h.sandbox ? 'closed' : 'open');
+  // A hook that asked for containment blocks what it guards when it cannot run in it; one with
+  // `onFailure: "block"` whenever it fails. The user's own override in the Hooks tab wins.
+  const failMode = settings.hook_overrides[h.id]?.fail_mode ?? (h.sandbox || h.failClosed ? 'closed' : 'open');
   return { id: h.id, name: h.name, event: h.event, failMode, timeoutMs: h.timeoutMs, ...(h.sandbox ? { sandbox: true } : {}), ...(h.statusMessage ? { statusMessage: h.statusMessage } : {}) };
 }
 

@@ -16,7 +16,7 @@ beforeEach(() => {
 });
 afterEach(() => sb.cleanup());
 
-type Handler = { command: string; args?: string[]; timeout?: number; type?: string; once?: boolean };
+type Handler = { command: string; args?: string[]; timeout?: number; type?: string; once?: boolean; onFailure?: unknown };
 const cmd = (behaviour: string, tag = ''): Handler => ({ command: `${ZOO_SH} ${behaviour} ${tag}`.trim() });
 const exec = (behaviour: string, tag = ''): Handler => ({ command: ZOO_SH, args: [behaviour, tag] });
 
@@ -242,6 +242,35 @@ describe('Claude Code dialect', () => {
     const id = a.user.infos[0].id;
     const b = await setup(settingsWith({ [id]: { fail_mode: 'closed' } }));
     expect((await b.call('execute', { command: 'ls' })).error).toMatch(/hook failed \(fail-closed\): exited with 1: oops/);
+  });
+
+  it('onFailure "block" makes a failure block the call: an unexpected exit, a timeout, a program that is not there; the Hooks tab override wins', async () => {
+    writeSettings(projectSettings(), {
+      PreToolUse: [
+        { matcher: 'Bash', hooks: [{ ...exec('exit1'), onFailure: 'block' }] },
+        { matcher: 'LS', hooks: [{ ...exec('sleep'), timeout: 1, onFailure: 'block' }] },
+        { matcher: 'Glob', hooks: [{ command: join(sb.ws, 'no-such-guard.sh'), onFailure: 'block' }] },
+        { matcher: 'Grep', hooks: [{ ...exec('exit1'), onFailure: 'continue' }] },
+      ],
+    });
+    const a = await setup();
+    expect(a.user.diagnostics).toEqual([]);
+    expect((await a.call('execute', { command: 'ls' })).error).toMatch(/hook failed \(fail-closed\): exited with 1: oops/);
+    expect((await a.call('ls', {})).error).toMatch(/hook failed \(fail-closed\): hook timed out/);
+    expect((await a.call('glob', { pattern: '*' })).error).toMatch(/hook failed \(fail-closed\): exited with 127/);
+    expect((await a.call('grep', { pattern: 'x' })).error).toBeUndefined();
+    const listed = await listUserHooks({ workspace: sb.ws, home: sb.home, settings: settingsWith(), trusted: true });
+    expect(listed.filter((h) => h.dialect === 'claude').map((h) => h.fail_mode)).toEqual(['closed', 'closed', 'closed', 'open']);
+    const id = a.user.infos[0].id;
+    const b = await setup(settingsWith({ [id]: { fail_mode: 'open' } }));
+    expect((await b.call('execute', { command: 'ls' })).error).toBeUndefined();
+  });
+
+  it('a misspelt onFailure is read as "block", and said', async () => {
+    writeSettings(projectSettings(), { PreToolUse: [{ hooks: [{ ...exec('exit1'), onFailure: 'deny' }] }] });
+    const { user, call } = await setup();
+    expect(user.diagnostics).toEqual([`${projectSettings()}: PreToolUse[0].hooks[0]: "onFailure" must be "block" or "continue"; "deny" is read as "block"`]);
+    expect((await call('execute', { command: 'ls' })).error).toMatch(/hook failed \(fail-closed\)/);
   });
 
   it('timeout in seconds is honoured (and overridable)', async () => {
