@@ -162,7 +162,13 @@ describe("Claude Code's sandbox.network.allowedDomains", () => {
         writeFileSync(
           join(env.claudeDir, 'settings.json'),
           JSON.stringify({
-            sandbox: { network: { allowedDomains: ['127.0.0.2', '*.localhost'] } },
+            permissions: { deny: ['WebFetch(domain:127.0.0.3)'] },
+            sandbox: {
+              network: {
+                allowedDomains: ['127.0.0.2', '*.localhost', '127.0.0.3', 'b.example'],
+                deniedDomains: ['b.example'],
+              },
+            },
           }),
         );
         const fetchLine = (url: string) =>
@@ -173,6 +179,7 @@ describe("Claude Code's sandbox.network.allowedDomains", () => {
           others.map(fetchLine).join('; '),
           // Past NO_PROXY, which keeps the sandbox's own loopback away from the proxy.
           `NO_PROXY= no_proxy= ${fetchLine(`http://localhost:${loopbackPort}/`)}`,
+          `${fetchLine(`http://127.0.0.3:${port}/`)}; ${fetchLine('https://b.example/')}`,
         ]);
         expect(told[0]).toMatch(/^\[hello from the host\]\nfailed: fetch failed\n/);
         expect(told[0]).toContain(
@@ -186,12 +193,17 @@ describe("Claude Code's sandbox.network.allowedDomains", () => {
             .join(', ')} and 1 more: not in sandbox.network.allowedDomains`,
         );
         expect(told[0]).toContain(
-          'command sandboxed (bubblewrap, network to 2 allowed domains only)',
+          'command sandboxed (bubblewrap, network to 4 allowed domains only)',
         );
         // A wildcard never leads to the host's own loopback, where the workbench's servers listen.
         expect(told[2]).toMatch(/^failed: fetch failed\n/);
         expect(told[2]).toContain(
           'the sandbox kept the command from localhost: allowed by a wildcard but leading to this machine',
+        );
+        // What a deny list or a WebFetch deny rule names stays out, allowed or not.
+        expect(told[3]).toMatch(/^failed: fetch failed\nfailed: fetch failed\n/);
+        expect(told[3]).toContain(
+          'the sandbox kept the command from 127.0.0.3, b.example: denied by sandbox.network.deniedDomains or a WebFetch(domain:…) deny rule',
         );
       } finally {
         await new Promise<void>((r) => server.close(() => r()));

@@ -144,28 +144,50 @@ export interface ClaudeSandboxRun {
   requiredBy?: string;
   /** `network.allowedDomains`: what sandboxed commands may reach while the network is off. */
   allowedDomains: string[];
+  /** `network.deniedDomains` and `WebFetch(domain:…)` deny rules: kept from even when allowed. */
+  deniedDomains: string[];
 }
 
 /** A host name, `*.` and a name, an IPv4 address or an IPv6 one. */
 const DOMAIN =
   /^(?:\*\.)?[a-z0-9_](?:[a-z0-9_-]*[a-z0-9_])?(?:\.[a-z0-9_](?:[a-z0-9_-]*[a-z0-9_])?)*\.?$|^[0-9a-f:]*:[0-9a-f:.]*$/i;
 
+/** The domains of a settings file's `WebFetch(domain:…)` rules of one kind (`allow`, `deny`). */
+function webFetchDomains(
+  f: ReturnType<typeof parsedSettings>[number],
+  kind: 'allow' | 'deny',
+): string[] {
+  const permissions = isRecord(f.data) ? f.data.permissions : undefined;
+  const rules = isRecord(permissions) ? permissions[kind] : undefined;
+  if (!Array.isArray(rules)) return [];
+  return rules.flatMap((text) => {
+    const rule = typeof text === 'string' ? parseClaudeRule(text) : undefined;
+    const domain =
+      typeof rule === 'object' && rule.tool === 'WebFetch'
+        ? rule.specifier?.match(/^domain:(.+)$/)?.[1]
+        : undefined;
+    return domain && (domain === '*' || DOMAIN.test(domain)) ? [domain] : [];
+  });
+}
+
 /**
- * The run's `failIfUnavailable` (every file counts, trusted or not: it only refuses) and
+ * The run's `failIfUnavailable` (every file counts, trusted or not: it only refuses),
  * `network.allowedDomains` with the domains of `WebFetch(domain:…)` allow rules (your files and a
- * trusted workspace's, as allow rules count: they widen what commands reach).
+ * trusted workspace's, as allow rules count: they widen what commands reach), and
+ * `network.deniedDomains` with those of `WebFetch(domain:…)` deny rules (every file: they only
+ * narrow, and an administrator's `allowManagedDomainsOnly` leaves them counting, as in Claude Code).
  * Contract: never throws; what does not parse is a diagnostic.
  */
 export function claudeSandboxRun(
   files: readonly ReadSettingsFile[],
   o: { trusted: boolean },
 ): { run: ClaudeSandboxRun; diagnostics: string[] } {
-  const run: ClaudeSandboxRun = { allowedDomains: [] };
+  const run: ClaudeSandboxRun = { allowedDomains: [], deniedDomains: [] };
   const diagnostics: string[] = [];
-  const allow = (domain: string) => {
-    if (!run.allowedDomains.includes(domain.toLowerCase()))
-      run.allowedDomains.push(domain.toLowerCase());
+  const add = (list: string[], domain: string) => {
+    if (!list.includes(domain.toLowerCase())) list.push(domain.toLowerCase());
   };
+  const allow = (domain: string) => add(run.allowedDomains, domain);
   const parsed = parsedSettings(files);
   const managed = managedSettingsPath();
   const managedRulesOnly = managedSets(files, 'allowManagedPermissionRulesOnly');
@@ -174,26 +196,28 @@ export function claudeSandboxRun(
   const opensDomains = (f: ReadSettingsFile) =>
     (f.scope === 'user' || o.trusted) && (!managedDomainsOnly || f.path === managed);
   for (const f of parsed) {
-    if (!opensDomains(f)) continue;
-    // `WebFetch(domain:…)` allow rules open their domain to sandboxed commands too, as in Claude Code.
-    const permissions = isRecord(f.data) ? f.data.permissions : undefined;
-    const allowRules = isRecord(permissions) ? permissions.allow : undefined;
-    if (Array.isArray(allowRules) && (!managedRulesOnly || f.path === managed))
-      for (const text of allowRules) {
-        const rule = typeof text === 'string' ? parseClaudeRule(text) : undefined;
-        const domain =
-          typeof rule === 'object' && rule.tool === 'WebFetch'
-            ? rule.specifier?.match(/^domain:(.+)$/)?.[1]
-            : undefined;
-        if (domain && domain !== '*' && DOMAIN.test(domain)) allow(domain);
-      }
+    // `WebFetch(domain:…)` rules open and close their domain to sandboxed commands too, as in Claude Code.
+    for (const domain of webFetchDomains(f, 'deny')) add(run.deniedDomains, domain);
+    if (!opensDomains(f) || (managedRulesOnly && f.path !== managed)) continue;
+    for (const domain of webFetchDomains(f, 'allow')) if (domain !== '*') allow(domain);
   }
   for (const f of parsed) {
     const sandbox = isRecord(f.data) ? f.data.sandbox : undefined;
     if (!isRecord(sandbox)) continue;
     if (sandbox.enabled === true && sandbox.failIfUnavailable === true) run.requiredBy ??= f.path;
     const network = sandbox.network;
-    if (!isRecord(network) || network.allowedDomains === undefined || !opensDomains(f)) continue;
+    if (!isRecord(network)) continue;
+    if (network.deniedDomains !== undefined) {
+      const where = `${f.path}: sandbox.network.deniedDomains`;
+      if (!Array.isArray(network.deniedDomains))
+        diagnostics.push(`${where} must be a list of domains`);
+      else
+        for (const d of network.deniedDomains) {
+          if (typeof d === 'string' && (d === '*' || DOMAIN.test(d))) add(run.deniedDomains, d);
+          else diagnostics.push(`${where}: ${JSON.stringify(d)} is not a domain`);
+        }
+    }
+    if (network.allowedDomains === undefined || !opensDomains(f)) continue;
     const where = `${f.path}: sandbox.network.allowedDomains`;
     if (!Array.isArray(network.allowedDomains)) {
       diagnostics.push(`${where} must be a list of domains`);
@@ -230,6 +254,9 @@ export function withClaudeSandbox(
       ...settings.sandbox,
       ...(required ? { mode: 'required' as const, required_by: run.requiredBy } : {}),
       ...(run.allowedDomains.length ? { allowed_domains: run.allowedDomains } : {}),
+      ...(run.allowedDomains.length && run.deniedDomains.length
+        ? { denied_domains: run.deniedDomains }
+        : {}),
     },
   };
 }

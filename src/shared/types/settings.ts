@@ -35,6 +35,11 @@ export interface SandboxSettings {
    * sandboxed commands reach through the workbench's proxy while `network` is off.
    */
   allowed_domains?: string[];
+  /**
+   * For one run, never stored: the domains Claude Code's `sandbox.network.deniedDomains` and
+   * `WebFetch(domain:…)` deny rules keep sandboxed commands from, whatever `allowed_domains` says.
+   */
+  denied_domains?: string[];
 }
 
 /** One MCP server, in Claude Code's `.mcp.json` format (docs/tools.md#mcp-servers). */

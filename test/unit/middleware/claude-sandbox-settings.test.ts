@@ -186,6 +186,11 @@ describe("the sandbox block's run settings: failIfUnavailable and network.allowe
   const settings = structuredClone(DEFAULT_SETTINGS);
   const file = (sandbox: object, scope: 'user' | 'workspace' = 'user') =>
     settingsFile(scope, sandbox);
+  const bwrap = {
+    available: true as const,
+    engine: 'bubblewrap' as const,
+    program: '/usr/bin/bwrap',
+  };
 
   it('failIfUnavailable with enabled, from any file, a workspace not trusted yet too, makes auto required; off stays off', () => {
     const files = [
@@ -291,11 +296,6 @@ describe("the sandbox block's run settings: failIfUnavailable and network.allowe
     expect(trusted.allowedDomains).toEqual(['registry.npmjs.org', '*.github.com', 'pypi.org']);
     const sandbox = withClaudeSandbox(settings, trusted).sandbox;
     expect(sandbox.allowed_domains).toEqual(trusted.allowedDomains);
-    const bwrap = {
-      available: true as const,
-      engine: 'bubblewrap' as const,
-      program: '/usr/bin/bwrap',
-    };
     expect(describeCommandSandbox(commandSandbox(sandbox, bwrap))).toBe(
       'sandboxed (bubblewrap, network to 3 allowed domains only)',
     );
@@ -308,5 +308,43 @@ describe("the sandbox block's run settings: failIfUnavailable and network.allowe
         program: '/usr/bin/sandbox-exec',
       }),
     ).not.toHaveProperty('domains');
+  });
+
+  it('deniedDomains and WebFetch(domain:…) deny rules from every file, a workspace not trusted yet too, keep commands from what allowedDomains opens', () => {
+    const files: ReadSettingsFile[] = [
+      {
+        ...settingsFile('user', {}),
+        data: {
+          permissions: { deny: ['WebFetch(domain:uploads.example.com)', 'Bash(curl *)'] },
+          sandbox: {
+            network: {
+              allowedDomains: ['*.example.com'],
+              deniedDomains: ['Gist.example.com', 'a b'],
+            },
+          },
+        },
+      },
+      file({ network: { deniedDomains: ['*.tracker.example.com'] } }, 'workspace'),
+    ];
+    const { run, diagnostics } = claudeSandboxRun(files, { trusted: false });
+    expect(run.deniedDomains).toEqual([
+      'uploads.example.com',
+      'gist.example.com',
+      '*.tracker.example.com',
+    ]);
+    expect(diagnostics).toEqual([
+      `${join(claudeDir, 'settings.json')}: sandbox.network.deniedDomains: "a b" is not a domain`,
+    ]);
+    const sandbox = withClaudeSandbox(settings, run).sandbox;
+    expect(sandbox.denied_domains).toEqual(run.deniedDomains);
+    expect(commandSandbox(sandbox, bwrap)).toMatchObject({
+      domains: ['*.example.com'],
+      deniedDomains: run.deniedDomains,
+    });
+    // Without allowed domains there is no proxy, and nothing to deny.
+    const denyOnly = claudeSandboxRun([file({ network: { deniedDomains: ['x.example'] } })], {
+      trusted: true,
+    });
+    expect(withClaudeSandbox(settings, denyOnly.run)).toBe(settings);
   });
 });

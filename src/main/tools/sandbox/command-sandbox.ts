@@ -15,6 +15,8 @@ export type CommandSandbox =
       network: boolean;
       /** Without `network`: the only domains reachable, through the workbench's proxy (bubblewrap). */
       domains?: string[];
+      /** With `domains`: those the proxy refuses even so. */
+      deniedDomains?: string[];
     }
   | { kind: 'unsandboxed'; reason: string }
   | { kind: 'refused'; reason: string };
@@ -37,6 +39,9 @@ export function commandSandbox(
       program,
       network: settings.network,
       ...(proxied ? { domains } : {}),
+      ...(proxied && settings.denied_domains?.length
+        ? { deniedDomains: settings.denied_domains }
+        : {}),
     };
   }
   if (settings.mode === 'required') {

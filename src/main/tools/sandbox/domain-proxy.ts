@@ -19,8 +19,17 @@ import { hostAllowed, hostNamedExactly } from '../domain-pattern.ts';
 import { addressGuard } from '../../net/address-guard.ts';
 import { openTunnel, upstreamFor, type UpstreamProxies } from './upstream-proxy.ts';
 
-/** Why a host was refused: not in the list, or allowed by a wildcard but leading to this machine. */
-export type RefusalReason = 'unlisted' | 'local';
+/**
+ * Why a host was refused: not in the allowed list, in the denied one, or allowed by a wildcard but
+ * leading to this machine.
+ */
+export type RefusalReason = 'unlisted' | 'denied' | 'local';
+
+/** The domains a command may reach: `allowed`, less `denied` (`*` denies them all). */
+export interface ProxyDomains {
+  allowed: readonly string[];
+  denied?: readonly string[];
+}
 
 /** The proxy of one command. */
 export interface DomainProxy {
@@ -55,6 +64,9 @@ const localAddresses = addressGuard({
 
 const refusal = (host: string) =>
   `blocked by the workbench sandbox: ${host} is not in sandbox.network.allowedDomains\n`;
+
+const denial = (host: string) =>
+  `blocked by the workbench sandbox: ${host} is denied by sandbox.network.deniedDomains or a WebFetch(domain:…) deny rule\n`;
 
 const localRefusal = (why: string) =>
   `blocked by the workbench sandbox: ${why}; only a domain named exactly in sandbox.network.allowedDomains (not by *.) reaches it\n`;
@@ -97,23 +109,32 @@ function forwardedHeaders(headers: http.IncomingHttpHeaders): http.OutgoingHttpH
 }
 
 /**
- * Starts the proxy for `allowed`; an allowed host is reached through `upstream` (the user's own
+ * Starts the proxy for `domains`; an allowed host is reached through `upstream` (the user's own
  * proxies, upstream-proxy.ts) when one covers it. Contract: the socket lies in a fresh folder only
  * we can enter.
  */
 export async function startDomainProxy(
-  allowed: readonly string[],
+  domains: ProxyDomains,
   upstream: UpstreamProxies = { noProxy: [] },
 ): Promise<DomainProxy> {
+  const { allowed, denied = [] } = domains;
   const dir = await fs.mkdtemp(path.join(os.tmpdir(), 'wb-net-'));
   const socketPath = path.join(dir, 'proxy.sock');
   const blocked = new Map<string, RefusalReason>();
   const sockets = new Set<net.Socket>();
-  const permitted = (host: string) => {
-    if (hostAllowed(host, allowed)) return true;
-    if (!blocked.has(host)) blocked.set(host, 'unlisted');
-    return false;
+  /** Whether `host` may be reached; a refusal is noted with its reason. */
+  const verdict = (host: string): RefusalReason | undefined => {
+    const reason =
+      denied.includes('*') || hostAllowed(host, denied)
+        ? 'denied'
+        : hostAllowed(host, allowed)
+          ? undefined
+          : 'unlisted';
+    if (reason && !blocked.has(host)) blocked.set(host, reason);
+    return reason;
   };
+  const refusalOf = (host: string, reason: RefusalReason) =>
+    reason === 'denied' ? denial(host) : refusal(host);
   /**
    * How to reach an allowed `host`: directly when the list names it, else never at a local address
    * (`local`: an IP literal that is one; `lookup` refuses a name resolving to one).
@@ -163,8 +184,9 @@ export async function startDomainProxy(
         .end(`${url.protocol} goes through CONNECT\n`);
       return;
     }
-    if (!permitted(url.hostname)) {
-      res.writeHead(403, { 'Content-Type': 'text/plain' }).end(refusal(url.hostname));
+    const refused = verdict(url.hostname);
+    if (refused) {
+      res.writeHead(403, { 'Content-Type': 'text/plain' }).end(refusalOf(url.hostname, refused));
       return;
     }
     const host = url.hostname.replace(/^\[(.*)\]$/, '$1');
@@ -222,7 +244,8 @@ export async function startDomainProxy(
     client.on('error', () => client.destroy());
     const target = connectTarget(req.url ?? '');
     if (!target) return answer(client, '400 Bad Request', 'CONNECT takes host:port\n');
-    if (!permitted(target.host)) return answer(client, '403 Forbidden', refusal(target.host));
+    const refused = verdict(target.host);
+    if (refused) return answer(client, '403 Forbidden', refusalOf(target.host, refused));
     const { local, lookup } = route(target.host);
     if (local)
       return answer(

@@ -79,7 +79,10 @@ export async function wrapCommand(
     readable: [...(input.readable ?? []), ...(node ? [node] : [])],
   });
   const proxy = node
-    ? await startDomainProxy(sandbox.domains!, upstreamProxies(hostEnv))
+    ? await startDomainProxy(
+        { allowed: sandbox.domains!, denied: sandbox.deniedDomains },
+        upstreamProxies(hostEnv),
+      )
     : undefined;
   const argv = [
     sandbox.program,
@@ -115,6 +118,10 @@ export async function wrapCommand(
       };
       return [
         ...line('unlisted', 'not in sandbox.network.allowedDomains'),
+        ...line(
+          'denied',
+          'denied by sandbox.network.deniedDomains or a WebFetch(domain:…) deny rule',
+        ),
         ...line(
           'local',
           'allowed by a wildcard but leading to this machine, which only a domain named exactly in sandbox.network.allowedDomains reaches',

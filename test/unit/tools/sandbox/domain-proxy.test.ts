@@ -40,7 +40,7 @@ describe('startDomainProxy', () => {
   afterAll(() => new Promise<void>((r) => upstream.close(() => r())));
 
   it('tunnels CONNECT to an allowed host and relays absolute-URL requests; refuses any other host with a 403 that says why, and notes it', async () => {
-    const proxy = await startDomainProxy(['127.0.0.1']);
+    const proxy = await startDomainProxy({ allowed: ['127.0.0.1'] });
     try {
       const tunnel = await talk(
         proxy.socketPath,
@@ -79,8 +79,10 @@ describe('startDomainProxy', () => {
   });
 
   it('never leads a name only a wildcard allowed to this machine or its link-local network; a name written out reaches it', async () => {
-    const wildcard = await startDomainProxy(['*.localhost', '*.0.0.1', '*.254.169.254']);
-    const exact = await startDomainProxy(['localhost']);
+    const wildcard = await startDomainProxy({
+      allowed: ['*.localhost', '*.0.0.1', '*.254.169.254'],
+    });
+    const exact = await startDomainProxy({ allowed: ['localhost'] });
     try {
       const connect = (host: string) =>
         talk(wildcard.socketPath, `CONNECT ${host}:${port} HTTP/1.1\r\n\r\n`);
@@ -119,8 +121,38 @@ describe('startDomainProxy', () => {
     }
   });
 
+  it('refuses a denied host whatever the allowed list says, and says why; * denies every host', async () => {
+    const proxy = await startDomainProxy({
+      allowed: ['127.0.0.1', '*.example.com'],
+      denied: ['127.0.0.1', 'gist.example.com'],
+    });
+    const all = await startDomainProxy({ allowed: ['127.0.0.1'], denied: ['*'] });
+    try {
+      const denied = await talk(proxy.socketPath, `CONNECT 127.0.0.1:${port} HTTP/1.1\r\n\r\n`);
+      expect(denied).toMatch(/^HTTP\/1\.1 403 Forbidden/);
+      expect(denied).toContain(
+        'blocked by the workbench sandbox: 127.0.0.1 is denied by sandbox.network.deniedDomains or a WebFetch(domain:…) deny rule',
+      );
+      const plain = await talk(
+        proxy.socketPath,
+        'GET http://GIST.example.com/x HTTP/1.1\r\nHost: gist.example.com\r\nConnection: close\r\n\r\n',
+      );
+      expect(plain).toMatch(/^HTTP\/1\.1 403 Forbidden/);
+      expect(proxy.blocked()).toEqual([
+        { host: '127.0.0.1', reason: 'denied' },
+        { host: 'gist.example.com', reason: 'denied' },
+      ]);
+      expect(await talk(all.socketPath, `CONNECT 127.0.0.1:${port} HTTP/1.1\r\n\r\n`)).toMatch(
+        /^HTTP\/1\.1 403 Forbidden/,
+      );
+    } finally {
+      await proxy.close();
+      await all.close();
+    }
+  });
+
   it('refuses a CONNECT target that is not a plain host name or address', async () => {
-    const proxy = await startDomainProxy(['*.example.com']);
+    const proxy = await startDomainProxy({ allowed: ['*.example.com'] });
     try {
       for (const target of [
         'evil.com#.example.com:443',
@@ -137,7 +169,7 @@ describe('startDomainProxy', () => {
   });
 
   it("holds at most 256 connections at once: a command flooding it cannot take the workbench's descriptors", async () => {
-    const proxy = await startDomainProxy([]);
+    const proxy = await startDomainProxy({ allowed: [] });
     const sockets = Array.from({ length: 300 }, () => net.connect(proxy.socketPath));
     const closed = sockets.map(
       (s) =>
@@ -154,7 +186,7 @@ describe('startDomainProxy', () => {
   });
 
   it('answers 502 when an allowed host cannot be reached, and removes its socket when closed', async () => {
-    const proxy = await startDomainProxy(['127.0.0.1']);
+    const proxy = await startDomainProxy({ allowed: ['127.0.0.1'] });
     const closed = net.createServer();
     await new Promise<void>((r) => closed.listen(0, '127.0.0.1', () => r()));
     const deadPort = (closed.address() as net.AddressInfo).port;

@@ -88,7 +88,7 @@ describe('the domain proxy through the user proxy', () => {
   it('tunnels an allowed host through HTTPS_PROXY with its credentials, relays plain requests to HTTP_PROXY, and never asks it for a refused host', async () => {
     const proxyUrl = `http://me:s3cret@127.0.0.1:${corporatePort}`;
     const proxy = await startDomainProxy(
-      ['127.0.0.1', '*.localhost'],
+      { allowed: ['127.0.0.1', '*.localhost'] },
       upstreamProxies({ HTTPS_PROXY: proxyUrl, HTTP_PROXY: proxyUrl }),
     );
     try {
@@ -119,11 +119,11 @@ describe('the domain proxy through the user proxy', () => {
 
   it("says what the user's proxy answered, without its credentials, and goes direct for NO_PROXY", async () => {
     const wrong = await startDomainProxy(
-      ['127.0.0.1'],
+      { allowed: ['127.0.0.1'] },
       upstreamProxies({ HTTPS_PROXY: `http://me:wr0ng@127.0.0.1:${corporatePort}` }),
     );
     const bypassed = await startDomainProxy(
-      ['127.0.0.1'],
+      { allowed: ['127.0.0.1'] },
       upstreamProxies({
         HTTPS_PROXY: `http://127.0.0.1:${corporatePort}`,
         NO_PROXY: '127.0.0.0/8',
