@@ -268,6 +268,9 @@ export interface LoadedClaudeConfig {
   diagnostics: string[];
 }
 
+/** Events on which Claude Code ignores a handler's `onFailure: "block"` (a failure there never blocks). */
+const ON_FAILURE_IGNORED = new Set(['Stop', 'SubagentStop', 'TaskCompleted', 'TeammateIdle']);
+
 /**
  * Reads every settings file and returns all handlers, problems included (for listing).
  * Contract: never throws; a missing file is skipped, bad JSON or shape becomes a diagnostic and an
@@ -389,8 +392,12 @@ export async function loadClaudeHooks(opts: { workspace: string; home: string; t
             }
             // A misspelt value is read the strict way: a guard must not start failing open over a typo.
             if (h.onFailure !== undefined && h.onFailure !== 'continue') {
-              entry.failClosed = true;
-              if (h.onFailure !== 'block') diagnostics.push(`${file.path}: ${event}[${g}].hooks[${i}]: "onFailure" must be "block" or "continue"; ${JSON.stringify(h.onFailure)} is read as "block"`);
+              const where = `${file.path}: ${event}[${g}].hooks[${i}]`;
+              if (h.onFailure !== 'block') diagnostics.push(`${where}: "onFailure" must be "block" or "continue"; ${JSON.stringify(h.onFailure)} is read as "block"`);
+              // Where Claude Code ignores it, so does the workbench, and says so as Claude Code logs it.
+              if (entry.background) diagnostics.push(`${where}: not blocking (onFailure: "block" is ignored on a handler that runs in the background)`);
+              else if (ON_FAILURE_IGNORED.has(event)) diagnostics.push(`${where}: not blocking (onFailure: "block" is ignored on ${event})`);
+              else entry.failClosed = true;
             }
           }
           if (isRecord(h) && h.type !== 'http' && h.sandbox !== undefined && typeof h.sandbox !== 'boolean') problem ??= '"sandbox" must be true or false';

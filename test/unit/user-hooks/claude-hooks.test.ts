@@ -16,7 +16,7 @@ beforeEach(() => {
 });
 afterEach(() => sb.cleanup());
 
-type Handler = { command: string; args?: string[]; timeout?: number; type?: string; once?: boolean; onFailure?: unknown };
+type Handler = { command: string; args?: string[]; timeout?: number; type?: string; once?: boolean; onFailure?: unknown; async?: boolean };
 const cmd = (behaviour: string, tag = ''): Handler => ({ command: `${ZOO_SH} ${behaviour} ${tag}`.trim() });
 const exec = (behaviour: string, tag = ''): Handler => ({ command: ZOO_SH, args: [behaviour, tag] });
 
@@ -264,6 +264,23 @@ describe('Claude Code dialect', () => {
     const id = a.user.infos[0].id;
     const b = await setup(settingsWith({ [id]: { fail_mode: 'open' } }));
     expect((await b.call('execute', { command: 'ls' })).error).toBeUndefined();
+  });
+
+  it('onFailure "block" is ignored where Claude Code ignores it — on Stop and TaskCompleted, on an async handler — and said', async () => {
+    writeSettings(projectSettings(), {
+      Stop: [{ hooks: [{ ...exec('exit1'), onFailure: 'block' }] }],
+      TaskCompleted: [{ hooks: [{ ...exec('exit1'), onFailure: 'block' }] }],
+      PreToolUse: [{ hooks: [{ ...exec('exit1'), onFailure: 'block', async: true }] }],
+    });
+    const { user, call } = await setup();
+    const file = projectSettings();
+    expect(user.diagnostics).toEqual([
+      `${file}: Stop[0].hooks[0]: not blocking (onFailure: "block" is ignored on Stop)`,
+      `${file}: TaskCompleted[0].hooks[0]: not blocking (onFailure: "block" is ignored on TaskCompleted)`,
+      `${file}: PreToolUse[0].hooks[0]: not blocking (onFailure: "block" is ignored on a handler that runs in the background)`,
+    ]);
+    expect(user.infos.map((i) => i.fail_mode)).toEqual(['open', 'open', 'open']);
+    expect((await call('execute', { command: 'ls' })).error).toBeUndefined();
   });
 
   it('a misspelt onFailure is read as "block", and said', async () => {
