@@ -123,6 +123,29 @@ describe("Claude Code's sandbox.filesystem settings", () => {
   );
 
   it.skipIf(!bwrapUsable)(
+    'sandbox.credentials.files hides a credential from commands, as at home',
+    async () => {
+      writeFiles(around, { 'creds/token': 'canary-token', 'creds/readme': 'readme-ok' });
+      writeFileSync(
+        join(env.claudeDir, 'settings.json'),
+        JSON.stringify({
+          sandbox: {
+            credentials: { files: [{ path: join(around, 'creds', 'token'), mode: 'deny' }] },
+          },
+        }),
+      );
+      const { told, diagnostics } = await runCommands([
+        `cat ${join(around, 'creds', 'token')}; cat ${join(around, 'creds', 'readme')}`,
+      ]);
+      expect(diagnostics).toEqual([]);
+      expect(told[0]).not.toContain('canary-token');
+      expect(told[0]).toMatch(
+        /creds\/token: (No such file or directory|Permission denied)\nreadme-ok/,
+      );
+    },
+  );
+
+  it.skipIf(!bwrapUsable)(
     "an untrusted workspace cannot open paths, and its denyRead holds only inside it; a bad entry is said at the run's start",
     async () => {
       writeFiles(around, { 'outside.txt': 'outside-ok', 'drop/.keep': '' });

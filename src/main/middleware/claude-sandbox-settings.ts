@@ -5,8 +5,9 @@
  * user's own sandbox boundaries hold here as at home. Deny lists count from every file (they only
  * add protection; a workspace not trusted yet only for what lies in it); allow lists widen what
  * commands reach, so only from your own files and a trusted workspace's, and never over the secrets
- * the sandbox always hides. `failIfUnavailable` makes the sandbox required, `network.allowedDomains`
- * lets sandboxed commands reach those domains through the workbench's proxy.
+ * the sandbox always hides; `credentials.files` is hidden as `denyRead` is. `failIfUnavailable` makes
+ * the sandbox required, `network.allowedDomains` lets sandboxed commands reach those domains through
+ * the workbench's proxy.
  */
 import { dirname, join, normalize } from 'node:path';
 import { hasGlobMagic } from '../tools/glob-pattern.ts';
@@ -79,6 +80,58 @@ function denyRefusal(path: string, list: SandboxPathList, workspace: string): st
 }
 
 /**
+ * `sandbox.credentials.files` (Claude Code 2.1.187): each path hidden from commands, as a `denyRead`
+ * entry. `"mask"` (a placeholder the proxy swaps for the real value in requests) is held as `"deny"`:
+ * the workbench's proxy puts no credential into a request, so commands see nothing, and the run's
+ * start says so.
+ */
+function credentialFileEntries(
+  sandbox: unknown,
+  at: { file: string; base: string; untrusted: boolean },
+  o: { workspace: string; home: string },
+  diagnostics: string[],
+): SandboxPathEntry[] {
+  const credentials = isRecord(sandbox) ? sandbox.credentials : undefined;
+  const items = isRecord(credentials) ? credentials.files : undefined;
+  if (items === undefined) return [];
+  const where = `${at.file}: sandbox.credentials.files`;
+  if (!Array.isArray(items)) {
+    diagnostics.push(`${where} must be a list of { "path", "mode" }`);
+    return [];
+  }
+  return items.flatMap((item): SandboxPathEntry[] => {
+    const text = isRecord(item) && typeof item.path === 'string' ? item.path.trim() : '';
+    if (!text) {
+      diagnostics.push(`${where}: ${JSON.stringify(item)} has no "path"`);
+      return [];
+    }
+    const mode = (item as Record<string, unknown>).mode;
+    if (mode === 'mask')
+      diagnostics.push(
+        `${where}: ${text} is hidden from commands, not masked: the workbench's proxy puts no credential into a request`,
+      );
+    else if (mode !== 'deny')
+      diagnostics.push(
+        `${where}: ${text}: "mode" must be "deny" or "mask"; it is hidden from commands`,
+      );
+    const path = resolveEntry(text, at.base, o.home);
+    const refusal = denyRefusal(path, 'denyRead', o.workspace);
+    if (refusal) {
+      diagnostics.push(`${where}: ${text} is left out: ${refusal}`);
+      return [];
+    }
+    return [
+      {
+        list: 'denyRead',
+        file: at.file,
+        path,
+        ...(at.untrusted ? { untrusted: true as const } : {}),
+      },
+    ];
+  });
+}
+
+/**
  * The `sandbox.filesystem` entries of the settings files, with what was left out and why.
  * Contract: never throws; `home` is the user's home folder, `workbenchHome` $WORKBENCH_HOME.
  */
@@ -93,14 +146,16 @@ export function sandboxFilesystemEntries(
   const managedReadOnly = managedSets(files, 'sandbox', 'filesystem', 'allowManagedReadPathsOnly');
   for (const f of parsed) {
     const sandbox = isRecord(f.data) ? f.data.sandbox : undefined;
+    const workspaceFile = f.scope === 'workspace';
+    const base = workspaceFile ? o.workspace : dirname(f.path);
+    const at = { file: f.path, base, untrusted: workspaceFile && !o.trusted };
+    entries.push(...credentialFileEntries(sandbox, at, o, diagnostics));
     const fs = isRecord(sandbox) ? sandbox.filesystem : undefined;
     if (fs === undefined) continue;
     if (!isRecord(fs)) {
       diagnostics.push(`${f.path}: sandbox.filesystem must be an object of path lists`);
       continue;
     }
-    const workspaceFile = f.scope === 'workspace';
-    const base = workspaceFile ? o.workspace : dirname(f.path);
     for (const list of LISTS) {
       const items = fs[list];
       if (items === undefined) continue;

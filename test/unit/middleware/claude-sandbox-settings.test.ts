@@ -116,6 +116,39 @@ describe('sandboxFilesystemEntries', () => {
   });
 });
 
+describe('sandbox.credentials.files', () => {
+  it('hides each file as denyRead does, from every file (a workspace not trusted yet: inside it); mask is held as deny and said', () => {
+    const files = [
+      settingsFile('user', {
+        credentials: {
+          files: [
+            { path: '~/.config/tool/token', mode: 'deny' },
+            { path: '/etc/app/key', mode: 'mask', injectHosts: ['api.example.com'] },
+            { path: '~/.npmrc', mode: 'hide' },
+            { mode: 'deny' },
+          ],
+        },
+      }),
+      settingsFile('workspace', {
+        credentials: { files: [{ path: '.secrets/db', mode: 'deny' }] },
+      }),
+    ];
+    const { entries, diagnostics } = load(files, false);
+    expect(entries.map((e) => [e.list, e.path, e.untrusted ?? false])).toEqual([
+      ['denyRead', join(home, '.config/tool/token'), false],
+      ['denyRead', '/etc/app/key', false],
+      ['denyRead', join(home, '.npmrc'), false],
+      ['denyRead', join(ws, '.secrets/db'), true],
+    ]);
+    const file = join(claudeDir, 'settings.json');
+    expect(diagnostics).toEqual([
+      `${file}: sandbox.credentials.files: /etc/app/key is hidden from commands, not masked: the workbench's proxy puts no credential into a request`,
+      `${file}: sandbox.credentials.files: ~/.npmrc: "mode" must be "deny" or "mask"; it is hidden from commands`,
+      `${file}: sandbox.credentials.files: {"mode":"deny"} has no "path"`,
+    ]);
+  });
+});
+
 describe('the policy sandbox.filesystem makes', () => {
   const policyOf = async (filesystem: object, trusted = true) => {
     const { entries } = load([userFile(filesystem)], trusted);
