@@ -5,6 +5,8 @@
  */
 import { execFileSync } from 'node:child_process';
 import {
+  accessSync,
+  constants,
   existsSync,
   mkdirSync,
   mkdtempSync,
@@ -15,7 +17,7 @@ import {
   writeFileSync,
 } from 'node:fs';
 import http from 'node:http';
-import { connect, type AddressInfo, type Socket } from 'node:net';
+import { connect, createServer, type AddressInfo, type Socket } from 'node:net';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createWorkbench } from '../../src/main/api/workbench.ts';
@@ -276,6 +278,44 @@ describe("Claude Code's sandbox.network.allowedDomains", () => {
         corporate.closeAllConnections();
         await new Promise<void>((r) => corporate.close(() => r()));
         await new Promise<void>((r) => target.close(() => r()));
+      }
+    },
+  );
+});
+
+const runWritable = (() => {
+  try {
+    accessSync('/run', constants.W_OK);
+    return true;
+  } catch {
+    return false;
+  }
+})();
+
+describe("the host's Unix sockets", () => {
+  it.skipIf(!bwrapUsable || !runWritable)(
+    "are hidden from sandboxed commands (a read-only mount does not stop connect()); Claude Code's allowAllUnixSockets leaves them",
+    async () => {
+      // A daemon's socket under /run, as Docker's or the D-Bus system bus's.
+      const dir = mkdtempSync('/run/wb-daemon-');
+      const socketPath = join(dir, 'control.sock');
+      const daemon = createServer((c) => c.end('daemon answered'));
+      await new Promise<void>((r) => daemon.listen(socketPath, () => r()));
+      try {
+        const connectLine = `"${process.execPath}" -e "require('net').connect('${socketPath}').on('data', (d) => console.log(String(d))).on('error', (e) => console.log('refused: ' + e.code))"`;
+        const hidden = await runCommands([connectLine]);
+        expect(hidden.told[0]).toMatch(/^refused: ECONNREFUSED/);
+        await wb?.close();
+        wb = undefined;
+        writeFileSync(
+          join(env.claudeDir, 'settings.json'),
+          JSON.stringify({ sandbox: { network: { allowAllUnixSockets: true } } }),
+        );
+        const left = await runCommands([connectLine]);
+        expect(left.told[0]).toMatch(/^daemon answered/);
+      } finally {
+        await new Promise<void>((r) => daemon.close(() => r()));
+        rmSync(dir, { recursive: true, force: true });
       }
     },
   );

@@ -200,7 +200,8 @@ export interface ClaudeSandboxRun {
   /** `network.allowedDomains`: what sandboxed commands may reach while the network is off. */
   allowedDomains: string[];
   /** `network.deniedDomains` and `WebFetch(domain:…)` deny rules: kept from even when allowed. */
-  deniedDomains: string[];
+  deniedDomains: string[]; /** The file whose `network.allowAllUnixSockets` leaves the host's Unix sockets to commands. */
+  unixSocketsBy?: string;
 }
 
 /** A host name, `*.` and a name, an IPv4 address or an IPv6 one. */
@@ -262,6 +263,7 @@ export function claudeSandboxRun(
     if (sandbox.enabled === true && sandbox.failIfUnavailable === true) run.requiredBy ??= f.path;
     const network = sandbox.network;
     if (!isRecord(network)) continue;
+    if (network.allowAllUnixSockets === true && opensDomains(f)) run.unixSocketsBy ??= f.path;
     if (network.deniedDomains !== undefined) {
       const where = `${f.path}: sandbox.network.deniedDomains`;
       if (!Array.isArray(network.deniedDomains))
@@ -302,7 +304,7 @@ export function withClaudeSandbox(
 ): WorkbenchSettings {
   if (!run) return settings;
   const required = run.requiredBy !== undefined && settings.sandbox.mode === 'auto';
-  if (!required && run.allowedDomains.length === 0) return settings;
+  if (!required && run.allowedDomains.length === 0 && !run.unixSocketsBy) return settings;
   return {
     ...settings,
     sandbox: {
@@ -312,6 +314,7 @@ export function withClaudeSandbox(
       ...(run.allowedDomains.length && run.deniedDomains.length
         ? { denied_domains: run.deniedDomains }
         : {}),
+      ...(run.unixSocketsBy ? { unix_sockets: true } : {}),
     },
   };
 }

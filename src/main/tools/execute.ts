@@ -129,6 +129,7 @@ export function createExecuteTool(opts: ExecuteToolOptions = {}): Tool {
                 home: opts.sandbox!.home ?? os.homedir(),
                 workbenchHome: opts.sandbox!.workbenchHome,
                 network: sandbox.network,
+                hostSockets: sandbox.hostSockets,
                 deniedRead: paths?.deniedRead,
                 deniedWrite: paths?.deniedWrite,
                 allowedRead: paths?.allowedRead,

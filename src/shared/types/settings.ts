@@ -40,6 +40,11 @@ export interface SandboxSettings {
    * `WebFetch(domain:…)` deny rules keep sandboxed commands from, whatever `allowed_domains` says.
    */
   denied_domains?: string[];
+  /**
+   * For one run, never stored: Claude Code's `sandbox.network.allowAllUnixSockets` lets sandboxed
+   * commands connect to the host's Unix sockets, which the sandbox hides otherwise.
+   */
+  unix_sockets?: boolean;
 }
 
 /** One MCP server, in Claude Code's `.mcp.json` format (docs/tools.md#mcp-servers). */

@@ -153,7 +153,15 @@ describe('the policy sandbox.filesystem makes', () => {
   const policyOf = async (filesystem: object, trusted = true) => {
     const { entries } = load([userFile(filesystem)], trusted);
     const paths = sandboxPathsFinder([], { workspace: ws, home }, entries)!();
-    return resolveSandboxPolicy({ workspace: ws, home, workbenchHome, network: false, ...paths });
+    // The host's sockets (host-sockets.test.ts) differ per machine; these tests are about paths.
+    return resolveSandboxPolicy({
+      workspace: ws,
+      home,
+      workbenchHome,
+      network: false,
+      hostSockets: true,
+      ...paths,
+    });
   };
 
   it('denyRead ~/ with allowRead: home hidden, the workspace and the reopened folder seen again, the secrets still hidden', async () => {
@@ -341,6 +349,17 @@ describe("the sandbox block's run settings: failIfUnavailable and network.allowe
         program: '/usr/bin/sandbox-exec',
       }),
     ).not.toHaveProperty('domains');
+  });
+
+  it("allowAllUnixSockets in your settings or a trusted workspace's leaves the host's sockets to commands", () => {
+    const inWorkspace = [file({ network: { allowAllUnixSockets: true } }, 'workspace')];
+    expect(claudeSandboxRun(inWorkspace, { trusted: false }).run.unixSocketsBy).toBeUndefined();
+    const { run } = claudeSandboxRun(inWorkspace, { trusted: true });
+    expect(run.unixSocketsBy).toBe(join(ws, '.claude', 'settings.json'));
+    const sandbox = withClaudeSandbox(settings, run).sandbox;
+    expect(sandbox.unix_sockets).toBe(true);
+    expect(commandSandbox(sandbox, bwrap)).toMatchObject({ kind: 'sandboxed', hostSockets: true });
+    expect(commandSandbox(settings.sandbox, bwrap)).not.toHaveProperty('hostSockets');
   });
 
   it('deniedDomains and WebFetch(domain:…) deny rules from every file, a workspace not trusted yet too, keep commands from what allowedDomains opens', () => {

@@ -17,6 +17,8 @@ export type CommandSandbox =
       domains?: string[];
       /** With `domains`: those the proxy refuses even so. */
       deniedDomains?: string[];
+      /** The host's Unix sockets are left visible (`allowAllUnixSockets`). */
+      hostSockets?: true;
     }
   | { kind: 'unsandboxed'; reason: string }
   | { kind: 'refused'; reason: string };
@@ -42,6 +44,7 @@ export function commandSandbox(
       ...(proxied && settings.denied_domains?.length
         ? { deniedDomains: settings.denied_domains }
         : {}),
+      ...(settings.unix_sockets ? { hostSockets: true as const } : {}),
     };
   }
   if (settings.mode === 'required') {

@@ -103,6 +103,7 @@ export async function wrapHookProcess(
       home,
       workbenchHome: opts.workbenchHome,
       network: sandbox.network,
+      hostSockets: sandbox.hostSockets,
       readable: [...opts.scripts, ...hookScripts(proc, home, opts.workspace)],
     },
     '/bin/sh',

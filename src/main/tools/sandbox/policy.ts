@@ -7,6 +7,7 @@
 import { promises as fs } from 'node:fs';
 import path from 'node:path';
 import { sandboxProtectedPaths } from '../protected-paths.ts';
+import { hostSocketPaths, userRuntimeDirs } from './host-sockets.ts';
 
 /** Credentials and tokens under the user's home folder that a command never sees. */
 export const HOME_SECRETS: readonly string[] = [
@@ -58,6 +59,11 @@ export interface SandboxPolicyInput {
    * secrets, the workbench home, `/`, /proc or /sys, nor a path a deny rule or protection covers.
    */
   allowedWrite?: readonly string[];
+  /**
+   * Whether commands may connect to the host's Unix sockets (Claude Code's
+   * `sandbox.network.allowAllUnixSockets`); by default they are hidden (host-sockets.ts).
+   */
+  hostSockets?: boolean;
 }
 
 /** The policy with every path absolute and resolved against the file system. */
@@ -134,8 +140,13 @@ export async function resolveSandboxPolicy(input: SandboxPolicyInput): Promise<S
   const secretPaths = HOME_SECRETS.map((rel) => path.join(input.home, rel));
   const secretRoots = await realRoots(secretPaths);
   const [workbenchRoot] = await realRoots([input.workbenchHome]);
+  const sockets = input.hostSockets
+    ? []
+    : await hostSocketPaths({ runtimeDirs: userRuntimeDirs() });
   const alwaysHidden = (p: string) =>
-    inside(p, workbenchRoot!) || secretRoots.some((s) => inside(p, s));
+    inside(p, workbenchRoot!) ||
+    secretRoots.some((s) => inside(p, s)) ||
+    sockets.some((s) => inside(p, s));
   const deniedWriteReal = await existingReal(deniedWrite);
   const opened = (await existingReal(input.allowedWrite ?? [])).filter(
     (p) =>
@@ -166,7 +177,7 @@ export async function resolveSandboxPolicy(input: SandboxPolicyInput): Promise<S
   const hiddenDirs = new Set<string>();
   const hiddenFiles = new Set<string>();
   const alwaysHiddenPaths = new Set([...secretPaths, input.workbenchHome]);
-  const secrets = [...alwaysHiddenPaths, ...(input.deniedRead ?? [])];
+  const secrets = [...alwaysHiddenPaths, ...sockets, ...(input.deniedRead ?? [])];
   const inWritable = (p: string) => [...writable].some((w) => inside(p, w) && p !== w);
   for (const p of secrets) {
     const { real, missing } = await resolveExisting(p);
