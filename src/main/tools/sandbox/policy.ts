@@ -140,9 +140,7 @@ export async function resolveSandboxPolicy(input: SandboxPolicyInput): Promise<S
   const secretPaths = HOME_SECRETS.map((rel) => path.join(input.home, rel));
   const secretRoots = await realRoots(secretPaths);
   const [workbenchRoot] = await realRoots([input.workbenchHome]);
-  const sockets = input.hostSockets
-    ? []
-    : await hostSocketPaths({ runtimeDirs: userRuntimeDirs() });
+  const sockets = input.hostSockets ? [] : hostSocketPaths({ runtimeDirs: userRuntimeDirs() });
   const alwaysHidden = (p: string) =>
     inside(p, workbenchRoot!) ||
     secretRoots.some((s) => inside(p, s)) ||

@@ -36,8 +36,8 @@ afterAll(async () => {
 });
 
 describe('hostSocketPaths', () => {
-  it("hides the user's runtime folder whole and every other socket it finds, but the log and name-lookup ones", async () => {
-    const found = await hostSocketPaths({
+  it("hides the user's runtime folder whole and every other socket it finds, but the log and name-lookup ones", () => {
+    const found = hostSocketPaths({
       runtimeDirs: [join(root, 'user/1000'), join(root, 'user/missing')],
       roots: [root],
     });
