@@ -10,6 +10,7 @@
 import { readdirSync, type Dirent } from 'node:fs';
 import path from 'node:path';
 import { lstatIfAny } from '../../fs/stat-if-any.ts';
+import { isInside } from '../path-guard.ts';
 
 /** Folders of daemons that listen on sockets, hidden whole where they exist. */
 const DAEMON_DIRS = [
@@ -31,9 +32,6 @@ const KEPT = ['systemd/journal', 'systemd/resolve', 'nscd'];
 /** How deep and how many entries the walk of /run looks at. */
 const SCAN_DEPTH = 3;
 const SCAN_LIMIT = 2000;
-
-const inside = (p: string, dir: string) =>
-  p === dir || p.startsWith(dir.endsWith('/') ? dir : `${dir}/`);
 
 /** The entries of `dir`; none when it cannot be read. */
 function entriesOf(dir: string): Dirent[] {
@@ -64,7 +62,7 @@ function socketsUnder(root: string, skip: readonly string[]): string[] {
       for (const e of entriesOf(dir)) {
         if (++seen > SCAN_LIMIT) break;
         const p = path.join(dir, e.name);
-        if (skip.some((s) => inside(p, s))) continue;
+        if (skip.some((s) => isInside(p, s))) continue;
         if (e.isSocket()) found.push(p);
         else if (e.isDirectory()) next.push(p);
       }
