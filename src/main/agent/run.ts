@@ -2,6 +2,8 @@
  * One run of the agent on a thread, from the user's message to `done` (docs/architecture.md): the
  * user_message_send gate, the append, the loop, and the run lifecycle events and root span.
  */
+import { isAbsolute } from 'node:path';
+import { isInside } from '../tools/path-guard.ts';
 import { randomBytes } from 'node:crypto';
 import type {
   ApprovalMode,
@@ -153,7 +155,10 @@ export function startRun(deps: RunDeps, setup: RunSetup, runId: string): RunHand
           thread_id: threadId,
           run_id: runId,
           tool_call_id: change.tool_call_id ?? '',
-          workspace: setup.workspace.root,
+          // A file in an added working directory is shown by its absolute path: reverted under that root.
+          workspace: isAbsolute(path)
+            ? (setup.workspace.extraRoots.find((r) => isInside(path, r)) ?? setup.workspace.root)
+            : setup.workspace.root,
           path,
           before: before ?? null,
           before_known: before !== undefined,
@@ -330,7 +335,11 @@ async function runWithGate(
   emit({
     event: 'on_run_start',
     name: ctx.model,
-    data: { workspace: ctx.workspace.root, model: ctx.model },
+    data: {
+      workspace: ctx.workspace.root,
+      model: ctx.model,
+      ...(ctx.workspace.extraRoots.length ? { working_dirs: [...ctx.workspace.extraRoots] } : {}),
+    },
   });
   const content = context.length
     ? `${setup.text}\n\n<hook_context>\n${context.join('\n')}\n</hook_context>`

@@ -4,6 +4,7 @@
  * summarization (innermost around the model). Each built-in describes itself next to its factory;
  * this file only orders them. A built-in switched off in settings is left out.
  */
+import { homedir } from 'node:os';
 import type { ApprovalMode, HookInfo, WorkbenchSettings } from '../../shared/types/index.ts';
 import type { Hook, MiddlewareInfo } from '../pipeline/hook.ts';
 import type { AgentProfile } from '../agents/profile.ts';
@@ -34,6 +35,7 @@ import {
   type SandboxPathEntry,
 } from '../middleware/claude-sandbox-settings.ts';
 import { userHooksInfo } from '../user-hooks/list.ts';
+import { claudeWorkingDirs } from '../middleware/claude-working-dirs.ts';
 import {
   readClaudeSettingsFiles,
   type AgentHooks,
@@ -173,6 +175,8 @@ export interface PipelineHooks {
   diagnostics: string[];
   /** What Claude Code's `sandbox` block asks of the run (middleware/claude-sandbox-settings.ts). */
   claudeSandbox: ClaudeSandboxRun;
+  /** Working directories the settings add to the workspace (`permissions.additionalDirectories`). */
+  workingDirs: string[];
 }
 
 /** The running agent's own frontmatter hooks, with the trust of the folder its file is in. */
@@ -224,6 +228,12 @@ export async function buildPipeline(o: PipelineOptions): Promise<PipelineHooks> 
     diagnostics: [...user.diagnostics, ...script.diagnostics],
   };
   const claudeSandbox = claudeSandboxRun(claudeSettings, { trusted: o.trusted });
+  const workingDirs = claudeWorkingDirs(claudeSettings, {
+    workspace: o.workspace,
+    home: homedir(),
+    workbenchHome: o.home,
+    trusted: o.trusted,
+  });
   const loaded = {
     user: users,
     rules,
@@ -235,7 +245,13 @@ export async function buildPipeline(o: PipelineOptions): Promise<PipelineHooks> 
   return {
     hooks,
     userHookInfos: users.infos,
-    diagnostics: [...users.diagnostics, ...permissions.diagnostics, ...claudeSandbox.diagnostics],
+    diagnostics: [
+      ...users.diagnostics,
+      ...permissions.diagnostics,
+      ...claudeSandbox.diagnostics,
+      ...workingDirs.diagnostics,
+    ],
     claudeSandbox: claudeSandbox.run,
+    workingDirs: workingDirs.dirs,
   };
 }

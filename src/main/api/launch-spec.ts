@@ -32,6 +32,8 @@ export interface LaunchSpec {
   recipeCall?: RecipeCall;
   /** Continue the stored thread without a new user message (docs/events.md#run-rescue). */
   resume?: boolean;
+  /** Working directories of the run besides those of the settings: `--add-dir`, a parent's (real paths). */
+  addDirs?: readonly string[];
 }
 
 /** The run a subagent is started from, and what it passes on to it. */

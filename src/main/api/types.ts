@@ -49,6 +49,11 @@ export interface SendArgs {
   recipe?: string;
   /** Named recipe arguments (`{{.key}}`), from a hook's `callback_args`. */
   recipeArgs?: Record<string, string>;
+  /**
+   * Folders the agent works in besides the workspace (`--add-dir`): absolute, or relative to the
+   * workspace (docs/security.md#working-directories). Contract: a folder refused fails the call.
+   */
+  addDirs?: readonly string[];
 }
 
 /** Continues an interrupted thread (docs/events.md#run-rescue). */

@@ -2,6 +2,7 @@
  * createWorkbench(): the one service object behind the CLI, `workbench serve` and the Electron app
  * (docs/architecture.md). Owns the database, settings, event bus, approvals and the runs in progress.
  */
+import { homedir } from 'node:os';
 import type { StreamEvent, WorkbenchSettings } from '../../shared/types/index.ts';
 import { validateUserInput } from '../agent/messages.ts';
 import { errorMessage, WorkbenchError } from '../errors.ts';
@@ -35,6 +36,7 @@ import { managerMcpRunner } from '../user-hooks/claude-mcp-tool.ts';
 import type { HandlerRunner } from '../user-hooks/claude-hooks.ts';
 import { createIdleNotifier } from './idle-notify.ts';
 import { isInside } from '../tools/path-guard.ts';
+import { checkWorkingDirs } from '../tools/working-dirs.ts';
 import { registerSecret } from '../secrets/redaction.ts';
 import { exporterFromSettings } from '../tracing/index.ts';
 import { compactThreadNow } from '../middleware/summarization.ts';
@@ -180,6 +182,15 @@ export async function createWorkbench(opts: WorkbenchOptions): Promise<Workbench
       );
   }
 
+  /** The run's `--add-dir` folders, checked. Contract: throws WorkbenchError invalid_args naming each one refused. */
+  function addedDirs(dirs: readonly string[] | undefined, workspaceRoot: string): string[] {
+    if (!dirs?.length) return [];
+    const requests = dirs.map((text) => ({ text, base: workspaceRoot, from: '--add-dir' }));
+    const checked = checkWorkingDirs(requests, { workspace: workspaceRoot, home: homedir(), workbenchHome: home });
+    if (checked.refused.length) throw new WorkbenchError('invalid_args', checked.refused.join('; '));
+    return checked.dirs;
+  }
+
   async function startSend(args: SendArgs, resuming: boolean): Promise<RunHandle> {
     // A process killed mid-command since the last run may have left sandbox mount points behind.
     await sweepPlaceholders(home);
@@ -197,6 +208,7 @@ export async function createWorkbench(opts: WorkbenchOptions): Promise<Workbench
     const settings = settingsStore.get();
     const approvalMode = args.approvalMode ?? settings.approval_mode;
     if (approvalMode === 'auto') await refuseIfBypassDisabled(workspaceRoot);
+    const addDirs = addedDirs(args.addDirs, workspaceRoot);
     const state = db.threads.loadOrCreate(args.threadId, workspaceRoot);
     if (agent !== (stored ?? MAIN_AGENT)) db.threads.setLineage(state.thread_id, { agent });
     if (resuming) {
@@ -230,6 +242,7 @@ export async function createWorkbench(opts: WorkbenchOptions): Promise<Workbench
       maxIterations: args.maxIterations ?? entry.profile.max_iterations ?? settings.max_iterations,
       controller: new AbortController(),
       leased: Boolean(args.threadId),
+      addDirs,
     });
     // The run over, the thread waits for its user: `idle_prompt` if nobody writes for a minute.
     if (!args.noHooks) void handle.finished.finally(() => idle.ended(handle.threadId, workspaceRoot));
@@ -261,7 +274,8 @@ export async function createWorkbench(opts: WorkbenchOptions): Promise<Workbench
       mcp,
       env: opts.env,
     });
-    const workspace = await createWorkspace(workspaceRoot, { allowHardLinks: settings.allow_hard_links });
+    const extraRoots = [...new Set([...(l.addDirs ?? []), ...pipeline.workingDirs])];
+    const workspace = await createWorkspace(workspaceRoot, { allowHardLinks: settings.allow_hard_links, extraRoots });
     const runId = newRunId();
     // Problems are reported once, by the run the user started.
     if (depth === 0) {
@@ -355,6 +369,7 @@ export async function createWorkbench(opts: WorkbenchOptions): Promise<Workbench
         maxIterations: entry.profile.max_iterations ?? settings.max_iterations,
         controller,
         leased: false,
+        addDirs: ctx.workspace.extraRoots,
         params: {
           ...(temperature !== undefined ? { temperature } : {}),
           ...((max_tokens ?? max_completion_tokens) !== undefined ? { max_tokens: max_tokens ?? max_completion_tokens } : {}),

@@ -23,8 +23,8 @@ export const USAGE = `usage: workbench <command> [options]
 
 commands:
   run [--workspace DIR] [--model NAME] [--base-url URL] [--thread ID] [--agent NAME] [--auto]
-      [--no-hooks] [--trust] [--max-iterations N] [--json] [--meta K=V]... PROMPT
-                                                         run the agent once
+      [--no-hooks] [--trust] [--max-iterations N] [--json] [--meta K=V]... [--add-dir DIR]...
+      PROMPT                                             run the agent once
   run --recipe NAME [ARGS]                               run a recipe (docs/recipes.md)
   run --resume THREAD                                    continue an interrupted run
   threads list [--all] [--json] [--meta K=V]...          list threads (--all: with subagent threads)

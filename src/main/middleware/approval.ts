@@ -295,6 +295,7 @@ export function createApprovalHook(opts: ApprovalHookOptions): Hook {
         alwaysAskReason(tool, call.args, ctx.workspace.root, {
           sandboxed: sandbox?.kind === 'sandboxed',
           network: sandbox?.kind === 'sandboxed' && sandbox.network,
+          extraRoots: ctx.workspace.extraRoots,
         });
       if (risk) {
         // Never covered by a mode or by "allow for this thread": a person sees this exact call.

@@ -1,4 +1,7 @@
-/** The filesystem middleware: registers the seven workspace tools and evicts oversized tool results (docs/tools.md). */
+/**
+ * The filesystem middleware: registers the seven workspace tools, tells the model the working
+ * directories added to the workspace, and evicts oversized tool results (docs/tools.md).
+ */
 import type { Hook, MiddlewareInfo } from '../pipeline/hook.ts';
 import { EVICTION_KEEP_CHARS, MAX_RESULT_CHARS } from '../../shared/constants.ts';
 import { createCommandSnapshotter } from '../checkpoints/command-snapshot.ts';
@@ -40,12 +43,22 @@ export function createFilesystemHook(opts: FilesystemHookOptions = {}): Hook {
       });
       for (const tool of tools) ctx.tools.register(tool);
     },
+    async modifyRequest(ctx, req) {
+      const dirs = ctx.workspace.extraRoots;
+      if (!dirs.length) return req;
+      return { ...req, system: [...req.system, workingDirsNote(dirs)] };
+    },
     async wrapToolCall(ctx, call, next) {
       const result = await next(call);
       if (result.output.length <= max || ctx.tools.get(result.name)?.boundedOutput) return result;
       return { ...result, output: evict(result.output) };
     },
   };
+}
+
+/** What the model is told of the working directories besides the workspace (`--add-dir`). */
+export function workingDirsNote(dirs: readonly string[]): string {
+  return `Additional working directories, read and written as the workspace is (use absolute paths): ${dirs.join(', ')}`;
 }
 
 /** The eviction text: head, a marker with the number of characters removed, tail. */
@@ -58,5 +71,5 @@ export function evict(output: string): string {
 export const filesystemInfo: MiddlewareInfo = {
   name: 'filesystem',
   description: 'The seven workspace tools; evicts results over 80,000 characters',
-  phases: ['before_agent', 'wrap_tool_call'],
+  phases: ['before_agent', 'modify_request', 'wrap_tool_call'],
 };

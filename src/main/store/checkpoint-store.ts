@@ -8,7 +8,7 @@ export interface CheckpointRecord {
   thread_id: string;
   run_id: string;
   tool_call_id: string;
-  /** The thread's workspace root; `path` is shown relative to it when inside. */
+  /** The thread's workspace root, or the added working directory holding the file; `path` is shown relative to the workspace when inside. */
   workspace: string;
   path: string;
   /** The bytes before the write; null when the file did not exist. */

@@ -24,6 +24,8 @@ import {
 /** What the policy knows about where the command will run. */
 export interface CommandPolicyContext {
   workspaceRoot: string;
+  /** Working directories added to the workspace (`--add-dir`): written and deleted in as it is. */
+  extraRoots?: readonly string[];
   /** The user's home folder (`~`, `$HOME`). */
   home: string;
   /** True when the command runs in the OS sandbox (workspace-only writes, secrets hidden). */
@@ -292,7 +294,8 @@ interface State {
   downloads: boolean;
   runsCode: boolean;
   commands: number;
-  realRoot: string;
+  /** The workspace's real path, then the added working directories'. */
+  realRoots: string[];
 }
 
 /**
@@ -317,7 +320,7 @@ export function commandPolicy(command: string, ctx: CommandPolicyContext): Comma
     downloads: false,
     runsCode: false,
     commands: 0,
-    realRoot: realOrSelf(ctx.workspaceRoot),
+    realRoots: [ctx.workspaceRoot, ...(ctx.extraRoots ?? [])].map(realOrSelf),
   };
   walkShell(file, (node) => visit(st, node));
   const networked = !ctx.sandboxed || ctx.network === true;
@@ -762,9 +765,11 @@ function checkDelete(
         );
       } else if (isWithin(realOrSelf(st.ctx.home), real)) {
         st.reasons.add(`this command deletes your home folder or everything (${show(t)})`);
-      } else if (real === st.realRoot && !contentsOnly) {
+      } else if (real === st.realRoots[0] && !contentsOnly) {
         st.reasons.add('this command deletes the whole workspace');
-      } else if (!isWithin(real, st.realRoot) || (t.glob && /(^|\/)\.[*?[]/.test(t.text))) {
+      } else if (st.realRoots.includes(real) && !contentsOnly) {
+        st.reasons.add(`this command deletes a whole working directory (${show(t)})`);
+      } else if (!rootHolding(st, real) || (t.glob && /(^|\/)\.[*?[]/.test(t.text))) {
         st.plain.add(`this command deletes ${show(t)}, outside the workspace`);
       } else checkProtectedOperand(st, name, t);
     }
@@ -796,11 +801,15 @@ function checkProtectedOperand(st: State, name: string, arg: Arg): void {
       : arg.text;
   for (const abs of resolveArg(st, { ...arg, text })) {
     if (abs === undefined) continue;
-    const rel = relative(st.realRoot, realPath(abs)).split(sep).join('/');
-    if (rel.startsWith('..') || isAbsolute(rel)) continue;
+    const real = realPath(abs);
+    const root = rootHolding(st, real);
+    if (root === undefined) continue;
+    const rel = relative(root, real).split(sep).join('/');
     const why =
       protectedPathWhy(rel) ??
-      protectedPathWhy(relative(st.ctx.workspaceRoot, abs).split(sep).join('/'));
+      (root === st.realRoots[0]
+        ? protectedPathWhy(relative(st.ctx.workspaceRoot, abs).split(sep).join('/'))
+        : undefined);
     if (why) st.plain.add(`this command's ${name} touches ${rel}, which ${why}`);
   }
 }
@@ -928,7 +937,12 @@ function resolveArg(st: State, arg: Arg): Array<string | undefined> {
 }
 
 function insideRealRoot(st: State, abs: string): boolean {
-  return isWithin(realPath(abs), st.realRoot);
+  return rootHolding(st, realPath(abs)) !== undefined;
+}
+
+/** The real root (the workspace, else an added working directory) that holds real path `real`. */
+function rootHolding(st: State, real: string): string | undefined {
+  return st.realRoots.find((root) => isWithin(real, root));
 }
 
 function insideWorkspace(st: State, arg: Arg): boolean {

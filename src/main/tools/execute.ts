@@ -126,6 +126,7 @@ export function createExecuteTool(opts: ExecuteToolOptions = {}): Tool {
               sandbox,
               {
                 workspace: ctx.workspace.root,
+                workRoots: ctx.workspace.extraRoots,
                 home: opts.sandbox!.home ?? os.homedir(),
                 workbenchHome: opts.sandbox!.workbenchHome,
                 network: sandbox.network,

@@ -1,8 +1,9 @@
 /**
  * The workspace path guard: every model-given path is resolved to the real location the OS would
  * touch (symlinks of every existing part followed, dangling links followed to their target) and must
- * lie under the real root, or under a read-only extra root for reads. Checked before any side effect;
- * tools then use the returned real path, so what was checked is what gets opened.
+ * lie under the real root or a working directory added to it (`--add-dir`, `additionalDirectories`),
+ * or under a read-only extra root for reads. Checked before any side effect; tools then use the
+ * returned real path, so what was checked is what gets opened.
  */
 import { promises as fs, realpathSync } from 'node:fs';
 import path from 'node:path';
@@ -15,13 +16,21 @@ import { SymlinkLoopError, walkRealPath } from './real-target.ts';
 export interface WorkspaceOptions {
   /** Let tools open files that have other hard links (settings `allow_hard_links`). */
   allowHardLinks?: boolean;
+  /**
+   * Working directories besides the root, read and written as the root is (real paths, checked by
+   * working-dirs.ts). Relative paths still resolve against the root.
+   */
+  extraRoots?: readonly string[];
 }
 
 /** Creates the guard for a workspace folder. Contract: rejects if `root` does not exist. */
 export async function createWorkspace(root: string, opts: WorkspaceOptions = {}): Promise<Workspace> {
   const realRoot = await fs.realpath(path.resolve(root));
+  const extraRoots = (opts.extraRoots ?? []).filter((r) => !isInside(r, realRoot));
   const readRoots: string[] = [];
-  const readable = (real: string) => isInside(real, realRoot) || readRoots.some((r) => isInside(real, r));
+  const writable = (real: string) =>
+    isInside(real, realRoot) || extraRoots.some((r) => isInside(real, r));
+  const readable = (real: string) => writable(real) || readRoots.some((r) => isInside(real, r));
   const display = (absolutePath: string): string => {
     if (!isInside(absolutePath, realRoot)) return absolutePath;
     return path.relative(realRoot, absolutePath) || '.';
@@ -29,11 +38,12 @@ export async function createWorkspace(root: string, opts: WorkspaceOptions = {})
 
   return {
     root: realRoot,
+    extraRoots,
     allowHardLinks: opts.allowHardLinks === true,
     async resolve(requested: string, mode: 'read' | 'write' = 'write'): Promise<string> {
       const abs = toAbsolute(realRoot, requested);
       const real = await resolveReal(abs);
-      if (isInside(real, realRoot)) return real;
+      if (writable(real)) return real;
       if (mode === 'read' && readRoots.some((r) => isInside(real, r))) return real;
       throw new PathOutsideWorkspaceError(requested);
     },
@@ -50,8 +60,9 @@ export async function createWorkspace(root: string, opts: WorkspaceOptions = {})
     openRead: (real) =>
       openForRead(real, display(real), { allowed: readable, allowHardLinks: opts.allowHardLinks === true }),
     async write(real, data) {
-      if (!isInside(real, realRoot)) throw new PathOutsideWorkspaceError(real);
-      if (real === realRoot) throw new ToolError(`is a directory: ${display(real)}`);
+      if (!writable(real)) throw new PathOutsideWorkspaceError(real);
+      if (real === realRoot || extraRoots.includes(real))
+        throw new ToolError(`is a directory: ${display(real)}`);
       return writeChecked(real, data, display(real));
     },
   };

@@ -17,6 +17,8 @@ export interface RiskOptions {
   network?: boolean;
   /** The user's home folder; `os.homedir()` when absent. */
   home?: string;
+  /** Working directories added to the workspace (`--add-dir`), protected as the workspace is. */
+  extraRoots?: readonly string[];
 }
 
 /**
@@ -35,6 +37,7 @@ export function alwaysAskReason(
   if (effects.executes !== undefined) {
     const { reasons } = commandPolicy(effects.executes, {
       workspaceRoot,
+      extraRoots: opts.extraRoots,
       home: opts.home ?? homedir(),
       sandboxed: opts.sandboxed ?? false,
       network: opts.network,
@@ -42,7 +45,7 @@ export function alwaysAskReason(
     if (reasons.length) return reasons.join('; ');
   }
   for (const path of effects.writes ?? []) {
-    const reason = protectedWriteReason(path, workspaceRoot);
+    const reason = protectedWriteReason(path, [workspaceRoot, ...(opts.extraRoots ?? [])]);
     if (reason) return reason;
   }
   return undefined;
@@ -52,9 +55,11 @@ export function alwaysAskReason(
  * Why writing `path` needs a person, decided on the real path the tool will open (a `cfg -> .claude`
  * link, `/proc/self/root/…`); the protected-path match ignores case, as a case-insensitive file system does.
  */
-function protectedWriteReason(path: string, workspaceRoot: string): string | undefined {
+function protectedWriteReason(path: string, roots: readonly string[]): string | undefined {
   if (!path) return undefined;
-  const real = workspaceRelative(realTargetSync(path, workspaceRoot), workspaceRoot);
+  const target = realTargetSync(path, roots[0]!);
+  // The workspace first: it may lie inside an added working directory.
+  const real = roots.map((root) => workspaceRelative(target, root)).find((r) => r !== undefined);
   if (real === undefined) return undefined; // the path guard refuses it anyway
   return protectedPathReason(real);
 }

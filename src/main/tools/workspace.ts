@@ -4,12 +4,14 @@ import type { OpenedFile } from './safe-fs.ts';
 export interface Workspace {
   /** Real path of the workspace root. */
   readonly root: string;
+  /** Real paths of the working directories added to the root (`--add-dir`, `additionalDirectories`). */
+  readonly extraRoots: readonly string[];
   /** Files with other hard links may be opened (settings `allow_hard_links`). */
   readonly allowHardLinks: boolean;
   /**
    * Resolves a model-given path (relative to the root, or absolute) to an absolute path inside the
-   * workspace, following symlinks of every existing part. Read-only roots (skill folders) are allowed
-   * when `mode` is 'read'.
+   * workspace or an added working directory, following symlinks of every existing part. Read-only
+   * roots (skill folders) are allowed when `mode` is 'read'.
    * Contract: throws `PathOutsideWorkspaceError` ("path outside workspace") before any side effect.
    */
   resolve(path: string, mode?: 'read' | 'write'): Promise<string>;

@@ -72,7 +72,8 @@ export interface StreamEventData {
   on_tool_output: { tool_call_id: string; stream: 'stdout' | 'stderr'; chunk: string };
   done: { stop_reason: RunStopReason; iterations: number };
   error: { message: string; code?: string };
-  on_run_start: { workspace: string; model: string };
+  /** `working_dirs`: folders added to the workspace (`--add-dir`, `additionalDirectories`), when any. */
+  on_run_start: { workspace: string; model: string; working_dirs?: string[] };
   on_run_created: { run_id: string; session_id: string; agent_name: string };
   on_run_state: { state: RunState; previous_state: RunState };
   on_run_finalized: { state: RunState; stop_reason: RunStopReason };

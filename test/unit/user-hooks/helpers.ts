@@ -52,6 +52,7 @@ export function installFixture(dir: string, fixture: string, name = fixture.spli
 export function fakeWorkspace(root: string): Workspace {
   return {
     root,
+    extraRoots: [],
     allowHardLinks: false,
     async resolve(p: string) {
       const abs = isAbsolute(p) ? resolve(p) : resolve(root, p);

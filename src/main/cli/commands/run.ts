@@ -41,6 +41,7 @@ export const runCommand: CliCommand = async (argv, io) => {
     meta: { type: 'string', multiple: true },
     recipe: { type: 'string' },
     resume: { type: 'string' },
+    'add-dir': { type: 'string', multiple: true },
   });
   const prompt = positionals.join(' ').trim();
   const resume = values.resume;
@@ -96,6 +97,7 @@ export const runCommand: CliCommand = async (argv, io) => {
       noHooks: values['no-hooks'],
       agent: values.agent,
       metadata,
+      addDirs: values['add-dir']?.map((dir) => resolve(io.cwd, dir)),
     };
     const handle = resume
       ? await workbench.chat.resume({ threadId: resume, ...common })
@@ -153,6 +155,10 @@ function textPrinter(io: CliIo) {
       case 'on_chat_model_stream':
         // A subagent's answer reaches the user through the parent's: only the main run streams.
         if (!event.depth) io.stdout(event.data.delta);
+        break;
+      case 'on_run_start':
+        if (!event.depth && event.data.working_dirs)
+          io.stderr(`working directories: ${event.data.working_dirs.join(', ')}\n`);
         break;
       case 'on_tool_start':
         io.stderr(`\n${who(event)}→ ${event.name} ${oneLine(JSON.stringify(event.data.args))}\n`);

@@ -35,6 +35,11 @@ export const HOME_SECRETS: readonly string[] = [
 /** Where a command runs and whether it may use the network. */
 export interface SandboxPolicyInput {
   workspace: string;
+  /**
+   * Working directories added to the workspace (`--add-dir`, `additionalDirectories`; checked by
+   * working-dirs.ts): writable as the workspace is, their protected paths read-only.
+   */
+  workRoots?: readonly string[];
   /** The user's home folder (its secrets are hidden). */
   home: string;
   /** $WORKBENCH_HOME: database, settings and keys; hidden whole. */
@@ -135,7 +140,10 @@ async function existingReal(paths: readonly string[]): Promise<string[]> {
  */
 export async function resolveSandboxPolicy(input: SandboxPolicyInput): Promise<SandboxPolicy> {
   const ws = input.workspace;
-  const protectedPaths = sandboxProtectedPaths().map((rel) => path.join(ws, rel));
+  const workRoots = [ws, ...(await existingReal(input.workRoots ?? []))];
+  const protectedPaths = workRoots.flatMap((root) =>
+    sandboxProtectedPaths().map((rel) => path.join(root, rel)),
+  );
   const deniedWrite = input.deniedWrite ?? [];
   const secretPaths = HOME_SECRETS.map((rel) => path.join(input.home, rel));
   const secretRoots = await realRoots(secretPaths);
@@ -146,7 +154,7 @@ export async function resolveSandboxPolicy(input: SandboxPolicyInput): Promise<S
     secretRoots.some((s) => inside(p, s)) ||
     sockets.some((s) => inside(p, s));
   const deniedWriteReal = await existingReal(deniedWrite);
-  const opened = (await existingReal(input.allowedWrite ?? [])).filter(
+  const opened = [...workRoots.slice(1), ...(await existingReal(input.allowedWrite ?? []))].filter(
     (p) =>
       p !== path.sep &&
       !inside(p, '/proc') &&
@@ -161,9 +169,11 @@ export async function resolveSandboxPolicy(input: SandboxPolicyInput): Promise<S
   // placeholder, so it cannot be created; a missing denied one has nothing to keep.
   for (const p of protectedPaths) {
     const { real, missing } = await resolveExisting(p);
+    const root = workRoots.find((r) => inside(real, r));
     if (missing === undefined) {
-      if (inside(real, ws)) readOnly.add(real);
-    } else if (inside(missing, ws) && missing !== ws) placeholders.add(missing);
+      if (root !== undefined) readOnly.add(real);
+    } else if (root !== undefined && missing !== root && inside(missing, root))
+      placeholders.add(missing);
   }
   for (const real of deniedWriteReal) {
     if (writableAt(real)) readOnly.add(real);

@@ -1,0 +1,184 @@
+/**
+ * Working directories added to the workspace (`--add-dir`, `permissions.additionalDirectories`):
+ * which folders may be added, and what the guard, the command policy and the sandbox make of them.
+ */
+import {
+  promises as fs,
+  mkdirSync,
+  mkdtempSync,
+  realpathSync,
+  rmSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { checkWorkingDirs } from '../../../src/main/tools/working-dirs.ts';
+import { createWorkspace } from '../../../src/main/tools/path-guard.ts';
+import { PathOutsideWorkspaceError } from '../../../src/main/tools/workspace.ts';
+import { commandPolicy } from '../../../src/main/tools/command-policy.ts';
+import { alwaysAskReason } from '../../../src/main/tools/risk.ts';
+import { createWriteFileTool } from '../../../src/main/tools/write-file.ts';
+import { resolveSandboxPolicy } from '../../../src/main/tools/sandbox/policy.ts';
+import { claudeWorkingDirs } from '../../../src/main/middleware/claude-working-dirs.ts';
+
+let base: string;
+let home: string;
+let ws: string;
+let extra: string;
+beforeEach(() => {
+  base = realpathSync(mkdtempSync(join(tmpdir(), 'wb-workdirs-')));
+  home = join(base, 'home');
+  ws = join(home, 'proj');
+  extra = join(home, 'lib');
+  for (const dir of [ws, extra, join(home, '.ssh'), join(home, '.workbench')])
+    mkdirSync(dir, { recursive: true });
+});
+afterEach(() => rmSync(base, { recursive: true, force: true }));
+
+const check = (...texts: string[]) =>
+  checkWorkingDirs(
+    texts.map((text) => ({ text, base: ws, from: '--add-dir' })),
+    { workspace: ws, home, workbenchHome: join(home, '.workbench') },
+  );
+
+describe('which folders may be working directories', () => {
+  it('takes absolute, relative and ~/ paths to existing folders, once each, and drops what the workspace holds', () => {
+    mkdirSync(join(ws, 'sub'));
+    symlinkSync(extra, join(base, 'lib-link'));
+    expect(check(extra, '../lib', '~/lib', join(base, 'lib-link'), 'sub')).toEqual({
+      dirs: [extra],
+      refused: [],
+    });
+  });
+
+  it('refuses the whole disk, the home folder and what holds it, the workbench home, credential folders, /proc, a file and a missing folder, saying why', () => {
+    writeFileSync(join(ws, 'notes.txt'), '');
+    const { dirs, refused } = check(
+      '/',
+      '~',
+      base,
+      '~/.workbench',
+      '~/.ssh',
+      '/proc/self',
+      'notes.txt',
+      '../missing',
+    );
+    expect(dirs).toEqual([]);
+    expect(refused).toEqual([
+      '--add-dir: / is left out: it would open the whole file system',
+      '--add-dir: ~ is left out: it holds your home folder, whose credentials stay out of reach; name the folders inside it instead',
+      `--add-dir: ${base} is left out: it holds your home folder, whose credentials stay out of reach; name the folders inside it instead`,
+      `--add-dir: ~/.workbench is left out: the workbench's own folder (${join(home, '.workbench')}: keys, settings, threads) stays out of reach`,
+      `--add-dir: ~/.ssh is left out: ${join(home, '.ssh')} holds credentials, which stay out of reach`,
+      '--add-dir: /proc/self is left out: it is a view of the system, not files',
+      `--add-dir: notes.txt is left out: ${join(ws, 'notes.txt')} is not a folder`,
+      `--add-dir: ../missing is left out: no folder ${join(home, 'missing')}`,
+    ]);
+  });
+
+  it("reads Claude Code's additionalDirectories from your settings, and a workspace's only once it is trusted", () => {
+    const user = {
+      path: join(home, '.claude', 'settings.json'),
+      scope: 'user' as const,
+      precedence: 1,
+    };
+    const project = {
+      path: join(ws, '.claude', 'settings.json'),
+      scope: 'workspace' as const,
+      precedence: 2,
+    };
+    mkdirSync(join(home, 'shared'));
+    const files = [
+      { ...project, data: { permissions: { additionalDirectories: ['../shared'] } } },
+      { ...user, data: { permissions: { additionalDirectories: ['~/lib', 7, '~/.ssh'] } } },
+    ];
+    const o = { workspace: ws, home, workbenchHome: join(home, '.workbench') };
+    expect(claudeWorkingDirs(files, { ...o, trusted: false })).toEqual({
+      dirs: [extra],
+      diagnostics: [
+        `${project.path}: permissions.additionalDirectories is not read until the workspace is trusted (\`workbench trust DIR\`)`,
+        `${user.path}: permissions.additionalDirectories: 7 is not a folder`,
+        `${user.path}: permissions.additionalDirectories: ~/.ssh is left out: ${join(home, '.ssh')} holds credentials, which stay out of reach`,
+      ],
+    });
+    expect(claudeWorkingDirs(files, { ...o, trusted: true }).dirs).toEqual([
+      join(home, 'shared'),
+      extra,
+    ]);
+  });
+});
+
+describe('an added working directory', () => {
+  it('is read and written as the workspace, never through a link out of it, and is not a file to write', async () => {
+    const workspace = await createWorkspace(ws, { extraRoots: [extra] });
+    mkdirSync(join(base, 'elsewhere'));
+    symlinkSync(join(base, 'elsewhere'), join(extra, 'out'));
+    expect(await workspace.resolve(join(extra, 'a.txt'), 'write')).toBe(join(extra, 'a.txt'));
+    expect(await workspace.resolve('../lib/a.txt', 'write')).toBe(join(extra, 'a.txt'));
+    await expect(workspace.resolve(join(extra, 'out', 'x'), 'write')).rejects.toBeInstanceOf(
+      PathOutsideWorkspaceError,
+    );
+    await expect(workspace.resolve(join(home, 'other.txt'), 'read')).rejects.toBeInstanceOf(
+      PathOutsideWorkspaceError,
+    );
+    const ctx = {
+      callId: 'c1',
+      workspace,
+      signal: new AbortController().signal,
+      state: { thread_id: 't', messages: [], todos: [], files: {} },
+    };
+    const written = await createWriteFileTool().execute(
+      { path: join(extra, 'note.md'), content: 'hi' },
+      ctx,
+    );
+    expect(JSON.parse(String(written))).toEqual({ path: join(extra, 'note.md'), bytes_written: 2 });
+    expect(await fs.readFile(join(extra, 'note.md'), 'utf8')).toBe('hi');
+    await expect(workspace.write(extra, 'x')).rejects.toThrow(`is a directory: ${extra}`);
+  });
+
+  it('is deleted in by commands without a person, but deleting it whole or writing its git hooks needs one', () => {
+    const policy = (command: string, extraRoots?: string[]) =>
+      commandPolicy(command, {
+        workspaceRoot: ws,
+        extraRoots,
+        home: '/home/tester',
+        sandboxed: false,
+      }).reasons;
+    expect(policy(`rm -rf ${extra}/build`)).toEqual([
+      `this command deletes ${extra}/build, outside the workspace`,
+    ]);
+    expect(policy(`rm -rf ${extra}/build`, [extra])).toEqual([]);
+    expect(policy(`rm -rf ${extra}`, [extra])).toEqual([
+      `this command deletes a whole working directory (${extra})`,
+    ]);
+    expect(policy(`cp hook.sh ${extra}/.git/hooks/pre-commit`, [extra]).join()).toMatch(
+      /touches \.git\/hooks\/pre-commit, which/,
+    );
+    const writeFile = createWriteFileTool();
+    const hook = { path: join(extra, '.git', 'hooks', 'pre-commit'), content: 'x' };
+    expect(alwaysAskReason(writeFile, hook, ws, { extraRoots: [extra] })).toMatch(/git/);
+    expect(
+      alwaysAskReason(writeFile, { path: join(extra, 'a.txt'), content: 'x' }, ws, {
+        extraRoots: [extra],
+      }),
+    ).toBeUndefined();
+  });
+
+  it('is writable in the sandbox, with its protected paths read-only or kept from being created', async () => {
+    mkdirSync(join(extra, '.git', 'hooks'), { recursive: true });
+    const policy = await resolveSandboxPolicy({
+      workspace: ws,
+      workRoots: [extra],
+      home,
+      workbenchHome: join(home, '.workbench'),
+      network: false,
+    });
+    expect(policy.writable).toEqual([extra]);
+    expect(policy.readOnly).toContain(join(extra, '.git', 'hooks'));
+    expect(policy.placeholders).toContain(join(extra, '.git', 'config'));
+    expect(policy.placeholders).toContain(join(extra, '.claude'));
+    expect(policy.protectedPaths).toContain(join(extra, '.workbench', 'hooks'));
+  });
+});
