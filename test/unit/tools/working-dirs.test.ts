@@ -181,4 +181,32 @@ describe('an added working directory', () => {
     expect(policy.placeholders).toContain(join(extra, '.claude'));
     expect(policy.protectedPaths).toContain(join(extra, '.workbench', 'hooks'));
   });
+
+  it('opens nothing in the sandbox once a command replaced it with a link, and no link ever opens the home folder', async () => {
+    const sub = join(extra, 'sub');
+    mkdirSync(sub);
+    const input = {
+      workspace: ws,
+      workRoots: [extra, sub],
+      home,
+      workbenchHome: join(home, '.workbench'),
+      network: false,
+    };
+    expect((await resolveSandboxPolicy(input)).writable).toEqual([extra, sub]);
+    // A command in `extra` swaps `sub` for a link to the home folder, or to a folder in it.
+    rmSync(sub, { recursive: true });
+    symlinkSync(home, sub);
+    expect((await resolveSandboxPolicy(input)).writable).toEqual([extra]);
+    rmSync(sub);
+    symlinkSync(ws, sub);
+    expect((await resolveSandboxPolicy(input)).writable).toEqual([extra]);
+    // The same link named by `sandbox.filesystem.allowWrite`: followed, but never to the home folder.
+    symlinkSync(home, join(extra, 'home-link'));
+    const allowed = await resolveSandboxPolicy({
+      ...input,
+      workRoots: [],
+      allowedWrite: [join(extra, 'home-link'), sub],
+    });
+    expect(allowed.writable).toEqual([ws]);
+  });
 });

@@ -140,14 +140,14 @@ async function existingReal(paths: readonly string[]): Promise<string[]> {
  */
 export async function resolveSandboxPolicy(input: SandboxPolicyInput): Promise<SandboxPolicy> {
   const ws = input.workspace;
-  const workRoots = [ws, ...(await existingReal(input.workRoots ?? []))];
+  const workRoots = [ws, ...(await unmoved(input.workRoots ?? []))];
   const protectedPaths = workRoots.flatMap((root) =>
     sandboxProtectedPaths().map((rel) => path.join(root, rel)),
   );
   const deniedWrite = input.deniedWrite ?? [];
   const secretPaths = HOME_SECRETS.map((rel) => path.join(input.home, rel));
   const secretRoots = await realRoots(secretPaths);
-  const [workbenchRoot] = await realRoots([input.workbenchHome]);
+  const [workbenchRoot, homeRoot] = await realRoots([input.workbenchHome, input.home]);
   const sockets = input.hostSockets ? [] : hostSocketPaths({ runtimeDirs: userRuntimeDirs() });
   const alwaysHidden = (p: string) =>
     inside(p, workbenchRoot!) ||
@@ -160,6 +160,8 @@ export async function resolveSandboxPolicy(input: SandboxPolicyInput): Promise<S
       !inside(p, '/proc') &&
       !inside(p, '/sys') &&
       !alwaysHidden(p) &&
+      // Never the home folder or above, even where a link now leads there from an opened path.
+      !inside(homeRoot!, p) &&
       !deniedWriteReal.some((d) => inside(p, d)),
   );
   const readOnly = new Set<string>();
@@ -242,6 +244,19 @@ export async function resolveSandboxPolicy(input: SandboxPolicyInput): Promise<S
     hiddenFiles: [...hiddenFiles].filter((p) => !hiddenAt(p)),
     readable: [...readable],
   };
+}
+
+/**
+ * The real paths of `paths` that still are where they were: a working directory replaced by a link
+ * since the run started (by a command writing the folder above it) opens nothing.
+ */
+async function unmoved(paths: readonly string[]): Promise<string[]> {
+  const out: string[] = [];
+  for (const p of paths) {
+    const { real, missing } = await resolveExisting(p);
+    if (missing === undefined && real === p) out.push(p);
+  }
+  return out;
 }
 
 /** The real locations of `paths` as far as they exist (a missing secret is still never opened). */
