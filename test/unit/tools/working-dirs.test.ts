@@ -207,6 +207,28 @@ describe('an added working directory', () => {
       workRoots: [],
       allowedWrite: [join(extra, 'home-link'), sub],
     });
-    expect(allowed.writable).toEqual([ws]);
+    expect(allowed.writable).toEqual([]);
+  });
+
+  it("opens no allowWrite path through a link a command could have planted in a writable place, and keeps the user's own links", async () => {
+    const input = { workspace: ws, home, workbenchHome: join(home, '.workbench'), network: false };
+    const target = join(base, 'elsewhere');
+    mkdirSync(target);
+    // `allowWrite: ["./build"]`: a command in the workspace replaced `build` by a link.
+    symlinkSync(target, join(ws, 'build'));
+    // `allowWrite: ["/…/cache"]`, a link of the user's own, outside any writable place.
+    symlinkSync(target, join(base, 'cache'));
+    const policy = await resolveSandboxPolicy({ ...input, allowedWrite: [join(ws, 'build')] });
+    expect(policy.writable).toEqual([]);
+    const own = await resolveSandboxPolicy({ ...input, allowedWrite: [join(base, 'cache')] });
+    expect(own.writable).toEqual([target]);
+    // Nor through one inside another entry.
+    mkdirSync(join(base, 'data'));
+    symlinkSync(target, join(base, 'data', 'out'));
+    const nested = await resolveSandboxPolicy({
+      ...input,
+      allowedWrite: [join(base, 'data'), join(base, 'data', 'out')],
+    });
+    expect(nested.writable).toEqual([join(base, 'data')]);
   });
 });

@@ -99,16 +99,22 @@ export interface SandboxPolicy {
 /** Links followed per path before giving up (as the kernel's ELOOP limit). */
 const MAX_LINKS = 40;
 
-/** The real location of `p` as far as it exists, following links, and its first missing part. */
-async function resolveExisting(p: string): Promise<{ real: string; missing?: string }> {
+/**
+ * The real location of `p` as far as it exists, following links, and its first missing part; the
+ * places of the links followed are pushed to `links`.
+ */
+async function resolveExisting(
+  p: string,
+  links: string[] = [],
+): Promise<{ real: string; missing?: string }> {
   const parts = path.resolve(p).split(path.sep).filter(Boolean);
   let real: string = path.sep;
-  let links = 0;
   while (parts.length > 0) {
     const next = path.join(real, parts.shift()!);
     const st = await fs.lstat(next).catch(() => undefined);
     if (!st) return { real: path.join(next, ...parts), missing: next };
-    if (st.isSymbolicLink() && links++ < MAX_LINKS) {
+    if (st.isSymbolicLink() && links.length < MAX_LINKS) {
+      links.push(next);
       const target = await fs.readlink(next);
       parts.unshift(...path.resolve(real, target).split(path.sep).filter(Boolean));
       real = path.sep;
@@ -154,7 +160,10 @@ export async function resolveSandboxPolicy(input: SandboxPolicyInput): Promise<S
     secretRoots.some((s) => inside(p, s)) ||
     sockets.some((s) => inside(p, s));
   const deniedWriteReal = await existingReal(deniedWrite);
-  const opened = [...workRoots.slice(1), ...(await existingReal(input.allowedWrite ?? []))].filter(
+  const opened = [
+    ...workRoots.slice(1),
+    ...(await allowedWrite(input.allowedWrite ?? [], workRoots)),
+  ].filter(
     (p) =>
       p !== path.sep &&
       !inside(p, '/proc') &&
@@ -244,6 +253,26 @@ export async function resolveSandboxPolicy(input: SandboxPolicyInput): Promise<S
     hiddenFiles: [...hiddenFiles].filter((p) => !hiddenAt(p)),
     readable: [...readable],
   };
+}
+
+/**
+ * The real paths of the `allowWrite` entries, links followed, except where a link on the way lies
+ * in a place commands write (the workspace, an added working directory, another entry): a command
+ * may have put it there to open its target, such as a folder in the home whose files run at login.
+ */
+async function allowedWrite(
+  paths: readonly string[],
+  workRoots: readonly string[],
+): Promise<string[]> {
+  const found: Array<{ real: string; links: string[] }> = [];
+  for (const p of paths) {
+    const links: string[] = [];
+    const { real, missing } = await resolveExisting(p, links);
+    if (missing === undefined) found.push({ real, links });
+  }
+  const writable = [...workRoots, ...found.map((f) => f.real)];
+  const planted = (link: string) => writable.some((w) => link !== w && inside(link, w));
+  return [...new Set(found.filter((f) => !f.links.some(planted)).map((f) => f.real))];
 }
 
 /**
