@@ -210,7 +210,7 @@ describe('an added working directory', () => {
     expect(allowed.writable).toEqual([]);
   });
 
-  it("opens no allowWrite path through a link a command could have planted in a writable place, and keeps the user's own links", async () => {
+  it("opens no allowWrite or allowRead path through a link a command could have planted in a writable place, and keeps the user's own links", async () => {
     const input = { workspace: ws, home, workbenchHome: join(home, '.workbench'), network: false };
     const target = join(base, 'elsewhere');
     mkdirSync(target);
@@ -230,5 +230,15 @@ describe('an added working directory', () => {
       allowedWrite: [join(base, 'data'), join(base, 'data', 'out')],
     });
     expect(nested.writable).toEqual([join(base, 'data')]);
+    // `allowRead: ["./docs"]` under a `denyRead` of the home: a planted link reopens nothing.
+    mkdirSync(join(home, 'private'));
+    symlinkSync(join(home, 'private'), join(ws, 'docs'));
+    const read = await resolveSandboxPolicy({
+      ...input,
+      deniedRead: [home],
+      allowedRead: [join(ws, 'docs')],
+    });
+    expect(read.reopened).toEqual([]);
+    expect(read.hiddenDirs).toContain(home);
   });
 });

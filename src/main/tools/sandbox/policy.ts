@@ -162,7 +162,9 @@ export async function resolveSandboxPolicy(input: SandboxPolicyInput): Promise<S
   const deniedWriteReal = await existingReal(deniedWrite);
   const opened = [
     ...workRoots.slice(1),
-    ...(await allowedWrite(input.allowedWrite ?? [], workRoots)),
+    ...(await notThroughPlantedLinks(input.allowedWrite ?? [], workRoots, {
+      entriesWritable: true,
+    })),
   ].filter(
     (p) =>
       p !== path.sep &&
@@ -192,7 +194,11 @@ export async function resolveSandboxPolicy(input: SandboxPolicyInput): Promise<S
     else if (inside(ws, real)) readOnly.add(ws);
   }
   const writable = new Set(opened.filter((p) => ![...readOnly].some((r) => inside(p, r))));
-  const reopenable = (await existingReal(input.allowedRead ?? [])).filter((p) => !alwaysHidden(p));
+  const reopenable = (
+    await notThroughPlantedLinks(input.allowedRead ?? [], [...workRoots, ...writable], {
+      entriesWritable: false,
+    })
+  ).filter((p) => !alwaysHidden(p));
   const hiddenDirs = new Set<string>();
   const hiddenFiles = new Set<string>();
   const alwaysHiddenPaths = new Set([...secretPaths, input.workbenchHome]);
@@ -256,13 +262,15 @@ export async function resolveSandboxPolicy(input: SandboxPolicyInput): Promise<S
 }
 
 /**
- * The real paths of the `allowWrite` entries, links followed, except where a link on the way lies
- * in a place commands write (the workspace, an added working directory, another entry): a command
- * may have put it there to open its target, such as a folder in the home whose files run at login.
+ * The real paths of `allowWrite` or `allowRead` entries, links followed, except where a link on the
+ * way lies in a place commands write (`writable`; for `allowWrite` also inside another entry): a
+ * command may have put it there to open its target, such as a folder in the home whose files run
+ * at login, or one a deny rule hides.
  */
-async function allowedWrite(
+async function notThroughPlantedLinks(
   paths: readonly string[],
-  workRoots: readonly string[],
+  writable: readonly string[],
+  o: { entriesWritable: boolean },
 ): Promise<string[]> {
   const found: Array<{ real: string; links: string[] }> = [];
   for (const p of paths) {
@@ -270,8 +278,8 @@ async function allowedWrite(
     const { real, missing } = await resolveExisting(p, links);
     if (missing === undefined) found.push({ real, links });
   }
-  const writable = [...workRoots, ...found.map((f) => f.real)];
-  const planted = (link: string) => writable.some((w) => link !== w && inside(link, w));
+  const places = [...writable, ...(o.entriesWritable ? found.map((f) => f.real) : [])];
+  const planted = (link: string) => places.some((w) => link !== w && inside(link, w));
   return [...new Set(found.filter((f) => !f.links.some(planted)).map((f) => f.real))];
 }
 
