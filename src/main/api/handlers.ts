@@ -6,6 +6,7 @@
 import { endpointInUse, withModelCheck } from './endpoint-in-use.ts';
 import { commandSandbox, describeCommandSandbox, detectSandbox, type SandboxAvailability } from '../tools/sandbox/index.ts';
 import { runSandboxSettings } from '../middleware/claude-sandbox-settings.ts';
+import { workspaceWorkingDirs } from '../middleware/claude-working-dirs.ts';
 import type { z } from 'zod';
 import type { StreamEvent, WorkbenchSettings } from '../../shared/types/index.ts';
 import { ARG_SCHEMAS, type ArgSchemas } from '../../shared/ipc/schemas.ts';
@@ -98,6 +99,12 @@ export function createHandlers(deps: HandlerDeps): InvokeHandlers {
     return describeCommandSandbox(commandSandbox(run, await sandboxAvailability));
   };
 
+  /** The current workspace's working directories besides it, when its settings name any. */
+  const workingDirs = async (): Promise<SettingsView['workingDirs']> => {
+    const found = await workspaceWorkingDirs({ workspace: current, workbenchHome: wb.home, trusted: wb.trust.isTrusted(current) });
+    return found.dirs.length || found.diagnostics.length ? { dirs: found.dirs, problems: found.diagnostics } : undefined;
+  };
+
   const settingsView = async (settings: WorkbenchSettings = wb.settings.get()): Promise<SettingsView> => ({
     settings,
     apiKeyConfigured: Boolean(deps.secrets.get()) || wb.credentials.hasApiKey(),
@@ -105,6 +112,7 @@ export function createHandlers(deps: HandlerDeps): InvokeHandlers {
     keyWarning: deps.secrets.warning?.(),
     envOverrides: deps.envOverrides,
     sandboxStatus: await sandboxStatus(settings),
+    workingDirs: await workingDirs(),
   });
 
   // The stored key goes only to the endpoint it was configured for: a new origin gets none, so

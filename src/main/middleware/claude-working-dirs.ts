@@ -4,8 +4,9 @@
  * rules; a workspace's files widen what the agent reaches, so they count once it is trusted. Relative
  * entries resolve against the workspace, as Claude Code resolves them against where it runs.
  */
+import { homedir } from 'node:os';
 import type { ReadSettingsFile } from '../user-hooks/claude-config.ts';
-import { parsedSettings } from '../user-hooks/claude-config.ts';
+import { parsedSettings, readClaudeSettingsFiles } from '../user-hooks/claude-config.ts';
 import { isRecord } from '../user-hooks/json-output.ts';
 import {
   checkWorkingDirs,
@@ -47,4 +48,17 @@ export function claudeWorkingDirs(
   }
   const checked: WorkingDirs = checkWorkingDirs(requests, o);
   return { dirs: checked.dirs, diagnostics: [...diagnostics, ...checked.refused] };
+}
+
+/**
+ * The working directories the settings add to runs in `workspace`, for the Settings panel before
+ * any run. `workbenchHome` is $WORKBENCH_HOME. Contract: never throws.
+ */
+export async function workspaceWorkingDirs(o: {
+  workspace: string;
+  workbenchHome: string;
+  trusted: boolean;
+}): Promise<{ dirs: string[]; diagnostics: string[] }> {
+  const files = await readClaudeSettingsFiles(o.workspace, o.workbenchHome);
+  return claudeWorkingDirs(files, { ...o, home: homedir() });
 }

@@ -55,6 +55,11 @@ export interface SettingsView {
   envOverrides?: { baseURL?: string; model?: string };
   /** How commands run under these settings on this machine, e.g. `sandboxed (bubblewrap, no network)`. */
   sandboxStatus?: string;
+  /**
+   * Folders the agent works in besides the workspace (Claude Code's `additionalDirectories`), and
+   * why any named there are left out; absent when the settings name none.
+   */
+  workingDirs?: { dirs: string[]; problems: string[] };
 }
 
 export interface ProviderPresetView {

@@ -172,3 +172,34 @@ describe("the Settings panel's Commands line", () => {
     },
   );
 });
+
+describe("the Settings panel's working directories", () => {
+  it("lists the folders Claude Code's additionalDirectories add to the current workspace, with those left out and why", async () => {
+    const base = realpathSync(mkdtempSync(join(tmpdir(), 'wb-settings-dirs-')));
+    const claudeDir = join(base, 'dot-claude');
+    for (const dir of [claudeDir, join(base, 'ws'), join(base, 'lib')]) mkdirSync(dir);
+    const restore = isolateClaudeSettings(claudeDir, join(base, 'managed-settings.json'));
+    try {
+      const h = createHandlers({
+        workbench: createStubWorkbench(join(base, 'ws'), join(base, 'home')),
+        mode: 'serve',
+        version: '1',
+        secrets: secrets(),
+      });
+      const view = async () =>
+        ((await dispatch(h, 'settings.get', {})) as { value: { workingDirs?: unknown } }).value.workingDirs;
+      expect(await view()).toBeUndefined();
+      const file = join(claudeDir, 'settings.json');
+      writeFileSync(file, JSON.stringify({ permissions: { additionalDirectories: ['../lib', '~'] } }));
+      expect(await view()).toEqual({
+        dirs: [join(base, 'lib')],
+        problems: [
+          `${file}: permissions.additionalDirectories: ~ is left out: it holds your home folder, whose credentials stay out of reach; name the folders inside it instead`,
+        ],
+      });
+    } finally {
+      restore();
+      rmSync(base, { recursive: true, force: true });
+    }
+  });
+});

@@ -242,6 +242,20 @@ export function SettingsPanel() {
           Commands: {view.sandboxStatus}
         </p>
       )}
+      {view?.workingDirs && (
+        <div data-testid="working-dirs">
+          {view.workingDirs.dirs.length > 0 && (
+            <p>
+              Also works in (Claude Code&apos;s additionalDirectories): {view.workingDirs.dirs.join(', ')}
+            </p>
+          )}
+          {view.workingDirs.problems.map((problem) => (
+            <p key={problem} className="warning">
+              {problem}
+            </p>
+          ))}
+        </div>
+      )}
       <label>
         Theme
         <select value={theme} onChange={(e) => void onTheme(e.target.value as WorkbenchSettings['theme'])} data-testid="settings-theme">
