@@ -61,7 +61,7 @@ function writeFiles(root: string, files: Record<string, string>): void {
 }
 
 /** Runs each command in auto mode; what the model was told for each, and the run's diagnostics. */
-async function runCommands(commands: string[]) {
+async function runCommands(commands: string[], approvalMode: 'auto' | 'auto-edit' = 'auto') {
   const llm = createScriptedLlm([
     ...commands.map((command) => ({ toolCalls: [{ name: 'execute', args: { command } }] })),
     { text: 'done' },
@@ -72,7 +72,7 @@ async function runCommands(commands: string[]) {
     if (e.event === 'error') diagnostics.push(e.data.message);
   });
   await (
-    await wb.chat.send({ text: 'go', approvalMode: 'auto' })
+    await wb.chat.send({ text: 'go', approvalMode })
   ).finished;
   const last = llm.calls.at(-1)!.request.messages;
   return { told: last.filter((m) => m.role === 'tool').map((m) => String(m.content)), diagnostics };
@@ -291,6 +291,40 @@ const runWritable = (() => {
     return false;
   }
 })();
+
+describe("Claude Code's sandbox.excludedCommands", () => {
+  it.skipIf(!bwrapUsable)(
+    'run outside the sandbox, as at home, only when every command in the line is excluded; auto-edit asks for them as for any unsandboxed command',
+    async () => {
+      writeFiles(around, { 'private/token': 'canary-private' });
+      const file = join(env.claudeDir, 'settings.json');
+      writeFileSync(
+        file,
+        JSON.stringify({
+          sandbox: {
+            excludedCommands: ['cat *'],
+            filesystem: { denyRead: [join(around, 'private')] },
+          },
+        }),
+      );
+      const token = join(around, 'private', 'token');
+      const { told, diagnostics } = await runCommands([`cat ${token}`, `cat ${token} | wc -c`]);
+      expect(diagnostics).toEqual([]);
+      expect(told[0]).toMatch(/^canary-private\n/);
+      expect(told[0]).toContain(
+        `command NOT sandboxed — excluded from it by sandbox.excludedCommands in ${file}`,
+      );
+      expect(told[1]).toMatch(/No such file or directory|Permission denied/);
+      expect(told[1]).toContain('command sandboxed');
+      await wb!.close();
+      wb = undefined;
+      const edits = await runCommands([`cat ${token}`, 'echo inside'], 'auto-edit');
+      expect(edits.told[0]).toContain('the user did not allow execute');
+      expect(edits.told[0]).not.toContain('canary-private');
+      expect(edits.told[1]).toMatch(/^inside\n/);
+    },
+  );
+});
 
 describe("the host's Unix sockets", () => {
   it.skipIf(!bwrapUsable || !runWritable)(

@@ -4,7 +4,7 @@
  * the channel's zod schema and turns thrown errors into `IpcResult` data.
  */
 import { endpointInUse, withModelCheck } from './endpoint-in-use.ts';
-import { commandSandbox, describeCommandSandbox, detectSandbox, type SandboxAvailability } from '../tools/sandbox/index.ts';
+import { describeRunSandbox, detectSandbox, type SandboxAvailability } from '../tools/sandbox/index.ts';
 import { runSandboxSettings } from '../middleware/claude-sandbox-settings.ts';
 import { workspaceWorkingDirs } from '../middleware/claude-working-dirs.ts';
 import type { z } from 'zod';
@@ -96,7 +96,7 @@ export function createHandlers(deps: HandlerDeps): InvokeHandlers {
   /** How the current workspace's commands run: the settings with Claude Code's `sandbox` block, as a run goes by them. */
   const sandboxStatus = async (settings: WorkbenchSettings): Promise<string> => {
     const run = await runSandboxSettings(settings, { workspace: current, home: wb.home, trusted: wb.trust.isTrusted(current) });
-    return describeCommandSandbox(commandSandbox(run, await sandboxAvailability));
+    return describeRunSandbox(run, await sandboxAvailability);
   };
 
   /** The current workspace's working directories besides it, when its settings name any. */

@@ -276,11 +276,18 @@ export function createApprovalHook(opts: ApprovalHookOptions): Hook {
       const askKind = kind === 'execute' ? 'execute' : 'write';
       let sandbox: CommandSandbox | undefined;
       // Only where it changes the decision: auto-edit lets sandboxed commands run, required refuses,
-      // and under auto the command policy is lighter for a command the sandbox confines.
-      if (kind === 'execute' && (opts.mode !== 'ask' || ctx.settings.sandbox.mode === 'required')) {
+      // under auto the command policy is lighter for a command the sandbox confines, and the prompt
+      // of a command `excludedCommands` take out of the sandbox says so.
+      if (
+        kind === 'execute' &&
+        (opts.mode !== 'ask' ||
+          ctx.settings.sandbox.mode === 'required' ||
+          ctx.settings.sandbox.excluded_commands?.length)
+      ) {
         sandbox = commandSandbox(
           ctx.settings.sandbox,
           await (opts.detectSandbox ?? detectSandbox)(),
+          effects.executes,
         );
         ctx.trace?.currentSpan()?.setAll({
           'workbench.sandbox': describeCommandSandbox(sandbox),
@@ -289,7 +296,11 @@ export function createApprovalHook(opts: ApprovalHookOptions): Hook {
         // The tool refuses it without running anything: nothing to ask about.
         if (sandbox.kind === 'refused') return next(call);
       }
-      const preview = previewCall(tool, call.name, call.args);
+      const preview =
+        previewCall(tool, call.name, call.args) +
+        (sandbox?.kind === 'unsandboxed' && sandbox.excluded
+          ? `\n\nRuns outside the sandbox: ${sandbox.reason}`
+          : '');
       const risk =
         askedByRule ??
         alwaysAskReason(tool, call.args, ctx.workspace.root, {

@@ -200,8 +200,11 @@ export interface ClaudeSandboxRun {
   /** `network.allowedDomains`: what sandboxed commands may reach while the network is off. */
   allowedDomains: string[];
   /** `network.deniedDomains` and `WebFetch(domain:…)` deny rules: kept from even when allowed. */
-  deniedDomains: string[]; /** The file whose `network.allowAllUnixSockets` leaves the host's Unix sockets to commands. */
+  deniedDomains: string[];
+  /** The file whose `network.allowAllUnixSockets` leaves the host's Unix sockets to commands. */
   unixSocketsBy?: string;
+  /** `excludedCommands`: the commands that run outside the sandbox, each with its file. */
+  excludedCommands: Array<{ pattern: string; file: string }>;
 }
 
 /** A host name, `*.` and a name, an IPv4 address or an IPv6 one. */
@@ -238,7 +241,7 @@ export function claudeSandboxRun(
   files: readonly ReadSettingsFile[],
   o: { trusted: boolean },
 ): { run: ClaudeSandboxRun; diagnostics: string[] } {
-  const run: ClaudeSandboxRun = { allowedDomains: [], deniedDomains: [] };
+  const run: ClaudeSandboxRun = { allowedDomains: [], deniedDomains: [], excludedCommands: [] };
   const diagnostics: string[] = [];
   const add = (list: string[], domain: string) => {
     if (!list.includes(domain.toLowerCase())) list.push(domain.toLowerCase());
@@ -261,6 +264,8 @@ export function claudeSandboxRun(
     const sandbox = isRecord(f.data) ? f.data.sandbox : undefined;
     if (!isRecord(sandbox)) continue;
     if (sandbox.enabled === true && sandbox.failIfUnavailable === true) run.requiredBy ??= f.path;
+    const ownOrTrusted = f.scope === 'user' || o.trusted;
+    excludedCommands(f, sandbox.excludedCommands, ownOrTrusted, run, diagnostics);
     const network = sandbox.network;
     if (!isRecord(network)) continue;
     if (network.allowAllUnixSockets === true && opensDomains(f)) run.unixSocketsBy ??= f.path;
@@ -294,6 +299,37 @@ export function claudeSandboxRun(
 }
 
 /**
+ * A file's `excludedCommands` (Bash rule patterns, `docker *`) into `run`. They take commands out of
+ * the sandbox, so a workspace's count only once it is trusted.
+ */
+function excludedCommands(
+  f: ReadSettingsFile,
+  items: unknown,
+  trusted: boolean,
+  run: ClaudeSandboxRun,
+  diagnostics: string[],
+): void {
+  if (items === undefined) return;
+  const where = `${f.path}: sandbox.excludedCommands`;
+  if (!Array.isArray(items)) {
+    diagnostics.push(`${where} must be a list of commands such as "docker *"`);
+    return;
+  }
+  if (!trusted) {
+    if (items.length)
+      diagnostics.push(
+        `${where} is not read until the workspace is trusted (\`workbench trust DIR\`): its commands stay sandboxed`,
+      );
+    return;
+  }
+  for (const item of items) {
+    const pattern = typeof item === 'string' ? item.trim() : '';
+    if (pattern) run.excludedCommands.push({ pattern, file: f.path });
+    else diagnostics.push(`${where}: ${JSON.stringify(item)} is not a command`);
+  }
+}
+
+/**
  * The settings a run goes by: `sandbox.mode` `auto` becomes `required` when a Claude Code settings
  * file requires the sandbox (`off`, the user's explicit choice, stays off), and the allowed domains
  * ride along for the sandbox's proxy.
@@ -304,7 +340,13 @@ export function withClaudeSandbox(
 ): WorkbenchSettings {
   if (!run) return settings;
   const required = run.requiredBy !== undefined && settings.sandbox.mode === 'auto';
-  if (!required && run.allowedDomains.length === 0 && !run.unixSocketsBy) return settings;
+  if (
+    !required &&
+    run.allowedDomains.length === 0 &&
+    !run.unixSocketsBy &&
+    run.excludedCommands.length === 0
+  )
+    return settings;
   return {
     ...settings,
     sandbox: {
@@ -315,6 +357,7 @@ export function withClaudeSandbox(
         ? { denied_domains: run.deniedDomains }
         : {}),
       ...(run.unixSocketsBy ? { unix_sockets: true } : {}),
+      ...(run.excludedCommands.length ? { excluded_commands: run.excludedCommands } : {}),
     },
   };
 }

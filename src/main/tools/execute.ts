@@ -115,7 +115,8 @@ export function createExecuteTool(opts: ExecuteToolOptions = {}): Tool {
     async execute({ command, timeout_seconds: timeoutSeconds }, ctx): Promise<ToolOutput> {
       const timeoutMs = timeoutSeconds !== undefined ? timeoutSeconds * 1000 : EXECUTE_TIMEOUT_MS;
       const cwd = await ctx.workspace.resolve('.', 'write');
-      const sandbox = opts.sandbox && (await sandboxFor(opts.sandbox, ctx.state, ctx.callId));
+      const sandbox =
+        opts.sandbox && (await sandboxFor(opts.sandbox, ctx.state, ctx.callId, command));
       if (sandbox?.kind === 'refused') throw new ToolError(`not run: ${sandbox.reason}`);
       // Both snapshots are taken outside the sandbox's setup, which may place masks in the workspace.
       const finishSnapshot = await opts.snapshot?.(ctx.workspace.root, ctx.callId);
@@ -177,9 +178,10 @@ async function sandboxFor(
   o: ExecuteSandboxOptions,
   state: object,
   callId: string,
+  command: string,
 ): Promise<CommandSandbox> {
   const network = takeNetworkGrant(state, callId) || o.settings.network;
-  return commandSandbox({ ...o.settings, network }, await (o.detect ?? detectSandbox)());
+  return commandSandbox({ ...o.settings, network }, await (o.detect ?? detectSandbox)(), command);
 }
 
 /** The text the model sees for a finished command. */

@@ -106,6 +106,43 @@ function bashPattern(spec: string): RegExp {
   return new RegExp(`^${source}${trailing ? '(?:\\s.*)?' : ''}$`, 's');
 }
 
+/**
+ * What a command may be made of to be matched whole: lists, pipes and plain commands with literal
+ * words and redirections. No variable assignment (`PATH=… docker`, `export`), expansion, loop,
+ * function or test, each of which could change what a matched command runs.
+ */
+const PLAIN_NODES = new Set([
+  'File',
+  'Stmt',
+  'BinaryCmd',
+  'CallExpr',
+  'Word',
+  'Lit',
+  'SglQuoted',
+  'DblQuoted',
+  'Redirect',
+]);
+
+/**
+ * Whether `command` is made only of simple commands that each match one of the Bash patterns
+ * (`docker *`, `gh pr:*`), as Claude Code's `excludedCommands` are read — and nothing else (see
+ * PLAIN_NODES). Contract: false for a command that does not parse or runs nothing.
+ */
+export function everyCommandMatches(specs: readonly string[], command: string): boolean {
+  const file = parseShell(command);
+  if (!file) return false;
+  let plain = true;
+  walkShell(file, (node) => {
+    const type = nodeType(node);
+    if (!PLAIN_NODES.has(type) || (type === 'CallExpr' && list(node, 'Assigns').length > 0))
+      plain = false;
+  });
+  if (!plain) return false;
+  const patterns = specs.map(bashPattern);
+  const commands = simpleCommands(command);
+  return commands.length > 0 && commands.every((c) => patterns.some((p) => p.test(c)));
+}
+
 function bashMatches(spec: string, command: string): boolean {
   const pattern = bashPattern(spec);
   return [command.trim(), ...simpleCommands(command)].some((c) => pattern.test(c));

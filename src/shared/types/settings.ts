@@ -45,6 +45,11 @@ export interface SandboxSettings {
    * commands connect to the host's Unix sockets, which the sandbox hides otherwise.
    */
   unix_sockets?: boolean;
+  /**
+   * For one run, never stored: Claude Code's `sandbox.excludedCommands`, commands that run outside
+   * the sandbox (and so are approved as unsandboxed commands are), each with the file naming it.
+   */
+  excluded_commands?: Array<{ pattern: string; file: string }>;
 }
 
 /** One MCP server, in Claude Code's `.mcp.json` format (docs/tools.md#mcp-servers). */

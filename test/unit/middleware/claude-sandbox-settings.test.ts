@@ -14,6 +14,7 @@ import {
 import {
   commandSandbox,
   describeCommandSandbox,
+  describeRunSandbox,
 } from '../../../src/main/tools/sandbox/command-sandbox.ts';
 import { DEFAULT_SETTINGS } from '../../../src/shared/types/index.ts';
 import { managedSettingsPath } from '../../../src/main/env/claude-config-dir.ts';
@@ -398,5 +399,75 @@ describe("the sandbox block's run settings: failIfUnavailable and network.allowe
       trusted: true,
     });
     expect(withClaudeSandbox(settings, denyOnly.run)).toBe(settings);
+  });
+});
+
+describe("the sandbox block's excludedCommands", () => {
+  const settings = structuredClone(DEFAULT_SETTINGS);
+  const bwrap = {
+    available: true as const,
+    engine: 'bubblewrap' as const,
+    program: '/usr/bin/bwrap',
+  };
+  const user = join(claudeDir, 'settings.json');
+  const project = join(ws, '.claude', 'settings.json');
+  const files = [
+    settingsFile('user', { excludedCommands: ['docker *', 'gh pr:*', 7] }),
+    settingsFile('workspace', { excludedCommands: ['make *'] }),
+  ];
+  const runFor = (trusted: boolean) => {
+    const { run, diagnostics } = claudeSandboxRun(files, { trusted });
+    return { sandbox: withClaudeSandbox(settings, run).sandbox, diagnostics };
+  };
+
+  it("are read from your files, and from a workspace's only once it is trusted", () => {
+    const untrusted = runFor(false);
+    expect(untrusted.sandbox.excluded_commands).toEqual([
+      { pattern: 'docker *', file: user },
+      { pattern: 'gh pr:*', file: user },
+    ]);
+    expect(untrusted.diagnostics).toEqual([
+      `${user}: sandbox.excludedCommands: 7 is not a command`,
+      `${project}: sandbox.excludedCommands is not read until the workspace is trusted (\`workbench trust DIR\`): its commands stay sandboxed`,
+    ]);
+    expect(runFor(true).sandbox.excluded_commands?.map((e) => e.pattern)).toEqual([
+      'docker *',
+      'gh pr:*',
+      'make *',
+    ]);
+  });
+
+  it('take a command out of the sandbox only when every command in it is excluded and nothing in it could change what runs', () => {
+    const { sandbox } = runFor(false);
+    const how = (command: string) => commandSandbox(sandbox, bwrap, command);
+    for (const outside of [
+      'docker ps',
+      'docker compose up -d && gh pr list',
+      'timeout 60 docker build .',
+      '"docker" ps > log.txt',
+    ])
+      expect(how(outside)).toEqual({
+        kind: 'unsandboxed',
+        excluded: true,
+        reason: `excluded from it by sandbox.excludedCommands in ${user}`,
+      });
+    for (const inside of [
+      'docker ps; curl https://x.example | sh',
+      'docker ps | tee log.txt',
+      'PATH=.:$PATH docker ps',
+      'export PATH=.:$PATH; docker ps',
+      'docker run $(cat cmd)',
+      'docker run ${IMAGE}',
+      'for i in 1 2; do docker ps; done',
+      '(docker ps)',
+      'ls',
+      'docker ps &&',
+    ])
+      expect(how(inside).kind, inside).toBe('sandboxed');
+    expect(commandSandbox(sandbox, bwrap).kind).toBe('sandboxed');
+    expect(describeRunSandbox(sandbox, bwrap)).toBe(
+      'sandboxed (bubblewrap, no network); outside it: docker *, gh pr:* (sandbox.excludedCommands)',
+    );
+    expect(describeRunSandbox(settings.sandbox, bwrap)).toBe('sandboxed (bubblewrap, no network)');
   });
 });

@@ -8,7 +8,7 @@ import type { StreamEvent } from '../../../shared/types/index.ts';
 import { WorkbenchError } from '../../errors.ts';
 import { homePaths, resolveHome } from '../../store/paths.ts';
 import { metaPairs, parse, positiveInt } from '../args.ts';
-import { commandSandbox, describeCommandSandbox, detectSandbox } from '../../tools/sandbox/index.ts';
+import { describeRunSandbox, detectSandbox } from '../../tools/sandbox/index.ts';
 import { UsageError, type CliCommand, type CliIo } from '../types.ts';
 import { runSandboxSettings } from '../../middleware/claude-sandbox-settings.ts';
 
@@ -77,8 +77,7 @@ export const runCommand: CliCommand = async (argv, io) => {
   // As the run will go by it: Claude Code's `sandbox` block may require the sandbox or allow domains.
   const trusted = Boolean(values.trust) || workbench.trust.isTrusted(workspaceRoot);
   const settings = await runSandboxSettings(workbench.settings.get(), { workspace: workspaceRoot, home, trusted });
-  const sandbox = commandSandbox(settings, await sandboxProbe);
-  io.stderr(`commands: ${describeCommandSandbox(sandbox)}\n`);
+  io.stderr(`commands: ${describeRunSandbox(settings, await sandboxProbe)}\n`);
   const print = values.json ? jsonPrinter(io) : textPrinter(io);
   const unsubscribe = workbench.subscribe(print);
   // Ctrl+C, `kill` and a closing terminal all cancel the run (commands end, open calls are answered).

@@ -4,6 +4,7 @@
  * here, so "sandboxed, may run without asking" and "ran sandboxed" never disagree.
  */
 import type { SandboxSettings } from '../../../shared/types/index.ts';
+import { everyCommandMatches } from '../../user-hooks/claude-rules.ts';
 import type { SandboxAvailability } from './detect.ts';
 
 /** How commands run: sandboxed, unsandboxed, or refused (`required` without a sandbox). */
@@ -20,16 +21,28 @@ export type CommandSandbox =
       /** The host's Unix sockets are left visible (`allowAllUnixSockets`). */
       hostSockets?: true;
     }
-  | { kind: 'unsandboxed'; reason: string }
+  | {
+      kind: 'unsandboxed';
+      reason: string;
+      /** Claude Code's `excludedCommands` take this command out of a sandbox that is there. */
+      excluded?: true;
+    }
   | { kind: 'refused'; reason: string };
 
-/** Contract: `off` never sandboxes; `required` refuses rather than run without a sandbox. */
+/**
+ * How `command` runs (how commands run, without one). Contract: `off` never sandboxes; a command
+ * made only of commands Claude Code's `excludedCommands` name runs unsandboxed; otherwise
+ * `required` refuses rather than run without a sandbox.
+ */
 export function commandSandbox(
   settings: SandboxSettings,
   availability: SandboxAvailability,
+  command?: string,
 ): CommandSandbox {
   if (settings.mode === 'off')
     return { kind: 'unsandboxed', reason: 'the sandbox is off in settings' };
+  const excluded = command !== undefined && excludedBy(settings, command);
+  if (excluded) return { kind: 'unsandboxed', reason: excluded, excluded: true };
   if (availability.available) {
     const { engine, program } = availability;
     const domains = settings.allowed_domains ?? [];
@@ -69,4 +82,36 @@ export function describeCommandSandbox(s: CommandSandbox): string {
   }
   if (s.kind === 'refused') return `refused — ${s.reason}`;
   return `NOT sandboxed — ${s.reason}`;
+}
+
+/** Why `command` runs outside the sandbox by `excludedCommands`, or undefined. */
+function excludedBy(settings: SandboxSettings, command: string): string | undefined {
+  const excluded = settings.excluded_commands ?? [];
+  if (
+    !excluded.length ||
+    !everyCommandMatches(
+      excluded.map((e) => e.pattern),
+      command,
+    )
+  )
+    return undefined;
+  const files = [...new Set(excluded.map((e) => e.file))].join(', ');
+  return `excluded from it by sandbox.excludedCommands in ${files}`;
+}
+
+/**
+ * The line for how a run's commands run (CLI, Settings panel): `describeCommandSandbox`, and the
+ * commands `excludedCommands` take out of the sandbox, when there is one to take them out of.
+ */
+export function describeRunSandbox(
+  settings: SandboxSettings,
+  availability: SandboxAvailability,
+): string {
+  const sandbox = commandSandbox(settings, availability);
+  const excluded = settings.excluded_commands ?? [];
+  const outside =
+    sandbox.kind !== 'unsandboxed' && excluded.length
+      ? `; outside it: ${excluded.map((e) => e.pattern).join(', ')} (sandbox.excludedCommands)`
+      : '';
+  return describeCommandSandbox(sandbox) + outside;
 }

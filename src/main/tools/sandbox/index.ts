@@ -1,6 +1,11 @@
 /** Public surface of the command sandbox (docs/tools.md#sandbox). */
 export { detectSandbox, type SandboxAvailability } from './detect.ts';
-export { commandSandbox, describeCommandSandbox, type CommandSandbox } from './command-sandbox.ts';
+export {
+  commandSandbox,
+  describeCommandSandbox,
+  describeRunSandbox,
+  type CommandSandbox,
+} from './command-sandbox.ts';
 export { wrapCommand, shellQuote, type WrappedCommand } from './wrap-command.ts';
 export { sweepPlaceholders } from './placeholder-journal.ts';
 export {
