@@ -13,13 +13,44 @@ export interface ProtectedPath {
   readonly ask?: false;
   /** False when the sandbox leaves it writable (commands such as `git commit` must write `.git`). */
   readonly sandbox?: false;
+  /**
+   * False when the sandbox keeps it read-only only where it exists: no placeholder is made for it
+   * (an empty file at `.vscode` during every command would disturb the editor watching it), since
+   * creating it does nothing by itself.
+   */
+  readonly placeholder?: false;
+  /** Also protected at any depth (a nested repository's `.git/hooks`, a package's `.husky`), for the tools. */
+  readonly anyDepth?: true;
 }
+
+const SHELL_STARTUP = 'is a shell startup file (it runs in every new shell)';
 
 /** Contract: every entry covers its whole subtree; matching is case-insensitive. */
 export const PROTECTED_PATHS: readonly ProtectedPath[] = [
-  { path: '.git', why: 'is inside .git (git hooks and config run code)', sandbox: false },
-  { path: '.git/hooks', why: 'is inside .git (git hooks and config run code)' },
-  { path: '.git/config', why: 'is inside .git (git hooks and config run code)' },
+  {
+    path: '.git',
+    why: 'is inside .git (git hooks and config run code)',
+    sandbox: false,
+    anyDepth: true,
+  },
+  { path: '.git/hooks', why: 'is inside .git (git hooks and config run code)', anyDepth: true },
+  { path: '.git/config', why: 'is inside .git (git hooks and config run code)', anyDepth: true },
+  {
+    path: '.husky',
+    why: 'is a git hooks folder (husky points git at it)',
+    placeholder: false,
+    anyDepth: true,
+  },
+  {
+    path: '.vscode',
+    why: 'is editor configuration (its tasks and settings can run programs)',
+    placeholder: false,
+  },
+  {
+    path: '.idea',
+    why: 'is editor configuration (its run configurations run programs)',
+    placeholder: false,
+  },
   { path: '.workbench', why: 'is workbench configuration', ask: false },
   { path: '.workbench/hooks', why: 'is a workbench hook (hooks run as programs)' },
   { path: '.workbench/settings.json', why: 'is workbench configuration' },
@@ -37,6 +68,19 @@ export const PROTECTED_PATHS: readonly ProtectedPath[] = [
     path: '.claude.json',
     why: 'is Claude Code MCP server configuration (servers run as programs)',
   },
+  // The home folder's own, when the workspace is the home folder.
+  { path: '.gitconfig', why: 'is git configuration (it can run programs)', placeholder: false },
+  ...[
+    '.bashrc',
+    '.bash_profile',
+    '.bash_login',
+    '.bash_logout',
+    '.profile',
+    '.zshrc',
+    '.zshenv',
+    '.zprofile',
+    '.zlogin',
+  ].map((path) => ({ path, why: SHELL_STARTUP, placeholder: false as const })),
 ];
 
 /** What makes workspace-relative `rel` protected ("is inside .git …"), or undefined. */
@@ -45,6 +89,7 @@ export function protectedPathWhy(rel: string): string | undefined {
   for (const p of PROTECTED_PATHS) {
     if (p.ask === false) continue;
     if (lower === p.path || lower.startsWith(`${p.path}/`)) return p.why;
+    if (p.anyDepth && (lower.endsWith(`/${p.path}`) || lower.includes(`/${p.path}/`))) return p.why;
   }
   return undefined;
 }
@@ -55,7 +100,13 @@ export function protectedPathReason(rel: string): string | undefined {
   return why && `${rel} ${why}`;
 }
 
-/** The paths the sandbox binds read-only, relative to the workspace root. */
-export function sandboxProtectedPaths(): string[] {
-  return PROTECTED_PATHS.filter((p) => p.sandbox !== false).map((p) => p.path);
+/**
+ * The paths the sandbox binds read-only, relative to the workspace root, and whether a missing one
+ * gets a placeholder so it cannot be created.
+ */
+export function sandboxProtectedPaths(): Array<{ path: string; placeholder: boolean }> {
+  return PROTECTED_PATHS.filter((p) => p.sandbox !== false).map((p) => ({
+    path: p.path,
+    placeholder: p.placeholder !== false,
+  }));
 }

@@ -83,6 +83,23 @@ describe.skipIf(!bwrapUsable)(title, () => {
     expect(ok.text).toMatch(/^x\n/);
   });
 
+  it("cannot change existing husky hooks, editor tasks or a home folder's shell startup files, and leaves no mount point where there are none", async () => {
+    await fs.mkdir(path.join(t.root, '.husky'));
+    await fs.writeFile(path.join(t.root, '.husky', 'pre-commit'), 'npm test\n');
+    await fs.mkdir(path.join(t.root, '.vscode'));
+    await fs.writeFile(path.join(t.root, '.bashrc'), '# mine\n');
+    await exec(
+      'echo evil >> .husky/pre-commit; echo \'{"tasks":[]}\' > .vscode/tasks.json; echo evil >> .bashrc',
+    );
+    expect(await fs.readFile(path.join(t.root, '.husky', 'pre-commit'), 'utf8')).toBe('npm test\n');
+    expect(await fs.readdir(path.join(t.root, '.vscode'))).toEqual([]);
+    expect(await fs.readFile(path.join(t.root, '.bashrc'), 'utf8')).toBe('# mine\n');
+    // Where there is no .idea, the command sees none (no empty file in its place) and may make one.
+    const r = await exec('ls -a; mkdir .idea && echo made');
+    expect(r.text).not.toMatch(/^\.idea$/m);
+    expect(r.text).toMatch(/^made$/m);
+  });
+
   it('cannot create files in an existing .workbench folder', async () => {
     await fs.mkdir(path.join(t.root, '.workbench'));
     const r = await exec('echo evil > .workbench/settings.json; echo tried');

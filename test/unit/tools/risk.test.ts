@@ -52,6 +52,20 @@ describe('calls that always need a person', () => {
     expect(write('../outside/.git/config')).toBeUndefined();
   });
 
+  it("protects, as Claude Code does, husky's hooks, editor configuration and shell startup files, and a nested repository's git hooks", () => {
+    expect(write('.husky/pre-commit')).toMatch(/^\.husky\/pre-commit is a git hooks folder/);
+    expect(write('packages/web/.husky/pre-push')).toMatch(/git hooks folder/);
+    expect(write('vendor/lib/.git/hooks/post-checkout')).toMatch(/inside \.git/);
+    expect(write('.vscode/tasks.json')).toMatch(/editor configuration \(its tasks and settings can run programs\)/);
+    expect(write('.idea/workspace.xml')).toMatch(/editor configuration/);
+    expect(write('.bashrc')).toMatch(/shell startup file/);
+    expect(write('.zshenv')).toMatch(/shell startup file/);
+    expect(write('.gitconfig')).toMatch(/git configuration/);
+    expect(write('.github/workflows/ci.yml')).toBeUndefined();
+    expect(write('docs/.gitkeep')).toBeUndefined();
+    expect(write('src/vscode/settings.json')).toBeUndefined();
+  });
+
   it('asks even in auto mode without a sandbox, and refuses when nobody can answer', async () => {
     const noSandbox = async () => ({ available: false as const, reason: 'bwrap not found' });
     for (const interactive of [false, true]) {

@@ -182,6 +182,22 @@ describe('an added working directory', () => {
     expect(policy.protectedPaths).toContain(join(extra, '.workbench', 'hooks'));
   });
 
+  it('keeps existing editor configuration read-only without placing a mount point where there is none', async () => {
+    mkdirSync(join(extra, '.vscode'));
+    const policy = await resolveSandboxPolicy({
+      workspace: ws,
+      workRoots: [extra],
+      home,
+      workbenchHome: join(home, '.workbench'),
+      network: false,
+    });
+    expect(policy.readOnly).toContain(join(extra, '.vscode'));
+    expect(policy.placeholders).not.toContain(join(ws, '.vscode'));
+    expect(policy.placeholders).not.toContain(join(ws, '.husky'));
+    expect(policy.placeholders).toContain(join(ws, '.claude'));
+    expect(policy.protectedPaths).toContain(join(ws, '.vscode'));
+  });
+
   it('opens nothing in the sandbox once a command replaced it with a link, and no link ever opens the home folder', async () => {
     const sub = join(extra, 'sub');
     mkdirSync(sub);

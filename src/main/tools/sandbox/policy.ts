@@ -147,9 +147,10 @@ async function existingReal(paths: readonly string[]): Promise<string[]> {
 export async function resolveSandboxPolicy(input: SandboxPolicyInput): Promise<SandboxPolicy> {
   const ws = input.workspace;
   const workRoots = [ws, ...(await unmoved(input.workRoots ?? []))];
-  const protectedPaths = workRoots.flatMap((root) =>
-    sandboxProtectedPaths().map((rel) => path.join(root, rel)),
+  const protectedEntries = workRoots.flatMap((root) =>
+    sandboxProtectedPaths().map((p) => ({ ...p, path: path.join(root, p.path) })),
   );
+  const protectedPaths = protectedEntries.map((p) => p.path);
   const deniedWrite = input.deniedWrite ?? [];
   const secretPaths = HOME_SECRETS.map((rel) => path.join(input.home, rel));
   const secretRoots = await realRoots(secretPaths);
@@ -180,12 +181,12 @@ export async function resolveSandboxPolicy(input: SandboxPolicyInput): Promise<S
   const writableAt = (p: string) => inside(p, ws) || opened.some((w) => inside(p, w));
   // Outside the writable places everything is read-only already. A missing protected path gets a
   // placeholder, so it cannot be created; a missing denied one has nothing to keep.
-  for (const p of protectedPaths) {
-    const { real, missing } = await resolveExisting(p);
+  for (const p of protectedEntries) {
+    const { real, missing } = await resolveExisting(p.path);
     const root = workRoots.find((r) => inside(real, r));
     if (missing === undefined) {
       if (root !== undefined) readOnly.add(real);
-    } else if (root !== undefined && missing !== root && inside(missing, root))
+    } else if (p.placeholder && root !== undefined && missing !== root && inside(missing, root))
       placeholders.add(missing);
   }
   for (const real of deniedWriteReal) {
