@@ -76,7 +76,7 @@ test('long tool output opens in the locally bundled Monaco editor, with no reque
 
 test('a streamed answer keeps its rendered blocks and shows the HTML a reload shows', async ({ fake, chat, app }) => {
   const text = 'Intro with a [link](https://example.com).\n\n```ts\nconst a: number = 1;\n```\n\n- one\n- two\n\nThe end.';
-  await fake.script([{ text, chunkSize: 3, delayMs: 20 }]);
+  await fake.script([{ text, chunkSize: 3, delayMs: 50 }]);
   await chat.sendNew('Stream code');
   // Found and held in one step: on a slow machine the stream may end between a check and a grab.
   const streamedBlock = await chat.page.waitForFunction(() => {
