@@ -16,6 +16,7 @@ import {
 import { dirname, join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createWorkbench } from '../../src/main/api/workbench.ts';
+import { createHandlers, dispatch } from '../../src/main/api/handlers.ts';
 import type { Workbench } from '../../src/main/api/types.ts';
 import type { StreamEvent } from '../../src/shared/types/index.ts';
 import { detectSandbox } from '../../src/main/tools/sandbox/index.ts';
@@ -126,6 +127,38 @@ describe('working directories from your Claude Code settings', () => {
     );
     expect(trusted.diagnostics).toEqual([]);
     expect(readFileSync(join(lib, 'planted.txt'), 'utf8')).toBe('x');
+  });
+
+  it('show the diff of a write waiting for approval there, as in the workspace', async () => {
+    claudeSettings(join(env.claudeDir, 'settings.json'), [lib]);
+    const llm = createScriptedLlm([
+      call('c1', 'edit_file', { path: join(lib, 'util.txt'), old_text: 'v1', new_text: 'v2' }),
+      { text: 'done' },
+    ]);
+    wb = await createWorkbench({ home: env.sb.home, workspace: ws, llm, interactive: true });
+    const h = createHandlers({
+      workbench: wb,
+      mode: 'serve',
+      version: '1',
+      secrets: { get: () => undefined, set: async () => {}, storage: () => 'memory' as const },
+    });
+    const asked = new Promise<StreamEvent>((resolve) =>
+      wb!.subscribe((e) => e.event === 'on_approval_request' && resolve(e)),
+    );
+    const handle = await wb.chat.send({ text: 'go', approvalMode: 'ask' });
+    const request = await asked;
+    if (request.event !== 'on_approval_request') throw new Error('not an approval');
+    expect(request.data.working_dirs).toEqual([lib]);
+    const proposed = await dispatch(h, 'checkpoints.proposed', {
+      threadId: handle.threadId,
+      approvalId: request.data.approval_id,
+    });
+    expect(proposed).toEqual({
+      ok: true,
+      value: { path: join(lib, 'util.txt'), before: 'v1\n', after: 'v2\n' },
+    });
+    wb.chat.approve({ approvalId: request.data.approval_id, decision: 'deny' });
+    await handle.finished;
   });
 
   it('never open the home folder: such an entry is left out and said', async () => {

@@ -50,7 +50,9 @@ export function deskHandlers(
       const pending = wb.chat.pendingApprovals({ threadId: a.threadId });
       const approval = pending.find((p) => p.approval_id === a.approvalId);
       if (!approval) throw new WorkbenchError('not_found', 'that approval is no longer waiting');
-      return (await proposedChange(summary.workspace, approval.tool_call)) ?? null;
+      return (
+        (await proposedChange(summary.workspace, approval.tool_call, approval.working_dirs)) ?? null
+      );
     },
     'workspace.files': async (a) => {
       const [files, resources] = await Promise.all([

@@ -11,17 +11,18 @@ const MAX_DIFF_BYTES = 2 * 1024 * 1024;
 
 /**
  * The proposed change of a `write_file` / `edit_file` call, or undefined for any other call, a path
- * the guard refuses, a file too large to show, or an edit whose old text is not in the file.
+ * the guard refuses (the workspace and the run's added working directories, `extraRoots`), a file too large to show, or an edit whose old text is not in the file.
  */
 export async function proposedChange(
   workspaceRoot: string,
   call: ToolCall,
+  extraRoots: readonly string[] = [],
 ): Promise<CheckpointDiff | undefined> {
   const a = call.args ?? {};
   if (typeof a.path !== 'string' || (call.name !== 'write_file' && call.name !== 'edit_file'))
     return undefined;
   try {
-    const ws = await createWorkspace(workspaceRoot);
+    const ws = await createWorkspace(workspaceRoot, { extraRoots });
     const file = await ws.resolve(a.path, 'read');
     const stat = await fs.stat(file).catch(() => undefined);
     if (stat && (!stat.isFile() || stat.size > MAX_DIFF_BYTES)) return undefined;

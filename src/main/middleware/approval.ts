@@ -148,16 +148,21 @@ export async function askUser(
 ): Promise<ApprovalDecision> {
   // A subagent's prompt names it, so the user knows which agent wants to act (docs/agents.md).
   const agent = ctx.depth ? { agent: ctx.profile.name } : {};
+  // The desk's diff of a write there goes through the same guard as the write will.
+  const dirs = ctx.workspace.extraRoots.length
+    ? { working_dirs: [...ctx.workspace.extraRoots] }
+    : {};
   const { id, decision } = broker.request(ctx.threadId, ctx.signal, {
     tool_call: call,
     kind,
     preview,
     ...agent,
+    ...dirs,
   });
   ctx.emit({
     event: 'on_approval_request',
     name: call.name,
-    data: { approval_id: id, tool_call: call, kind, preview, ...agent },
+    data: { approval_id: id, tool_call: call, kind, preview, ...agent, ...dirs },
   });
   // Notification hooks (a desktop notice, a chat message) run while the prompt waits, not before it.
   void ctx.notify?.({ type: 'permission_prompt', call });

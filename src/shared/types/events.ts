@@ -133,6 +133,8 @@ export interface StreamEventData {
     preview: string;
     /** The subagent that asks, when the call comes from one (docs/agents.md). */
     agent?: string;
+    /** The run's working directories besides the workspace, which its writes may reach (docs/security.md#working-directories). */
+    working_dirs?: string[];
   };
   on_approval_resolved: { approval_id: string; decision: ApprovalDecision };
   /**

@@ -52,7 +52,11 @@ function ctxFor(ws: string) {
   const ctx = {
     threadId: 't1',
     runId: 'r1',
-    workspace: { root: ws, addReadRoot: (d: string) => readRoots.push(d) } as unknown as Workspace,
+    workspace: {
+      root: ws,
+      extraRoots: [],
+      addReadRoot: (d: string) => readRoots.push(d),
+    } as unknown as Workspace,
     home,
     state,
     trace: { recordEvent: (name: string) => events.push(name) },
