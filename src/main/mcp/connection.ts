@@ -52,7 +52,7 @@ export interface McpConnectionOptions {
   maxRestarts?: number;
   /** Wait before restart n (default 500 ms doubling, at most 30 s). */
   restartDelayMs?: (n: number) => number;
-  /** The folders the server is told it works in (MCP roots): the workspace, as Claude Code tells its launch folder. */
+  /** The folders the server is told it works in (MCP roots): the workspace and its added working directories, as Claude Code tells its working directories. */
   roots?: readonly string[];
 }
 
@@ -198,7 +198,7 @@ export function createMcpConnection(
       {
         capabilities: {
           elicitation: { form: {}, url: {} },
-          // A connection serves one workspace, so its roots never change (no listChanged).
+          // A connection's roots never change: other roots start a new connection (manager.ts).
           ...(roots.length > 0 ? { roots: {} } : {}),
         },
       },

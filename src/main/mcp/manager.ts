@@ -3,6 +3,7 @@
  * shared by every run of its workspace, started on first use, replaced when its configuration
  * changes, stopped when switched off and when the workbench closes.
  */
+import { homedir } from 'node:os';
 import type {
   McpServerInfo,
   McpServerOverride,
@@ -21,6 +22,8 @@ import {
   type McpServerSpec,
 } from './config.ts';
 import { qualifiedName } from './tools.ts';
+import { claudeWorkingDirs } from '../middleware/claude-working-dirs.ts';
+import { readClaudeSettingsFiles } from '../user-hooks/claude-config.ts';
 
 export interface McpManager {
   /**
@@ -60,18 +63,38 @@ const isOn = (settings: WorkbenchSettings, spec: McpServerSpec): boolean =>
 export function createMcpManager(opts: Omit<McpConnectionOptions, 'onEvent'> = {}): McpManager {
   /** `<workspace>\0<source>:<name>` → connection. */
   const live = new Map<string, McpConnection>();
+  /** Connection id → the roots it was told, joined. */
+  const rootsOf = new Map<string, string>();
   const listeners = new Set<(e: McpLifecycleEvent) => void>();
   const onEvent = (e: McpLifecycleEvent) => {
     for (const l of listeners) l(e);
   };
   const stop = (id: string, conn: McpConnection) => {
     live.delete(id);
+    rootsOf.delete(id);
     return conn.close();
   };
   const slot = (workspace: string, s: McpServerSpec) => `${workspace}\0${s.source}:${s.name}`;
 
+  /**
+   * What a workspace's servers are told they work in (MCP roots): the workspace and the folders
+   * Claude Code's `additionalDirectories` add to it, as Claude Code tells its working directories.
+   */
+  async function rootsFor(o: McpConfigWhere): Promise<string[]> {
+    const files = o.claudeSettings ?? (await readClaudeSettingsFiles(o.workspace, o.home));
+    const { dirs } = claudeWorkingDirs(files, {
+      workspace: o.workspace,
+      home: homedir(),
+      workbenchHome: o.home,
+      trusted: o.trusted,
+    });
+    return [o.workspace, ...dirs];
+  }
+
   async function servers(o: McpConfigWhere & { config?: McpConfigResult }) {
     const { servers: specs, diagnostics } = o.config ?? (await loadMcpConfig(o));
+    const roots = await rootsFor(o);
+    const rootsKey = roots.join('\0');
     const wanted = new Set<string>();
     const connections: McpConnection[] = [];
     for (const spec of specs) {
@@ -82,12 +105,14 @@ export function createMcpManager(opts: Omit<McpConnectionOptions, 'onEvent'> = {
         continue;
       }
       wanted.add(id);
-      if (current && current.spec.key === spec.key) {
+      // Other roots (the settings' folders changed) start the server again with the new ones.
+      if (current && current.spec.key === spec.key && rootsOf.get(id) === rootsKey) {
         connections.push(current);
         continue;
       }
       if (current) await current.close();
-      const conn = createMcpConnection(spec, { ...opts, onEvent, roots: [o.workspace] });
+      const conn = createMcpConnection(spec, { ...opts, onEvent, roots });
+      rootsOf.set(id, rootsKey);
       live.set(id, conn);
       connections.push(conn);
     }

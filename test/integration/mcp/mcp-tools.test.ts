@@ -181,6 +181,23 @@ describe('MCP servers', () => {
     ]);
   });
 
+  it("tells a server the working directories Claude Code's additionalDirectories add, as its roots too", async () => {
+    mcpJson({ demo: demo() });
+    const lib = join(sb.ws, '..', 'shared-lib');
+    mkdirSync(lib);
+    mkdirSync(join(sb.ws, '.claude'));
+    writeFileSync(
+      join(sb.ws, '.claude', 'settings.json'),
+      JSON.stringify({ permissions: { additionalDirectories: ['../shared-lib'] } }),
+    );
+    const { llm } = await run([call('mcp__demo__roots'), { text: 'done' }]);
+    const real = realpathSync(lib);
+    expect(JSON.parse(toolResults(llm)[0]!)).toEqual([
+      { uri: pathToFileURL(sb.ws).href, name: basename(sb.ws) },
+      { uri: pathToFileURL(real).href, name: 'shared-lib' },
+    ]);
+  });
+
   it("offers the servers' resources through list_mcp_resources and read_mcp_resource (Claude Code's resource tools)", async () => {
     mcpJson({ demo: demo() });
     const { llm } = await run([
