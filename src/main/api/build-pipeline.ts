@@ -4,7 +4,6 @@
  * summarization (innermost around the model). Each built-in describes itself next to its factory;
  * this file only orders them. A built-in switched off in settings is left out.
  */
-import { homedir } from 'node:os';
 import type { ApprovalMode, HookInfo, WorkbenchSettings } from '../../shared/types/index.ts';
 import type { Hook, MiddlewareInfo } from '../pipeline/hook.ts';
 import type { AgentProfile } from '../agents/profile.ts';
@@ -35,7 +34,7 @@ import {
   type SandboxPathEntry,
 } from '../middleware/claude-sandbox-settings.ts';
 import { userHooksInfo } from '../user-hooks/list.ts';
-import { claudeWorkingDirs } from '../middleware/claude-working-dirs.ts';
+import { workspaceWorkingDirs } from '../middleware/claude-working-dirs.ts';
 import {
   readClaudeSettingsFiles,
   type AgentHooks,
@@ -228,11 +227,11 @@ export async function buildPipeline(o: PipelineOptions): Promise<PipelineHooks> 
     diagnostics: [...user.diagnostics, ...script.diagnostics],
   };
   const claudeSandbox = claudeSandboxRun(claudeSettings, { trusted: o.trusted });
-  const workingDirs = claudeWorkingDirs(claudeSettings, {
+  const workingDirs = await workspaceWorkingDirs({
     workspace: o.workspace,
-    home: homedir(),
     workbenchHome: o.home,
     trusted: o.trusted,
+    claudeSettings,
   });
   const loaded = {
     user: users,

@@ -3,7 +3,6 @@
  * shared by every run of its workspace, started on first use, replaced when its configuration
  * changes, stopped when switched off and when the workbench closes.
  */
-import { homedir } from 'node:os';
 import type {
   McpServerInfo,
   McpServerOverride,
@@ -22,8 +21,7 @@ import {
   type McpServerSpec,
 } from './config.ts';
 import { qualifiedName } from './tools.ts';
-import { claudeWorkingDirs } from '../middleware/claude-working-dirs.ts';
-import { readClaudeSettingsFiles } from '../user-hooks/claude-config.ts';
+import { workspaceWorkingDirs } from '../middleware/claude-working-dirs.ts';
 
 export interface McpManager {
   /**
@@ -81,13 +79,7 @@ export function createMcpManager(opts: Omit<McpConnectionOptions, 'onEvent'> = {
    * Claude Code's `additionalDirectories` add to it, as Claude Code tells its working directories.
    */
   async function rootsFor(o: McpConfigWhere): Promise<string[]> {
-    const files = o.claudeSettings ?? (await readClaudeSettingsFiles(o.workspace, o.home));
-    const { dirs } = claudeWorkingDirs(files, {
-      workspace: o.workspace,
-      home: homedir(),
-      workbenchHome: o.home,
-      trusted: o.trusted,
-    });
+    const { dirs } = await workspaceWorkingDirs({ ...o, workbenchHome: o.home });
     return [o.workspace, ...dirs];
   }
 

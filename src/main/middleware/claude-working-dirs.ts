@@ -51,14 +51,16 @@ export function claudeWorkingDirs(
 }
 
 /**
- * The working directories the settings add to runs in `workspace`, for the Settings panel before
- * any run. `workbenchHome` is $WORKBENCH_HOME. Contract: never throws.
+ * The working directories the settings add to runs in `workspace` (a run's pipeline, its MCP
+ * servers' roots, the Settings panel). `workbenchHome` is $WORKBENCH_HOME; `claudeSettings` the
+ * files as a run already read them, else they are read here. Contract: never throws.
  */
 export async function workspaceWorkingDirs(o: {
   workspace: string;
   workbenchHome: string;
   trusted: boolean;
+  claudeSettings?: readonly ReadSettingsFile[];
 }): Promise<{ dirs: string[]; diagnostics: string[] }> {
-  const files = await readClaudeSettingsFiles(o.workspace, o.workbenchHome);
+  const files = o.claudeSettings ?? (await readClaudeSettingsFiles(o.workspace, o.workbenchHome));
   return claudeWorkingDirs(files, { ...o, home: homedir() });
 }

@@ -9,6 +9,7 @@
 import { realpathSync, statSync } from 'node:fs';
 import { isAbsolute, join, resolve } from 'node:path';
 import { isInside } from './path-guard.ts';
+import { realTargetSync } from './real-target.ts';
 import { HOME_SECRETS } from './sandbox/policy.ts';
 
 /** A folder as the user named it. */
@@ -42,11 +43,11 @@ function refusal(real: string, o: { home: string; workbenchHome: string }): stri
     return 'it holds your home folder, whose credentials stay out of reach; name the folders inside it instead';
   if (isInside(real, '/proc') || isInside(real, '/sys'))
     return 'it is a view of the system, not files';
-  const workbenchHome = realOrSelf(o.workbenchHome);
+  const workbenchHome = realTargetSync(o.workbenchHome, '/');
   if (isInside(real, workbenchHome) || isInside(workbenchHome, real))
     return `the workbench's own folder (${o.workbenchHome}: keys, settings, threads) stays out of reach`;
   for (const rel of HOME_SECRETS) {
-    const secret = realOrSelf(join(o.home, rel));
+    const secret = realTargetSync(join(o.home, rel), '/');
     if (isInside(real, secret) || isInside(secret, real))
       return `${secret} holds credentials, which stay out of reach`;
   }
@@ -62,8 +63,8 @@ export function checkWorkingDirs(
   o: { workspace: string; home: string; workbenchHome: string },
 ): WorkingDirs {
   const out: WorkingDirs = { dirs: [], refused: [] };
-  const workspace = realOrSelf(o.workspace);
-  const home = realOrSelf(o.home);
+  const workspace = realTargetSync(o.workspace, '/');
+  const home = realTargetSync(o.home, '/');
   for (const r of requests) {
     const path = workingDirPath(r.text, r.base, o.home);
     const left = (why: string) => out.refused.push(`${r.from}: ${r.text} is left out: ${why}`);
@@ -83,12 +84,4 @@ export function checkWorkingDirs(
     else if (!isInside(real, workspace) && !out.dirs.includes(real)) out.dirs.push(real);
   }
   return out;
-}
-
-function realOrSelf(p: string): string {
-  try {
-    return realpathSync.native(p);
-  } catch {
-    return p;
-  }
 }

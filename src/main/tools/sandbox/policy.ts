@@ -130,12 +130,20 @@ const inside = (child: string, parent: string): boolean =>
 
 /** Existing paths of `paths`, links followed, in order and without repeats. */
 async function existingReal(paths: readonly string[]): Promise<string[]> {
-  const out = new Set<string>();
+  return [...new Set((await existing(paths)).map((e) => e.real))];
+}
+
+/** The paths of `paths` that exist, each with its real location and the links on the way there. */
+async function existing(
+  paths: readonly string[],
+): Promise<Array<{ path: string; real: string; links: string[] }>> {
+  const out = [];
   for (const p of paths) {
-    const { real, missing } = await resolveExisting(p);
-    if (missing === undefined) out.add(real);
+    const links: string[] = [];
+    const { real, missing } = await resolveExisting(p, links);
+    if (missing === undefined) out.push({ path: p, real, links });
   }
-  return [...out];
+  return out;
 }
 
 /**
@@ -273,12 +281,7 @@ async function notThroughPlantedLinks(
   writable: readonly string[],
   o: { entriesWritable: boolean },
 ): Promise<string[]> {
-  const found: Array<{ real: string; links: string[] }> = [];
-  for (const p of paths) {
-    const links: string[] = [];
-    const { real, missing } = await resolveExisting(p, links);
-    if (missing === undefined) found.push({ real, links });
-  }
+  const found = await existing(paths);
   const places = [...writable, ...(o.entriesWritable ? found.map((f) => f.real) : [])];
   const planted = (link: string) => places.some((w) => link !== w && inside(link, w));
   return [...new Set(found.filter((f) => !f.links.some(planted)).map((f) => f.real))];
@@ -289,12 +292,7 @@ async function notThroughPlantedLinks(
  * since the run started (by a command writing the folder above it) opens nothing.
  */
 async function unmoved(paths: readonly string[]): Promise<string[]> {
-  const out: string[] = [];
-  for (const p of paths) {
-    const { real, missing } = await resolveExisting(p);
-    if (missing === undefined && real === p) out.push(p);
-  }
-  return out;
+  return (await existing(paths)).filter((e) => e.real === e.path).map((e) => e.path);
 }
 
 /** The real locations of `paths` as far as they exist (a missing secret is still never opened). */
