@@ -138,6 +138,33 @@ describe('API key fallback', () => {
   });
 });
 
+/**
+ * The Settings view of a stub workbench whose workspace is `<base>/ws`, with Claude Code's settings
+ * isolated in `<base>/dot-claude`; everything is removed afterwards.
+ */
+async function withSettingsView(
+  body: (o: { view: () => Promise<unknown>; claudeDir: string; base: string }) => Promise<void>,
+): Promise<void> {
+  const base = realpathSync(mkdtempSync(join(tmpdir(), 'wb-settings-view-')));
+  const claudeDir = join(base, 'dot-claude');
+  mkdirSync(claudeDir);
+  mkdirSync(join(base, 'ws'));
+  const restore = isolateClaudeSettings(claudeDir, join(base, 'managed-settings.json'));
+  try {
+    const h = createHandlers({
+      workbench: createStubWorkbench(join(base, 'ws'), join(base, 'home')),
+      mode: 'serve',
+      version: '1',
+      secrets: secrets(),
+    });
+    const view = async () => ((await dispatch(h, 'settings.get', {})) as { value: unknown }).value;
+    await body({ view, claudeDir, base });
+  } finally {
+    restore();
+    rmSync(base, { recursive: true, force: true });
+  }
+}
+
 const availability = await detectSandbox();
 const bwrapUsable = availability.available && availability.engine === 'bubblewrap';
 
@@ -145,61 +172,33 @@ describe("the Settings panel's Commands line", () => {
   it.skipIf(!bwrapUsable)(
     "says what a run in the current workspace goes by, Claude Code's sandbox block included",
     async () => {
-      const base = realpathSync(mkdtempSync(join(tmpdir(), 'wb-settings-view-')));
-      const claudeDir = join(base, 'dot-claude');
-      mkdirSync(claudeDir);
-      mkdirSync(join(base, 'ws'));
-      const restore = isolateClaudeSettings(claudeDir, join(base, 'managed-settings.json'));
-      try {
-        const h = createHandlers({
-          workbench: createStubWorkbench(join(base, 'ws'), join(base, 'home')),
-          mode: 'serve',
-          version: '1',
-          secrets: secrets(),
-        });
-        const status = async () =>
-          ((await dispatch(h, 'settings.get', {})) as { value: { sandboxStatus: string } }).value.sandboxStatus;
+      await withSettingsView(async ({ view, claudeDir }) => {
+        const status = async () => ((await view()) as { sandboxStatus: string }).sandboxStatus;
         expect(await status()).toBe('sandboxed (bubblewrap, no network)');
         writeFileSync(
           join(claudeDir, 'settings.json'),
           JSON.stringify({ sandbox: { network: { allowedDomains: ['registry.npmjs.org'] } } }),
         );
         expect(await status()).toBe('sandboxed (bubblewrap, network to registry.npmjs.org only)');
-      } finally {
-        restore();
-        rmSync(base, { recursive: true, force: true });
-      }
+      });
     },
   );
 });
 
 describe("the Settings panel's working directories", () => {
   it("lists the folders Claude Code's additionalDirectories add to the current workspace, with those left out and why", async () => {
-    const base = realpathSync(mkdtempSync(join(tmpdir(), 'wb-settings-dirs-')));
-    const claudeDir = join(base, 'dot-claude');
-    for (const dir of [claudeDir, join(base, 'ws'), join(base, 'lib')]) mkdirSync(dir);
-    const restore = isolateClaudeSettings(claudeDir, join(base, 'managed-settings.json'));
-    try {
-      const h = createHandlers({
-        workbench: createStubWorkbench(join(base, 'ws'), join(base, 'home')),
-        mode: 'serve',
-        version: '1',
-        secrets: secrets(),
-      });
-      const view = async () =>
-        ((await dispatch(h, 'settings.get', {})) as { value: { workingDirs?: unknown } }).value.workingDirs;
-      expect(await view()).toBeUndefined();
+    await withSettingsView(async ({ view, claudeDir, base }) => {
+      mkdirSync(join(base, 'lib'));
+      const dirs = async () => ((await view()) as { workingDirs?: unknown }).workingDirs;
+      expect(await dirs()).toBeUndefined();
       const file = join(claudeDir, 'settings.json');
       writeFileSync(file, JSON.stringify({ permissions: { additionalDirectories: ['../lib', '~'] } }));
-      expect(await view()).toEqual({
+      expect(await dirs()).toEqual({
         dirs: [join(base, 'lib')],
         problems: [
           `${file}: permissions.additionalDirectories: ~ is left out: it holds your home folder, whose credentials stay out of reach; name the folders inside it instead`,
         ],
       });
-    } finally {
-      restore();
-      rmSync(base, { recursive: true, force: true });
-    }
+    });
   });
 });

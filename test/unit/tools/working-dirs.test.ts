@@ -37,6 +37,14 @@ beforeEach(() => {
 });
 afterEach(() => rmSync(base, { recursive: true, force: true }));
 
+/** What the sandbox policy is given for a command in `ws`, before working directories or lists. */
+const policyInput = () => ({
+  workspace: ws,
+  home,
+  workbenchHome: join(home, '.workbench'),
+  network: false,
+});
+
 const check = (...texts: string[]) =>
   checkWorkingDirs(
     texts.map((text) => ({ text, base: ws, from: '--add-dir' })),
@@ -168,13 +176,7 @@ describe('an added working directory', () => {
 
   it('is writable in the sandbox, with its protected paths read-only or kept from being created', async () => {
     mkdirSync(join(extra, '.git', 'hooks'), { recursive: true });
-    const policy = await resolveSandboxPolicy({
-      workspace: ws,
-      workRoots: [extra],
-      home,
-      workbenchHome: join(home, '.workbench'),
-      network: false,
-    });
+    const policy = await resolveSandboxPolicy({ ...policyInput(), workRoots: [extra] });
     expect(policy.writable).toEqual([extra]);
     expect(policy.readOnly).toContain(join(extra, '.git', 'hooks'));
     expect(policy.placeholders).toContain(join(extra, '.git', 'config'));
@@ -184,13 +186,7 @@ describe('an added working directory', () => {
 
   it('keeps existing editor configuration read-only without placing a mount point where there is none', async () => {
     mkdirSync(join(extra, '.vscode'));
-    const policy = await resolveSandboxPolicy({
-      workspace: ws,
-      workRoots: [extra],
-      home,
-      workbenchHome: join(home, '.workbench'),
-      network: false,
-    });
+    const policy = await resolveSandboxPolicy({ ...policyInput(), workRoots: [extra] });
     expect(policy.readOnly).toContain(join(extra, '.vscode'));
     expect(policy.placeholders).not.toContain(join(ws, '.vscode'));
     expect(policy.placeholders).not.toContain(join(ws, '.husky'));
@@ -201,13 +197,7 @@ describe('an added working directory', () => {
   it('opens nothing in the sandbox once a command replaced it with a link, and no link ever opens the home folder', async () => {
     const sub = join(extra, 'sub');
     mkdirSync(sub);
-    const input = {
-      workspace: ws,
-      workRoots: [extra, sub],
-      home,
-      workbenchHome: join(home, '.workbench'),
-      network: false,
-    };
+    const input = { ...policyInput(), workRoots: [extra, sub] };
     expect((await resolveSandboxPolicy(input)).writable).toEqual([extra, sub]);
     // A command in `extra` swaps `sub` for a link to the home folder, or to a folder in it.
     rmSync(sub, { recursive: true });
@@ -227,7 +217,7 @@ describe('an added working directory', () => {
   });
 
   it("opens no allowWrite or allowRead path through a link a command could have planted in a writable place, and keeps the user's own links", async () => {
-    const input = { workspace: ws, home, workbenchHome: join(home, '.workbench'), network: false };
+    const input = policyInput();
     const target = join(base, 'elsewhere');
     mkdirSync(target);
     // `allowWrite: ["./build"]`: a command in the workspace replaced `build` by a link.
