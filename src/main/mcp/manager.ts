@@ -85,7 +85,8 @@ export function createMcpManager(opts: Omit<McpConnectionOptions, 'onEvent'> = {
 
   async function servers(o: McpConfigWhere & { config?: McpConfigResult }) {
     const { servers: specs, diagnostics } = o.config ?? (await loadMcpConfig(o));
-    const roots = await rootsFor(o);
+    // Most runs have no server: their start reads no folder for roots.
+    const roots = specs.length > 0 ? await rootsFor(o) : [];
     const rootsKey = roots.join('\0');
     const wanted = new Set<string>();
     const connections: McpConnection[] = [];
