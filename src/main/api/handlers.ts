@@ -7,6 +7,7 @@ import { endpointInUse, withModelCheck } from './endpoint-in-use.ts';
 import { describeRunSandbox, detectSandbox, type SandboxAvailability } from '../tools/sandbox/index.ts';
 import { runSandboxSettings } from '../middleware/claude-sandbox-settings.ts';
 import { workspaceWorkingDirs } from '../middleware/claude-working-dirs.ts';
+import { readClaudeSettingsFiles } from '../user-hooks/claude-config.ts';
 import type { z } from 'zod';
 import type { StreamEvent, WorkbenchSettings } from '../../shared/types/index.ts';
 import { ARG_SCHEMAS, type ArgSchemas } from '../../shared/ipc/schemas.ts';
@@ -93,16 +94,19 @@ export function createHandlers(deps: HandlerDeps): InvokeHandlers {
   const getProviders = async () => (providers ??= await defaultProviders());
   const sandboxAvailability: Promise<SandboxAvailability> = detectSandbox({ memoFile: homePaths(wb.home).sandboxProbe });
 
-  /** How the current workspace's commands run: the settings with Claude Code's `sandbox` block, as a run goes by them. */
-  const sandboxStatus = async (settings: WorkbenchSettings): Promise<string> => {
-    const run = await runSandboxSettings(settings, { workspace: current, home: wb.home, trusted: wb.trust.isTrusted(current) });
-    return describeRunSandbox(run, await sandboxAvailability);
-  };
-
-  /** The current workspace's working directories besides it, when its settings name any. */
-  const workingDirs = async (): Promise<SettingsView['workingDirs']> => {
-    const found = await workspaceWorkingDirs({ workspace: current, workbenchHome: wb.home, trusted: wb.trust.isTrusted(current) });
-    return found.dirs.length || found.diagnostics.length ? { dirs: found.dirs, problems: found.diagnostics } : undefined;
+  /**
+   * What Claude Code's settings make of runs in the current workspace, its files read once: how
+   * commands run (the `sandbox` block, as a run goes by it) and the working directories besides it.
+   */
+  const workspaceView = async (settings: WorkbenchSettings): Promise<Pick<SettingsView, 'sandboxStatus' | 'workingDirs'>> => {
+    const where = { workspace: current, trusted: wb.trust.isTrusted(current) };
+    const claudeSettings = await readClaudeSettingsFiles(current, wb.home);
+    const run = await runSandboxSettings(settings, { ...where, home: wb.home, claudeSettings });
+    const found = await workspaceWorkingDirs({ ...where, workbenchHome: wb.home, claudeSettings });
+    return {
+      sandboxStatus: describeRunSandbox(run, await sandboxAvailability),
+      workingDirs: found.dirs.length || found.diagnostics.length ? { dirs: found.dirs, problems: found.diagnostics } : undefined,
+    };
   };
 
   const settingsView = async (settings: WorkbenchSettings = wb.settings.get()): Promise<SettingsView> => ({
@@ -111,8 +115,7 @@ export function createHandlers(deps: HandlerDeps): InvokeHandlers {
     keyStorage: deps.secrets.storage(),
     keyWarning: deps.secrets.warning?.(),
     envOverrides: deps.envOverrides,
-    sandboxStatus: await sandboxStatus(settings),
-    workingDirs: await workingDirs(),
+    ...(await workspaceView(settings)),
   });
 
   // The stored key goes only to the endpoint it was configured for: a new origin gets none, so

@@ -364,12 +364,18 @@ export function withClaudeSandbox(
 
 /**
  * The sandbox settings a run in `workspace` goes by — the workbench's with Claude Code's `sandbox`
- * block applied — for what the CLI and the Settings panel say before any run.
+ * block applied — for what the CLI and the Settings panel say before any run (`claudeSettings`:
+ * the files when the caller read them already).
  */
 export async function runSandboxSettings(
   settings: WorkbenchSettings,
-  o: { workspace: string; home: string; trusted: boolean },
+  o: {
+    workspace: string;
+    home: string;
+    trusted: boolean;
+    claudeSettings?: readonly ReadSettingsFile[];
+  },
 ): Promise<SandboxSettings> {
-  const files = await readClaudeSettingsFiles(o.workspace, o.home);
+  const files = o.claudeSettings ?? (await readClaudeSettingsFiles(o.workspace, o.home));
   return withClaudeSandbox(settings, claudeSandboxRun(files, { trusted: o.trusted }).run).sandbox;
 }
