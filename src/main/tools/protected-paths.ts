@@ -24,6 +24,8 @@ export interface ProtectedPath {
 }
 
 const SHELL_STARTUP = 'is a shell startup file (it runs in every new shell)';
+const AGENT_HOOKS = 'is an agent definition (its frontmatter hooks run as programs)';
+const SKILL_HOOKS = 'is a skill (its frontmatter hooks run as programs)';
 
 /** Contract: every entry covers its whole subtree; matching is case-insensitive. */
 export const PROTECTED_PATHS: readonly ProtectedPath[] = [
@@ -53,15 +55,25 @@ export const PROTECTED_PATHS: readonly ProtectedPath[] = [
   },
   { path: '.workbench', why: 'is workbench configuration', ask: false },
   { path: '.workbench/hooks', why: 'is a workbench hook (hooks run as programs)' },
+  { path: '.workbench/agents', why: AGENT_HOOKS },
+  { path: '.workbench/skills', why: SKILL_HOOKS },
   { path: '.workbench/settings.json', why: 'is workbench configuration' },
   { path: '.workbench/settings.yaml', why: 'is workbench configuration' },
   { path: '.workbench/settings.yml', why: 'is workbench configuration' },
   { path: '.workbench/agent.json', why: 'is workbench configuration' },
   { path: '.workbench/agent.yaml', why: 'is workbench configuration' },
   { path: '.workbench/agent.yml', why: 'is workbench configuration' },
+  // Claude Code's own folder, protected whole as Claude Code protects it; agents and skills too,
+  // which Claude Code lets auto modes write: here their frontmatter hooks run outside the sandbox.
+  { path: '.claude', why: 'is Claude Code configuration' },
   { path: '.claude/settings.json', why: 'is Claude Code hook configuration' },
   { path: '.claude/settings.local.json', why: 'is Claude Code hook configuration' },
   { path: '.claude/hooks', why: 'is Claude Code hook configuration' },
+  { path: '.claude/agents', why: AGENT_HOOKS },
+  { path: '.claude/skills', why: SKILL_HOOKS },
+  // Kodelet's folder: its hooks (and its plugins' hooks) run as programs; its skills carry hooks.
+  { path: '.kodelet', why: 'is Kodelet configuration (its hooks run as programs)' },
+  { path: '.kodelet/skills', why: SKILL_HOOKS },
   { path: '.mcp.json', why: 'is MCP server configuration (servers run as programs)' },
   // Claude Code's global config, in the workspace when the workspace is the home folder.
   {
@@ -70,6 +82,10 @@ export const PROTECTED_PATHS: readonly ProtectedPath[] = [
   },
   // The home folder's own, when the workspace is the home folder.
   { path: '.gitconfig', why: 'is git configuration (it can run programs)', placeholder: false },
+  // Kept from commands as Claude Code's sandbox keeps them: where submodules are fetched from, and
+  // ripgrep's options (`--pre` runs a program) where RIPGREP_CONFIG_PATH names the file.
+  { path: '.gitmodules', why: 'is git submodule configuration', ask: false, placeholder: false },
+  { path: '.ripgreprc', why: 'is ripgrep configuration', ask: false, placeholder: false },
   ...[
     '.bashrc',
     '.bash_profile',
@@ -86,12 +102,15 @@ export const PROTECTED_PATHS: readonly ProtectedPath[] = [
 /** What makes workspace-relative `rel` protected ("is inside .git …"), or undefined. */
 export function protectedPathWhy(rel: string): string | undefined {
   const lower = rel.toLowerCase();
+  // The deepest entry that covers it says why (`.claude/hooks/x` is a hook, not just `.claude`).
+  let found: ProtectedPath | undefined;
   for (const p of PROTECTED_PATHS) {
-    if (p.ask === false) continue;
-    if (lower === p.path || lower.startsWith(`${p.path}/`)) return p.why;
-    if (p.anyDepth && (lower.endsWith(`/${p.path}`) || lower.includes(`/${p.path}/`))) return p.why;
+    if (p.ask === false || (found && found.path.length >= p.path.length)) continue;
+    if (lower === p.path || lower.startsWith(`${p.path}/`)) found = p;
+    else if (p.anyDepth && (lower.endsWith(`/${p.path}`) || lower.includes(`/${p.path}/`)))
+      found = p;
   }
-  return undefined;
+  return found?.why;
 }
 
 /** Why a write to workspace-relative `rel` must be approved by a person, or undefined. */

@@ -100,6 +100,30 @@ describe.skipIf(!bwrapUsable)(title, () => {
     expect(r.text).toMatch(/^made$/m);
   });
 
+  it("cannot plant hooks outside the sandbox through agents, skills or Kodelet's hook folders, nor change submodules", async () => {
+    await fs.mkdir(path.join(t.root, '.claude', 'skills', 'csv'), { recursive: true });
+    await fs.writeFile(
+      path.join(t.root, '.claude', 'skills', 'csv', 'SKILL.md'),
+      '---\nname: csv\n---\n',
+    );
+    await fs.writeFile(path.join(t.root, '.gitmodules'), '[submodule "lib"]\n');
+    await exec(
+      [
+        'mkdir -p .claude/agents; echo "hooks: evil" > .claude/agents/auditor.md',
+        'echo "hooks: evil" >> .claude/skills/csv/SKILL.md',
+        'mkdir -p .kodelet/hooks && printf "#!/bin/sh\\necho evil\\n" > .kodelet/hooks/audit && chmod +x .kodelet/hooks/audit',
+        'echo "url = https://evil.example/lib" >> .gitmodules',
+      ].join('; '),
+    );
+    expect((await fs.readdir(path.join(t.root, '.claude'))).sort()).toEqual(['skills']);
+    expect(
+      await fs.readFile(path.join(t.root, '.claude', 'skills', 'csv', 'SKILL.md'), 'utf8'),
+    ).toBe('---\nname: csv\n---\n');
+    await expect(fs.stat(path.join(t.root, '.kodelet'))).rejects.toThrow();
+    expect(await fs.readFile(path.join(t.root, '.gitmodules'), 'utf8')).toBe('[submodule "lib"]\n');
+    expect((await fs.readdir(t.root)).sort()).toEqual(['.claude', '.gitmodules']);
+  });
+
   it('cannot create files in an existing .workbench folder', async () => {
     await fs.mkdir(path.join(t.root, '.workbench'));
     const r = await exec('echo evil > .workbench/settings.json; echo tried');

@@ -48,8 +48,25 @@ describe('calls that always need a person', () => {
     expect(write('.claude/settings.local.json')).toMatch(/Claude Code hook configuration/);
     expect(write('src/app.ts')).toBeUndefined();
     expect(write('AGENTS.md')).toBeUndefined();
-    expect(write('.workbench/skills/x/SKILL.md')).toBeUndefined();
+    expect(write('.workbench/notes.md')).toBeUndefined();
     expect(write('../outside/.git/config')).toBeUndefined();
+  });
+
+  it("protects Claude Code's whole folder, Kodelet's, and every agent and skill: their hooks run outside the sandbox", () => {
+    expect(write('.claude/CLAUDE.md')).toMatch(/^\.claude\/CLAUDE\.md is Claude Code configuration$/);
+    expect(write('.claude/hooks/guard.sh')).toMatch(/Claude Code hook configuration/);
+    expect(write('.claude/agents/auditor.md')).toMatch(/agent definition \(its frontmatter hooks run as programs\)/);
+    expect(write('.workbench/agents/auditor.md')).toMatch(/agent definition/);
+    expect(write('.claude/skills/csv/SKILL.md')).toMatch(/is a skill \(its frontmatter hooks run as programs\)/);
+    expect(write('.CLAUDE/Skills/csv/scripts/check.sh')).toMatch(/is a skill/);
+    expect(write('.workbench/skills/x/SKILL.md')).toMatch(/is a skill/);
+    expect(write('.kodelet/skills/x/SKILL.md')).toMatch(/is a skill/);
+    expect(write('.kodelet/hooks/audit')).toMatch(/Kodelet configuration \(its hooks run as programs\)/);
+    expect(write('.kodelet/plugins/acme@tools/hooks/audit')).toMatch(/Kodelet configuration/);
+    // Only the sandbox keeps these from commands, as Claude Code's does.
+    expect(write('.gitmodules')).toBeUndefined();
+    expect(write('.ripgreprc')).toBeUndefined();
+    expect(write('docs/claude/skills.md')).toBeUndefined();
   });
 
   it("protects, as Claude Code does, husky's hooks, editor configuration and shell startup files, and a nested repository's git hooks", () => {
