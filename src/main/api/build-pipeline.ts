@@ -42,6 +42,7 @@ import {
 } from '../user-hooks/claude-config.ts';
 import { isInside } from '../tools/path-guard.ts';
 import { profileScriptHooks } from '../user-hooks/script-hooks/index.ts';
+import type { OutsideProcess } from '../tools/program-files.ts';
 
 export interface PipelineOptions {
   workspace: string;
@@ -176,6 +177,8 @@ export interface PipelineHooks {
   claudeSandbox: ClaudeSandboxRun;
   /** Working directories the settings add to the workspace (`permissions.additionalDirectories`). */
   workingDirs: string[];
+  /** The processes the run's hooks start outside the sandbox (tools/program-files.ts). */
+  processes: OutsideProcess[];
 }
 
 /** The running agent's own frontmatter hooks, with the trust of the folder its file is in. */
@@ -216,7 +219,7 @@ export async function buildPipeline(o: PipelineOptions): Promise<PipelineHooks> 
         skills,
         ...agentHooksOf(o),
       })
-    : { hooks: [], infos: [], diagnostics: [] };
+    : { hooks: [], infos: [], diagnostics: [], processes: [] };
   // The profile's script hook (docs/agents.md) runs last among the user hooks.
   const script = builtinEnabled(o.settings, userHooksInfo.name)
     ? profileScriptHooks(o)
@@ -225,6 +228,7 @@ export async function buildPipeline(o: PipelineOptions): Promise<PipelineHooks> 
     hooks: [...user.hooks, ...script.hooks],
     infos: [...user.infos, ...script.infos],
     diagnostics: [...user.diagnostics, ...script.diagnostics],
+    processes: user.processes,
   };
   const claudeSandbox = claudeSandboxRun(claudeSettings, { trusted: o.trusted });
   const workingDirs = await workspaceWorkingDirs({
@@ -252,5 +256,6 @@ export async function buildPipeline(o: PipelineOptions): Promise<PipelineHooks> 
     ],
     claudeSandbox: claudeSandbox.run,
     workingDirs: workingDirs.dirs,
+    processes: users.processes,
   };
 }

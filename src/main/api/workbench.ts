@@ -42,6 +42,7 @@ import { exporterFromSettings } from '../tracing/index.ts';
 import { compactThreadNow } from '../middleware/summarization.ts';
 import type { ThreadMemory } from '../middleware/memory.ts';
 import { buildPipeline } from './build-pipeline.ts';
+import { runPrograms } from './run-programs.ts';
 import { createMcpManager } from '../mcp/manager.ts';
 import { createMcpService } from './panels/mcp-service.ts';
 import { newRunId, startRun } from '../agent/run.ts';
@@ -275,7 +276,8 @@ export async function createWorkbench(opts: WorkbenchOptions): Promise<Workbench
       env: opts.env,
     });
     const extraRoots = [...new Set([...(l.addDirs ?? []), ...pipeline.workingDirs])];
-    const workspace = await createWorkspace(workspaceRoot, { allowHardLinks: settings.allow_hard_links, extraRoots });
+    const programs = runPrograms({ processes: pipeline.processes, servers: () => mcp.started(workspaceRoot), workspace: workspaceRoot, home: homedir() });
+    const workspace = await createWorkspace(workspaceRoot, { allowHardLinks: settings.allow_hard_links, extraRoots, programs });
     const runId = newRunId();
     // Problems are reported once, by the run the user started.
     if (depth === 0) {

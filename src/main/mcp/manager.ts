@@ -39,6 +39,8 @@ export interface McpManager {
   }>;
   /** A workspace's servers already connected, without starting any (the composer's `/` list). */
   connected(workspace: string): McpConnection[];
+  /** The servers of a workspace started for its runs, connected or not (their programs are guarded). */
+  started(workspace: string): McpServerSpec[];
   restart(workspace: string, name: string): Promise<boolean>;
   /** Stops the servers a workspace's own `.mcp.json` started (its trust was revoked). */
   stopWorkspaceServers(workspace: string): Promise<void>;
@@ -154,6 +156,8 @@ export function createMcpManager(opts: Omit<McpConnectionOptions, 'onEvent'> = {
       [...live]
         .filter(([id, c]) => id.startsWith(`${workspace}\0`) && c.status().status === 'connected')
         .map(([, c]) => c),
+    started: (workspace) =>
+      [...live].filter(([id]) => id.startsWith(`${workspace}\0`)).map(([, c]) => c.spec),
     async restart(workspace, name) {
       const conn = [...live.entries()].find(
         ([id, c]) => id.startsWith(`${workspace}\0`) && c.spec.name === name,

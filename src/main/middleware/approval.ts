@@ -312,6 +312,7 @@ export function createApprovalHook(opts: ApprovalHookOptions): Hook {
           sandboxed: sandbox?.kind === 'sandboxed',
           network: sandbox?.kind === 'sandboxed' && sandbox.network,
           extraRoots: ctx.workspace.extraRoots,
+          programs: ctx.workspace.programs(),
         });
       if (risk) {
         // Never covered by a mode or by "allow for this thread": a person sees this exact call.

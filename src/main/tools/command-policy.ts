@@ -8,6 +8,7 @@ import { realpathSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { basename, dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
 import { protectedPathWhy } from './protected-paths.ts';
+import type { OutsideProgram } from './program-files.ts';
 import {
   NOT_A_FILE,
   SH_OP,
@@ -32,6 +33,8 @@ export interface CommandPolicyContext {
   sandboxed: boolean;
   /** True when the sandbox lets the command use the network. */
   network?: boolean;
+  /** Files the run's hooks and servers run outside the sandbox (`Workspace.programs`). */
+  programs?: readonly OutsideProgram[];
 }
 
 /** `allow`: the approval mode decides; `ask`: a person approves this exact command, in every mode. */
@@ -809,7 +812,8 @@ function checkProtectedOperand(st: State, name: string, arg: Arg): void {
       protectedPathWhy(rel) ??
       (root === st.realRoots[0]
         ? protectedPathWhy(relative(st.ctx.workspaceRoot, abs).split(sep).join('/'))
-        : undefined);
+        : undefined) ??
+      st.ctx.programs?.find((p) => p.path === real || real.startsWith(`${p.path}${sep}`))?.why;
     if (why) st.plain.add(`this command's ${name} touches ${rel}, which ${why}`);
   }
 }

@@ -11,6 +11,7 @@ import { PathOutsideWorkspaceError, type Workspace } from './workspace.ts';
 import { ToolError } from './types.ts';
 import { openForRead, writeChecked } from './safe-fs.ts';
 import { SymlinkLoopError, walkRealPath } from './real-target.ts';
+import type { OutsideProgram } from './program-files.ts';
 
 /** Options of the guard. */
 export interface WorkspaceOptions {
@@ -21,6 +22,8 @@ export interface WorkspaceOptions {
    * working-dirs.ts). Relative paths still resolve against the root.
    */
   extraRoots?: readonly string[];
+  /** The files the run's hooks and servers run outside the sandbox, wherever they are (`Workspace.programs`). */
+  programs?: () => readonly OutsideProgram[];
 }
 
 /** Creates the guard for a workspace folder. Contract: rejects if `root` does not exist. */
@@ -39,6 +42,7 @@ export async function createWorkspace(root: string, opts: WorkspaceOptions = {})
   return {
     root: realRoot,
     extraRoots,
+    programs: () => (opts.programs?.() ?? []).filter((p) => writable(p.path)),
     allowHardLinks: opts.allowHardLinks === true,
     async resolve(requested: string, mode: 'read' | 'write' = 'write'): Promise<string> {
       const abs = toAbsolute(realRoot, requested);

@@ -10,6 +10,8 @@ import { commandPolicy } from './command-policy.ts';
 import { protectedPathReason } from './protected-paths.ts';
 import type { Tool } from './types.ts';
 import { realTargetSync } from './real-target.ts';
+import { isInside } from './path-guard.ts';
+import type { OutsideProgram } from './program-files.ts';
 
 /** How the call's command will run (the sandbox decides which command rules still apply). */
 export interface RiskOptions {
@@ -19,6 +21,8 @@ export interface RiskOptions {
   home?: string;
   /** Working directories added to the workspace (`--add-dir`), protected as the workspace is. */
   extraRoots?: readonly string[];
+  /** Files the run's hooks and servers run outside the sandbox (`Workspace.programs`), protected too. */
+  programs?: readonly OutsideProgram[];
 }
 
 /**
@@ -41,11 +45,16 @@ export function alwaysAskReason(
       home: opts.home ?? homedir(),
       sandboxed: opts.sandboxed ?? false,
       network: opts.network,
+      programs: opts.programs,
     });
     if (reasons.length) return reasons.join('; ');
   }
   for (const path of effects.writes ?? []) {
-    const reason = protectedWriteReason(path, [workspaceRoot, ...(opts.extraRoots ?? [])]);
+    const reason = protectedWriteReason(
+      path,
+      [workspaceRoot, ...(opts.extraRoots ?? [])],
+      opts.programs ?? [],
+    );
     if (reason) return reason;
   }
   return undefined;
@@ -55,13 +64,18 @@ export function alwaysAskReason(
  * Why writing `path` needs a person, decided on the real path the tool will open (a `cfg -> .claude`
  * link, `/proc/self/root/…`); the protected-path match ignores case, as a case-insensitive file system does.
  */
-function protectedWriteReason(path: string, roots: readonly string[]): string | undefined {
+function protectedWriteReason(
+  path: string,
+  roots: readonly string[],
+  programs: readonly OutsideProgram[],
+): string | undefined {
   if (!path) return undefined;
   const target = realTargetSync(path, roots[0]!);
   // The workspace first: it may lie inside an added working directory.
   const real = roots.map((root) => workspaceRelative(target, root)).find((r) => r !== undefined);
   if (real === undefined) return undefined; // the path guard refuses it anyway
-  return protectedPathReason(real);
+  const program = programs.find((p) => isInside(target, p.path));
+  return protectedPathReason(real) ?? (program && `${real} ${program.why}`);
 }
 
 function workspaceRelative(path: string, root: string): string | undefined {

@@ -1,11 +1,17 @@
 /** The workspace port: a real root folder and the guard every model-given path goes through. */
 import type { OpenedFile } from './safe-fs.ts';
+import type { OutsideProgram } from './program-files.ts';
 
 export interface Workspace {
   /** Real path of the workspace root. */
   readonly root: string;
   /** Real paths of the working directories added to the root (`--add-dir`, `additionalDirectories`). */
   readonly extraRoots: readonly string[];
+  /**
+   * Files in the workspace or an added working directory that the run's hooks and MCP servers run
+   * outside the sandbox (program-files.ts), by real path: guarded as the protected paths are.
+   */
+  programs(): readonly OutsideProgram[];
   /** Files with other hard links may be opened (settings `allow_hard_links`). */
   readonly allowHardLinks: boolean;
   /**

@@ -16,6 +16,10 @@ import { createClaudeHooks } from './claude-hooks.ts';
 import { claudeInfo, executableInfo } from './list.ts';
 import { discoverExecutableHooks, isExecutableRunnable } from './executable-discovery.ts';
 import { createExecutableHooks } from './executable-hooks.ts';
+import { homedir } from 'node:os';
+import { relative } from 'node:path';
+import { isInside } from '../tools/path-guard.ts';
+import type { OutsideProcess } from '../tools/program-files.ts';
 
 export { createTrustStore, realPathOf, type TrustStore, type TrustedWorkspace } from './trust-store.ts';
 export { listUserHooks, pipelineOrder, type ListUserHooksOptions } from './list.ts';
@@ -55,6 +59,8 @@ export interface UserHooks {
   /** Every user hook individually, including the ones that will not run (and why). */
   infos: HookInfo[];
   diagnostics: string[];
+  /** The processes this run's hooks start outside the sandbox (their programs are guarded). */
+  processes: OutsideProcess[];
 }
 
 /**
@@ -77,7 +83,7 @@ export async function createUserHooks(opts: CreateUserHooksOptions): Promise<Use
   if (held && !off) {
     diagnostics.push(`${held} hook(s) of workspace ${opts.workspace} will not run until you trust it (workbench trust DIR, or --trust for one run)`);
   }
-  if (off) return { hooks: [], infos: infos.map((i) => ({ ...i, enabled: false })), diagnostics };
+  if (off) return { hooks: [], infos: infos.map((i) => ({ ...i, enabled: false })), diagnostics, processes: [] };
 
   const hooks: Hook[] = [];
   // An executable hook is switched off by its `.disable` name, or (as a settings hook) by hook_overrides.
@@ -92,7 +98,20 @@ export async function createUserHooks(opts: CreateUserHooksOptions): Promise<Use
   }
   // The launcher that starts spawned hooks is started ahead of the first (docs/hooks.md#how-a-hook-is-started),
   // when a hook of this run spawns: an http, prompt, agent or mcp_tool handler runs no process.
-  const spawns = runnable.some((e) => !e.persistent) || runnableClaude.some((h) => !h.http && !h.prompt && !h.agent && !h.mcpTool);
-  if (spawns) void startHookLauncher();
-  return { hooks, infos, diagnostics };
+  const spawning = runnableClaude.filter((h) => !h.http && !h.prompt && !h.agent && !h.mcpTool);
+  if (spawning.length || runnable.some((e) => !e.persistent)) void startHookLauncher();
+  const processes = spawning
+    .filter((h) => !h.sandbox)
+    .map((h) => ({
+      proc: { command: h.command, args: h.args, shell: !h.args, cwd: opts.workspace },
+      why: `is run outside the sandbox by a ${h.event} hook (${displayFile(h.file, opts.workspace)})`,
+    }));
+  return { hooks, infos, diagnostics, processes };
+}
+
+/** A settings, agent or skill file as a person knows it: relative to the workspace, or `~/…`. */
+function displayFile(file: string, workspace: string): string {
+  if (isInside(file, workspace)) return relative(workspace, file);
+  const home = homedir();
+  return isInside(file, home) ? `~/${relative(home, file)}` : file;
 }

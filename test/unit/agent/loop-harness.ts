@@ -51,7 +51,7 @@ export function harness(llm: LlmClient, tools: Tool[], extra: Partial<RunContext
   const ctx: RunContext = {
     threadId: state.thread_id,
     runId: 'run_1',
-    workspace: { root: '/ws', extraRoots: [] } as unknown as Workspace,
+    workspace: { root: '/ws', extraRoots: [], programs: () => [] } as unknown as Workspace,
     home: '/home',
     model: 'test-model',
     llm,

@@ -27,7 +27,7 @@ function setup(run: (args: { n: number; label: string }) => Promise<string | Too
   );
   const ctx = (): ToolContext => ({
     callId: 'c',
-    workspace: { root: '/ws', extraRoots: [] } as unknown as Workspace,
+    workspace: { root: '/ws', extraRoots: [], programs: () => [] } as unknown as Workspace,
     signal: new AbortController().signal,
     state: { thread_id: 't', messages: [], todos: [], files: {} },
   });

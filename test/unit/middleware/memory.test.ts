@@ -34,7 +34,12 @@ function ctxFor(messages: Message[] = [], llm?: LlmClient): RunContext {
   return {
     threadId: 't1',
     runId: 'r1',
-    workspace: { root: workspace, extraRoots: [], addReadRoot: () => {} } as unknown as Workspace,
+    workspace: {
+      root: workspace,
+      extraRoots: [],
+      programs: () => [],
+      addReadRoot: () => {},
+    } as unknown as Workspace,
     home,
     model: 'm',
     llm,

@@ -55,6 +55,7 @@ function ctxFor(ws: string) {
     workspace: {
       root: ws,
       extraRoots: [],
+      programs: () => [],
       addReadRoot: (d: string) => readRoots.push(d),
     } as unknown as Workspace,
     home,

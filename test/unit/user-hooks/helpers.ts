@@ -53,6 +53,7 @@ export function fakeWorkspace(root: string): Workspace {
   return {
     root,
     extraRoots: [],
+    programs: () => [],
     allowHardLinks: false,
     async resolve(p: string) {
       const abs = isAbsolute(p) ? resolve(p) : resolve(root, p);

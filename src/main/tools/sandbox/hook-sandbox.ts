@@ -5,11 +5,11 @@
  * whatever the mode for commands: without a sandbox it does not run.
  */
 import os from 'node:os';
-import path from 'node:path';
 import type { SandboxSettings } from '../../../shared/types/index.ts';
 import { commandSandbox } from './command-sandbox.ts';
 import { detectSandbox, type SandboxAvailability } from './detect.ts';
 import { shellQuote, wrapCommand, type WrappedCommand } from './wrap-command.ts';
+import { programFiles } from '../program-files.ts';
 
 /** Where a sandboxed hook runs. */
 export interface HookSandboxOptions {
@@ -32,46 +32,6 @@ export interface HookProcess {
   args?: string[];
   shell?: boolean;
   cwd: string;
-}
-
-/** Interpreters whose first operand is the hook's script (`python3 ~/.claude/hooks/x.py`). */
-const INTERPRETERS = new Set([
-  'sh',
-  'bash',
-  'dash',
-  'zsh',
-  'python',
-  'python3',
-  'node',
-  'ruby',
-  'perl',
-  'deno',
-  'bun',
-]);
-
-/**
- * The script a shell-form hook command runs: its program, or the first operand of an interpreter,
- * with `~`, `$HOME` and the project-dir variables expanded. Best effort: a word that is no file is
- * simply not bound.
- */
-export function hookScripts(proc: HookProcess, home: string, workspace: string): string[] {
-  const expand = (w: string) =>
-    w
-      .replace(/^["']|["']$/g, '')
-      .replace(/^~(?=\/|$)/, home)
-      .replace(/\$\{?HOME\}?/g, home)
-      .replace(/\$\{?(CLAUDE|WORKBENCH)_PROJECT_DIR\}?/g, workspace);
-  const words = proc.shell
-    ? proc.command.trim().split(/\s+/).map(expand)
-    : [proc.command, ...(proc.args ?? [])];
-  const [program, ...rest] = words;
-  if (!program) return [];
-  const operand = INTERPRETERS.has(path.basename(program))
-    ? rest.find((w) => !w.startsWith('-'))
-    : undefined;
-  return [program, ...(operand ? [operand] : [])]
-    .filter((w) => path.isAbsolute(w) || w.startsWith('.'))
-    .map((w) => path.resolve(proc.cwd, w));
 }
 
 /**
@@ -104,7 +64,13 @@ export async function wrapHookProcess(
       workbenchHome: opts.workbenchHome,
       network: sandbox.network,
       hostSockets: sandbox.hostSockets,
-      readable: [...opts.scripts, ...hookScripts(proc, home, opts.workspace)],
+      readable: [
+        ...opts.scripts,
+        ...programFiles(
+          { ...proc, shell: proc.shell === true },
+          { home, workspace: opts.workspace },
+        ),
+      ],
     },
     '/bin/sh',
     inner,

@@ -16,11 +16,6 @@ export {
 } from './policy.ts';
 export { bwrapArgs } from './bwrap-args.ts';
 export { seatbeltProfile } from './seatbelt-profile.ts';
-export {
-  wrapHookProcess,
-  hookScripts,
-  type HookSandboxOptions,
-  type HookProcess,
-} from './hook-sandbox.ts';
+export { wrapHookProcess, type HookSandboxOptions, type HookProcess } from './hook-sandbox.ts';
 export { grantNetwork, takeNetworkGrant } from './network-grants.ts';
 export { setSandboxPaths, sandboxPaths, type SandboxPaths } from './thread-paths.ts';

@@ -40,6 +40,11 @@ export interface SandboxPolicyInput {
    * working-dirs.ts): writable as the workspace is, their protected paths read-only.
    */
   workRoots?: readonly string[];
+  /**
+   * Files the run's hooks and MCP servers run outside the sandbox (`Workspace.programs`): read-only
+   * in the work roots, so a command cannot change what runs outside it.
+   */
+  programs?: readonly string[];
   /** The user's home folder (its secrets are hidden). */
   home: string;
   /** $WORKBENCH_HOME: database, settings and keys; hidden whole. */
@@ -155,9 +160,13 @@ async function existing(
 export async function resolveSandboxPolicy(input: SandboxPolicyInput): Promise<SandboxPolicy> {
   const ws = input.workspace;
   const workRoots = [ws, ...(await unmoved(input.workRoots ?? []))];
-  const protectedEntries = workRoots.flatMap((root) =>
-    sandboxProtectedPaths().map((p) => ({ ...p, path: path.join(root, p.path) })),
-  );
+  const protectedEntries = [
+    ...workRoots.flatMap((root) =>
+      sandboxProtectedPaths().map((p) => ({ ...p, path: path.join(root, p.path) })),
+    ),
+    // Where one is missing no placeholder: its folder may be one a build fills (`node_modules`).
+    ...(input.programs ?? []).map((p) => ({ path: p, placeholder: false })),
+  ];
   const protectedPaths = protectedEntries.map((p) => p.path);
   const deniedWrite = input.deniedWrite ?? [];
   const secretPaths = HOME_SECRETS.map((rel) => path.join(input.home, rel));

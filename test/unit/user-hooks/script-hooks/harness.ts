@@ -132,7 +132,7 @@ export async function runWithScript(
     return { content: last?.content ?? '', threadId: 'th_sub', status: 'ok' };
   };
   const extra: Partial<RunContext> = {
-    workspace: { root: dir, extraRoots: [] } as unknown as Workspace,
+    workspace: { root: dir, extraRoots: [], programs: () => [] } as unknown as Workspace,
     trace,
     ...(o.noSubagents ? {} : { runSubagent }),
   };
