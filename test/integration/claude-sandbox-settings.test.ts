@@ -171,6 +171,54 @@ describe("Claude Code's sandbox.filesystem settings", () => {
   );
 });
 
+describe("Claude Code's permissions.blockReadsOutsideWorkingDirectories", () => {
+  const realHome = process.env.HOME;
+  let home: string;
+  beforeEach(() => {
+    // The user's home, a user folder the setting keeps commands out of, holds a note to keep.
+    home = join(around, 'home');
+    writeFiles(home, { 'notes/plan.txt': 'canary-plan' });
+    writeFiles(ws, { 'readme.txt': 'readme-ok' });
+    process.env.HOME = home;
+  });
+  afterEach(() => {
+    process.env.HOME = realHome;
+  });
+  const block = () =>
+    writeFileSync(
+      join(env.claudeDir, 'settings.json'),
+      JSON.stringify({ permissions: { blockReadsOutsideWorkingDirectories: true } }),
+    );
+  const command = () => `cat ${join(home, 'notes', 'plan.txt')}; cat readme.txt`;
+
+  it.skipIf(!bwrapUsable)(
+    'keeps sandboxed commands out of the user folders outside the working directories; without it they read there',
+    async () => {
+      const before = await runCommands([command()]);
+      expect(before.told[0]).toMatch(/^canary-plan/);
+      block();
+      const { told, diagnostics } = await runCommands([command()]);
+      expect(diagnostics).toEqual([]);
+      expect(told[0]).not.toContain('canary-plan');
+      expect(told[0]).toMatch(/plan\.txt: No such file or directory\nreadme-ok/);
+      expect(told[0]).toContain('command sandboxed');
+    },
+  );
+
+  it('has a person approve an unsandboxed command that reads there, and refuses it with nobody to ask', async () => {
+    block();
+    writeFileSync(
+      join(env.sb.home, 'settings.json'),
+      JSON.stringify({ sandbox: { mode: 'off', network: false } }),
+    );
+    const { told } = await runCommands([command(), 'cat readme.txt']);
+    expect(told[0]).toMatch(
+      /^Error: not run: this command reads \S+\/notes\/plan\.txt, outside the working directories \(permissions\.blockReadsOutsideWorkingDirectories in \S+settings\.json\)/,
+    );
+    expect(told[1]).toMatch(/^readme-ok/);
+  });
+});
+
 describe("Claude Code's sandbox.network.allowedDomains", () => {
   it.skipIf(!bwrapUsable)(
     "a sandboxed command reaches an allowed host through the workbench's proxy and no other, nor this machine through a wildcard; the result names the host it was kept from",

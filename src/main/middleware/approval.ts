@@ -313,6 +313,7 @@ export function createApprovalHook(opts: ApprovalHookOptions): Hook {
           network: sandbox?.kind === 'sandboxed' && sandbox.network,
           extraRoots: ctx.workspace.extraRoots,
           programs: ctx.workspace.programs(),
+          readsKeptBy: ctx.settings.sandbox.reads_kept_by,
         });
       if (risk) {
         // Never covered by a mode or by "allow for this thread": a person sees this exact call.

@@ -13,6 +13,7 @@ import { dirname, join, normalize } from 'node:path';
 import { hasGlobMagic } from '../tools/glob-pattern.ts';
 import { isInside } from '../tools/path-guard.ts';
 import { HOME_SECRETS } from '../tools/sandbox/policy.ts';
+import { userDirs } from '../tools/user-dirs.ts';
 import { managedSettingsPath } from '../env/claude-config-dir.ts';
 import {
   managedSets,
@@ -150,6 +151,9 @@ export function sandboxFilesystemEntries(
     const base = workspaceFile ? o.workspace : dirname(f.path);
     const at = { file: f.path, base, untrusted: workspaceFile && !o.trusted };
     entries.push(...credentialFileEntries(sandbox, at, o, diagnostics));
+    // Every file counts, trusted or not, as for `failIfUnavailable`: it only narrows.
+    if (blocksReadsOutside(f))
+      for (const path of userDirs(o.home)) entries.push({ list: 'denyRead', file: f.path, path });
     const fs = isRecord(sandbox) ? sandbox.filesystem : undefined;
     if (fs === undefined) continue;
     if (!isRecord(fs)) {
@@ -193,6 +197,16 @@ export function sandboxFilesystemEntries(
   return { entries, diagnostics };
 }
 
+/**
+ * Whether a file sets Claude Code's `permissions.blockReadsOutsideWorkingDirectories`: commands
+ * read nothing in the user folders outside the working directories (the sandbox hides the rest of
+ * them; an unsandboxed command that names a file there needs a person).
+ */
+function blocksReadsOutside(f: ReturnType<typeof parsedSettings>[number]): boolean {
+  const permissions = isRecord(f.data) ? f.data.permissions : undefined;
+  return isRecord(permissions) && permissions.blockReadsOutsideWorkingDirectories === true;
+}
+
 /** What the `sandbox` block asks of a run besides its paths. */
 export interface ClaudeSandboxRun {
   /** The settings file whose `"enabled": true, "failIfUnavailable": true` requires the sandbox. */
@@ -205,6 +219,8 @@ export interface ClaudeSandboxRun {
   unixSocketsBy?: string;
   /** `excludedCommands`: the commands that run outside the sandbox, each with its file. */
   excludedCommands: Array<{ pattern: string; file: string }>;
+  /** The file whose `permissions.blockReadsOutsideWorkingDirectories` keeps commands' reads in. */
+  readsKeptBy?: string;
 }
 
 /** A host name, `*.` and a name, an IPv4 address or an IPv6 one. */
@@ -255,6 +271,8 @@ export function claudeSandboxRun(
   const opensDomains = (f: ReadSettingsFile) =>
     (f.scope === 'user' || o.trusted) && (!managedDomainsOnly || f.path === managed);
   for (const f of parsed) {
+    // Every file counts: it only narrows what commands read.
+    if (blocksReadsOutside(f)) run.readsKeptBy ??= f.path;
     // `WebFetch(domain:…)` rules open and close their domain to sandboxed commands too, as in Claude Code.
     for (const domain of webFetchDomains(f, 'deny')) add(run.deniedDomains, domain);
     if (!opensDomains(f) || (managedRulesOnly && f.path !== managed)) continue;
@@ -344,7 +362,8 @@ export function withClaudeSandbox(
     !required &&
     run.allowedDomains.length === 0 &&
     !run.unixSocketsBy &&
-    run.excludedCommands.length === 0
+    run.excludedCommands.length === 0 &&
+    !run.readsKeptBy
   )
     return settings;
   return {
@@ -358,6 +377,7 @@ export function withClaudeSandbox(
         : {}),
       ...(run.unixSocketsBy ? { unix_sockets: true } : {}),
       ...(run.excludedCommands.length ? { excluded_commands: run.excludedCommands } : {}),
+      ...(run.readsKeptBy ? { reads_kept_by: run.readsKeptBy } : {}),
     },
   };
 }

@@ -9,6 +9,7 @@ import { tmpdir } from 'node:os';
 import { basename, dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
 import { protectedPathWhy } from './protected-paths.ts';
 import type { OutsideProgram } from './program-files.ts';
+import { userDirs } from './user-dirs.ts';
 import {
   NOT_A_FILE,
   SH_OP,
@@ -35,6 +36,11 @@ export interface CommandPolicyContext {
   network?: boolean;
   /** Files the run's hooks and servers run outside the sandbox (`Workspace.programs`). */
   programs?: readonly OutsideProgram[];
+  /**
+   * The settings file whose `permissions.blockReadsOutsideWorkingDirectories` keeps reads in the
+   * user folders to the working directories: naming a file elsewhere there needs a person.
+   */
+  readsKeptBy?: string;
 }
 
 /** `allow`: the approval mode decides; `ask`: a person approves this exact command, in every mode. */
@@ -838,6 +844,14 @@ function checkSecret(st: State, arg: Arg): void {
       if (isWithin(abs, dir) || isWithin(real, realPath(dir)))
         st.plain.add(`this command names ${show(arg)}, which holds credentials`);
     }
+    if (
+      st.ctx.readsKeptBy &&
+      !insideRealRoot(st, abs) &&
+      userDirs(st.ctx.home).some((d) => isWithin(real, realOrSelf(d)))
+    )
+      st.plain.add(
+        `this command reads ${show(arg)}, outside the working directories (permissions.blockReadsOutsideWorkingDirectories in ${st.ctx.readsKeptBy})`,
+      );
   }
 }
 

@@ -23,6 +23,8 @@ export interface RiskOptions {
   extraRoots?: readonly string[];
   /** Files the run's hooks and servers run outside the sandbox (`Workspace.programs`), protected too. */
   programs?: readonly OutsideProgram[];
+  /** The file whose `blockReadsOutsideWorkingDirectories` keeps commands' reads in (SandboxSettings.reads_kept_by). */
+  readsKeptBy?: string;
 }
 
 /**
@@ -46,6 +48,7 @@ export function alwaysAskReason(
       sandboxed: opts.sandboxed ?? false,
       network: opts.network,
       programs: opts.programs,
+      readsKeptBy: opts.readsKeptBy,
     });
     if (reasons.length) return reasons.join('; ');
   }

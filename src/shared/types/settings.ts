@@ -50,6 +50,12 @@ export interface SandboxSettings {
    * the sandbox (and so are approved as unsandboxed commands are), each with the file naming it.
    */
   excluded_commands?: Array<{ pattern: string; file: string }>;
+  /**
+   * For one run, never stored: the Claude Code settings file whose
+   * `permissions.blockReadsOutsideWorkingDirectories` keeps commands' reads in the user folders
+   * (`/home`, `/root`, …) to the working directories (docs/security.md#claude-codes-sandbox-settings).
+   */
+  reads_kept_by?: string;
 }
 
 /** One MCP server, in Claude Code's `.mcp.json` format (docs/tools.md#mcp-servers). */

@@ -471,3 +471,49 @@ describe("the sandbox block's excludedCommands", () => {
     expect(describeRunSandbox(settings.sandbox, bwrap)).toBe('sandboxed (bubblewrap, no network)');
   });
 });
+
+describe('permissions.blockReadsOutsideWorkingDirectories', () => {
+  const project = join(ws, '.claude', 'settings.json');
+  const blocking: ReadSettingsFile = {
+    path: project,
+    scope: 'workspace',
+    precedence: 2,
+    data: { permissions: { blockReadsOutsideWorkingDirectories: true } },
+  };
+
+  it('from any file, a workspace not trusted yet too, hides the user folders from commands and the workspace stays open', async () => {
+    const { entries } = load([blocking], false);
+    const hidden = entries.filter((e) => e.list === 'denyRead').map((e) => e.path);
+    expect(hidden).toEqual(expect.arrayContaining(['/home', '/root', '/mnt', '/Users', home]));
+    expect(entries.every((e) => e.file === project && !e.untrusted)).toBe(true);
+    const policy = await resolveSandboxPolicy({
+      workspace: ws,
+      home,
+      workbenchHome,
+      network: false,
+      deniedRead: hidden,
+    });
+    expect(policy.hiddenDirs).toContain(home);
+    expect(policy.hiddenDirs).not.toContain(ws);
+  });
+
+  it('is said in the run line, and nothing is hidden without it', () => {
+    const bwrap = {
+      available: true as const,
+      engine: 'bubblewrap' as const,
+      program: '/usr/bin/bwrap',
+    };
+    const { run } = claudeSandboxRun([blocking], { trusted: false });
+    expect(run.readsKeptBy).toBe(project);
+    const sandbox = withClaudeSandbox(structuredClone(DEFAULT_SETTINGS), run).sandbox;
+    expect(describeRunSandbox(sandbox, bwrap)).toBe(
+      'sandboxed (bubblewrap, no network); reads kept to the working directories (permissions.blockReadsOutsideWorkingDirectories)',
+    );
+    const off = {
+      ...blocking,
+      data: { permissions: { blockReadsOutsideWorkingDirectories: false } },
+    };
+    expect(claudeSandboxRun([off], { trusted: true }).run.readsKeptBy).toBeUndefined();
+    expect(load([off]).entries).toEqual([]);
+  });
+});

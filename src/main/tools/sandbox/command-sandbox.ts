@@ -113,5 +113,9 @@ export function describeRunSandbox(
     sandbox.kind !== 'unsandboxed' && excluded.length
       ? `; outside it: ${excluded.map((e) => e.pattern).join(', ')} (sandbox.excludedCommands)`
       : '';
-  return describeCommandSandbox(sandbox) + outside;
+  const readsIn =
+    sandbox.kind === 'sandboxed' && settings.reads_kept_by
+      ? '; reads kept to the working directories (permissions.blockReadsOutsideWorkingDirectories)'
+      : '';
+  return describeCommandSandbox(sandbox) + outside + readsIn;
 }
