@@ -235,3 +235,43 @@ describe("Claude Code's permission rules", () => {
     expect(ask.stop_reason).toBe('completed');
   });
 });
+
+describe("Claude Code's permissions.denyInsteadOfPrompting", () => {
+  it('refuses at once, in the app too, what would ask a person; what an allow rule or the mode lets run still runs', async () => {
+    writeRules(userRules(), {
+      denyInsteadOfPrompting: true,
+      allow: ['Write(notes/**)'],
+      ask: ['Bash(git push *)'],
+    });
+    const write = (path: string) => ({
+      toolCalls: [{ name: 'write_file', args: { path, content: 'x\n' } }],
+    });
+    const llm = createScriptedLlm([
+      write('src/app.ts'),
+      write('notes/today.md'),
+      run('git push origin main'),
+      { text: 'done' },
+    ]);
+    wb = await createWorkbench({ home: env.sb.home, workspace: env.sb.ws, llm, interactive: true });
+    const prompts: string[] = [];
+    wb.subscribe((e) => {
+      if (e.event === 'on_approval_request') prompts.push(e.data.preview);
+    });
+    await (
+      await wb.chat.send({ text: 'go', approvalMode: 'ask' })
+    ).finished;
+    const told = llm.calls
+      .at(-1)!
+      .request.messages.filter((m) => m.role === 'tool')
+      .map((m) => String(m.content));
+    const why = `permissions.denyInsteadOfPrompting in ${userRules()} refuses what would ask`;
+    expect(told[0]).toBe(`Error: not run: write_file needs a person's approval here, and ${why}`);
+    expect(told[1]).not.toMatch(/not run/);
+    expect(told[2]).toMatch(
+      /^Error: not run: .*git push.*always needs a person's approval, and permissions\.denyInsteadOfPrompting/,
+    );
+    expect(prompts).toEqual([]);
+    expect(existsSync(join(env.sb.ws, 'src', 'app.ts'))).toBe(false);
+    expect(readFileSync(join(env.sb.ws, 'notes', 'today.md'), 'utf8')).toBe('x\n');
+  });
+});

@@ -85,6 +85,8 @@ interface Loaded {
   claudeSettings: readonly ReadSettingsFile[];
   /** The run's skills, read once: the skills catalog and the skills' hooks share them. */
   skills: () => Promise<LoadSkillsResult>;
+  /** Claude Code's `permissions.denyInsteadOfPrompting`: the file that sets it. */
+  denyInsteadOfPromptingBy?: string;
 }
 
 /** The built-ins in pipeline order; `user-hooks` marks where the user hooks go. */
@@ -107,8 +109,13 @@ const PIPELINE: readonly Builtin[] = [
   {
     info: approvalInfo,
     alwaysOn: true,
-    create: (o) => [
-      createApprovalHook({ mode: o.approvalMode, broker: o.broker, interactive: o.interactive }),
+    create: (o, { denyInsteadOfPromptingBy }) => [
+      createApprovalHook({
+        mode: o.approvalMode,
+        broker: o.broker,
+        interactive: o.interactive && !denyInsteadOfPromptingBy,
+        denyInsteadOfPromptingBy,
+      }),
     ],
   },
   { info: filesystemInfo, create: () => [createFilesystemHook()] },
@@ -179,6 +186,8 @@ export interface PipelineHooks {
   workingDirs: string[];
   /** The processes the run's hooks start outside the sandbox (tools/program-files.ts). */
   processes: OutsideProcess[];
+  /** Claude Code's `permissions.denyInsteadOfPrompting`: nobody is asked in this run (the file that says so). */
+  denyInsteadOfPromptingBy?: string;
 }
 
 /** The running agent's own frontmatter hooks, with the trust of the folder its file is in. */
@@ -243,6 +252,7 @@ export async function buildPipeline(o: PipelineOptions): Promise<PipelineHooks> 
     sandboxPaths: permissions.sandboxPaths,
     claudeSettings,
     skills,
+    denyInsteadOfPromptingBy: permissions.denyInsteadOfPromptingBy,
   };
   const hooks = PIPELINE.filter(on).flatMap((b) => b.create(o, loaded));
   return {
@@ -257,5 +267,6 @@ export async function buildPipeline(o: PipelineOptions): Promise<PipelineHooks> 
     claudeSandbox: claudeSandbox.run,
     workingDirs: workingDirs.dirs,
     processes: users.processes,
+    denyInsteadOfPromptingBy: permissions.denyInsteadOfPromptingBy,
   };
 }

@@ -308,7 +308,8 @@ export async function createWorkbench(opts: WorkbenchOptions): Promise<Workbench
         approvalMode: l.approvalMode,
         maxIterations: l.maxIterations,
         controller: l.controller,
-        askUser: confirm,
+        // Claude Code's `denyInsteadOfPrompting`: a hook's `ask` is refused as with nobody to ask.
+        askUser: pipeline.denyInsteadOfPromptingBy ? undefined : confirm,
         elicitPerson: opts.interactive !== false ? (ctx, ask, id) => elicitations.ask(ctx, ask, id) : undefined,
         params: l.params,
         parent: l.parent,

@@ -212,6 +212,11 @@ export interface ApprovalHookOptions {
   broker: ApprovalBroker;
   /** False when nobody can answer (CLI): calls needing approval are refused at once. */
   interactive: boolean;
+  /**
+   * The settings file whose `permissions.denyInsteadOfPrompting` refuses what would ask (with
+   * `interactive` false): the refusal names it.
+   */
+  denyInsteadOfPromptingBy?: string;
   /** Whether this machine can sandbox commands (default: the cached probe). */
   detectSandbox?: () => Promise<SandboxAvailability>;
 }
@@ -322,7 +327,7 @@ export function createApprovalHook(opts: ApprovalHookOptions): Hook {
         const decided = await hookDecision(ctx, call, askKind, opts.interactive, false);
         if (decided && decided !== true) return decided;
         if (!opts.interactive) {
-          const refused = `not run: ${risk}, so it always needs a person's approval, and nobody can approve it here`;
+          const refused = `not run: ${risk}, so it always needs a person's approval, and ${nobodyAsked(opts)}`;
           // The policy's own refusal (not a rule's): the permission_denied hooks hear of it.
           return askedByRule ? denied(call, refused) : toldOfDenial(ctx, call, refused);
         }
@@ -342,6 +347,11 @@ export function createApprovalHook(opts: ApprovalHookOptions): Hook {
       if (decided === true) return next(call);
       if (decided) return decided;
       if (!opts.interactive) {
+        if (opts.denyInsteadOfPromptingBy)
+          return denied(
+            call,
+            `not run: ${call.name} needs a person's approval here, and ${nobodyAsked(opts)}`,
+          );
         return denied(
           call,
           `the user did not allow ${call.name}: this run may not ${kind === 'execute' ? 'run commands' : 'change files'} (start it with --auto to allow)`,
@@ -354,6 +364,13 @@ export function createApprovalHook(opts: ApprovalHookOptions): Hook {
       return next(call);
     },
   };
+}
+
+/** Why nobody was asked about a call that needed a person. */
+function nobodyAsked(opts: ApprovalHookOptions): string {
+  return opts.denyInsteadOfPromptingBy
+    ? `permissions.denyInsteadOfPrompting in ${opts.denyInsteadOfPromptingBy} refuses what would ask`
+    : 'nobody can approve it here';
 }
 
 /** The approval middleware as the hooks panel lists it. */

@@ -45,6 +45,11 @@ export interface LoadedPermissionRules {
   rules: PermissionRule[];
   /** The `sandbox.filesystem` paths of the same files (docs/security.md#the-sandbox). */
   sandboxPaths: SandboxPathEntry[];
+  /**
+   * The file whose `permissions.denyInsteadOfPrompting` (Claude Code 2.1.319) refuses every call
+   * that would wait for a person; any file counts, as it only refuses.
+   */
+  denyInsteadOfPromptingBy?: string;
   diagnostics: string[];
 }
 
@@ -77,9 +82,11 @@ export async function loadPermissionRules(o: {
   const counts = (f: (typeof parsed)[number], behavior: RuleBehavior) =>
     behavior !== 'allow' ||
     ((f.scope === 'user' || o.trusted) && (!managedOnly || f.path === managed));
+  let denyInsteadOfPromptingBy: string | undefined;
   for (const f of parsed) {
     const permissions = isRecord(f.data) ? f.data.permissions : undefined;
     if (!isRecord(permissions)) continue;
+    if (permissions.denyInsteadOfPrompting === true) denyInsteadOfPromptingBy ??= f.path;
     for (const behavior of BEHAVIORS) {
       const list = permissions[behavior];
       if (list === undefined || !counts(f, behavior)) continue;
@@ -115,7 +122,12 @@ export async function loadPermissionRules(o: {
     trusted: o.trusted,
   });
   diagnostics.push(...sandbox.diagnostics);
-  return { rules, sandboxPaths: sandbox.entries, diagnostics };
+  return {
+    rules,
+    sandboxPaths: sandbox.entries,
+    ...(denyInsteadOfPromptingBy ? { denyInsteadOfPromptingBy } : {}),
+    diagnostics,
+  };
 }
 
 /**
