@@ -7,7 +7,7 @@
 import { realpathSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { basename, dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
-import { protectedPathWhy } from './protected-paths.ts';
+import { protectedPathWhy, protectedThroughLink } from './protected-paths.ts';
 import type { OutsideProgram } from './program-files.ts';
 import { userDirs } from './user-dirs.ts';
 import {
@@ -814,6 +814,13 @@ function checkProtectedOperand(st: State, name: string, arg: Arg): void {
     const root = rootHolding(st, real);
     if (root === undefined) continue;
     const rel = relative(root, real).split(sep).join('/');
+    const linked = st.realRoots
+      .map((r) => protectedThroughLink(real, r))
+      .find((r) => r !== undefined);
+    if (linked) {
+      st.plain.add(`this command's ${name} touches ${linked}`);
+      continue;
+    }
     const why =
       protectedPathWhy(rel) ??
       (root === st.realRoots[0]

@@ -4,6 +4,10 @@
  * read-only, and keeps the missing ones from being created, for commands (docs/tools.md#sandbox).
  */
 
+import { lstatSync } from 'node:fs';
+import path from 'node:path';
+import { realTargetSync } from './real-target.ts';
+
 /** One protected path, relative to the workspace root, `/`-separated. */
 export interface ProtectedPath {
   readonly path: string;
@@ -111,6 +115,39 @@ export function protectedPathWhy(rel: string): string | undefined {
       found = p;
   }
   return found?.why;
+}
+
+/**
+ * What protects real path `real` where a protected path of `root` is a link or lies under one
+ * (`.claude -> config`, `.claude/agents -> ../shared/agents`): the workbench reads what the link
+ * leads to, so writing there is writing the protected path. Undefined when no link leads there.
+ */
+export function protectedThroughLink(real: string, root: string): string | undefined {
+  let found: ProtectedPath | undefined;
+  for (const p of PROTECTED_PATHS) {
+    if (p.ask === false || (found && found.path.length >= p.path.length)) continue;
+    const lexical = path.join(root, p.path);
+    if (!throughLink(root, p.path)) continue;
+    const target = realTargetSync(lexical, root);
+    if (real === target || real.startsWith(`${target}${path.sep}`)) found = p;
+  }
+  return found && `${relativeTo(real, root)} ${found.why} (through the link at ${found.path})`;
+}
+
+/** Whether any part of workspace-relative `rel` is a symbolic link. */
+function throughLink(root: string, rel: string): boolean {
+  let at = root;
+  for (const part of rel.split('/')) {
+    at = path.join(at, part);
+    const st = lstatSync(at, { throwIfNoEntry: false });
+    if (!st) return false;
+    if (st.isSymbolicLink()) return true;
+  }
+  return false;
+}
+
+function relativeTo(real: string, root: string): string {
+  return path.relative(root, real).split(path.sep).join('/');
 }
 
 /** Why a write to workspace-relative `rel` must be approved by a person, or undefined. */

@@ -7,7 +7,7 @@ import { homedir } from 'node:os';
 import { isAbsolute, normalize, relative, resolve, sep } from 'node:path';
 import { callEffects } from './call-policy.ts';
 import { commandPolicy } from './command-policy.ts';
-import { protectedPathReason } from './protected-paths.ts';
+import { protectedPathReason, protectedThroughLink } from './protected-paths.ts';
 import type { Tool } from './types.ts';
 import { realTargetSync } from './real-target.ts';
 import { isInside } from './path-guard.ts';
@@ -78,7 +78,11 @@ function protectedWriteReason(
   const real = roots.map((root) => workspaceRelative(target, root)).find((r) => r !== undefined);
   if (real === undefined) return undefined; // the path guard refuses it anyway
   const program = programs.find((p) => isInside(target, p.path));
-  return protectedPathReason(real) ?? (program && `${real} ${program.why}`);
+  return (
+    protectedPathReason(real) ??
+    roots.map((root) => protectedThroughLink(target, root)).find((r) => r !== undefined) ??
+    (program && `${real} ${program.why}`)
+  );
 }
 
 function workspaceRelative(path: string, root: string): string | undefined {
