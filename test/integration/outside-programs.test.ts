@@ -3,7 +3,15 @@
  * protected paths are: the agent's file tools need a person to write them and sandboxed commands
  * cannot change them (docs/security.md#programs-your-configuration-runs).
  */
-import { chmodSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import {
+  chmodSync,
+  mkdirSync,
+  readFileSync,
+  readlinkSync,
+  renameSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -121,4 +129,31 @@ describe("programs a trusted workspace's configuration runs outside the sandbox"
     expect(readFileSync(join(ws, 'mcp', 'server.mjs'), 'utf8')).toBe(SERVER);
     expect(readFileSync(join(ws, 'notes.txt'), 'utf8')).toBe('fine\n');
   });
+
+  it.skipIf(!bwrapUsable)(
+    'named through a link: a sandboxed command that replaces the link finds it put back',
+    async () => {
+      const ws = env.sb.ws;
+      configure(ws);
+      mkdirSync(join(ws, 'tools'));
+      renameSync(join(ws, 'scripts', 'guard.sh'), join(ws, 'tools', 'guard.sh'));
+      symlinkSync('../tools/guard.sh', join(ws, 'scripts', 'guard.sh'));
+      await createTrustStore(env.sb.home).trust(ws);
+      const told = await run(ws, [
+        {
+          toolCalls: [
+            {
+              name: 'execute',
+              args: { command: 'rm scripts/guard.sh; echo evil > scripts/guard.sh; echo tried' },
+            },
+          ],
+        },
+      ]);
+      expect(told[0]).toMatch(
+        /the command replaced scripts\/guard\.sh, a link to \.\.\/tools\/guard\.sh the sandbox keeps; it was put back/,
+      );
+      expect(readlinkSync(join(ws, 'scripts', 'guard.sh'))).toBe('../tools/guard.sh');
+      expect(readFileSync(join(ws, 'tools', 'guard.sh'), 'utf8')).toBe(GUARD);
+    },
+  );
 });

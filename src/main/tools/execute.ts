@@ -128,7 +128,7 @@ export function createExecuteTool(opts: ExecuteToolOptions = {}): Tool {
               {
                 workspace: ctx.workspace.root,
                 workRoots: ctx.workspace.extraRoots,
-                programs: ctx.workspace.programs().map((p) => p.path),
+                programs: ctx.workspace.programs().map((p) => p.named ?? p.path),
                 home: opts.sandbox!.home ?? os.homedir(),
                 workbenchHome: opts.sandbox!.workbenchHome,
                 network: sandbox.network,

@@ -29,6 +29,8 @@ export interface OutsideProcess {
 /** A file such a process runs, by its real path where it exists. */
 export interface OutsideProgram {
   path: string;
+  /** The path as the configuration names it, where a link leads from it to `path`. */
+  named?: string;
   why: string;
 }
 
@@ -86,7 +88,8 @@ export function outsidePrograms(
   for (const { proc, why } of processes) {
     for (const file of programFiles(proc, vars)) {
       const real = realOrSelf(file);
-      if (!out.has(real)) out.set(real, { path: real, why });
+      if (!out.has(real))
+        out.set(real, { path: real, ...(real !== file ? { named: file } : {}), why });
     }
   }
   return [...out.values()];

@@ -124,6 +124,36 @@ describe.skipIf(!bwrapUsable)(title, () => {
     expect((await fs.readdir(t.root)).sort()).toEqual(['.claude', '.gitmodules']);
   });
 
+  it('puts back a link on the way to a protected path that a command replaced, and says so', async () => {
+    // Claude Code's folder kept elsewhere in the repository, and git hooks in a tracked folder.
+    await fs.mkdir(path.join(t.root, 'config'));
+    await fs.symlink('config', path.join(t.root, '.claude'));
+    await fs.mkdir(path.join(t.root, '.git'));
+    await fs.mkdir(path.join(t.root, 'git-hooks'));
+    await fs.symlink('../git-hooks', path.join(t.root, '.git', 'hooks'));
+    const r = await exec(
+      [
+        'rm .claude && mkdir .claude && echo evil > .claude/settings.json',
+        'rm .git/hooks && mkdir .git/hooks && echo evil > .git/hooks/pre-commit',
+        'echo done',
+      ].join('; '),
+    );
+    expect(r.text).toMatch(/^done\n/);
+    expect(await fs.readlink(path.join(t.root, '.claude'))).toBe('config');
+    expect(await fs.readlink(path.join(t.root, '.git', 'hooks'))).toBe('../git-hooks');
+    expect(await fs.readdir(path.join(t.root, 'config'))).toEqual([]);
+    expect(await fs.readdir(path.join(t.root, 'git-hooks'))).toEqual([]);
+    expect(r.text).toMatch(
+      /the command replaced \.claude, a link to config the sandbox keeps; it was put back \(what the command left there is now \.claude\.replaced-\d+\)/,
+    );
+    expect(r.text).toMatch(
+      /the command replaced \.git\/hooks, a link to \.\.\/git-hooks the sandbox keeps/,
+    );
+    // An untouched link is not mentioned.
+    const calm = await exec('cat .claude/nothing 2>/dev/null; echo calm');
+    expect(calm.text).not.toMatch(/replaced/);
+  });
+
   it('cannot create files in an existing .workbench folder', async () => {
     await fs.mkdir(path.join(t.root, '.workbench'));
     const r = await exec('echo evil > .workbench/settings.json; echo tried');

@@ -3,15 +3,19 @@
  * workspace (`.claude`, `.workbench`…) that the command's cleanup removes. A workbench killed with
  * SIGKILL never cleans up, and an empty `.workbench` file then breaks every later write under it.
  * So each sandboxed command first notes its placeholders in `$WORKBENCH_HOME/placeholders/`, and the
- * next command sweeps what a dead process left (docs/security.md#the-sandbox).
+ * next command sweeps what a dead process left (docs/security.md#the-sandbox). The links on the way
+ * to protected paths (`.claude -> config`), which no mount can pin, are noted with them: a link the
+ * command replaced is put back, by the cleanup or by the sweep.
  */
 import { randomBytes } from 'node:crypto';
 import { promises as fs } from 'node:fs';
 import path from 'node:path';
+import type { PinnedLink } from './policy.ts';
 
 interface JournalEntry {
   pid: number;
   paths: string[];
+  links?: PinnedLink[];
 }
 
 const dirOf = (workbenchHome: string) => path.join(workbenchHome, 'placeholders');
@@ -32,22 +36,54 @@ function alive(pid: number): boolean {
 }
 
 /**
- * Notes `paths` as this process's placeholders; the returned function removes them and the note.
- * Contract: never rejects; without a writable home the placeholders are still removed by `done`.
+ * Puts `link` back if something replaced it; says what happened, or undefined when it was intact.
+ * What stood in its place is kept beside it, renamed.
+ */
+export async function restoreLink(
+  link: PinnedLink,
+  workspace?: string,
+): Promise<string | undefined> {
+  const shown = workspace ? path.relative(workspace, link.path) : link.path;
+  const st = await fs.lstat(link.path).catch(() => undefined);
+  if (st?.isSymbolicLink() && (await fs.readlink(link.path).catch(() => '')) === link.target)
+    return undefined;
+  const moved = `${link.path}.replaced-${Date.now()}`;
+  try {
+    if (st) await fs.rename(link.path, moved);
+    await fs.symlink(link.target, link.path);
+  } catch (err) {
+    return `the command replaced ${shown}, a link to ${link.target} the sandbox keeps, and it could not be put back: ${(err as Error).message}`;
+  }
+  const left = st ? ` (what the command left there is now ${path.basename(moved)})` : '';
+  return `the command replaced ${shown}, a link to ${link.target} the sandbox keeps; it was put back${left}`;
+}
+
+/**
+ * Notes `paths` as this process's placeholders and `links` as the links it keeps; the returned
+ * function removes the placeholders, puts back a replaced link (saying so) and removes the note.
+ * Contract: never rejects; without a writable home the cleanup still happens in `done`.
  */
 export async function notePlaceholders(
   workbenchHome: string,
   paths: string[],
-): Promise<() => Promise<void>> {
+  links: PinnedLink[] = [],
+  workspace?: string,
+): Promise<() => Promise<string[]>> {
   const remove = async () => {
     for (const p of paths) await removePlaceholder(p);
+    const notes: string[] = [];
+    for (const l of links) {
+      const note = await restoreLink(l, workspace);
+      if (note) notes.push(note);
+    }
+    return notes;
   };
-  if (paths.length === 0) return remove;
+  if (paths.length === 0 && links.length === 0) return remove;
   const file = path.join(
     dirOf(workbenchHome),
     `${process.pid}-${randomBytes(6).toString('hex')}.json`,
   );
-  const entry: JournalEntry = { pid: process.pid, paths };
+  const entry: JournalEntry = { pid: process.pid, paths, ...(links.length ? { links } : {}) };
   const noted = await fs
     .mkdir(dirOf(workbenchHome), { recursive: true, mode: 0o700 })
     .then(() => fs.writeFile(file, JSON.stringify(entry), { mode: 0o600 }))
@@ -56,8 +92,9 @@ export async function notePlaceholders(
       () => false,
     );
   return async () => {
-    await remove();
+    const notes = await remove();
     if (noted) await fs.unlink(file).catch(() => undefined);
+    return notes;
   };
 }
 
@@ -78,6 +115,8 @@ export async function sweepPlaceholders(workbenchHome: string): Promise<void> {
     }
     if (!Array.isArray(entry.paths) || typeof entry.pid !== 'number' || alive(entry.pid)) continue;
     for (const p of entry.paths) if (typeof p === 'string') await removePlaceholder(p);
+    for (const l of Array.isArray(entry.links) ? entry.links : [])
+      if (typeof l?.path === 'string' && typeof l.target === 'string') await restoreLink(l);
     await fs.unlink(file).catch(() => undefined);
   }
 }

@@ -99,6 +99,18 @@ export interface SandboxPolicy {
   hiddenFiles: string[];
   /** Existing regular files (real paths) bound read-only over the hidden folders. */
   readable: string[];
+  /**
+   * Links on the way to a protected path that lie where commands write (`.claude -> config`, a
+   * `.git/hooks` link): a mount cannot pin a link, so each is checked after the command and put
+   * back if the command replaced it (placeholder-journal.ts).
+   */
+  pinnedLinks: PinnedLink[];
+}
+
+/** A link as it was before a command: its place and what it says. */
+export interface PinnedLink {
+  path: string;
+  target: string;
 }
 
 /** Links followed per path before giving up (as the kernel's ELOOP limit). */
@@ -198,8 +210,15 @@ export async function resolveSandboxPolicy(input: SandboxPolicyInput): Promise<S
   const writableAt = (p: string) => inside(p, ws) || opened.some((w) => inside(p, w));
   // Outside the writable places everything is read-only already. A missing protected path gets a
   // placeholder, so it cannot be created; a missing denied one has nothing to keep.
+  const pinned = new Map<string, string>();
   for (const p of protectedEntries) {
-    const { real, missing } = await resolveExisting(p.path);
+    const links: string[] = [];
+    const { real, missing } = await resolveExisting(p.path, links);
+    for (const link of links) {
+      if (pinned.has(link) || !workRoots.some((r) => link !== r && inside(link, r))) continue;
+      const target = await fs.readlink(link).catch(() => undefined);
+      if (target !== undefined) pinned.set(link, target);
+    }
     const root = workRoots.find((r) => inside(real, r));
     if (missing === undefined) {
       if (root !== undefined) readOnly.add(real);
@@ -276,6 +295,10 @@ export async function resolveSandboxPolicy(input: SandboxPolicyInput): Promise<S
     hiddenDirs: [...hiddenDirs].filter((p) => !hiddenAt(p)),
     hiddenFiles: [...hiddenFiles].filter((p) => !hiddenAt(p)),
     readable: [...readable],
+    // A link inside a folder bound read-only cannot be replaced.
+    pinnedLinks: [...pinned]
+      .filter(([link]) => ![...readOnly].some((r) => r !== link && inside(link, r)))
+      .map(([link, target]) => ({ path: link, target })),
   };
 }
 

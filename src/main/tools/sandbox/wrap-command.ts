@@ -95,38 +95,46 @@ export async function wrapCommand(
     ),
   ];
   await sweepPlaceholders(input.workbenchHome);
-  const removePlaceholders = await notePlaceholders(input.workbenchHome, policy.placeholders);
+  const cleanUp = await notePlaceholders(
+    input.workbenchHome,
+    policy.placeholders,
+    policy.pinnedLinks,
+    input.workspace,
+  );
+  const restored: string[] = [];
   return {
     command: `exec ${argv.map(shellQuote).join(' ')}`,
     env: { TMPDIR: '/tmp', TMP: '/tmp', TEMP: '/tmp', ...(proxy ? proxyEnv() : {}) },
     async cleanup() {
       await proxy?.close();
-      await removePlaceholders();
+      restored.push(...(await cleanUp()));
     },
-    notes: () => {
-      if (sandbox.domains && !node)
-        return [
-          'no network: reaching sandbox.network.allowedDomains needs Node on PATH to run the proxy inside the sandbox',
-        ];
-      const blocked = proxy?.blocked() ?? [];
-      const line = (reason: RefusalReason, why: string) => {
-        const hosts = blocked.filter((b) => b.reason === reason).map((b) => b.host);
-        if (hosts.length === 0) return [];
-        const named = hosts.slice(0, NAMED_HOSTS).join(', ');
-        const more = hosts.length > NAMED_HOSTS ? ` and ${hosts.length - NAMED_HOSTS} more` : '';
-        return [`the sandbox kept the command from ${named}${more}: ${why}`];
-      };
-      return [
-        ...line('unlisted', 'not in sandbox.network.allowedDomains'),
-        ...line(
-          'denied',
-          'denied by sandbox.network.deniedDomains or a WebFetch(domain:…) deny rule',
-        ),
-        ...line(
-          'local',
-          'allowed by a wildcard but leading to this machine, which only a domain named exactly in sandbox.network.allowedDomains reaches',
-        ),
-      ];
-    },
+    notes: () => [...restored, ...networkNotes()],
   };
+
+  function networkNotes(): string[] {
+    if (sandbox.domains && !node)
+      return [
+        'no network: reaching sandbox.network.allowedDomains needs Node on PATH to run the proxy inside the sandbox',
+      ];
+    const blocked = proxy?.blocked() ?? [];
+    const line = (reason: RefusalReason, why: string) => {
+      const hosts = blocked.filter((b) => b.reason === reason).map((b) => b.host);
+      if (hosts.length === 0) return [];
+      const named = hosts.slice(0, NAMED_HOSTS).join(', ');
+      const more = hosts.length > NAMED_HOSTS ? ` and ${hosts.length - NAMED_HOSTS} more` : '';
+      return [`the sandbox kept the command from ${named}${more}: ${why}`];
+    };
+    return [
+      ...line('unlisted', 'not in sandbox.network.allowedDomains'),
+      ...line(
+        'denied',
+        'denied by sandbox.network.deniedDomains or a WebFetch(domain:…) deny rule',
+      ),
+      ...line(
+        'local',
+        'allowed by a wildcard but leading to this machine, which only a domain named exactly in sandbox.network.allowedDomains reaches',
+      ),
+    ];
+  }
 }

@@ -18,6 +18,7 @@ const policy: SandboxPolicy = {
   hiddenDirs: ['/home/u/.ssh'],
   hiddenFiles: ['/home/u/.netrc'],
   readable: [],
+  pinnedLinks: [],
 };
 
 /** The position of `--flag a b` in args, or -1. */

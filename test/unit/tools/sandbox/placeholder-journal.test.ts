@@ -9,7 +9,9 @@ import {
   mkdtempSync,
   readFileSync,
   readdirSync,
+  readlinkSync,
   rmSync,
+  symlinkSync,
   writeFileSync,
 } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -73,4 +75,39 @@ it("a live process's placeholders are left alone", async () => {
   );
   await sweepPlaceholders(home);
   expect(existsSync(join(ws, '.workbench'))).toBe(true);
+});
+
+it("a link on the way to a protected path that a killed process's command replaced is put back by the sweep, what stood there kept beside it", async () => {
+  mkdirSync(join(ws, 'config'));
+  mkdirSync(join(ws, '.claude'));
+  writeFileSync(join(ws, '.claude', 'settings.json'), '{"hooks":{}}');
+  mkdirSync(join(home, 'placeholders'), { recursive: true });
+  writeFileSync(
+    join(home, 'placeholders', 'dead.json'),
+    JSON.stringify({
+      pid: deadPid(),
+      paths: [],
+      links: [{ path: join(ws, '.claude'), target: 'config' }],
+    }),
+  );
+  await sweepPlaceholders(home);
+  expect(readlinkSync(join(ws, '.claude'))).toBe('config');
+  const moved = readdirSync(ws).filter((n) => n.startsWith('.claude.replaced-'));
+  expect(moved).toHaveLength(1);
+  expect(readFileSync(join(ws, moved[0]!, 'settings.json'), 'utf8')).toBe('{"hooks":{}}');
+  expect(readdirSync(join(home, 'placeholders'))).toEqual([]);
+});
+
+it('an intact link is left as it is, and the cleanup says nothing of it', async () => {
+  mkdirSync(join(ws, 'config'));
+  symlinkSync('config', join(ws, '.claude'));
+  const done = await notePlaceholders(
+    home,
+    [],
+    [{ path: join(ws, '.claude'), target: 'config' }],
+    ws,
+  );
+  expect(await done()).toEqual([]);
+  expect(readlinkSync(join(ws, '.claude'))).toBe('config');
+  expect(readdirSync(ws).sort()).toEqual(['.claude', 'config']);
 });
