@@ -193,6 +193,46 @@ describe('a working directory added for one run', () => {
     },
   );
 
+  it("offers its .claude/skills as Claude Code does, and runs a skill's hooks there only once the workspace is trusted", async () => {
+    const skill = join(lib, '.claude', 'skills', 'release-notes');
+    mkdirSync(skill, { recursive: true });
+    const marker = join(around, 'hook-ran');
+    writeFileSync(
+      join(skill, 'SKILL.md'),
+      [
+        '---',
+        'name: release-notes',
+        'description: Writes release notes from the changelog of lib',
+        'hooks:',
+        '  PostToolUse:',
+        '    - hooks:',
+        `        - { type: command, command: "touch ${marker}" }`,
+        '---',
+        'Read CHANGELOG.md and write the notes.',
+        '',
+      ].join('\n'),
+    );
+    const turns = [
+      call('c1', 'read_file', { path: join(skill, 'SKILL.md') }),
+      call('c2', 'read_file', { path: join(lib, 'util.txt') }),
+    ];
+    const untrusted = await run(turns, { addDirs: [lib] });
+    expect(untrusted.system.join('\n')).toMatch(
+      /\[release-notes\] Writes release notes from the changelog of lib/,
+    );
+    expect(untrusted.told[0]).toContain('Read CHANGELOG.md and write the notes.');
+    expect(existsSync(marker)).toBe(false);
+    await wb!.close();
+    wb = undefined;
+    const trusted = await run(turns, { addDirs: [lib], trust: true });
+    expect(trusted.told[1]).toMatch(/v1/);
+    expect(existsSync(marker)).toBe(true);
+    await wb!.close();
+    wb = undefined;
+    const without = await run([]);
+    expect(without.system.join('\n')).not.toMatch(/release-notes/);
+  });
+
   it('through the CLI: named on stderr, and a folder that does not exist is a usage error before anything runs', async () => {
     const { home, workspace } = await cliSandbox();
     const extra = join(dirname(home), 'extra');

@@ -66,6 +66,8 @@ export interface PipelineOptions {
   mcp?: McpManager;
   /** What http hooks' headers may name (WorkbenchOptions.env). */
   env?: Readonly<Record<string, string | undefined>>;
+  /** The run's own working directories (`--add-dir`), besides those the settings add. */
+  addDirs?: readonly string[];
 }
 
 interface Builtin {
@@ -202,12 +204,20 @@ function agentHooksOf(o: PipelineOptions): { agent?: AgentHooks } {
 export async function buildPipeline(o: PipelineOptions): Promise<PipelineHooks> {
   const on = (b: Builtin) => b.alwaysOn || builtinEnabled(o.settings, b.info.name);
   const claudeSettings = await readClaudeSettingsFiles(o.workspace, o.home);
+  const workingDirs = await workspaceWorkingDirs({
+    workspace: o.workspace,
+    workbenchHome: o.home,
+    trusted: o.trusted,
+    claudeSettings,
+  });
+  const runDirs = [...new Set([...(o.addDirs ?? []), ...workingDirs.dirs])];
   let skillsRead: Promise<LoadSkillsResult> | undefined;
   const skills = () =>
     (skillsRead ??= loadSkills({
       home: o.home,
       workspace: o.workspace,
       extraPaths: o.profile.skills.paths,
+      workingDirs: runDirs,
       disabled: o.settings.disabled_skills,
     }));
   // Permission rules are a protection: `--no-hooks` and a switched-off user-hooks leave them on.
@@ -226,6 +236,7 @@ export async function buildPipeline(o: PipelineOptions): Promise<PipelineHooks> 
         rules,
         mcp: o.mcp,
         skills,
+        workingDirs: runDirs,
         ...agentHooksOf(o),
       })
     : { hooks: [], infos: [], diagnostics: [], processes: [] };
@@ -240,12 +251,6 @@ export async function buildPipeline(o: PipelineOptions): Promise<PipelineHooks> 
     processes: user.processes,
   };
   const claudeSandbox = claudeSandboxRun(claudeSettings, { trusted: o.trusted });
-  const workingDirs = await workspaceWorkingDirs({
-    workspace: o.workspace,
-    workbenchHome: o.home,
-    trusted: o.trusted,
-    claudeSettings,
-  });
   const loaded = {
     user: users,
     rules,

@@ -274,6 +274,7 @@ export async function createWorkbench(opts: WorkbenchOptions): Promise<Workbench
       subagents: registry.subagents().map((a) => ({ name: a.name, description: a.description })),
       mcp,
       env: opts.env,
+      addDirs: l.addDirs,
     });
     const extraRoots = [...new Set([...(l.addDirs ?? []), ...pipeline.workingDirs])];
     const programs = runPrograms({ processes: pipeline.processes, servers: () => mcp.started(workspaceRoot), workspace: workspaceRoot, home: homedir() });

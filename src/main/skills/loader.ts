@@ -46,6 +46,11 @@ export interface LoadSkillsOptions {
   workspace: string;
   /** agent.yaml `skills.paths`: folders of skill folders, relative to the workspace. */
   extraPaths?: readonly string[];
+  /**
+   * Working directories added to the workspace (`--add-dir`, `additionalDirectories`): their
+   * `.claude/skills` are read after the workspace's, as Claude Code reads them.
+   */
+  workingDirs?: readonly string[];
   /** Skill names switched off in settings: still listed, `enabled: false`. */
   disabled?: readonly string[];
 }
@@ -62,12 +67,18 @@ const NAME_PATTERN = /^[a-z0-9]+(-[a-z0-9]+)*$/;
 
 /** The skill roots in precedence order (first wins on duplicate names). */
 export function skillRoots(
-  opts: Pick<LoadSkillsOptions, 'home' | 'workspace' | 'extraPaths'>,
-): Array<{ dir: string; source: SkillSource }> {
+  opts: Pick<LoadSkillsOptions, 'home' | 'workspace' | 'extraPaths' | 'workingDirs'>,
+): Array<{ dir: string; source: SkillSource; within?: string }> {
   return [
     { dir: join(opts.workspace, '.workbench', 'skills'), source: 'workspace' },
     { dir: join(opts.home, 'skills'), source: 'user' },
     { dir: join(opts.workspace, '.claude', 'skills'), source: 'claude' },
+    // A working directory's skills must stay in it, as the workspace's stay in the workspace.
+    ...(opts.workingDirs ?? []).map((d) => ({
+      dir: join(d, '.claude', 'skills'),
+      source: 'claude' as const,
+      within: d,
+    })),
     { dir: join(claudeConfigDir(), 'skills'), source: 'claude-user' },
     { dir: join(opts.workspace, '.kodelet', 'skills'), source: 'kodelet' },
     { dir: join(homedir(), '.kodelet', 'skills'), source: 'kodelet-user' },
@@ -97,7 +108,11 @@ export async function loadSkills(opts: LoadSkillsOptions): Promise<LoadSkillsRes
     dir: p.dir,
     source: 'plugin' as const,
   }));
-  for (const root of [...skillRoots(opts), ...plugins]) {
+  const roots: Array<{ dir: string; source: SkillSource; within?: string }> = [
+    ...skillRoots(opts),
+    ...plugins,
+  ];
+  for (const root of roots) {
     // Most roots are missing: one synchronous stat each, no thread-pool round trip.
     if (!existsAs(root.dir, 'directory')) continue;
     const realRoot = await realpath(root.dir).catch(() => undefined);
@@ -107,7 +122,7 @@ export async function loadSkills(opts: LoadSkillsOptions): Promise<LoadSkillsRes
     const allowed = async (p: string): Promise<string | undefined> => {
       if (root.source === 'user' || root.source === 'claude-user' || root.source === 'kodelet-user')
         return undefined;
-      const check = await checkSource(p, opts.workspace, opts.home);
+      const check = await checkSource(p, root.within ?? opts.workspace, opts.home);
       return check.ok || check.reason === 'missing' ? undefined : check.reason;
     };
     const rootRefused = await allowed(realRoot);

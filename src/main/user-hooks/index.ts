@@ -51,6 +51,8 @@ export interface CreateUserHooksOptions {
   mcp?: McpManager;
   /** The run's skills (loaded once for the pipeline): their frontmatter hooks join once a skill is read. */
   skills?: () => Promise<LoadSkillsResult>;
+  /** The run's working directories: their skills' hooks need trust as the workspace's do. */
+  workingDirs?: readonly string[];
 }
 
 export interface UserHooks {
@@ -71,7 +73,7 @@ export interface UserHooks {
 export async function createUserHooks(opts: CreateUserHooksOptions): Promise<UserHooks> {
   const off = Boolean(opts.noHooks) || opts.settings.disableAllHooks;
   // Off means off: not even `<hook> hook` runs. Still list the settings handlers (reading is harmless).
-  const skillHooks = off || !opts.skills ? [] : hooksOfSkills((await opts.skills()).skills, opts.workspace);
+  const skillHooks = off || !opts.skills ? [] : hooksOfSkills((await opts.skills()).skills, opts.workspace, opts.workingDirs);
   const [executable, claude] = await Promise.all([
     off ? Promise.resolve([]) : discoverExecutableHooks(opts),
     loadClaudeHooks({ ...opts, skills: skillHooks }),

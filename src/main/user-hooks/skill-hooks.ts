@@ -12,6 +12,7 @@ import { callEffects } from '../tools/call-policy.ts';
 import type { ToolRegistry } from '../tools/registry.ts';
 import type { HookRunStore } from '../store/types.ts';
 import { realPathOf } from './trust-store.ts';
+import { workspaceWorkingDirs } from '../middleware/claude-working-dirs.ts';
 import {
   loadClaudeHooks,
   type ClaudeHandler,
@@ -19,25 +20,41 @@ import {
   type SkillHooks,
 } from './claude-config.ts';
 
-/** Of loaded skills, the enabled ones whose frontmatter has `hooks`, scoped by where they live. */
-export function hooksOfSkills(skills: readonly Skill[], workspace: string): SkillHooks[] {
+/**
+ * Of loaded skills, the enabled ones whose frontmatter has `hooks`, scoped by where they live: the
+ * workspace's and its working directories' need the workspace trusted.
+ */
+export function hooksOfSkills(
+  skills: readonly Skill[],
+  workspace: string,
+  workingDirs: readonly string[] = [],
+): SkillHooks[] {
+  const inWorkspace = (dir: string) =>
+    isInside(dir, workspace) || workingDirs.some((d) => isInside(dir, d));
   return skills
     .filter((s) => s.enabled && s.frontmatter.hooks !== undefined)
     .map((s) => ({
       skill: s.name,
       file: s.path,
-      scope: isInside(s.dir, workspace) ? 'workspace' : 'user',
+      scope: inWorkspace(s.dir) ? 'workspace' : 'user',
       hooks: s.frontmatter.hooks,
     }));
 }
 
-/** The skills with hooks of a workspace, loaded here (listing, the trust prompt). */
+/**
+ * The skills with hooks of a workspace and of the working directories its settings add (as a run
+ * would read them, `trusted` or not), loaded here (listing, the trust prompt).
+ */
 export async function skillsWithHooks(o: {
   home: string;
   workspace: string;
+  trusted: boolean;
+  claudeSettings?: readonly ReadSettingsFile[];
   disabled?: readonly string[];
 }): Promise<SkillHooks[]> {
-  return hooksOfSkills((await loadSkills(o)).skills, o.workspace);
+  const { dirs } = await workspaceWorkingDirs({ ...o, workbenchHome: o.home });
+  const { skills } = await loadSkills({ ...o, workingDirs: dirs });
+  return hooksOfSkills(skills, o.workspace, dirs);
 }
 
 /** Every handler of every skill's frontmatter, problems included (the hooks panel, `workbench hooks list`). */

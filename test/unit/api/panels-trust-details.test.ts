@@ -165,6 +165,26 @@ describe('trust status details', () => {
     );
   });
 
+  it("names the skill hooks of a working directory the workspace's settings add: trusting it lets them run", async () => {
+    sb = await panelSandbox();
+    const lib = join(sb.ws, '..', 'lib-of-ws');
+    const skill = join(lib, '.claude', 'skills', 'release');
+    mkdirSync(skill, { recursive: true });
+    writeFileSync(
+      join(skill, 'SKILL.md'),
+      '---\nname: release\ndescription: Releases\nhooks:\n  Stop:\n    - hooks:\n        - command: ./tag.sh\n---\nRelease.\n',
+    );
+    mkdirSync(join(sb.ws, '.claude'));
+    writeFileSync(
+      join(sb.ws, '.claude', 'settings.json'),
+      JSON.stringify({ permissions: { additionalDirectories: [lib] } }),
+    );
+    const status = await sb.wb.trust.status({ workspace: sb.ws });
+    expect(status.items.find((i) => i.kind === 'frontmatter_hooks')?.detail).toBe(
+      'skill release: Stop: ./tag.sh',
+    );
+  });
+
   it('says so when a settings file does not parse instead of hiding it', async () => {
     sb = await panelSandbox();
     mkdirSync(join(sb.ws, '.claude'));

@@ -11,6 +11,7 @@ import type {
   SkillListing,
   SkillView,
 } from '../../../shared/ipc/contract.ts';
+import { workspaceWorkingDirs } from '../../middleware/claude-working-dirs.ts';
 import { loadAgentProfile } from '../../agents/profile.ts';
 import { catalogLine } from '../../skills/catalog.ts';
 import { loadSkills, skillRoots, type Skill } from '../../skills/loader.ts';
@@ -71,11 +72,12 @@ export function allowedTools(v: unknown): string[] | undefined {
 /** Creates the skills service. */
 export function createSkillsService(deps: PanelDeps): SkillsService {
   const rootsOf = async (workspace: string) => {
-    // The same sources a run uses: an untrusted workspace's skills.paths are ignored.
-    const { profile } = await loadAgentProfile(workspace, {
-      trusted: deps.trust.isTrusted(workspace),
-    });
-    return { home: deps.home, workspace, extraPaths: profile.skills.paths };
+    // The same sources a run uses: an untrusted workspace's skills.paths are ignored, and so are
+    // the working directories its settings would add.
+    const trusted = deps.trust.isTrusted(workspace);
+    const { profile } = await loadAgentProfile(workspace, { trusted });
+    const { dirs } = await workspaceWorkingDirs({ workspace, workbenchHome: deps.home, trusted });
+    return { home: deps.home, workspace, extraPaths: profile.skills.paths, workingDirs: dirs };
   };
   const list = async (workspace: string): Promise<SkillListing> => {
     const roots = await rootsOf(workspace);

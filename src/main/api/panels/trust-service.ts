@@ -85,7 +85,8 @@ async function mcpItems(workspace: string): Promise<TrustItem[]> {
  */
 async function frontmatterHookItems(workspace: string, home: string): Promise<TrustItem[]> {
   const [skills, agents] = await Promise.all([
-    skillsWithHooks({ home, workspace }),
+    // What trusting it would let run: the skills of the working directories its settings add too.
+    skillsWithHooks({ home, workspace, trusted: true }),
     loadAgentRegistry({ workspace, home, trusted: true }).catch(() => ({ agents: [] })),
   ]);
   const lines = [
