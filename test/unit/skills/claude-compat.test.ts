@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { loadSkills, parseSkillFile } from '../../../src/main/skills/loader.ts';
 import { renderCatalog } from '../../../src/main/skills/catalog.ts';
-import { allowedTools } from '../../../src/main/api/panels/skills-service.ts';
+import { allowedTools } from '../../../src/main/skills/allowed-tools.ts';
 
 let tmp: string;
 let home: string;

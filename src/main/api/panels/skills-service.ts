@@ -14,6 +14,7 @@ import type {
 import { workspaceWorkingDirs } from '../../middleware/claude-working-dirs.ts';
 import { loadAgentProfile } from '../../agents/profile.ts';
 import { catalogLine } from '../../skills/catalog.ts';
+import { allowedTools } from '../../skills/allowed-tools.ts';
 import { loadSkills, skillRoots, type Skill } from '../../skills/loader.ts';
 import {
   ConflictError,
@@ -61,13 +62,6 @@ const toView = (s: Skill): SkillView => {
     catalogLine: catalogLine(s),
   };
 };
-
-/** `allowed-tools` as a list: a YAML list, or one string of names separated by commas or spaces (`Bash(git add:*) Read`). */
-export function allowedTools(v: unknown): string[] | undefined {
-  const text = Array.isArray(v) ? v.map(String).join(',') : typeof v === 'string' ? v : '';
-  const tools = text.match(/[^\s,()]+(?:\([^)]*\))?/g) ?? [];
-  return tools.length ? tools : undefined;
-}
 
 /** Creates the skills service. */
 export function createSkillsService(deps: PanelDeps): SkillsService {
