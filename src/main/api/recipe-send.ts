@@ -1,11 +1,14 @@
 /** Turns a send's recipe (`--recipe NAME`, a composer `/name args`) into the run's prompt (docs/recipes.md). */
 import { WorkbenchError } from '../errors.ts';
-import { findRecipe, type RecipeRoots, type RecipeSource } from '../recipes/loader.ts';
+import { findRecipe, type Recipe, type RecipeRoots, type RecipeSource } from '../recipes/loader.ts';
 import { parseSlashCommand, renderRecipe } from '../recipes/render.ts';
 import type { SendArgs } from './types.ts';
 
 /** An MCP prompt's message for `/name typed`, or undefined when no server has that prompt. */
 export type ExpandMcpPrompt = (name: string, typed: string) => Promise<string | undefined>;
+
+/** A rendered recipe with its `` !`command` `` lines run and filled in (api/recipe-snippets.ts). */
+export type ExpandSnippets = (recipe: Recipe, text: string) => Promise<string>;
 
 /**
  * The recipe a send runs and its filled prompt, or undefined for a plain message. A name no recipe
@@ -17,6 +20,7 @@ export async function resolveRecipe(
   args: Pick<SendArgs, 'text' | 'recipe' | 'recipeArgs'>,
   roots: RecipeRoots,
   mcpPrompt?: ExpandMcpPrompt,
+  snippets?: ExpandSnippets,
 ): Promise<{ name: string; text: string; args: string; source: RecipeSource } | undefined> {
   const slash = args.recipe ? undefined : parseSlashCommand(args.text);
   const name = args.recipe ?? slash?.name;
@@ -29,7 +33,8 @@ export async function resolveRecipe(
     if (args.recipe) throw new WorkbenchError('not_found', `unknown recipe ${name}`);
     return undefined;
   }
-  const text = renderRecipe(recipe.body, typed, args.recipeArgs);
-  if (!text) throw new WorkbenchError('invalid_args', `recipe ${name} is empty`);
+  const rendered = renderRecipe(recipe.body, typed, args.recipeArgs);
+  if (!rendered) throw new WorkbenchError('invalid_args', `recipe ${name} is empty`);
+  const text = snippets ? await snippets(recipe, rendered) : rendered;
   return { name, text, args: typed, source: recipe.source };
 }

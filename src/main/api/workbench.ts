@@ -43,6 +43,7 @@ import { compactThreadNow } from '../middleware/summarization.ts';
 import type { ThreadMemory } from '../middleware/memory.ts';
 import { buildPipeline } from './build-pipeline.ts';
 import { runPrograms } from './run-programs.ts';
+import { recipeSnippetExpander } from './recipe-snippets.ts';
 import { createMcpManager } from '../mcp/manager.ts';
 import { createMcpService } from './panels/mcp-service.ts';
 import { newRunId, startRun } from '../agent/run.ts';
@@ -226,7 +227,7 @@ export async function createWorkbench(opts: WorkbenchOptions): Promise<Workbench
           const { connections } = await mcp.servers({ workspace: workspaceRoot, home, settings, trusted });
           const live = connections.filter((c) => c.status().status === 'connected');
           return expandPrompt(live, name, typed);
-        });
+        }, recipeSnippetExpander({ workspace: workspaceRoot, home, settings, trusted }));
     const handle = await launch({
       state,
       text: recipe?.text ?? args.text,

@@ -7,6 +7,7 @@
 import { readdir } from 'node:fs/promises';
 import { basename, join } from 'node:path';
 import { readFrontmatter } from '../skills/frontmatter.ts';
+import { allowedTools } from '../skills/allowed-tools.ts';
 import { compareStrings } from '../tools/glob.ts';
 import { readTextIfFile } from '../fs/read-text-if-file.ts';
 import { claudeConfigDir } from '../env/claude-config-dir.ts';
@@ -23,6 +24,8 @@ export interface Recipe {
   path: string;
   /** The template after the frontmatter. */
   body: string;
+  /** Claude Code's `allowed-tools`: its `Bash(…)` rules let the recipe's `!`command`` lines run. */
+  allowed_tools?: string[];
 }
 
 export interface RecipeRoots {
@@ -78,6 +81,7 @@ export async function listRecipes(opts: RecipeRoots): Promise<Recipe[]> {
       if (text === undefined) continue;
       const { meta, body } = parseRecipe(text);
       const hint = meta['argument-hint'];
+      const tools = allowedTools(meta['allowed-tools']);
       found.set(name, {
         name,
         description: typeof meta.description === 'string' ? meta.description : firstLine(body),
@@ -85,6 +89,7 @@ export async function listRecipes(opts: RecipeRoots): Promise<Recipe[]> {
         source: root.source,
         path,
         body,
+        ...(tools ? { allowed_tools: tools } : {}),
       });
     }
   }
