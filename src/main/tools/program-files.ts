@@ -52,6 +52,7 @@ const INTERPRETERS = new Set([
   'ts-node',
   'uv',
 ]);
+const SHELLS = new Set(['sh', 'bash', 'dash', 'zsh']);
 /** Subcommands some interpreters take before the script (`deno run -A x.ts`, `uv run x.py`). */
 const RUN_SUBCOMMANDS = new Set(['run']);
 /** Programs that run the command after them (`exec ./x`, `nice -n 5 ./x`). */
@@ -69,9 +70,11 @@ export function programFiles(
   const commands = proc.shell
     ? shellCommands(proc.command, vars)
     : [[proc.command, ...(proc.args ?? [])].map((w) => expandTilde(w, vars.home))];
+  const shellString = (script: string): string[] =>
+    shellCommands(script, vars).flatMap((words) => runWords(words, shellString));
   const files = new Set<string>();
   for (const words of commands) {
-    for (const word of runWords(words)) files.add(path.resolve(proc.cwd, word));
+    for (const word of runWords(words, shellString)) files.add(path.resolve(proc.cwd, word));
   }
   return [...files];
 }
@@ -104,7 +107,10 @@ function realOrSelf(file: string): string {
 }
 
 /** Of one simple command's words, the program (when given as a path) and the script it runs. */
-function runWords(words: ReadonlyArray<string | undefined>): string[] {
+function runWords(
+  words: ReadonlyArray<string | undefined>,
+  shellString: (script: string) => string[],
+): string[] {
   let i = 0;
   // A wrapper's options and, for `timeout`, its duration come before the command it runs.
   while (words[i] !== undefined && WRAPPERS.has(path.basename(words[i]!))) {
@@ -126,6 +132,9 @@ function runWords(words: ReadonlyArray<string | undefined>): string[] {
   for (; j < words.length; j++) {
     const w = words[j];
     if (w === undefined) return out;
+    // `bash -c "…"`: the files the string runs.
+    if (w === '-c' && SHELLS.has(path.basename(program)) && words[j + 1] !== undefined)
+      return [...out, ...shellString(words[j + 1]!)];
     if (/^-[cem]$/.test(w)) return out;
     if (!w.startsWith('-')) return [...out, w];
   }

@@ -17,6 +17,8 @@ describe('the files a configured hook or server runs', () => {
     ['$HOME/.claude/hooks/x.sh', ['/home/u/.claude/hooks/x.sh']],
     ['deno run -A ./h.ts', ['/ws/h.ts']],
     ['uv run scripts/check.py', ['/ws/scripts/check.py']],
+    ['bash -c \'cd "$CLAUDE_PROJECT_DIR" && ./hooks/lint.sh\'', ['/ws/hooks/lint.sh']],
+    ['sh -c "python3 $CLAUDE_PROJECT_DIR/tools/a.py"', ['/ws/tools/a.py']],
   ])('%s', (command, files) => {
     expect(shell(command)).toEqual(files);
   });
