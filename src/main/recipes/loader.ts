@@ -67,15 +67,32 @@ function firstLine(body: string): string {
   );
 }
 
+/** Folders below a root that are looked into (`commands/frontend/ui/x.md`). */
+const MAX_DEPTH = 3;
+
+/**
+ * The `.md` files of a folder and, as Claude Code groups commands in subfolders (the name stays
+ * the file's), of its subfolders: a folder's own files first, then each subfolder in name order.
+ * Linked folders are not entered (a link could lead anywhere, or around in a loop).
+ */
+async function markdownFiles(dir: string, depth = 0): Promise<string[]> {
+  const entries = await readdir(dir, { withFileTypes: true }).catch(() => []);
+  const sorted = entries.sort((a, b) => compareStrings(a.name, b.name));
+  const files = sorted.filter((e) => !e.isDirectory() && e.name.endsWith('.md'));
+  const out = files.map((e) => join(dir, e.name));
+  if (depth >= MAX_DEPTH) return out;
+  for (const sub of sorted.filter((e) => e.isDirectory()))
+    out.push(...(await markdownFiles(join(dir, sub.name), depth + 1)));
+  return out;
+}
+
 /** Every recipe, by name, the first root winning. Contract: unreadable folders and files are skipped. */
 export async function listRecipes(opts: RecipeRoots): Promise<Recipe[]> {
   const found = new Map<string, Recipe>();
   for (const root of roots(opts)) {
-    const names = await readdir(root.dir).catch(() => [] as string[]);
-    for (const file of names.filter((n) => n.endsWith('.md')).sort()) {
-      const name = basename(file, '.md');
+    for (const path of await markdownFiles(root.dir)) {
+      const name = basename(path, '.md');
       if (found.has(name) || !/^[A-Za-z0-9][\w.-]*$/.test(name)) continue;
-      const path = join(root.dir, file);
       // A FIFO is never read: it would hold the list until a writer came.
       const text = await readTextIfFile(path);
       if (text === undefined) continue;
