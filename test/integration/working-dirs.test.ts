@@ -233,6 +233,25 @@ describe('a working directory added for one run', () => {
     expect(without.system.join('\n')).not.toMatch(/release-notes/);
   });
 
+  it("brings its CLAUDE.md into the model's context only with CLAUDE_CODE_ADDITIONAL_DIRECTORIES_CLAUDE_MD=1, as Claude Code", async () => {
+    writeFileSync(join(lib, 'CLAUDE.md'), 'lib uses tabs, never spaces');
+    mkdirSync(join(lib, '.claude'), { recursive: true });
+    writeFileSync(join(lib, '.claude', 'CLAUDE.md'), 'lib tests run with make check');
+    const without = await run([], { addDirs: [lib] });
+    expect(without.system.join('\n')).not.toContain('lib uses tabs');
+    await wb!.close();
+    wb = undefined;
+    process.env.CLAUDE_CODE_ADDITIONAL_DIRECTORIES_CLAUDE_MD = '1';
+    try {
+      const told = await run([], { addDirs: [lib] });
+      const system = told.system.join('\n');
+      expect(system).toContain('lib uses tabs, never spaces');
+      expect(system).toContain('lib tests run with make check');
+    } finally {
+      delete process.env.CLAUDE_CODE_ADDITIONAL_DIRECTORIES_CLAUDE_MD;
+    }
+  });
+
   it('through the CLI: named on stderr, and a folder that does not exist is a usage error before anything runs', async () => {
     const { home, workspace } = await cliSandbox();
     const extra = join(dirname(home), 'extra');

@@ -16,7 +16,7 @@ import { claudeConfigDir, managedMemoryPath } from '../env/claude-config-dir.ts'
 import { readRule, ruleFiles } from './rules.ts';
 
 export type MemoryScope =
-  'managed' | 'user' | 'parent' | 'workspace' | 'local' | 'extra' | 'subfolder';
+  'managed' | 'user' | 'parent' | 'workspace' | 'local' | 'extra' | 'working_dir' | 'subfolder';
 
 /** A file reached through an `@path` import, with the files it imports in turn. */
 export interface MemoryImport {
@@ -68,6 +68,16 @@ export interface LoadMemoryOptions {
   folders?: readonly string[];
   /** Rules with `paths` that joined (the agent touched a file they match): their text is read too. */
   rules?: readonly string[];
+  /**
+   * Working directories whose `CLAUDE.md` and `.claude/CLAUDE.md` are read after the workspace's:
+   * Claude Code reads them with `CLAUDE_CODE_ADDITIONAL_DIRECTORIES_CLAUDE_MD=1`.
+   */
+  workingDirs?: readonly string[];
+}
+
+/** Whether the working directories' memory is read: Claude Code's opt-in variable is set. */
+export function readsWorkingDirMemory(env: NodeJS.ProcessEnv = process.env): boolean {
+  return env.CLAUDE_CODE_ADDITIONAL_DIRECTORIES_CLAUDE_MD === '1';
 }
 
 /**
@@ -103,6 +113,8 @@ interface Candidate {
   optional?: boolean;
   /** A Claude Code rule: frontmatter taken off, `paths` read. */
   rule?: boolean;
+  /** The folder it and its imports must stay in, when not the workspace (a working directory). */
+  within?: string;
 }
 
 /**
@@ -145,6 +157,10 @@ export async function loadMemory(
     path: join(opts.workspace, 'CLAUDE.local.md'),
     optional: true,
   });
+  for (const dir of opts.workingDirs ?? []) {
+    for (const path of [join(dir, 'CLAUDE.md'), join(dir, '.claude', 'CLAUDE.md')])
+      candidates.push({ scope: 'working_dir', path, optional: true, within: dir });
+  }
   for (const p of opts.extraPaths ?? []) {
     const abs = isAbsolute(p) ? p : resolve(opts.workspace, p);
     candidates.push({ scope: 'extra', path: (await isDirectory(abs)) ? await pickFile(abs) : abs });
@@ -168,7 +184,7 @@ export async function loadMemory(
         ? undefined
         : c.scope === 'parent'
           ? await checkParentSource(c.path, opts.home)
-          : await checkSource(c.path, opts.workspace, opts.home);
+          : await checkSource(c.path, c.within ?? opts.workspace, opts.home);
     if (check && !check.ok && check.reason !== 'missing') {
       sources.push({
         path: c.path,
@@ -210,7 +226,7 @@ export async function loadMemory(
     const imports = await readImports(text, real, [real], {
       opts,
       // A file above the workspace may import from its own folder (a monorepo root's docs).
-      root: c.scope === 'parent' ? dirname(c.path) : opts.workspace,
+      root: c.scope === 'parent' ? dirname(c.path) : (c.within ?? opts.workspace),
       cache,
       loaded,
       budget,

@@ -37,6 +37,7 @@ export function createMemoryMemo(opts: { cache?: MemoryCache; racyMs?: number } 
         load.extraPaths,
         load.folders,
         load.rules,
+        load.workingDirs,
       ]);
       const kept = last.get(key);
       if (kept && signature(watchedPaths(load, kept.memory), racyMs) === kept.signature)
@@ -67,6 +68,8 @@ function watchedPaths(opts: LoadMemoryOptions, memory: LoadedMemory | undefined)
     paths.push(abs, ...agentFiles(abs));
   }
   for (const dir of opts.folders ?? []) paths.push(...agentFiles(dir));
+  for (const dir of opts.workingDirs ?? [])
+    paths.push(join(dir, 'CLAUDE.md'), join(dir, '.claude', 'CLAUDE.md'));
   // A rule added or removed changes its folder; the folders' own absence is in the signature too.
   paths.push(
     ...(memory?.ruleDirs ?? [

@@ -13,6 +13,7 @@ import {
   type LoadedMemory,
   type MemoryImport,
   type MemoryScope,
+  readsWorkingDirMemory,
 } from '../memory/loader.ts';
 import { createMemoryMemo } from '../memory/memo.ts';
 import { statIfAny } from '../fs/stat-if-any.ts';
@@ -74,13 +75,15 @@ export function createMemoryHook(opts: MemoryHookOptions): Hook {
     const files = joinedFiles(memory, t, atStart);
     if (files.length && ctx.notifyInstructions) await ctx.notifyInstructions(files);
   };
-  const load = (workspace: string, threadId: string) =>
+  const load = (ctx: RunContext) =>
     memo.load({
       home: opts.home,
-      workspace,
+      workspace: ctx.workspace.root,
       extraPaths: opts.extraPaths,
-      folders: [...(threads.get(threadId)?.folders ?? [])],
-      rules: [...(threads.get(threadId)?.rules ?? [])],
+      folders: [...(threads.get(ctx.threadId)?.folders ?? [])],
+      rules: [...(threads.get(ctx.threadId)?.rules ?? [])],
+      // Claude Code reads the working directories' memory only when told to.
+      ...(readsWorkingDirMemory() ? { workingDirs: ctx.workspace.extraRoots } : {}),
     });
   return {
     name: memoryInfo.name,
@@ -89,7 +92,7 @@ export function createMemoryHook(opts: MemoryHookOptions): Hook {
     async beforeAgent(ctx) {
       if (!threads.has(ctx.threadId))
         threads.set(ctx.threadId, { folders: new Set(), rules: new Set() });
-      const memory = await load(ctx.workspace.root, ctx.threadId);
+      const memory = await load(ctx);
       await tell(ctx, memory, true);
       // Files refused by the source policy are reported; cut cycles and repeats are only shown in the panel.
       for (const s of refusedFiles(memory.sources)) {
@@ -98,7 +101,7 @@ export function createMemoryHook(opts: MemoryHookOptions): Hook {
       }
     },
     async modifyRequest(ctx, req) {
-      const memory = await load(ctx.workspace.root, ctx.threadId);
+      const memory = await load(ctx);
       await tell(ctx, memory, false);
       return { ...req, system: [...req.system, renderMemoryBlock(memory)] };
     },

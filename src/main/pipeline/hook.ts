@@ -169,7 +169,7 @@ export interface RecipeCall {
 export interface LoadedInstructions {
   /** Its absolute path. */
   path: string;
-  scope: 'managed' | 'user' | 'parent' | 'workspace' | 'local' | 'extra' | 'subfolder';
+  scope: 'managed' | 'user' | 'parent' | 'workspace' | 'local' | 'extra' | 'working_dir' | 'subfolder';
   /**
    * At the run's start, through a subfolder the agent touched, a rule whose `paths` a touched file
    * matched, or imported by another memory file.

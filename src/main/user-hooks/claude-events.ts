@@ -69,7 +69,7 @@ export function stopFailure(outcome: { stop_reason: string; error?: string; erro
 }
 
 const LOAD_REASONS = { run_start: 'session_start', subfolder: 'nested_traversal', rule: 'path_glob_match', import: 'include' } as const;
-const MEMORY_TYPES: Record<LoadedInstructions['scope'], string> = { managed: 'Managed', user: 'User', parent: 'Project', local: 'Local', workspace: 'Project', extra: 'Project', subfolder: 'Project' };
+const MEMORY_TYPES: Record<LoadedInstructions['scope'], string> = { managed: 'Managed', user: 'User', parent: 'Project', local: 'Local', workspace: 'Project', extra: 'Project', working_dir: 'Project', subfolder: 'Project' };
 
 /** The InstructionsLoaded input of a memory file that joined the run (`load_reason` is its matcher value). */
 export function instructionsFields(file: LoadedInstructions) {

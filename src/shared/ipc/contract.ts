@@ -163,7 +163,8 @@ export interface MemoryImportView {
 
 export interface MemorySourceView {
   path: string;
-  scope: 'managed' | 'user' | 'parent' | 'workspace' | 'local' | 'extra' | 'subfolder';
+  scope:
+    'managed' | 'user' | 'parent' | 'workspace' | 'local' | 'extra' | 'working_dir' | 'subfolder';
   exists: boolean;
   bytes: number;
   truncated: boolean;
@@ -187,7 +188,8 @@ export interface EffectiveContext {
   memory: { text: string; tokens: number; sources: MemorySourceView[] };
 }
 
-export type SkillSourceView = 'workspace' | 'user' | 'claude' | 'claude-user' | 'kodelet' | 'kodelet-user' | 'plugin' | 'extra';
+export type SkillSourceView =
+  'workspace' | 'user' | 'claude' | 'claude-user' | 'kodelet' | 'kodelet-user' | 'plugin' | 'extra';
 
 export interface SkillView {
   name: string;
@@ -422,12 +424,14 @@ export interface EventPayloads {
 
 /** The bridge the renderer sees as `window.workbench` (preload) or builds over the socket. */
 export interface WorkbenchBridge {
-  invoke<C extends InvokeChannel>(channel: C, args: InvokeArgs<C>): Promise<IpcResult<InvokeResult<C>>>;
+  invoke<C extends InvokeChannel>(
+    channel: C,
+    args: InvokeArgs<C>,
+  ): Promise<IpcResult<InvokeResult<C>>>;
   on<E extends EventChannel>(channel: E, listener: (payload: EventPayloads[E]) => void): () => void;
 }
 
 /** The socket protocol of `workbench serve` (JSON text frames). */
 export type SocketClientMessage = { id: number; channel: string; args: unknown };
 export type SocketServerMessage =
-  | { id: number; result: IpcResult<unknown> }
-  | { event: EventChannel; payload: unknown };
+  { id: number; result: IpcResult<unknown> } | { event: EventChannel; payload: unknown };

@@ -4,7 +4,8 @@
  */
 import { join } from 'node:path';
 import type { EffectiveContext, MemoryDocument, SaveResult } from '../../../shared/ipc/contract.ts';
-import { loadMemory } from '../../memory/loader.ts';
+import { loadMemory, readsWorkingDirMemory } from '../../memory/loader.ts';
+import { workspaceWorkingDirs } from '../../middleware/claude-working-dirs.ts';
 import { loadAgentProfile } from '../../agents/profile.ts';
 import {
   ConflictError,
@@ -74,14 +75,24 @@ export function createMemoryService(deps: PanelDeps): MemoryService {
       };
     },
     async effective(a) {
-      // The same sources a run uses: an untrusted workspace's memory.paths are ignored.
-      const { profile } = await loadAgentProfile(a.workspace, {
-        trusted: deps.trust.isTrusted(a.workspace),
-      });
+      // The same sources a run uses: an untrusted workspace's memory.paths are ignored, and so are
+      // the working directories its settings would add.
+      const trusted = deps.trust.isTrusted(a.workspace);
+      const { profile } = await loadAgentProfile(a.workspace, { trusted });
+      const workingDirs = readsWorkingDirMemory()
+        ? (
+            await workspaceWorkingDirs({
+              workspace: a.workspace,
+              workbenchHome: deps.home,
+              trusted,
+            })
+          ).dirs
+        : [];
       const memory = await loadMemory({
         home: deps.home,
         workspace: a.workspace,
         extraPaths: profile.memory.paths,
+        workingDirs,
         folders: a.threadId ? deps.memoryFolders?.(a.threadId) : undefined,
         rules: a.threadId ? deps.memoryRules?.(a.threadId) : undefined,
       });
@@ -96,7 +107,11 @@ export function createMemoryService(deps: PanelDeps): MemoryService {
               estimatedTokens: estimateTextTokens(last.system),
             }
           : {}),
-        memory: { text: memory.text, tokens: estimateTextTokens(memory.text), sources: memory.sources },
+        memory: {
+          text: memory.text,
+          tokens: estimateTextTokens(memory.text),
+          sources: memory.sources,
+        },
       };
     },
   };
