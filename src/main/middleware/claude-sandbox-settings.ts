@@ -16,6 +16,7 @@ import { HOME_SECRETS } from '../tools/sandbox/policy.ts';
 import { userDirs } from '../tools/user-dirs.ts';
 import { managedSettingsPath } from '../env/claude-config-dir.ts';
 import {
+  fileSetting,
   managedSets,
   parsedSettings,
   readClaudeSettingsFiles,
@@ -151,9 +152,6 @@ export function sandboxFilesystemEntries(
     const base = workspaceFile ? o.workspace : dirname(f.path);
     const at = { file: f.path, base, untrusted: workspaceFile && !o.trusted };
     entries.push(...credentialFileEntries(sandbox, at, o, diagnostics));
-    // Every file counts, trusted or not, as for `failIfUnavailable`: it only narrows.
-    if (blocksReadsOutside(f))
-      for (const path of userDirs(o.home)) entries.push({ list: 'denyRead', file: f.path, path });
     const fs = isRecord(sandbox) ? sandbox.filesystem : undefined;
     if (fs === undefined) continue;
     if (!isRecord(fs)) {
@@ -194,18 +192,20 @@ export function sandboxFilesystemEntries(
       }
     }
   }
+  const keptBy = readsKeptBy(files);
+  if (keptBy)
+    for (const path of userDirs(o.home)) entries.push({ list: 'denyRead', file: keptBy, path });
   return { entries, diagnostics };
 }
 
 /**
- * Whether a file sets Claude Code's `permissions.blockReadsOutsideWorkingDirectories`: commands
- * read nothing in the user folders outside the working directories (the sandbox hides the rest of
- * them; an unsandboxed command that names a file there needs a person).
+ * The file that sets Claude Code's `permissions.blockReadsOutsideWorkingDirectories`: commands read
+ * nothing in the user folders outside the working directories (the sandbox hides the rest of them;
+ * an unsandboxed command that names a file there needs a person). Every file counts, trusted or
+ * not, as for `failIfUnavailable`: it only narrows.
  */
-function blocksReadsOutside(f: ReturnType<typeof parsedSettings>[number]): boolean {
-  const permissions = isRecord(f.data) ? f.data.permissions : undefined;
-  return isRecord(permissions) && permissions.blockReadsOutsideWorkingDirectories === true;
-}
+const readsKeptBy = (files: readonly ReadSettingsFile[]) =>
+  fileSetting(files, ['permissions', 'blockReadsOutsideWorkingDirectories'], true);
 
 /** What the `sandbox` block asks of a run besides its paths. */
 export interface ClaudeSandboxRun {
@@ -257,7 +257,12 @@ export function claudeSandboxRun(
   files: readonly ReadSettingsFile[],
   o: { trusted: boolean },
 ): { run: ClaudeSandboxRun; diagnostics: string[] } {
-  const run: ClaudeSandboxRun = { allowedDomains: [], deniedDomains: [], excludedCommands: [] };
+  const run: ClaudeSandboxRun = {
+    allowedDomains: [],
+    deniedDomains: [],
+    excludedCommands: [],
+    readsKeptBy: readsKeptBy(files),
+  };
   const diagnostics: string[] = [];
   const add = (list: string[], domain: string) => {
     if (!list.includes(domain.toLowerCase())) list.push(domain.toLowerCase());
@@ -271,8 +276,6 @@ export function claudeSandboxRun(
   const opensDomains = (f: ReadSettingsFile) =>
     (f.scope === 'user' || o.trusted) && (!managedDomainsOnly || f.path === managed);
   for (const f of parsed) {
-    // Every file counts: it only narrows what commands read.
-    if (blocksReadsOutside(f)) run.readsKeptBy ??= f.path;
     // `WebFetch(domain:…)` rules open and close their domain to sandboxed commands too, as in Claude Code.
     for (const domain of webFetchDomains(f, 'deny')) add(run.deniedDomains, domain);
     if (!opensDomains(f) || (managedRulesOnly && f.path !== managed)) continue;

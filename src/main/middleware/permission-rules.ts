@@ -11,6 +11,7 @@ import type { AgentProfile } from '../agents/profile.ts';
 import type { Hook, MiddlewareInfo, RunContext } from '../pipeline/hook.ts';
 import { claudeConfigDir, managedSettingsPath } from '../env/claude-config-dir.ts';
 import {
+  fileSetting,
   managedSets,
   parsedSettings,
   readClaudeSettingsFiles,
@@ -82,11 +83,9 @@ export async function loadPermissionRules(o: {
   const counts = (f: (typeof parsed)[number], behavior: RuleBehavior) =>
     behavior !== 'allow' ||
     ((f.scope === 'user' || o.trusted) && (!managedOnly || f.path === managed));
-  let denyInsteadOfPromptingBy: string | undefined;
   for (const f of parsed) {
     const permissions = isRecord(f.data) ? f.data.permissions : undefined;
     if (!isRecord(permissions)) continue;
-    if (permissions.denyInsteadOfPrompting === true) denyInsteadOfPromptingBy ??= f.path;
     for (const behavior of BEHAVIORS) {
       const list = permissions[behavior];
       if (list === undefined || !counts(f, behavior)) continue;
@@ -122,6 +121,11 @@ export async function loadPermissionRules(o: {
     trusted: o.trusted,
   });
   diagnostics.push(...sandbox.diagnostics);
+  const denyInsteadOfPromptingBy = fileSetting(
+    files,
+    ['permissions', 'denyInsteadOfPrompting'],
+    true,
+  );
   return {
     rules,
     sandboxPaths: sandbox.entries,
@@ -136,12 +140,7 @@ export async function loadPermissionRules(o: {
  * workbench's `auto` — or undefined. Every file counts, trusted or not: it only adds protection.
  */
 export function bypassDisabledBy(files: readonly ReadSettingsFile[]): string | undefined {
-  return parsedSettings(files).find(
-    (f) =>
-      isRecord(f.data) &&
-      isRecord(f.data.permissions) &&
-      f.data.permissions.disableBypassPermissionsMode === 'disable',
-  )?.path;
+  return fileSetting(files, ['permissions', 'disableBypassPermissionsMode'], 'disable');
 }
 
 /** An agent's `disallowedTools` rules (`Bash(git push *)`), as deny rules of its runs. */

@@ -157,9 +157,21 @@ export const parsedSettings = (files: readonly ReadSettingsFile[]): (ReadSetting
  * `sandbox`, `network`, `allowManagedDomainsOnly`…): then only that file's own entries of the list it guards count.
  */
 export function managedSets(files: readonly ReadSettingsFile[], ...keys: string[]): boolean {
-  let value: unknown = parsedSettings(files).find((f) => f.path === managedSettingsPath())?.data;
+  return valueAt(parsedSettings(files).find((f) => f.path === managedSettingsPath())?.data, keys) === true;
+}
+
+/**
+ * The first file that sets the key at `keys` to `value`, or undefined: for a setting that only takes
+ * something away (`permissions.denyInsteadOfPrompting`), which any file may turn on.
+ */
+export function fileSetting(files: readonly ReadSettingsFile[], keys: readonly string[], value: unknown): string | undefined {
+  return parsedSettings(files).find((f) => valueAt(f.data, keys) === value)?.path;
+}
+
+function valueAt(data: unknown, keys: readonly string[]): unknown {
+  let value = data;
   for (const key of keys) value = isRecord(value) ? value[key] : undefined;
-  return value === true;
+  return value;
 }
 
 /**
