@@ -184,7 +184,7 @@ export interface PipelineHooks {
   diagnostics: string[];
   /** What Claude Code's `sandbox` block asks of the run (middleware/claude-sandbox-settings.ts). */
   claudeSandbox: ClaudeSandboxRun;
-  /** Working directories the settings add to the workspace (`permissions.additionalDirectories`). */
+  /** The run's working directories besides the workspace: `--add-dir`, then those the settings add. */
   workingDirs: string[];
   /** The processes the run's hooks start outside the sandbox (tools/program-files.ts). */
   processes: OutsideProcess[];
@@ -270,7 +270,7 @@ export async function buildPipeline(o: PipelineOptions): Promise<PipelineHooks> 
       ...workingDirs.diagnostics,
     ],
     claudeSandbox: claudeSandbox.run,
-    workingDirs: workingDirs.dirs,
+    workingDirs: runDirs,
     processes: users.processes,
     denyInsteadOfPromptingBy: permissions.denyInsteadOfPromptingBy,
   };

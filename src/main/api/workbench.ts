@@ -277,9 +277,8 @@ export async function createWorkbench(opts: WorkbenchOptions): Promise<Workbench
       env: opts.env,
       addDirs: l.addDirs,
     });
-    const extraRoots = [...new Set([...(l.addDirs ?? []), ...pipeline.workingDirs])];
     const programs = runPrograms({ processes: pipeline.processes, servers: () => mcp.started(workspaceRoot), workspace: workspaceRoot, home: homedir() });
-    const workspace = await createWorkspace(workspaceRoot, { allowHardLinks: settings.allow_hard_links, extraRoots, programs });
+    const workspace = await createWorkspace(workspaceRoot, { allowHardLinks: settings.allow_hard_links, extraRoots: pipeline.workingDirs, programs });
     const runId = newRunId();
     // Problems are reported once, by the run the user started.
     if (depth === 0) {

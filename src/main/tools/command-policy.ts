@@ -826,7 +826,7 @@ function checkProtectedOperand(st: State, name: string, arg: Arg): void {
       (root === st.realRoots[0]
         ? protectedPathWhy(relative(st.ctx.workspaceRoot, abs).split(sep).join('/'))
         : undefined) ??
-      st.ctx.programs?.find((p) => p.path === real || real.startsWith(`${p.path}${sep}`))?.why;
+      st.ctx.programs?.find((p) => isWithin(real, p.path))?.why;
     if (why) st.plain.add(`this command's ${name} touches ${rel}, which ${why}`);
   }
 }

@@ -6,8 +6,8 @@
  * readable. A best effort, read from the command's text: a word only known when it runs (`$(…)`, an
  * unknown variable) names nothing, and what a program opens by itself is not followed.
  */
-import { realpathSync } from 'node:fs';
 import path from 'node:path';
+import { realTargetSync } from './real-target.ts';
 import { child, list, nodeType, parseShell, walkShell, type ShNode } from './shell-syntax.ts';
 
 /** A process as its configuration gives it: a shell string, or a program with its arguments. */
@@ -90,20 +90,12 @@ export function outsidePrograms(
   const out = new Map<string, OutsideProgram>();
   for (const { proc, why } of processes) {
     for (const file of programFiles(proc, vars)) {
-      const real = realOrSelf(file);
+      const real = realTargetSync(file, '/');
       if (!out.has(real))
         out.set(real, { path: real, ...(real !== file ? { named: file } : {}), why });
     }
   }
   return [...out.values()];
-}
-
-function realOrSelf(file: string): string {
-  try {
-    return realpathSync(file);
-  } catch {
-    return file;
-  }
 }
 
 /** Of one simple command's words, the program (when given as a path) and the script it runs. */
