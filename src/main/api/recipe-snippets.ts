@@ -92,8 +92,6 @@ async function runSnippet(
             workspace: o.workspace,
             home: homedir(),
             workbenchHome: o.home,
-            network: sandbox.network,
-            hostSockets: sandbox.hostSockets,
             deniedRead: o.paths?.deniedRead,
             deniedWrite: o.paths?.deniedWrite,
             allowedRead: o.paths?.allowedRead,

@@ -131,8 +131,6 @@ export function createExecuteTool(opts: ExecuteToolOptions = {}): Tool {
                 programs: ctx.workspace.programs().map((p) => p.named ?? p.path),
                 home: opts.sandbox!.home ?? os.homedir(),
                 workbenchHome: opts.sandbox!.workbenchHome,
-                network: sandbox.network,
-                hostSockets: sandbox.hostSockets,
                 deniedRead: paths?.deniedRead,
                 deniedWrite: paths?.deniedWrite,
                 allowedRead: paths?.allowedRead,

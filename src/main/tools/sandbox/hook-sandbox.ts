@@ -62,8 +62,6 @@ export async function wrapHookProcess(
       workspace: opts.workspace,
       home,
       workbenchHome: opts.workbenchHome,
-      network: sandbox.network,
-      hostSockets: sandbox.hostSockets,
       readable: [
         ...opts.scripts,
         ...programFiles(

@@ -50,17 +50,23 @@ function proxyEnv(): Record<string, string> {
 }
 
 /**
- * Contract: `sandbox` is sandboxed; `cwd` lies inside `input.workspace`; `hostEnv` is the
- * workbench's environment, whose proxies (`HTTPS_PROXY`…) lead the domain proxy out.
+ * Contract: `sandbox` is sandboxed, and its network and host sockets are the policy's; `cwd` lies
+ * inside `where.workspace`; `hostEnv` is the workbench's environment, whose proxies
+ * (`HTTPS_PROXY`…) lead the domain proxy out.
  */
 export async function wrapCommand(
   sandbox: Extract<CommandSandbox, { kind: 'sandboxed' }>,
-  input: SandboxPolicyInput,
+  where: Omit<SandboxPolicyInput, 'network' | 'hostSockets'>,
   shell: string,
   command: string,
   cwd: string,
   hostEnv: Readonly<Record<string, string | undefined>> = process.env,
 ): Promise<WrappedCommand> {
+  const input: SandboxPolicyInput = {
+    ...where,
+    network: sandbox.network,
+    hostSockets: sandbox.hostSockets,
+  };
   if (sandbox.engine === 'seatbelt') {
     const policy = await resolveSandboxPolicy(input);
     const tmp = await fs.realpath(os.tmpdir());
