@@ -7,6 +7,7 @@
 import { lstatSync } from 'node:fs';
 import path from 'node:path';
 import { realTargetSync } from './real-target.ts';
+import { isInside } from './path-guard.ts';
 
 /** One protected path, relative to the workspace root, `/`-separated. */
 export interface ProtectedPath {
@@ -103,18 +104,28 @@ export const PROTECTED_PATHS: readonly ProtectedPath[] = [
   ].map((path) => ({ path, why: SHELL_STARTUP, placeholder: false as const })),
 ];
 
-/** What makes workspace-relative `rel` protected ("is inside .git …"), or undefined. */
-export function protectedPathWhy(rel: string): string | undefined {
-  const lower = rel.toLowerCase();
-  // The deepest entry that covers it says why (`.claude/hooks/x` is a hook, not just `.claude`).
+/**
+ * The deepest entry a person is asked about that `covers` accepts: it says why (`.claude/hooks/x`
+ * is a hook, not just `.claude`). The lengths are compared first, so a shallower entry costs no check.
+ */
+function deepestCovering(covers: (p: ProtectedPath) => boolean): ProtectedPath | undefined {
   let found: ProtectedPath | undefined;
   for (const p of PROTECTED_PATHS) {
     if (p.ask === false || (found && found.path.length >= p.path.length)) continue;
-    if (lower === p.path || lower.startsWith(`${p.path}/`)) found = p;
-    else if (p.anyDepth && (lower.endsWith(`/${p.path}`) || lower.includes(`/${p.path}/`)))
-      found = p;
+    if (covers(p)) found = p;
   }
-  return found?.why;
+  return found;
+}
+
+/** What makes workspace-relative `rel` protected ("is inside .git …"), or undefined. */
+export function protectedPathWhy(rel: string): string | undefined {
+  const lower = rel.toLowerCase();
+  return deepestCovering(
+    (p) =>
+      lower === p.path ||
+      lower.startsWith(`${p.path}/`) ||
+      (p.anyDepth === true && (lower.endsWith(`/${p.path}`) || lower.includes(`/${p.path}/`))),
+  )?.why;
 }
 
 /**
@@ -123,14 +134,10 @@ export function protectedPathWhy(rel: string): string | undefined {
  * leads to, so writing there is writing the protected path. Undefined when no link leads there.
  */
 export function protectedThroughLink(real: string, root: string): string | undefined {
-  let found: ProtectedPath | undefined;
-  for (const p of PROTECTED_PATHS) {
-    if (p.ask === false || (found && found.path.length >= p.path.length)) continue;
-    const lexical = path.join(root, p.path);
-    if (!throughLink(root, p.path)) continue;
-    const target = realTargetSync(lexical, root);
-    if (real === target || real.startsWith(`${target}${path.sep}`)) found = p;
-  }
+  const found = deepestCovering(
+    (p) =>
+      throughLink(root, p.path) && isInside(real, realTargetSync(path.join(root, p.path), root)),
+  );
   return found && `${relativeTo(real, root)} ${found.why} (through the link at ${found.path})`;
 }
 
