@@ -317,7 +317,8 @@ export function createApprovalHook(opts: ApprovalHookOptions): Hook {
           sandboxed: sandbox?.kind === 'sandboxed',
           network: sandbox?.kind === 'sandboxed' && sandbox.network,
           extraRoots: ctx.workspace.extraRoots,
-          programs: ctx.workspace.programs(),
+          // A read needs no programs: they are worked out (their commands parsed) on first need.
+          ...(kind !== 'read' ? { programs: ctx.workspace.programs() } : {}),
           readsKeptBy: ctx.settings.sandbox.reads_kept_by,
         });
       if (risk) {

@@ -34,12 +34,11 @@ export interface OutsideProgram {
   why: string;
 }
 
+/** Shells: their first operand is a script, or with `-c` a string of commands. */
+const SHELLS = new Set(['sh', 'bash', 'dash', 'zsh']);
 /** Programs whose first operand is the script they run (`python3 tools/hook.py`). */
 const INTERPRETERS = new Set([
-  'sh',
-  'bash',
-  'dash',
-  'zsh',
+  ...SHELLS,
   'python',
   'python3',
   'node',
@@ -52,7 +51,6 @@ const INTERPRETERS = new Set([
   'ts-node',
   'uv',
 ]);
-const SHELLS = new Set(['sh', 'bash', 'dash', 'zsh']);
 /** Subcommands some interpreters take before the script (`deno run -A x.ts`, `uv run x.py`). */
 const RUN_SUBCOMMANDS = new Set(['run']);
 /** Programs that run the command after them (`exec ./x`, `nice -n 5 ./x`). */
