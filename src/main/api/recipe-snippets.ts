@@ -1,15 +1,16 @@
 /**
- * Runs a recipe's `` !`command` `` lines for a send (recipes/shell-snippets.ts) as the agent's
- * commands run: in the workspace, in the command sandbox with the settings' sandbox paths, under
- * the same rules — a deny or ask rule of the settings, a sandbox that is required and missing, or a
- * command that always needs a person keeps one from running (docs/recipes.md#commands-in-a-recipe).
+ * Runs the `` !`command` `` lines of a recipe or a skill you invoke, for a send
+ * (recipes/shell-snippets.ts), as the agent's commands run: in the workspace, in the command sandbox
+ * with the settings' sandbox paths, under the same rules — a deny or ask rule of the settings, a
+ * sandbox that is required and missing, or a command that always needs a person keeps one from
+ * running (docs/recipes.md#commands-in-a-recipe). `"disableSkillShellExecution": true` in any of
+ * Claude Code's settings files runs none of them.
  */
 import { homedir } from 'node:os';
 import type { WorkbenchSettings } from '../../shared/types/index.ts';
 import { EXECUTE_TIMEOUT_MS } from '../../shared/constants.ts';
-import type { Recipe } from '../recipes/loader.ts';
-import { expandSnippets } from '../recipes/shell-snippets.ts';
-import { readClaudeSettingsFiles } from '../user-hooks/claude-config.ts';
+import { disableSnippets, expandSnippets, mayHaveSnippets } from '../recipes/shell-snippets.ts';
+import { fileSetting, readClaudeSettingsFiles } from '../user-hooks/claude-config.ts';
 import { runSandboxSettings } from '../middleware/claude-sandbox-settings.ts';
 import { loadPermissionRules, ruleRefusal } from '../middleware/permission-rules.ts';
 import { sandboxPathsFinder } from '../middleware/rule-sandbox-paths.ts';
@@ -37,13 +38,23 @@ export interface RecipeSnippetOptions {
   trusted: boolean;
 }
 
-/** Fills a rendered recipe's commands in; a recipe without any costs nothing. */
+/** What asks for its commands to run: a recipe or a skill, with its `allowed-tools`. */
+export interface SnippetSource {
+  kind: 'recipe' | 'skill';
+  name: string;
+  allowed_tools?: readonly string[];
+}
+
+/** Fills a rendered recipe's or skill's commands in; a text without any costs nothing. */
 export function recipeSnippetExpander(
   o: RecipeSnippetOptions,
-): (recipe: Recipe, text: string) => Promise<string> {
-  return async (recipe, text) => {
-    if (!text.includes('!`')) return text;
+): (source: SnippetSource, text: string) => Promise<string> {
+  return async (source, text) => {
+    if (!mayHaveSnippets(text)) return text;
+    const from = `${source.kind} ${source.name}`;
     const claudeSettings = await readClaudeSettingsFiles(o.workspace, o.home);
+    if (fileSetting(claudeSettings, ['disableSkillShellExecution'], true))
+      return disableSnippets(text);
     const sandboxSettings = await runSandboxSettings(o.settings, { ...o, claudeSettings });
     const permissions = await loadPermissionRules({ ...o, claudeSettings });
     const workspace = await createWorkspace(o.workspace);
@@ -57,10 +68,10 @@ export function recipeSnippetExpander(
       permissions.sandboxPaths,
     )?.();
     return expandSnippets(text, {
-      recipe: recipe.name,
-      allowedTools: recipe.allowed_tools ?? [],
+      from,
+      allowedTools: source.allowed_tools ?? [],
       refusal(command) {
-        const call = { id: `recipe-${recipe.name}`, name: 'execute', args: { command } };
+        const call = { id: `${source.kind}-${source.name}`, name: 'execute', args: { command } };
         const sandbox = sandboxOf(command);
         if (sandbox.kind === 'refused') return sandbox.reason;
         const risk = alwaysAskReason(execute, call.args, o.workspace, {

@@ -58,6 +58,7 @@ import { createTraceService } from './panels/trace-service.ts';
 import { createTrustService } from './panels/trust-service.ts';
 import { createFeedService } from '../events/feed-service.ts';
 import { resolveRecipe } from './recipe-send.ts';
+import { workspaceInvocableSkills } from './invocable-skills.ts';
 import { listRecipes } from '../recipes/loader.ts';
 import { expandPrompt, promptRecipes } from '../mcp/prompt-recipes.ts';
 import { compareStrings } from '../tools/glob.ts';
@@ -222,16 +223,21 @@ export async function createWorkbench(opts: WorkbenchOptions): Promise<Workbench
     }
     const recipe = resuming
       ? undefined
-      : await resolveRecipe(args, { workspace: workspaceRoot, home, trusted }, async (name, typed) => {
-          // An MCP prompt starts the workspace's servers, as the run would.
-          const { connections } = await mcp.servers({ workspace: workspaceRoot, home, settings, trusted });
-          const live = connections.filter((c) => c.status().status === 'connected');
-          return expandPrompt(live, name, typed);
-        }, recipeSnippetExpander({ workspace: workspaceRoot, home, settings, trusted }));
+      : await resolveRecipe(args, { workspace: workspaceRoot, home, trusted }, {
+          async mcpPrompt(name, typed) {
+            // An MCP prompt starts the workspace's servers, as the run would.
+            const { connections } = await mcp.servers({ workspace: workspaceRoot, home, settings, trusted });
+            const live = connections.filter((c) => c.status().status === 'connected');
+            return expandPrompt(live, name, typed);
+          },
+          snippets: recipeSnippetExpander({ workspace: workspaceRoot, home, settings, trusted }),
+          skills: () => workspaceInvocableSkills({ workspace: workspaceRoot, home, settings, trusted, extraPaths: entry.profile.skills.paths, addDirs }),
+          sessionId: state.thread_id,
+        });
     const handle = await launch({
       state,
       text: recipe?.text ?? args.text,
-      metadata: { ...args.metadata, ...(recipe ? { recipe_name: recipe.name } : {}) },
+      metadata: { ...args.metadata, ...(recipe ? { recipe_name: recipe.name } : {}), ...(recipe?.source.startsWith('skill') ? { skill_name: recipe.name } : {}) },
       recipe: recipe?.name,
       recipeCall: recipe && { name: recipe.name, args: recipe.args, source: recipe.source },
       resume: resuming,
@@ -521,14 +527,21 @@ export async function createWorkbench(opts: WorkbenchOptions): Promise<Workbench
     recipes: {
       list: async (a) => {
         const workspace = a?.workspace ?? defaultWorkspace;
-        const files = (await listRecipes({ workspace, home, trusted: trust.isTrusted(workspace) })).map(
-          ({ name, description, argument_hint, source }) => ({
-            name,
-            description,
-            source,
-            ...(argument_hint ? { argument_hint } : {}),
-          }),
-        );
+        const trusted = trust.isTrusted(workspace);
+        const settings = settingsStore.get();
+        const summary = ({ name, description, argument_hint }: { name: string; description: string; argument_hint?: string }, source: string) => ({
+          name,
+          description,
+          source,
+          ...(argument_hint ? { argument_hint } : {}),
+        });
+        // As in Claude Code a skill wins over a recipe of the same name.
+        const skills = (await workspaceInvocableSkills({ workspace, home, settings, trusted })).map((s) => summary(s, 'skill'));
+        const named = new Set(skills.map((s) => s.name));
+        const recipes = (await listRecipes({ workspace, home, trusted }))
+          .filter((r) => !named.has(r.name))
+          .map((r) => summary(r, r.source));
+        const files = [...skills, ...recipes];
         // The prompts of servers already running (listing never starts one); a file of the same name wins.
         const taken = new Set(files.map((r) => r.name));
         const prompts = promptRecipes(mcp.connected(workspace)).filter((p) => !taken.has(p.name));

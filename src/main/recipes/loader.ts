@@ -12,8 +12,12 @@ import { compareStrings } from '../tools/glob.ts';
 import { readTextIfFile } from '../fs/read-text-if-file.ts';
 import { claudeConfigDir } from '../env/claude-config-dir.ts';
 
-/** Where a recipe comes from; `mcp`: an MCP server's prompt (src/main/mcp/prompt-recipes.ts). */
-export type RecipeSource = 'workspace' | 'claude' | 'user' | 'claude-user' | 'mcp';
+/**
+ * Where a recipe comes from; `mcp`: an MCP server's prompt (src/main/mcp/prompt-recipes.ts);
+ * `skill`/`skill-user`: a skill you invoke, the workspace's or yours (src/main/skills/invocation.ts).
+ */
+export type RecipeSource =
+  'workspace' | 'claude' | 'user' | 'claude-user' | 'mcp' | 'skill' | 'skill-user';
 
 /** One recipe: its name is the file name without `.md`. */
 export interface Recipe {

@@ -180,6 +180,26 @@ export async function loadSkills(opts: LoadSkillsOptions): Promise<LoadSkillsRes
 }
 
 /**
+ * A SKILL.md's frontmatter text and the body after it.
+ * Contract: pure; `error` says why the file has no frontmatter where one must be.
+ */
+export function skillFileParts(
+  text: string,
+): { frontmatter: string; body: string } | { error: string } {
+  const file = text.replace(/^\uFEFF/, '');
+  const open = /^---[ \t]*\r?\n/.exec(file);
+  if (!open)
+    return {
+      error:
+        'no YAML frontmatter: SKILL.md must start with a "---" line, then name and description, then "---"',
+    };
+  const rest = file.slice(open[0].length);
+  const end = /^---[ \t]*(?:\r?\n|$)/m.exec(rest);
+  if (!end) return { error: 'frontmatter is not closed by a "---" line' };
+  return { frontmatter: rest.slice(0, end.index), body: rest.slice(end.index + end[0].length) };
+}
+
+/**
  * Parses a SKILL.md's frontmatter; `folder` is the name of its folder.
  * Contract: pure; returns the skill's metadata, or no skill when it has an error diagnostic.
  */
@@ -194,17 +214,9 @@ export function parseSkillFile(
   const error = (message: string) => ({
     diagnostics: [{ path, severity: 'error' as const, message }],
   });
-  const body = text.replace(/^\uFEFF/, '');
-  const open = /^---[ \t]*\r?\n/.exec(body);
-  if (!open)
-    return error(
-      'no YAML frontmatter: SKILL.md must start with a "---" line, then name and description, then "---"',
-    );
-  const close = /^---[ \t]*$/m;
-  const rest = body.slice(open[0].length);
-  const end = close.exec(rest);
-  if (!end) return error('frontmatter is not closed by a "---" line');
-  const read = readFrontmatter(rest.slice(0, end.index));
+  const parts = skillFileParts(text);
+  if ('error' in parts) return error(parts.error);
+  const read = readFrontmatter(parts.frontmatter);
   if (!read.ok) return error(read.message);
   const frontmatter = read.data;
   const name = typeof frontmatter.name === 'string' ? frontmatter.name.trim() : '';

@@ -89,7 +89,7 @@ export function instructionsFields(file: LoadedInstructions) {
  */
 export function expansionFields(call: RecipeCall) {
   const mcp = call.source === 'mcp';
-  const source = mcp ? 'mcp' : call.source === 'workspace' || call.source === 'claude' ? 'project' : 'user';
+  const source = mcp ? 'mcp' : ['workspace', 'claude', 'skill'].includes(call.source) ? 'project' : 'user';
   const prompt = call.args ? `/${call.name} ${call.args}` : `/${call.name}`;
   return { expansion_type: mcp ? 'mcp_prompt' : 'slash_command', command_name: call.name, command_args: call.args, command_source: source, prompt };
 }

@@ -11,6 +11,7 @@ import { isInside } from '../tools/path-guard.ts';
 import { callEffects } from '../tools/call-policy.ts';
 import type { ToolRegistry } from '../tools/registry.ts';
 import type { HookRunStore } from '../store/types.ts';
+import type { RecipeCall } from '../pipeline/hook.ts';
 import { realPathOf } from './trust-store.ts';
 import { workspaceWorkingDirs } from '../middleware/claude-working-dirs.ts';
 import {
@@ -91,20 +92,29 @@ export function skillsReadBy(
   });
 }
 
-/** The skills a thread has read already: their SKILL.md read by a call that succeeded. */
+/**
+ * The skills a thread has used already: invoked by the user (`/name`, a user message's `skill_name`)
+ * or their SKILL.md read by a call that succeeded.
+ */
 function skillsReadIn(
   messages: readonly Message[],
   tools: ToolRegistry,
   root: string,
   files: ReadonlyMap<string, string>,
 ): Set<string> {
+  const names = new Set(files.values());
+  const invoked = messages.flatMap((m) =>
+    m.role === 'user' && m.metadata?.skill_name && names.has(m.metadata.skill_name)
+      ? [m.metadata.skill_name]
+      : [],
+  );
   // A tool message stored before statuses were kept counts as a success.
   const ok = new Set(
     messages
       .filter((m) => m.role === 'tool' && (m.status ?? 'ok') === 'ok')
       .map((m) => m.tool_call_id),
   );
-  const read = new Set<string>();
+  const read = new Set<string>(invoked);
   for (const m of messages)
     for (const call of m.tool_calls ?? [])
       if (ok.has(call.id))
@@ -125,6 +135,8 @@ export interface SkillHandlerGate {
 
 interface GateContext {
   runId: string;
+  /** The skill or recipe the run's message invoked. */
+  recipeCall?: RecipeCall;
   threadId: string;
   tools: ToolRegistry;
   workspace: { root: string };
@@ -141,11 +153,14 @@ export function skillHandlerGate(
   const active = (ctx: GateContext) => {
     let set = read.get(ctx.runId);
     // The thread's earlier reads count (a skill stays in use for the rest of the thread).
-    if (!set && ctx.tools.list().length > 0)
+    if (!set && ctx.tools.list().length > 0) {
       read.set(
         ctx.runId,
         (set = skillsReadIn(ctx.state.messages, ctx.tools, ctx.workspace.root, files)),
       );
+      // A skill the run's message invoked is in use from the run's start.
+      if (ctx.recipeCall?.source.startsWith('skill')) set.add(ctx.recipeCall.name);
+    }
     return set;
   };
   // A run of this handler in the thread, here or recorded (an earlier run of the thread).

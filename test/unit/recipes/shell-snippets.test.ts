@@ -1,10 +1,14 @@
 import { describe, expect, it } from 'vitest';
-import { expandSnippets, type SnippetOptions } from '../../../src/main/recipes/shell-snippets.ts';
+import {
+  disableSnippets,
+  expandSnippets,
+  type SnippetOptions,
+} from '../../../src/main/recipes/shell-snippets.ts';
 
 const options = (patch: Partial<SnippetOptions> = {}) => {
   const ran: string[] = [];
   const o: SnippetOptions = {
-    recipe: 'commit',
+    from: 'recipe commit',
     allowedTools: ['Bash(git status:*)', 'Bash(git diff *)', 'Read'],
     refusal: () => undefined,
     run: async (command) => (ran.push(command), `<${command}>`),
@@ -61,6 +65,41 @@ describe("a recipe's !`command` lines", () => {
     const none = options({ allowedTools: [] });
     await expect(expandSnippets('!`ls`', none.o)).rejects.toThrow(
       /!`ls` is not run: no Bash rule/,
+    );
+  });
+
+  it('count only where ! starts a line or follows a space, as in Claude Code', async () => {
+    const { o, ran } = options({ allowedTools: ['Bash'] });
+    const text = 'KEY=!`date`\n(!`whoami`)\n\t!`pwd` and !`id`';
+    expect(await expandSnippets(text, o)).toBe('KEY=!`date`\n(!`whoami`)\n\t<pwd> and <id>');
+    expect(ran).toEqual(['pwd', 'id']);
+  });
+
+  it('run a ```! block as one script, checking each of its commands', async () => {
+    const { o, ran } = options();
+    const text = 'Before\n```!\ngit status --short\ngit diff HEAD\n```\nAfter !`git status`';
+    expect(await expandSnippets(text, o)).toBe(
+      'Before\n<git status --short\ngit diff HEAD>\nAfter <git status>',
+    );
+    expect(ran).toEqual(['git status --short\ngit diff HEAD', 'git status']);
+    const uncovered = options();
+    await expect(
+      expandSnippets('```!\ngit status\nrm -rf build\n```', uncovered.o),
+    ).rejects.toThrow(
+      'recipe commit: the ```! block "git status …" is not run: no Bash rule of its allowed-tools covers it',
+    );
+    expect(uncovered.ran).toEqual([]);
+  });
+
+  it('put output in once: a command printing !`…` does not run it', async () => {
+    const { o, ran } = options({ allowedTools: ['Bash'], run: async () => '!`rm -rf ~`' });
+    expect(await expandSnippets('!`cat notes`', o)).toBe('!`rm -rf ~`');
+    expect(ran).toEqual([]);
+  });
+
+  it('stand as [shell execution disabled] when the settings switch them off, running nothing', async () => {
+    expect(await disableSnippets('A !`git status`\n```!\nmake\n```\nKEY=!`x`')).toBe(
+      'A [shell execution disabled]\n[shell execution disabled]\nKEY=!`x`',
     );
   });
 });
