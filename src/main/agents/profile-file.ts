@@ -4,11 +4,13 @@
  * Code's `.claude/agents/*.md`. Claude tool names (Bash, Read, …) become ours through each tool's
  * `dialects.claude` entry.
  */
-import { dirname, isAbsolute, resolve } from 'node:path';
+import { homedir } from 'node:os';
+import { dirname, isAbsolute, join, resolve } from 'node:path';
 import { LineCounter, parseDocument, isMap } from 'yaml';
 import { createFilesystemTools } from '../tools/index.ts';
 import { parseClaudeRule } from '../user-hooks/claude-rules.ts';
 import type { AgentProfile } from './profile.ts';
+import { AGENT_MEMORY_SCOPES, type AgentMemoryScope } from './agent-memory.ts';
 
 /** The fields a profile file may set, before they are merged over the main profile. */
 export interface ProfileFields {
@@ -23,7 +25,11 @@ export interface ProfileFields {
   read_only?: boolean;
   max_iterations?: number;
   skills?: string[];
+  /** Skill names to preload (Claude Code's `skills: [name]`). */
+  preload_skills?: string[];
   memory?: string[];
+  /** Claude Code's agent memory: `memory: user | project | local`. */
+  agent_memory?: AgentMemoryScope;
   script?: string;
 }
 
@@ -32,6 +38,11 @@ export interface ParsedProfileFile {
   fields?: ProfileFields;
   /** `file:line: message`, one per problem; the other fields still apply. */
   diagnostics: string[];
+}
+
+/** A `skills` entry that names a skill (`api-conventions`, `plugin:review`) rather than a folder. */
+function isSkillName(entry: string): boolean {
+  return /^[A-Za-z0-9][\w.:-]*$/.test(entry) && !entry.includes('..');
 }
 
 /** Frontmatter keys of Claude Code agents that have no meaning here; accepted without a warning. */
@@ -136,7 +147,8 @@ export function parseProfileFile(
   const bad = (key: string, message: string) =>
     diagnostics.push(`${lineOf(key)}: ${key}: ${message}; ignored`);
   const base = dirname(file);
-  const abs = (p: string) => (isAbsolute(p) ? p : resolve(base, p));
+  const abs = (p: string) =>
+    p.startsWith('~/') ? join(homedir(), p.slice(2)) : isAbsolute(p) ? p : resolve(base, p);
 
   const fields: ProfileFields = { name: fallbackName };
   for (const [key, value] of Object.entries(values)) {
@@ -202,8 +214,25 @@ export function parseProfileFile(
           fields.max_iterations = value;
         else bad(key, 'must be a whole number from 1 to 1000');
         break;
-      case 'skills':
+      case 'skills': {
+        // Claude Code lists skill names to preload; a path (`../extra`, `~/skills`) is a folder of skills.
+        const list = stringList(value);
+        if (!list) {
+          bad(key, 'must be a list of skill names or folders');
+          break;
+        }
+        const names = list.filter(isSkillName);
+        const folders = list.filter((e) => !isSkillName(e));
+        if (names.length) fields.preload_skills = names;
+        if (folders.length) fields.skills = folders.map(abs);
+        break;
+      }
       case 'memory': {
+        // Claude Code's agent memory is one scope; a list is of memory files to add.
+        if (typeof value === 'string' && AGENT_MEMORY_SCOPES.has(value.trim())) {
+          fields.agent_memory = value.trim() as AgentMemoryScope;
+          break;
+        }
         const list = stringList(value);
         if (list) fields[key] = list.map(abs);
         else bad(key, 'must be a list of paths');
@@ -234,11 +263,15 @@ export function profileFromFields(
     system_prompt: fields.system_prompt ?? main.system_prompt,
     context_window: main.context_window,
     compaction: main.compaction,
-    skills: { paths: fields.skills ?? [] },
+    skills: {
+      paths: fields.skills ?? [],
+      ...(fields.preload_skills ? { preload: fields.preload_skills } : {}),
+    },
     memory: { paths: fields.memory ?? [] },
     source,
     ...(fields.model ? { model: fields.model } : {}),
-    ...(fields.tools ? { tools: fields.tools } : {}),
+    ...(fields.tools ? { tools: withMemoryTools(fields.tools, fields.agent_memory) } : {}),
+    ...(fields.agent_memory ? { agent_memory: fields.agent_memory } : {}),
     ...(fields.disallowed_tools ? { disallowed_tools: fields.disallowed_tools } : {}),
     ...(fields.disallowed_rules ? { disallowed_rules: fields.disallowed_rules } : {}),
     ...(fields.hooks ? { hooks: fields.hooks } : {}),
@@ -247,4 +280,10 @@ export function profileFromFields(
     ...(fields.max_iterations ? { max_iterations: fields.max_iterations } : {}),
     ...(fields.script ? { script: fields.script } : {}),
   };
+}
+
+/** As in Claude Code, an agent with memory may read and write it whatever its `tools` list says. */
+function withMemoryTools(tools: string[], memory: AgentMemoryScope | undefined): string[] {
+  if (!memory) return tools;
+  return [...tools, ...['read_file', 'write_file', 'edit_file'].filter((t) => !tools.includes(t))];
 }

@@ -8,6 +8,7 @@
  * `memory.paths` only add sources, they do not switch anything on. Any built-in can
  * be switched off in settings (`hook_overrides["builtin:<name>"].enabled = false`).
  */
+import type { AgentMemoryScope } from './agent-memory.ts';
 import { readTextFileSync } from '../fs/read-text-if-file.ts';
 import { dirname, join, resolve } from 'node:path';
 import { LineCounter, parseDocument, isMap } from 'yaml';
@@ -36,8 +37,11 @@ export interface AgentProfile {
   read_only?: boolean;
   /** Claude Code hooks of the agent's frontmatter: they run in this agent's runs only. */
   hooks?: Record<string, unknown>;
-  skills: { paths: string[] };
+  /** Extra skill folders; `preload`: skills whose whole SKILL.md joins the system prompt (Claude Code's agent `skills`). */
+  skills: { paths: string[]; preload?: string[] };
   memory: { paths: string[] };
+  /** Claude Code's agent memory (`memory: user | project | local`, agents/agent-memory.ts). */
+  agent_memory?: AgentMemoryScope;
   compaction: CompactionConfig;
   /** Attempts, backoff and jitter per tool (docs/tools.md#errors-and-retries). */
   retries?: RetryRules;

@@ -17,6 +17,7 @@ import { createExternalToolsHook, externalToolsInfo } from '../middleware/extern
 import type { McpManager } from '../mcp/manager.ts';
 import { createProfileHook, profileInfo } from '../middleware/profile.ts';
 import { createSkillsHook, skillsInfo } from '../middleware/skills.ts';
+import { openAgentMemory, type AgentMemory } from '../agents/agent-memory.ts';
 import { loadSkills, type LoadSkillsResult } from '../skills/loader.ts';
 import { createMemoryHook, memoryInfo, type ThreadMemory } from '../middleware/memory.ts';
 import { createSummarizationHook, summarizationInfo } from '../middleware/summarization.ts';
@@ -89,6 +90,8 @@ interface Loaded {
   skills: () => Promise<LoadSkillsResult>;
   /** Claude Code's `permissions.denyInsteadOfPrompting`: the file that sets it. */
   denyInsteadOfPromptingBy?: string;
+  /** The running agent's memory (Claude Code's agent `memory`), when its profile has one. */
+  agentMemory?: AgentMemory;
 }
 
 /** The built-ins in pipeline order; `user-hooks` marks where the user hooks go. */
@@ -128,15 +131,18 @@ const PIPELINE: readonly Builtin[] = [
   { info: profileInfo, create: (o) => [createProfileHook(o.profile)] },
   {
     info: skillsInfo,
-    create: (o, { skills }) => [createSkillsHook({ home: o.home, load: skills })],
+    create: (o, { skills }) => [
+      createSkillsHook({ home: o.home, load: skills, preload: o.profile.skills.preload }),
+    ],
   },
   {
     info: memoryInfo,
-    create: (o) => [
+    create: (o, { agentMemory }) => [
       createMemoryHook({
         home: o.home,
         extraPaths: o.profile.memory.paths,
         threadMemory: o.threadMemory,
+        agentMemory,
       }),
     ],
   },
@@ -190,6 +196,8 @@ export interface PipelineHooks {
   processes: OutsideProcess[];
   /** Claude Code's `permissions.denyInsteadOfPrompting`: nobody is asked in this run (the file that says so). */
   denyInsteadOfPromptingBy?: string;
+  /** The running agent's memory folder (Claude Code's agent `memory`): its file tools write there. */
+  agentMemoryDir?: string;
 }
 
 /** The running agent's own frontmatter hooks, with the trust of the folder its file is in. */
@@ -251,6 +259,9 @@ export async function buildPipeline(o: PipelineOptions): Promise<PipelineHooks> 
     processes: user.processes,
   };
   const claudeSandbox = claudeSandboxRun(claudeSettings, { trusted: o.trusted });
+  const agentMemory = o.profile.agent_memory
+    ? await openAgentMemory(o.profile.agent_memory, o.profile.name, o.workspace)
+    : undefined;
   const loaded = {
     user: users,
     rules,
@@ -258,6 +269,7 @@ export async function buildPipeline(o: PipelineOptions): Promise<PipelineHooks> 
     claudeSettings,
     skills,
     denyInsteadOfPromptingBy: permissions.denyInsteadOfPromptingBy,
+    agentMemory,
   };
   const hooks = PIPELINE.filter(on).flatMap((b) => b.create(o, loaded));
   return {
@@ -273,5 +285,6 @@ export async function buildPipeline(o: PipelineOptions): Promise<PipelineHooks> 
     workingDirs: runDirs,
     processes: users.processes,
     denyInsteadOfPromptingBy: permissions.denyInsteadOfPromptingBy,
+    ...(agentMemory && 'dir' in agentMemory ? { agentMemoryDir: agentMemory.dir } : {}),
   };
 }

@@ -284,7 +284,7 @@ export async function createWorkbench(opts: WorkbenchOptions): Promise<Workbench
       addDirs: l.addDirs,
     });
     const programs = runPrograms({ processes: pipeline.processes, servers: () => mcp.started(workspaceRoot), workspace: workspaceRoot, home: homedir() });
-    const workspace = await createWorkspace(workspaceRoot, { allowHardLinks: settings.allow_hard_links, extraRoots: pipeline.workingDirs, programs });
+    const workspace = await createWorkspace(workspaceRoot, { allowHardLinks: settings.allow_hard_links, extraRoots: pipeline.workingDirs, programs, writableRoots: pipeline.agentMemoryDir ? [pipeline.agentMemoryDir] : [] });
     const runId = newRunId();
     // Problems are reported once, by the run the user started.
     if (depth === 0) {

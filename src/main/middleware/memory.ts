@@ -18,6 +18,7 @@ import {
 import { createMemoryMemo } from '../memory/memo.ts';
 import { statIfAny } from '../fs/stat-if-any.ts';
 import { callEffects } from '../tools/call-policy.ts';
+import type { AgentMemory } from '../agents/agent-memory.ts';
 
 export interface MemoryHookOptions {
   home: string;
@@ -27,6 +28,8 @@ export interface MemoryHookOptions {
    * thread's runs (and shown by the memory panel); without it each run starts with none.
    */
   threadMemory?: ThreadMemory;
+  /** The running agent's own memory (Claude Code's agent `memory`), opened for the run. */
+  agentMemory?: AgentMemory;
 }
 
 /**
@@ -99,11 +102,17 @@ export function createMemoryHook(opts: MemoryHookOptions): Hook {
         ctx.trace?.recordEvent('memory_source_refused', { path: s.path, message: s.refused });
         ctx.emit({ event: 'error', data: { message: `memory ${s.refused}`, code: 'diagnostic' } });
       }
+      if (opts.agentMemory && 'problem' in opts.agentMemory)
+        ctx.emit({
+          event: 'error',
+          data: { message: opts.agentMemory.problem, code: 'diagnostic' },
+        });
     },
     async modifyRequest(ctx, req) {
       const memory = await load(ctx);
       await tell(ctx, memory, false);
-      return { ...req, system: [...req.system, renderMemoryBlock(memory)] };
+      const own = opts.agentMemory && 'block' in opts.agentMemory ? [opts.agentMemory.block] : [];
+      return { ...req, system: [...req.system, renderMemoryBlock(memory), ...own] };
     },
     async wrapToolCall(ctx, call, next) {
       const result = await next(call);

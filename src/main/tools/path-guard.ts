@@ -24,6 +24,11 @@ export interface WorkspaceOptions {
   extraRoots?: readonly string[];
   /** The files the run's hooks and servers run outside the sandbox, wherever they are (`Workspace.programs`). */
   programs?: () => readonly OutsideProgram[];
+  /**
+   * Folders outside the root the file tools read and write, without being working directories
+   * (real paths): the running agent's own memory folder.
+   */
+  writableRoots?: readonly string[];
 }
 
 /** Creates the guard for a workspace folder. Contract: rejects if `root` does not exist. */
@@ -31,8 +36,11 @@ export async function createWorkspace(root: string, opts: WorkspaceOptions = {})
   const realRoot = await fs.realpath(path.resolve(root));
   const extraRoots = (opts.extraRoots ?? []).filter((r) => !isInside(r, realRoot));
   const readRoots: string[] = [];
+  const ownRoots = opts.writableRoots ?? [];
   const writable = (real: string) =>
-    isInside(real, realRoot) || extraRoots.some((r) => isInside(real, r));
+    isInside(real, realRoot) ||
+    extraRoots.some((r) => isInside(real, r)) ||
+    ownRoots.some((r) => isInside(real, r));
   const readable = (real: string) => writable(real) || readRoots.some((r) => isInside(real, r));
   const display = (absolutePath: string): string => {
     if (!isInside(absolutePath, realRoot)) return absolutePath;
@@ -65,7 +73,7 @@ export async function createWorkspace(root: string, opts: WorkspaceOptions = {})
       openForRead(real, display(real), { allowed: readable, allowHardLinks: opts.allowHardLinks === true }),
     async write(real, data) {
       if (!writable(real)) throw new PathOutsideWorkspaceError(real);
-      if (real === realRoot || extraRoots.includes(real))
+      if (real === realRoot || extraRoots.includes(real) || ownRoots.includes(real))
         throw new ToolError(`is a directory: ${display(real)}`);
       return writeChecked(real, data, display(real));
     },

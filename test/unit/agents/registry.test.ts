@@ -1,7 +1,7 @@
 /** Agent profiles: the profile-file format (incl. Claude Code's), the registry's sources, precedence and trust gating. */
 import { mkdirSync, mkdtempSync, realpathSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { execFileSync } from 'node:child_process';
-import { tmpdir } from 'node:os';
+import { homedir, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { parseProfileFile } from '../../../src/main/agents/profile-file.ts';
@@ -53,6 +53,17 @@ describe('parseProfileFile', () => {
       description: 'ok',
       tools: ['write_file', 'WebFetch'],
       script: '/p/agents/hooks.ts',
+    });
+  });
+
+  it("reads Claude Code's skills as names to preload, and paths as folders of skills", () => {
+    const text =
+      '---\ndescription: d\nskills: [api-conventions, my-plugin:review, ../extra, ~/shared, ./local]\n---\nBody\n';
+    const parsed = parseProfileFile(text, '/p/agents/w.md', 'w');
+    expect(parsed.diagnostics).toEqual([]);
+    expect(parsed.fields).toMatchObject({
+      preload_skills: ['api-conventions', 'my-plugin:review'],
+      skills: ['/p/extra', join(homedir(), 'shared'), '/p/agents/local'],
     });
   });
 
