@@ -7,6 +7,7 @@ import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { StreamEvent } from '../../src/shared/types/index.ts';
+import { createTrustStore } from '../../src/main/user-hooks/index.ts';
 import { createScriptedLlm } from '../helpers/scripted-llm.ts';
 import { useScriptedWorkbench } from '../helpers/scripted-workbench.ts';
 import { useClaudeSandbox } from '../unit/user-hooks/helpers.ts';
@@ -58,5 +59,29 @@ describe('UserPromptExpansion', () => {
     expect(result.stop_reason).toBe('blocked');
     const blocked = events.find((e) => e.event === 'on_blocked');
     expect(blocked?.data).toMatchObject({ target: 'message', reason: 'deploys need a ticket' });
+  });
+
+  it("tells a workspace's skill invoked as /name as the project's", async () => {
+    const kept = join(env.sb.home, '..', 'expansion.json');
+    expansionHook('release', `cat > '${kept}'`);
+    const dir = join(env.sb.ws, '.claude', 'skills', 'release');
+    mkdirSync(dir, { recursive: true });
+    writeFileSync(
+      join(dir, 'SKILL.md'),
+      '---\nname: release\ndescription: Cut a release\n---\nRelease $0.\n',
+    );
+    await createTrustStore(env.sb.home).trust(env.sb.ws);
+    const llm = createScriptedLlm([{ text: 'released' }]);
+    const wb = await scripted.open(llm);
+    await (
+      await wb.chat.send({ text: '/release v2', approvalMode: 'auto' })
+    ).finished;
+    expect(JSON.parse(readFileSync(kept, 'utf8'))).toMatchObject({
+      command_name: 'release',
+      command_args: 'v2',
+      command_source: 'project',
+      prompt: '/release v2',
+    });
+    expect(JSON.stringify(llm.calls[0]!.request.messages)).toContain('Release v2.');
   });
 });
