@@ -210,20 +210,37 @@ export function startRun(deps: RunDeps, setup: RunSetup, runId: string): RunHand
       if (root) setRunMetadata(root, { [key]: value });
     },
   };
+  // A write queued below that failed: the next append throws it, so the run ends with the error.
+  let unsaved: unknown;
+  const throwIfUnsaved = () => {
+    if (unsaved === undefined) return;
+    const err = unsaved;
+    unsaved = undefined;
+    throw new Error(`the thread could not be saved: ${errorMessage(err)}`, { cause: err });
+  };
   const append = (msgs: Message[]) => {
     const first = setup.state.messages.length;
     // An assistant message with tool calls is followed within milliseconds by its tool results, whose
     // durable commit also makes this one durable: one fsync per round instead of two. Tool results and
     // a user's message are followed by the next model request: that fsync runs on the thread pool while
-    // the request goes out (docs/performance.md). A final answer is committed with a synchronous fsync.
+    // the request goes out (docs/performance.md). Both are written at the end of this turn of the event
+    // loop, so a round whose tool answers at once commits once, after its request went out; a final
+    // answer is committed at once with a synchronous fsync.
     const followedByResults =
       msgs.length === 1 && msgs[0].role === 'assistant' && Boolean(msgs[0].tool_calls?.length);
     const followedByRequest =
       msgs.length > 0 && msgs.every((m) => m.role === 'tool' || m.role === 'user');
-    deps.db.transaction(() => deps.db.threads.appendMessages(threadId, msgs), {
-      deferSync: followedByResults,
-      syncInBackground: followedByRequest,
-    });
+    const later = followedByResults || followedByRequest;
+    if (!later) deps.db.commitQueued();
+    throwIfUnsaved();
+    if (later) {
+      deps.db.threads.appendMessagesLater(
+        threadId,
+        msgs,
+        { deferSync: followedByResults, syncInBackground: followedByRequest },
+        (err) => (unsaved ??= err),
+      );
+    } else deps.db.transaction(() => deps.db.threads.appendMessages(threadId, msgs));
     msgs.forEach((message, i) =>
       emit({ event: 'on_message', data: { message, index: first + i } }),
     );
@@ -257,7 +274,15 @@ export function startRun(deps: RunDeps, setup: RunSetup, runId: string): RunHand
       };
     }
     await Promise.allSettled([...children]);
+    // Messages still queued are written before the run's end is recorded; one that could not be
+    // is the run's error.
+    deps.db.commitQueued();
     const { summary, blocked } = outcome;
+    if (unsaved !== undefined) {
+      summary.stop_reason = 'error';
+      summary.error = `the thread could not be saved: ${errorMessage(unsaved)}`;
+      unsaved = undefined;
+    }
     if (root)
       endRunSpan(root, {
         stop_reason: summary.stop_reason,

@@ -41,6 +41,8 @@ export interface SqliteDatabase extends Database {
   readonly hookRuns: HookRunStore;
   /** Which process runs which thread (one run per thread across processes). */
   readonly leases: LeaseStore;
+  /** Commits the writes queued to be written later (`appendMessagesLater`) now. */
+  commitQueued(): void;
   /** Runs with their state and metadata (docs/events.md). */
   readonly runs: RunStore;
   /** The event feed and its webhook deliveries (docs/events.md). */
@@ -118,13 +120,18 @@ export function openDatabase(file: string, opts: OpenDatabaseOptions = {}): Sqli
     webhooks,
     checkpoints,
     transaction: (fn, txOpts) => tx.run(fn, txOpts),
-    whenDurable: () => wal?.idle() ?? Promise.resolve(),
+    commitQueued: () => tx.flushLater(),
+    whenDurable: () => {
+      tx.flushLater();
+      return wal?.idle() ?? Promise.resolve();
+    },
     integrityCheck: () =>
       (db.prepare('PRAGMA integrity_check').all() as { integrity_check: string }[]).map(
         (r) => r.integrity_check,
       ),
     close() {
       if (closed) return;
+      tx.flushLater();
       closed = true;
       leases.dispose();
       wal?.close();

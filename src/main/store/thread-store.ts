@@ -3,7 +3,7 @@ import { randomBytes } from 'node:crypto';
 import type { DatabaseSync } from 'node:sqlite';
 import type { AgentState, Message, ThreadSummary, Todo } from '../../shared/types/index.ts';
 import type { CompactionSummary, ThreadStore } from './types.ts';
-import type { TransactionRunner } from './transaction.ts';
+import type { TransactionOptions, TransactionRunner } from './transaction.ts';
 import { ThreadCache } from './thread-cache.ts';
 import {
   messageFromRow,
@@ -23,6 +23,18 @@ export interface SqliteThreadStore extends ThreadStore {
    * loadOrCreate/get is the cached one and this method updates it in place. O(1) in thread length.
    */
   appendMessages(threadId: string, msgs: Message[]): void;
+  /**
+   * Pushes `msgs` onto the cached AgentState now and writes their rows with `TransactionRunner.later`:
+   * at the end of this turn of the event loop, or before the next transaction or read of this store.
+   * A failed write (and every later one of the thread queued with it) drops the cached state, so the
+   * next read loads what SQLite has, and is told to `onError`.
+   */
+  appendMessagesLater(
+    threadId: string,
+    msgs: Message[],
+    opts: TransactionOptions,
+    onError: (err: unknown) => void,
+  ): void;
   /** Drops cache entries idle longer than the TTL; returns how many. Also runs on a timer. */
   sweep(): number;
   /** Number of threads currently held in memory. */
@@ -153,6 +165,7 @@ export function createThreadStore(
 
   /** Loads from SQLite, closing tool calls a crash left unanswered (persisted, so it happens once). */
   function load(threadId: string): AgentState | undefined {
+    tx.flushLater();
     const row = q.thread.get(threadId) as ThreadRow | undefined;
     if (!row) return undefined;
     const messages = (q.messages.all(threadId) as unknown as MessageRow[]).map(messageFromRow);
@@ -206,11 +219,13 @@ export function createThreadStore(
     },
     get: (threadId) => cached(threadId),
     summary(threadId) {
+      tx.flushLater();
       const row = q.summary.get(threadId) as ThreadRow | undefined;
       return row ? summaryFromRow(row) : undefined;
     },
     list(opts = {}): ThreadSummary[] {
       const search = opts.search?.trim();
+      tx.flushLater();
       const rows = q.list.all({
         ws: opts.workspace ?? null,
         q: search ? likePattern(search) : null,
@@ -221,6 +236,7 @@ export function createThreadStore(
       return rows.map(summaryFromRow);
     },
     children(threadId) {
+      tx.flushLater();
       return (q.children.all(threadId) as unknown as ThreadRow[]).map(summaryFromRow);
     },
     setLineage(threadId, lineage) {
@@ -234,6 +250,22 @@ export function createThreadStore(
       write(threadId, () => insertMessages(threadId, msgs));
       // Not cached: nothing to update in memory; the next load reads the rows.
       state?.messages.push(...msgs);
+    },
+    appendMessagesLater(threadId, msgs, opts, onError) {
+      if (msgs.length === 0) return;
+      cache.get(threadId)?.messages.push(...msgs);
+      tx.later(
+        threadId,
+        () => {
+          tx.onRollback(() => cache.delete(threadId));
+          insertMessages(threadId, msgs);
+        },
+        opts,
+        (err) => {
+          cache.delete(threadId);
+          onError(err);
+        },
+      );
     },
     replaceMessages(threadId, msgs) {
       const state = cache.get(threadId);
@@ -305,6 +337,7 @@ export function createThreadStore(
     evictIfStale(threadId) {
       const state = cache.get(threadId);
       if (!state) return;
+      tx.flushLater();
       const row = q.head.get(threadId) as { message_count: number } | undefined;
       if (row?.message_count !== state.messages.length) cache.delete(threadId);
     },
