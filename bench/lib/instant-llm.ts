@@ -1,6 +1,8 @@
 /**
- * An in-process LlmClient that answers at once with one `read_file` call (or, asked for a summary, with a
- * short one), and times itself (its own time is subtracted from the loop's per-round figure). Unlike test/helpers/scripted-llm.ts
+ * An in-process LlmClient that answers with one `read_file` call (or, asked for a summary, with a
+ * short one) in the next turn of the event loop, as an answer from the network arrives — so what a
+ * run writes at the end of a turn (a round's messages) is paid in every round, with hooks on or off,
+ * as it is with a real model — and times itself (its own time is subtracted from the loop's per-round figure). Unlike test/helpers/scripted-llm.ts
  * it does not deep-copy each request, which would cost O(thread length) per round and be billed to us.
  */
 import type {
@@ -29,6 +31,7 @@ export function createInstantLlm(path: string): InstantLlm {
     lastRequestLength: 0,
     summaries: 0,
     async chat(req: ModelRequest, opts: ChatOptions): Promise<LlmResponse> {
+      await new Promise((resolve) => setImmediate(resolve));
       const t0 = performance.now();
       if (req.tools.length > 0) llm.callTimes.push(t0);
       llm.lastRequestLength = req.messages.length;
