@@ -28,7 +28,8 @@ export interface MemoryMemo {
 export function createMemoryMemo(opts: { cache?: MemoryCache; racyMs?: number } = {}): MemoryMemo {
   const cache = opts.cache ?? new Map();
   const racyMs = opts.racyMs ?? RACY_MS;
-  const last = new Map<string, { signature: string; memory: LoadedMemory }>();
+  // The paths are kept with the memory they were worked out for: a request only stats them.
+  const last = new Map<string, { signature: string; memory: LoadedMemory; paths: string[] }>();
   return {
     async load(load) {
       const key = JSON.stringify([
@@ -38,15 +39,17 @@ export function createMemoryMemo(opts: { cache?: MemoryCache; racyMs?: number } 
         load.folders,
         load.rules,
         load.workingDirs,
+        claudeConfigDir(),
+        managedMemoryPath(),
       ]);
       const kept = last.get(key);
-      if (kept && signature(watchedPaths(load, kept.memory), racyMs) === kept.signature)
-        return kept.memory;
+      if (kept && signature(kept.paths, racyMs) === kept.signature) return kept.memory;
       const memory = await loadMemory(load, cache);
       // A file changed while the loader read it has a fresh mtime, so its signature is not kept.
-      const now = signature(watchedPaths(load, memory), racyMs);
+      const paths = watchedPaths(load, memory);
+      const now = signature(paths, racyMs);
       if (now === undefined) last.delete(key);
-      else last.set(key, { signature: now, memory });
+      else last.set(key, { signature: now, memory, paths });
       return memory;
     },
   };
