@@ -85,6 +85,9 @@ export function createThreadStore(
 ): SqliteThreadStore {
   const { now } = opts;
   const cache = new ThreadCache(now, opts.cacheTtlMs);
+  // Each thread's stored summary as last read or written here; read again when a run starts
+  // (evictIfStale), since another process may have compacted the thread meanwhile.
+  const compactions = new Map<string, CompactionSummary | undefined>();
   const timer = setInterval(() => cache.sweep(), opts.sweepMs);
   timer.unref();
 
@@ -275,6 +278,7 @@ export function createThreadStore(
         q.resetThread.run(threadId);
         insertMessages(threadId, msgs);
       });
+      compactions.delete(threadId);
       state?.messages.splice(0, state.messages.length, ...msgs);
     },
     setTodos(threadId, todos) {
@@ -307,6 +311,7 @@ export function createThreadStore(
         q.deleteThread.run(threadId);
       });
       cache.delete(threadId);
+      compactions.delete(threadId);
     },
     mergeMetadata(threadId, patch) {
       return tx.run(() => {
@@ -322,19 +327,30 @@ export function createThreadStore(
       });
     },
     getCompaction(threadId) {
+      if (compactions.has(threadId)) return compactions.get(threadId);
       const row = q.compaction.get(threadId) as { compaction: string | null } | undefined;
-      return row?.compaction ? (JSON.parse(row.compaction) as CompactionSummary) : undefined;
+      if (!row) return undefined;
+      const summary = row.compaction ? (JSON.parse(row.compaction) as CompactionSummary) : undefined;
+      compactions.set(threadId, summary);
+      return summary;
     },
     setCompaction(threadId, summary) {
+      compactions.delete(threadId);
       if (q.setCompaction.run(JSON.stringify(summary), threadId).changes === 0) {
         throw new Error(`unknown thread ${threadId}`);
       }
+      compactions.set(threadId, summary);
+      tx.onRollback(() => compactions.delete(threadId));
     },
-    sweep: () => cache.sweep(),
+    sweep: () => {
+      compactions.clear();
+      return cache.sweep();
+    },
     get cacheSize() {
       return cache.size;
     },
     evictIfStale(threadId) {
+      compactions.delete(threadId);
       const state = cache.get(threadId);
       if (!state) return;
       tx.flushLater();
@@ -344,6 +360,7 @@ export function createThreadStore(
     dispose() {
       clearInterval(timer);
       cache.clear();
+      compactions.clear();
     },
   };
 }

@@ -40,6 +40,26 @@ const turn: Message[] = [
 ];
 
 describe('ThreadStore', () => {
+  it('keeps the stored summary in memory and reads it again when a run starts', () => {
+    const file = join(tempDir(), 'workbench.db');
+    const app = openAt(file);
+    const id = app.threads.loadOrCreate(undefined, '/ws').thread_id;
+    app.threads.appendMessages(id, turn);
+    expect(app.threads.getCompaction(id)).toBeUndefined();
+    app.threads.setCompaction(id, { upto: 2, content: 'first summary', created_at: 1 });
+    expect(app.threads.getCompaction(id)).toEqual({ upto: 2, content: 'first summary', created_at: 1 });
+    // `workbench compact` in another process while no run holds the thread.
+    const cli = openAt(file);
+    cli.threads.setCompaction(id, { upto: 3, content: 'newer summary', created_at: 2 });
+    // The next run's start checks the thread against other processes and sees it.
+    app.threads.evictIfStale(id);
+    expect(app.threads.getCompaction(id)?.content).toBe('newer summary');
+    // A rewrite of the conversation drops it, here and for the next process.
+    app.threads.replaceMessages(id, turn.slice(0, 1));
+    expect(app.threads.getCompaction(id)).toBeUndefined();
+    expect(openAt(file).threads.getCompaction(id)).toBeUndefined();
+  });
+
   it('round-trips messages with tool calls, todos and files through SQLite', () => {
     const file = join(tempDir(), 'workbench.db');
     const db = openAt(file);
