@@ -12,6 +12,9 @@ export const REDACTED = '[REDACTED]';
 const MIN_SECRET_LENGTH = 8;
 
 const secrets = new Set<string>();
+/** The secrets longest first, so a secret containing another is cut whole; rebuilt when one is added. */
+let bySize: string[] = [];
+let generation = 0;
 
 /**
  * Adds a value to redact from now on (an API key from the environment, a key store or the settings
@@ -19,14 +22,20 @@ const secrets = new Set<string>();
  */
 export function registerSecret(value: string | undefined): void {
   const trimmed = value?.trim();
-  if (trimmed && trimmed.length >= MIN_SECRET_LENGTH) secrets.add(trimmed);
+  if (!trimmed || trimmed.length < MIN_SECRET_LENGTH || secrets.has(trimmed)) return;
+  secrets.add(trimmed);
+  bySize = [...secrets].sort((a, b) => b.length - a.length);
+  generation++;
+}
+
+/** Changes whenever a secret is added: text redacted under an older generation may hold it. */
+export function secretsGeneration(): number {
+  return generation;
 }
 
 /** `text` with every registered secret replaced by `[REDACTED]`. */
 export function redactSecrets(text: string): string {
   let out = text;
-  // Longest first, so a secret containing another is cut whole.
-  const bySize = [...secrets].sort((a, b) => b.length - a.length);
   for (const secret of bySize) if (out.includes(secret)) out = out.split(secret).join(REDACTED);
   return out;
 }

@@ -5,7 +5,8 @@
  */
 import type { AttributeValue } from '../../shared/types/index.ts';
 import type { ModelRequest } from '../llm/types.ts';
-import { redactSecrets } from '../secrets/redaction.ts';
+import type { Message } from '../../shared/types/index.ts';
+import { redactSecrets, secretsGeneration } from '../secrets/redaction.ts';
 import { MAX_ATTRIBUTE_CHARS, truncate } from './attributes.ts';
 
 /** Longest content kept of one message in the captured request. */
@@ -19,30 +20,54 @@ export interface CapturedMessage {
 }
 
 /**
+ * Each message's captured JSON, made once: a message object never changes once made (an edit is a
+ * new object), so only a new secret (another generation) makes it again.
+ */
+const capturedJson = new WeakMap<Message, { json: string; generation: number }>();
+
+function captureOf(m: Message): string {
+  const generation = secretsGeneration();
+  const kept = capturedJson.get(m);
+  if (kept?.generation === generation) return kept.json;
+  const one: CapturedMessage = {
+    role: m.role,
+    content: redactSecrets(truncate(m.content, MESSAGE_CHARS)),
+    ...(m.tool_calls?.length ? { tool_calls: m.tool_calls.map((c) => c.name) } : {}),
+  };
+  const json = JSON.stringify(one);
+  capturedJson.set(m, { json, generation });
+  return json;
+}
+
+/** The last system instructions captured: the same text from one request to the next. */
+let lastSystem = { joined: '', generation: -1, captured: '' };
+
+function systemOf(system: readonly string[]): string {
+  const joined = truncate(system.join('\n\n'), MAX_ATTRIBUTE_CHARS);
+  const generation = secretsGeneration();
+  if (joined !== lastSystem.joined || generation !== lastSystem.generation)
+    lastSystem = { joined, generation, captured: redactSecrets(joined) };
+  return lastSystem.captured;
+}
+
+/**
  * Attributes describing the request. Contract: walks messages from the newest and stops at the
  * cap, so the cost is bounded however long the thread; `workbench.input.messages_omitted` counts
  * the older ones left out.
  */
 export function requestAttributes(req: ModelRequest): Record<string, AttributeValue> {
-  const kept: CapturedMessage[] = [];
+  const kept: string[] = [];
   let size = 2;
   for (let i = req.messages.length - 1; i >= 0; i--) {
-    const m = req.messages[i]!;
-    const one: CapturedMessage = {
-      role: m.role,
-      content: redactSecrets(truncate(m.content, MESSAGE_CHARS)),
-      ...(m.tool_calls?.length ? { tool_calls: m.tool_calls.map((c) => c.name) } : {}),
-    };
-    const cost = JSON.stringify(one).length + 1;
+    const json = captureOf(req.messages[i]!);
+    const cost = json.length + 1;
     if (size + cost > MAX_ATTRIBUTE_CHARS && kept.length > 0) break;
-    kept.unshift(one);
+    kept.push(json);
     size += cost;
   }
   return {
-    'gen_ai.system_instructions': redactSecrets(
-      truncate(req.system.join('\n\n'), MAX_ATTRIBUTE_CHARS),
-    ),
-    'gen_ai.input.messages': truncate(JSON.stringify(kept), MAX_ATTRIBUTE_CHARS),
+    'gen_ai.system_instructions': systemOf(req.system),
+    'gen_ai.input.messages': truncate(`[${kept.reverse().join(',')}]`, MAX_ATTRIBUTE_CHARS),
     'workbench.input.messages_omitted': req.messages.length - kept.length,
   };
 }

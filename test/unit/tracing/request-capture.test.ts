@@ -45,4 +45,15 @@ describe('requestAttributes', () => {
     expect(String(a['gen_ai.input.messages'])).not.toContain('sk-test-capture-0123456789');
     expect(String(a['gen_ai.system_instructions'])).not.toContain('sk-test-capture-0123456789');
   });
+
+  it('redacts a secret registered after the same messages were captured', () => {
+    const messages: ModelRequest['messages'] = [{ role: 'user', content: 'token tok-later-987654321' }];
+    const system = ['system tok-later-987654321'];
+    const before = requestAttributes(request(messages, system));
+    expect(String(before['gen_ai.input.messages'])).toContain('tok-later-987654321');
+    registerSecret('tok-later-987654321');
+    const after = requestAttributes(request(messages, system));
+    expect(String(after['gen_ai.input.messages'])).not.toContain('tok-later-987654321');
+    expect(String(after['gen_ai.system_instructions'])).not.toContain('tok-later-987654321');
+  });
 });
