@@ -5,6 +5,7 @@
 import { errorMessage, WorkbenchError } from '../errors.ts';
 import { receiveHandover } from './handover.ts';
 import type { CliCommand, CliIo } from './types.ts';
+import { processTurnOutput, type TurnOutput } from './turn-output.ts';
 
 const COMMANDS: Record<string, () => Promise<CliCommand>> = {
   run: async () => (await import('./commands/run.ts')).runCommand,
@@ -48,12 +49,11 @@ commands:
 
 environment: OPENAI_API_KEY, OPENAI_BASE_URL, WORKBENCH_MODEL, WORKBENCH_HOME (default ~/.workbench)`;
 
-const processIo = (env: NodeJS.ProcessEnv = process.env): CliIo => ({
-  stdout: (t) => void process.stdout.write(t),
-  stderr: (t) => void process.stderr.write(t),
-  env,
-  cwd: process.cwd(),
-});
+let output: TurnOutput | undefined;
+const processIo = (env: NodeJS.ProcessEnv = process.env): CliIo => {
+  output ??= processTurnOutput();
+  return { stdout: output.stdout, stderr: output.stderr, env, cwd: process.cwd() };
+};
 
 /**
  * The CLI as this process (bin/workbench.mjs): the environment plus what the launcher handed over
