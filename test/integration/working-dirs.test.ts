@@ -250,6 +250,15 @@ describe('a working directory added for one run', () => {
     } finally {
       delete process.env.CLAUDE_CODE_ADDITIONAL_DIRECTORIES_CLAUDE_MD;
     }
+    await wb!.close();
+    wb = undefined;
+    // Set in a settings file's `env`, as Claude Code users often do, it counts the same.
+    writeFileSync(
+      join(env.claudeDir, 'settings.json'),
+      JSON.stringify({ env: { CLAUDE_CODE_ADDITIONAL_DIRECTORIES_CLAUDE_MD: '1' } }),
+    );
+    const fromSettings = await run([], { addDirs: [lib] });
+    expect(fromSettings.system.join('\n')).toContain('lib uses tabs, never spaces');
   });
 
   it('through the CLI: named on stderr, and a folder that does not exist is a usage error before anything runs', async () => {

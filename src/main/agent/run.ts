@@ -78,6 +78,8 @@ export interface RunSetup {
   recipeCall?: RecipeCall;
   /** Continue the stored thread without a new user message (docs/events.md#run-rescue). */
   resume?: boolean;
+  /** Variables the run's commands start with (Claude Code's settings `env`). */
+  toolEnv?: Record<string, string>;
 }
 
 /** Where a subagent run hangs: its depth, the parent's thread and `task` call, the parent's span. */
@@ -146,7 +148,7 @@ export function startRun(deps: RunDeps, setup: RunSetup, runId: string): RunHand
       setup.settings.hook_overrides['builtin:tracing']?.enabled === false ? undefined : recorder,
     trusted: setup.trusted,
     approvalMode: setup.approvalMode ?? setup.settings.approval_mode,
-    toolEnv: {},
+    toolEnv: { ...setup.toolEnv },
     emit,
     recordFile: (path, content, change, before) => {
       deps.db.transaction(() => {

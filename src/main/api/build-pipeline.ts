@@ -38,9 +38,11 @@ import { userHooksInfo } from '../user-hooks/list.ts';
 import { workspaceWorkingDirs } from '../middleware/claude-working-dirs.ts';
 import {
   readClaudeSettingsFiles,
+  settingsEnv,
   type AgentHooks,
   type ReadSettingsFile,
 } from '../user-hooks/claude-config.ts';
+import { readsWorkingDirMemory } from '../memory/loader.ts';
 import { isInside } from '../tools/path-guard.ts';
 import { profileScriptHooks } from '../user-hooks/script-hooks/index.ts';
 import type { OutsideProcess } from '../tools/program-files.ts';
@@ -92,6 +94,8 @@ interface Loaded {
   denyInsteadOfPromptingBy?: string;
   /** The running agent's memory (Claude Code's agent `memory`), when its profile has one. */
   agentMemory?: AgentMemory;
+  /** Claude Code's settings `env` of the run (its `CLAUDE_CODE_*` switches are read from it too). */
+  commandEnv: Record<string, string>;
 }
 
 /** The built-ins in pipeline order; `user-hooks` marks where the user hooks go. */
@@ -137,12 +141,13 @@ const PIPELINE: readonly Builtin[] = [
   },
   {
     info: memoryInfo,
-    create: (o, { agentMemory }) => [
+    create: (o, { agentMemory, commandEnv }) => [
       createMemoryHook({
         home: o.home,
         extraPaths: o.profile.memory.paths,
         threadMemory: o.threadMemory,
         agentMemory,
+        workingDirMemory: readsWorkingDirMemory({ ...process.env, ...commandEnv }),
       }),
     ],
   },
@@ -198,6 +203,8 @@ export interface PipelineHooks {
   denyInsteadOfPromptingBy?: string;
   /** The running agent's memory folder (Claude Code's agent `memory`): its file tools write there. */
   agentMemoryDir?: string;
+  /** Claude Code's settings `env`, set for the run's commands (secret-looking names are not). */
+  commandEnv: Record<string, string>;
 }
 
 /** The running agent's own frontmatter hooks, with the trust of the folder its file is in. */
@@ -259,6 +266,7 @@ export async function buildPipeline(o: PipelineOptions): Promise<PipelineHooks> 
     processes: user.processes,
   };
   const claudeSandbox = claudeSandboxRun(claudeSettings, { trusted: o.trusted });
+  const commandEnv = settingsEnv(claudeSettings, o.trusted);
   const agentMemory = o.profile.agent_memory
     ? await openAgentMemory(o.profile.agent_memory, o.profile.name, o.workspace)
     : undefined;
@@ -270,6 +278,7 @@ export async function buildPipeline(o: PipelineOptions): Promise<PipelineHooks> 
     skills,
     denyInsteadOfPromptingBy: permissions.denyInsteadOfPromptingBy,
     agentMemory,
+    commandEnv,
   };
   const hooks = PIPELINE.filter(on).flatMap((b) => b.create(o, loaded));
   return {
@@ -286,5 +295,6 @@ export async function buildPipeline(o: PipelineOptions): Promise<PipelineHooks> 
     processes: users.processes,
     denyInsteadOfPromptingBy: permissions.denyInsteadOfPromptingBy,
     ...(agentMemory && 'dir' in agentMemory ? { agentMemoryDir: agentMemory.dir } : {}),
+    commandEnv,
   };
 }

@@ -311,6 +311,7 @@ export async function createWorkbench(opts: WorkbenchOptions): Promise<Workbench
         settings: withClaudeSandbox(settings, pipeline.claudeSandbox),
         profile,
         hooks: pipeline.hooks,
+        toolEnv: pipeline.commandEnv,
         trusted: l.trusted,
         approvalMode: l.approvalMode,
         maxIterations: l.maxIterations,

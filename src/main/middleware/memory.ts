@@ -30,6 +30,11 @@ export interface MemoryHookOptions {
   threadMemory?: ThreadMemory;
   /** The running agent's own memory (Claude Code's agent `memory`), opened for the run. */
   agentMemory?: AgentMemory;
+  /**
+   * Read the working directories' memory (`CLAUDE_CODE_ADDITIONAL_DIRECTORIES_CLAUDE_MD=1` in the
+   * environment or a settings file's `env`); default: the environment alone.
+   */
+  workingDirMemory?: boolean;
 }
 
 /**
@@ -86,7 +91,7 @@ export function createMemoryHook(opts: MemoryHookOptions): Hook {
       folders: [...(threads.get(ctx.threadId)?.folders ?? [])],
       rules: [...(threads.get(ctx.threadId)?.rules ?? [])],
       // Claude Code reads the working directories' memory only when told to.
-      ...(readsWorkingDirMemory() ? { workingDirs: ctx.workspace.extraRoots } : {}),
+      ...((opts.workingDirMemory ?? readsWorkingDirMemory()) ? { workingDirs: ctx.workspace.extraRoots } : {}),
     });
   return {
     name: memoryInfo.name,

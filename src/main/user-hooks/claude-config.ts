@@ -92,6 +92,16 @@ function envBlock(data: Record<string, unknown>): Record<string, string> | undef
   return Object.keys(env).length ? env : undefined;
 }
 
+/**
+ * Claude Code's settings `env` for a run's commands (docs/settings.md): every file's `env` block,
+ * a higher precedence winning (managed over local over project over yours); a workspace's files
+ * only once it is trusted. Secret-looking names are dropped later, where commands are started.
+ */
+export function settingsEnv(files: readonly ReadSettingsFile[], trusted: boolean): Record<string, string> {
+  const counted = files.filter((f) => (trusted || f.scope !== 'workspace') && isRecord(f.data));
+  const byPrecedence = [...counted].sort((a, b) => a.precedence - b.precedence);
+  return Object.assign({}, ...byPrecedence.map((f) => envBlock(f.data as Record<string, unknown>) ?? {}));
+}
 
 /** The settings files of the Claude dialect; `claudeDir` is the user's Claude Code folder (`~/.claude`). */
 export function claudeSettingsFiles(workspace: string, home: string, claudeDir: string = claudeConfigDir()): ClaudeSettingsFile[] {

@@ -5,6 +5,7 @@
 import { join } from 'node:path';
 import type { EffectiveContext, MemoryDocument, SaveResult } from '../../../shared/ipc/contract.ts';
 import { loadMemory, readsWorkingDirMemory } from '../../memory/loader.ts';
+import { readClaudeSettingsFiles, settingsEnv } from '../../user-hooks/claude-config.ts';
 import { workspaceWorkingDirs } from '../../middleware/claude-working-dirs.ts';
 import { loadAgentProfile } from '../../agents/profile.ts';
 import {
@@ -79,12 +80,15 @@ export function createMemoryService(deps: PanelDeps): MemoryService {
       // the working directories its settings would add.
       const trusted = deps.trust.isTrusted(a.workspace);
       const { profile } = await loadAgentProfile(a.workspace, { trusted });
-      const workingDirs = readsWorkingDirMemory()
+      const claudeSettings = await readClaudeSettingsFiles(a.workspace, deps.home);
+      const env = { ...process.env, ...settingsEnv(claudeSettings, trusted) };
+      const workingDirs = readsWorkingDirMemory(env)
         ? (
             await workspaceWorkingDirs({
               workspace: a.workspace,
               workbenchHome: deps.home,
               trusted,
+              claudeSettings,
             })
           ).dirs
         : [];
