@@ -214,11 +214,11 @@ export function startRun(deps: RunDeps, setup: RunSetup, runId: string): RunHand
   };
   // A write queued below that failed: the next append throws it, so the run ends with the error.
   let unsaved: unknown;
-  const throwIfUnsaved = () => {
-    if (unsaved === undefined) return;
+  const takeUnsaved = (): Error | undefined => {
+    if (unsaved === undefined) return undefined;
     const err = unsaved;
     unsaved = undefined;
-    throw new Error(`the thread could not be saved: ${errorMessage(err)}`, { cause: err });
+    return new Error(`the thread could not be saved: ${errorMessage(err)}`, { cause: err });
   };
   const append = (msgs: Message[]) => {
     const first = setup.state.messages.length;
@@ -234,7 +234,8 @@ export function startRun(deps: RunDeps, setup: RunSetup, runId: string): RunHand
       msgs.length > 0 && msgs.every((m) => m.role === 'tool' || m.role === 'user');
     const later = followedByResults || followedByRequest;
     if (!later) deps.db.commitQueued();
-    throwIfUnsaved();
+    const failed = takeUnsaved();
+    if (failed) throw failed;
     if (later) {
       deps.db.threads.appendMessagesLater(
         threadId,
@@ -280,10 +281,10 @@ export function startRun(deps: RunDeps, setup: RunSetup, runId: string): RunHand
     // is the run's error.
     deps.db.commitQueued();
     const { summary, blocked } = outcome;
-    if (unsaved !== undefined) {
+    const lost = takeUnsaved();
+    if (lost) {
       summary.stop_reason = 'error';
-      summary.error = `the thread could not be saved: ${errorMessage(unsaved)}`;
-      unsaved = undefined;
+      summary.error = lost.message;
     }
     if (root)
       endRunSpan(root, {

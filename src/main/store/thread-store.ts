@@ -259,10 +259,7 @@ export function createThreadStore(
       cache.get(threadId)?.messages.push(...msgs);
       tx.later(
         threadId,
-        () => {
-          tx.onRollback(() => cache.delete(threadId));
-          insertMessages(threadId, msgs);
-        },
+        () => insertMessages(threadId, msgs),
         opts,
         (err) => {
           cache.delete(threadId);
