@@ -101,9 +101,11 @@ describe.runIf(process.platform === 'linux')('bin/workbench', () => {
     expect(cliBuildFresh(ROOT)).toBe(true);
   });
 
-  it('becomes the CLI, started from the snapshot, and no process holds the key', async () => {
+  it('becomes the CLI, started from the snapshot with a small young generation, and no process holds the key', async () => {
     const { output, hookSaw } = await reportAncestors('sk-launcher-4f2a.b_c~d+e/f=');
-    expect(output).toMatch(/cli: \S*node --snapshot-blob \S*workbench\.blob -- run /);
+    expect(output).toMatch(
+      /cli: \S*node --max-semi-space-size=2 --snapshot-blob \S*workbench\.blob -- run /,
+    );
     expect(output).toContain('holding the key: 0');
     // The start-up tuning bin/workbench sets is not passed on to hooks.
     expect(hookSaw).toBe('');
@@ -118,7 +120,7 @@ describe.runIf(process.platform === 'linux')('bin/workbench', () => {
 
   it('hands a key of any other characters to bin/workbench.mjs, which still keeps it from the CLI', async () => {
     const { output } = await reportAncestors('sk "quoted" $key\\with;odd chars');
-    expect(output).toContain('--snapshot-blob');
+    expect(output).toMatch(/cli: \S*node --max-semi-space-size=2 --snapshot-blob /);
     // The Node launcher above the CLI keeps it (as bin/workbench.mjs always has); the CLI does not.
     expect(output).toContain('holding the key: 1');
   });
@@ -126,7 +128,7 @@ describe.runIf(process.platform === 'linux')('bin/workbench', () => {
   it('runs the sources when asked to', async () => {
     const { output } = await reportAncestors('sk-from-source', { WORKBENCH_FROM_SOURCE: '1' });
     expect(output).not.toContain('--snapshot-blob');
-    expect(output).toMatch(/cli: \S*node \S*bin\/workbench\.mjs run /);
+    expect(output).toMatch(/cli: \S*node --max-semi-space-size=2 \S*bin\/workbench\.mjs run /);
   });
 
   it('passes every argument to the CLI, even those Node would take as its own', async () => {
