@@ -131,6 +131,26 @@ describe('Claude Code settings hooks', () => {
     expect(existsSync(join(sb.ws, 'made-it'))).toBe(false);
   });
 
+  it("every settings file's env reaches every hook, a local file's over yours, as in Claude Code", async () => {
+    mkdirSync(join(sb.home, '.claude'), { recursive: true });
+    writeFileSync(
+      join(sb.home, '.claude', 'settings.json'),
+      JSON.stringify({ env: { GUARD_ON: '1', GUARD_MODE: 'yours' } }),
+    );
+    claudeSettings({
+      hooks: {
+        PreToolUse: [{ matcher: 'Bash', hooks: [{ command: fixture('claude-env-guard.sh') }] }],
+      },
+    });
+    writeFileSync(
+      join(sb.ws, '.claude', 'settings.local.json'),
+      JSON.stringify({ env: { GUARD_MODE: 'local' } }),
+    );
+    const llm = await run([bash('touch made-it'), { text: 'done' }]);
+    expect(toolResults(llm)[0]).toContain(`guard on (local): no shell commands in ${sb.ws}`);
+    expect(existsSync(join(sb.ws, 'made-it'))).toBe(false);
+  });
+
   it('SessionStart exports through CLAUDE_ENV_FILE reach the later shell commands', async () => {
     claudeSettings({
       hooks: { SessionStart: [{ hooks: [{ command: fixture('claude-session-env.sh') }] }] },

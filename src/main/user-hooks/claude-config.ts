@@ -75,7 +75,10 @@ export interface ClaudeHandler {
   duplicate?: boolean;
   /** The handler's `if`: it runs only for tool calls this permission rule covers (`Bash(git *)`). */
   if?: ClaudeRule;
-  /** The `env` block of the handler's settings file, set for the hook process as in Claude Code. */
+  /**
+   * Claude Code's settings `env` for the hook process: every settings file's block merged by
+   * precedence (`settingsEnv`), as Claude Code sets them all in its own process.
+   */
   env?: Record<string, string>;
   /** Runs in the command sandbox: the handler's `"sandbox": true` (a workbench extension) or its override. */
   sandbox?: boolean;
@@ -236,8 +239,7 @@ function agentSource(a: AgentHooks): SourceFile {
 }
 
 /** The settings files (`read`: as the run already read them), then the hooks files of the plugins they enable. */
-async function sourceFiles(workspace: string, home: string, claudeDir: string, read?: readonly ReadSettingsFile[]): Promise<SourceFile[]> {
-  const settings = read ?? (await readClaudeSettingsFiles(workspace, home, claudeDir));
+async function sourceFiles(settings: readonly ReadSettingsFile[], workspace: string, claudeDir: string): Promise<SourceFile[]> {
   const files: SourceFile[] = settings.map(({ path, scope, data, parseError }) => ({ path, scope, data, parseError }));
   for (const plugin of enabledPlugins(parsedSettings(settings), workspace, claudeDir)) {
     const path = join(plugin.root, 'hooks', 'hooks.json');
@@ -302,7 +304,12 @@ export async function loadClaudeHooks(opts: { workspace: string; home: string; t
   const handlers: ClaudeHandler[] = [];
   const diagnostics: string[] = [];
   const seen = new Set<string>();
-  const files = await sourceFiles(opts.workspace, opts.home, opts.claudeDir ?? claudeConfigDir(), opts.claudeSettings);
+  const claudeDir = opts.claudeDir ?? claudeConfigDir();
+  const settings = opts.claudeSettings ?? (await readClaudeSettingsFiles(opts.workspace, opts.home, claudeDir));
+  const files = await sourceFiles(settings, opts.workspace, claudeDir);
+  // Claude Code sets every settings file's `env` in its own process, so each of its hooks has them all.
+  const env = settingsEnv(settings, opts.trusted);
+  const hookEnv = Object.keys(env).length ? { env } : {};
   if (opts.agent) files.push(agentSource(opts.agent));
   for (const s of opts.skills ?? []) files.push({ path: s.file, scope: s.scope, data: { hooks: s.hooks }, skill: s.skill });
   const switchedOff = switchedOffBy(files);
@@ -323,7 +330,6 @@ export async function loadClaudeHooks(opts: { workspace: string; home: string; t
       continue;
     }
     if (!isRecord(data) || data.hooks === undefined) continue;
-    const env = envBlock(data);
     if (!isRecord(data.hooks)) {
       const problem = '"hooks" must be an object of events';
       diagnostics.push(`${file.path}: ${problem}`);
@@ -352,7 +358,7 @@ export async function loadClaudeHooks(opts: { workspace: string; home: string; t
         list.forEach((h: unknown, i) => {
           const id = `claude:${file.path}#${written}/${g}/${i}`;
           const override = opts.settings.hook_overrides[id] ?? {};
-          const entry: ClaudeHandler = { ...base, id, name: event, event, matcher, enabled: override.enabled !== false, ...(event === 'UserPromptSubmit' ? { timeoutMs: CLAUDE_PROMPT_HOOK_TIMEOUT_MS } : {}), ...(env ? { env } : {}) };
+          const entry: ClaudeHandler = { ...base, id, name: event, event, matcher, enabled: override.enabled !== false, ...(event === 'UserPromptSubmit' ? { timeoutMs: CLAUDE_PROMPT_HOOK_TIMEOUT_MS } : {}), ...hookEnv };
           let problem: string | undefined;
           if (!known) problem = `unsupported event "${event}" (supported: ${CLAUDE_EVENTS.join(', ')})`;
           if (!isRecord(h)) problem ??= 'handler must be an object';
