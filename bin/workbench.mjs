@@ -73,13 +73,14 @@ async function snapshotUsable(node) {
 }
 
 // V8 flags of a CLI process, as bin/workbench starts it: a young generation of at most 2 MiB a half
-// keeps a short run on pages it has already touched (docs/performance.md#a-young-generation-that-stays-small).
-const CLI_NODE_FLAGS = ['--max-semi-space-size=2'];
+// keeps a run on pages it has already touched; not for `serve`, a long-lived process
+// (docs/performance.md#a-young-generation-that-stays-small).
+const cliNodeFlags = (command) => (command === 'serve' ? [] : ['--max-semi-space-size=2']);
 
 // The arguments that start the CLI on `node` in a new process: the snapshot, or this launcher again.
 async function cliStart(node) {
   const start = (await snapshotUsable(node)) ? ['--snapshot-blob', snapshot, '--'] : [fileURLToPath(import.meta.url)];
-  return [...CLI_NODE_FLAGS, ...start];
+  return [...cliNodeFlags(process.argv[2]), ...start];
 }
 
 // Runs the CLI on `node` as a child without the secret variables; never resolves (exits with the child).

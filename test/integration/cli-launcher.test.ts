@@ -131,6 +131,33 @@ describe.runIf(process.platform === 'linux')('bin/workbench', () => {
     expect(output).toMatch(/cli: \S*node --max-semi-space-size=2 \S*bin\/workbench\.mjs run /);
   });
 
+  it("serves with V8's own young generation: a long-lived process", async () => {
+    const { home, workspace } = await sandbox();
+    const renderer = join(home, 'renderer');
+    await mkdir(renderer);
+    await writeFile(join(renderer, 'index.html'), '<!doctype html><title>app</title>');
+    const child = spawn(COMMAND, ['serve', '--port', '0', '--renderer-dir', renderer], {
+      cwd: workspace,
+      env: cliEnv({ home, workspace }),
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    try {
+      let out = '';
+      await new Promise<void>((serving, failed) => {
+        child.stdout.on('data', (d: Buffer) => {
+          out += d;
+          if (out.includes('http://')) serving();
+        });
+        child.on('exit', (code) => failed(new Error(`serve exited ${code}: ${out}`)));
+      });
+      const argv = (await readFile(`/proc/${child.pid}/cmdline`, 'utf8')).split('\0');
+      expect(argv).toContain('--snapshot-blob');
+      expect(argv.join(' ')).not.toContain('--max-semi-space-size');
+    } finally {
+      child.kill('SIGTERM');
+    }
+  });
+
   it('passes every argument to the CLI, even those Node would take as its own', async () => {
     const { home, workspace } = await sandbox();
     const env = cliEnv({ home, workspace });
