@@ -238,7 +238,7 @@ function agentSource(a: AgentHooks): SourceFile {
   return { path: a.file, scope: a.scope, data: { hooks: a.hooks }, ...(a.subagent ? { stopAsSubagentStop: true } : {}) };
 }
 
-/** The settings files (`read`: as the run already read them), then the hooks files of the plugins they enable. */
+/** The settings files as the run read them, then the hooks files of the plugins they enable. */
 async function sourceFiles(settings: readonly ReadSettingsFile[], workspace: string, claudeDir: string): Promise<SourceFile[]> {
   const files: SourceFile[] = settings.map(({ path, scope, data, parseError }) => ({ path, scope, data, parseError }));
   for (const plugin of enabledPlugins(parsedSettings(settings), workspace, claudeDir)) {
