@@ -147,7 +147,7 @@ const PIPELINE: readonly Builtin[] = [
         extraPaths: o.profile.memory.paths,
         threadMemory: o.threadMemory,
         agentMemory,
-        workingDirMemory: readsWorkingDirMemory({ ...process.env, ...commandEnv }),
+        workingDirMemory: readsWorkingDirMemory(commandEnv),
       }),
     ],
   },

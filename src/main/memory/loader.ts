@@ -75,9 +75,14 @@ export interface LoadMemoryOptions {
   workingDirs?: readonly string[];
 }
 
-/** Whether the working directories' memory is read: Claude Code's opt-in variable is set. */
-export function readsWorkingDirMemory(env: NodeJS.ProcessEnv = process.env): boolean {
-  return env.CLAUDE_CODE_ADDITIONAL_DIRECTORIES_CLAUDE_MD === '1';
+/**
+ * Whether the working directories' memory is read: Claude Code's opt-in variable is set, by the
+ * settings' `env` (`settingsEnv`, which wins, as Claude Code applies it over its environment) or
+ * by the environment.
+ */
+export function readsWorkingDirMemory(settingsEnv: Readonly<Record<string, string>> = {}): boolean {
+  const name = 'CLAUDE_CODE_ADDITIONAL_DIRECTORIES_CLAUDE_MD';
+  return (settingsEnv[name] ?? process.env[name]) === '1';
 }
 
 /**

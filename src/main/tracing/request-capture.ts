@@ -3,9 +3,8 @@
  * instructions and the newest messages that fit the attribute cap, secrets redacted. Both are
  * content attributes (exports drop them unless content capture is on; docs/tracing.md).
  */
-import type { AttributeValue } from '../../shared/types/index.ts';
+import type { AttributeValue, Message } from '../../shared/types/index.ts';
 import type { ModelRequest } from '../llm/types.ts';
-import type { Message } from '../../shared/types/index.ts';
 import { redactSecrets, secretsGeneration } from '../secrets/redaction.ts';
 import { MAX_ATTRIBUTE_CHARS, truncate } from './attributes.ts';
 

@@ -81,8 +81,7 @@ export function createMemoryService(deps: PanelDeps): MemoryService {
       const trusted = deps.trust.isTrusted(a.workspace);
       const { profile } = await loadAgentProfile(a.workspace, { trusted });
       const claudeSettings = await readClaudeSettingsFiles(a.workspace, deps.home);
-      const env = { ...process.env, ...settingsEnv(claudeSettings, trusted) };
-      const workingDirs = readsWorkingDirMemory(env)
+      const workingDirs = readsWorkingDirMemory(settingsEnv(claudeSettings, trusted))
         ? (
             await workspaceWorkingDirs({
               workspace: a.workspace,
