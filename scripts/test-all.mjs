@@ -2,11 +2,19 @@
 // (Playwright) — keeps going after a failure, and ends with the plain line CI reads:
 // `N passed, N failed, N skipped`. Exit code is non-zero when anything failed.
 import { spawnSync } from 'node:child_process';
-import { mkdirSync, existsSync, readFileSync, rmSync } from 'node:fs';
+import { chmodSync, mkdirSync, mkdtempSync, existsSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 
 const only = process.argv.slice(2);
 const want = (step) => only.length === 0 || only.includes(step);
 mkdirSync('reports', { recursive: true });
+
+// Every step's temporary folders (the tests' homes, workspaces and databases, ~200 MB a run) go into
+// one folder of this run, removed at the end, instead of piling up in the machine's /tmp. Open to all
+// like /tmp itself: tests that drop root's powers still reach their folders.
+const runTmp = mkdtempSync(join(tmpdir(), 'wb-test-run-'));
+chmodSync(runTmp, 0o1777);
 
 const counts = { passed: 0, failed: 0, skipped: 0 };
 const failures = [];
@@ -14,7 +22,7 @@ const failures = [];
 function run(label, cmd, args, env = {}) {
   const started = Date.now();
   console.log(`\n[test] ${label}: ${cmd} ${args.join(' ')}`);
-  const r = spawnSync(cmd, args, { stdio: 'inherit', env: { ...process.env, ...env } });
+  const r = spawnSync(cmd, args, { stdio: 'inherit', env: { ...process.env, TMPDIR: runTmp, ...env } });
   console.log(`[test] ${label} exited ${r.status ?? r.signal} after ${((Date.now() - started) / 1000).toFixed(1)}s`);
   return r.status === 0;
 }
@@ -79,5 +87,6 @@ if (failures.length) {
   console.log('\nFailed:');
   for (const f of failures) console.log(`  - ${f}`);
 }
+rmSync(runTmp, { recursive: true, force: true });
 console.log(`\n${counts.passed} passed, ${counts.failed} failed, ${counts.skipped} skipped`);
 process.exit(counts.failed > 0 ? 1 : 0);

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
-import { writeFileSync, mkdtempSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createOpenAiClient } from '../../../src/main/llm/openai-client.ts';
@@ -162,6 +162,7 @@ describe('fake OpenAI server', () => {
     } finally {
       child.kill('SIGTERM');
       await once(child, 'exit');
+      rmSync(dir, { recursive: true, force: true });
     }
   });
 });
