@@ -4,9 +4,12 @@
  * 2,000 messages (the long ones with the stored summary a thread of that length has). Each run's
  * figure is the median of its 20 gaps, measured at the server. When `WB_BENCH_PEER` names a peer CLI
  * command (e.g. `pi -p`; `{baseURL}` is replaced), the same scenario runs with it side by side, calling
- * the peer's file-reading tool (`WB_BENCH_PEER_TOOL`, default `read`).
+ * the peer's file-reading tool (`WB_BENCH_PEER_TOOL`, default `read`). Beside them, the floor: a plain
+ * `node:http` client in its own process posting requests of the same size with nothing in between
+ * (http-floor-client.ts), what this machine charges any client for a round before it does any work.
  */
 import { spawn, spawnSync } from 'node:child_process';
+import path from 'node:path';
 import type { GroupContext } from './group.ts';
 import { startGapServer } from './gap-server.ts';
 import { prefillThreads } from './prefill.ts';
@@ -26,7 +29,23 @@ function runPeer(command: string, baseURL: string, cwd: string): Promise<void> {
   });
 }
 
-/** Figures `gap_short` / `gap_long` (and `gap_peer_short` / `gap_peer_long` with a peer). */
+/** Rounds of one floor run: more than a workbench run's, as each costs a fraction of a millisecond. */
+const FLOOR_ROUNDS = 100;
+
+function runFloor(baseURL: string, bytes: number): Promise<void> {
+  const script = path.join(import.meta.dirname, 'http-floor-client.ts');
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [script, baseURL, String(FLOOR_ROUNDS), String(bytes)], {
+      stdio: ['ignore', 'ignore', 'inherit'],
+    });
+    child.on('error', reject);
+    child.on('close', (code) =>
+      code === 0 ? resolve() : reject(new Error(`the floor client exited ${code}`)),
+    );
+  });
+}
+
+/** Figures `gap_short` / `gap_long` and `gap_floor` (and `gap_peer` with a peer). */
 export async function measureClientGap(
   ctx: GroupContext,
   o: { home: string; workspace: string; run: (args: string[]) => Promise<number> },
@@ -61,6 +80,20 @@ export async function measureClientGap(
       );
       ctx.log(`client gap at ${size} messages: ${median(medians).toFixed(2)} ms`);
     }
+    // The floor, with requests as large as the long thread's last one.
+    const bytes = server.lastRequestBytes();
+    const floors: number[] = [];
+    for (let i = 0; i <= runs; i++) {
+      server.reset(FLOOR_ROUNDS);
+      await runFloor(server.baseURL, bytes);
+      if (i > 0) floors.push(median(server.gaps()));
+    }
+    figures.gap_floor = figure(
+      `floor: a plain node:http client in its own process, nothing between rounds (${Math.round(bytes / 1024)} KB requests)`,
+      'ms',
+      floors,
+    );
+    ctx.log(`floor: ${median(floors).toFixed(2)} ms`);
     const peer = process.env.WB_BENCH_PEER;
     if (!peer && spawnSync('sh', ['-c', 'command -v pi'], { stdio: 'ignore' }).status === 0)
       ctx.log('pi is on PATH: set WB_BENCH_PEER to its command line to measure it side by side');
