@@ -2,7 +2,7 @@
 // (Playwright) — keeps going after a failure, and ends with the plain line CI reads:
 // `N passed, N failed, N skipped`. Exit code is non-zero when anything failed.
 import { spawnSync } from 'node:child_process';
-import { chmodSync, mkdirSync, mkdtempSync, existsSync, readFileSync, rmSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
@@ -12,9 +12,35 @@ mkdirSync('reports', { recursive: true });
 
 // Every step's temporary folders (the tests' homes, workspaces and databases, ~200 MB a run) go into
 // one folder of this run, removed at the end, instead of piling up in the machine's /tmp. Open to all
-// like /tmp itself: tests that drop root's powers still reach their folders.
-const runTmp = mkdtempSync(join(tmpdir(), 'wb-test-run-'));
+// like /tmp itself: tests that drop root's powers still reach their folders. The folder is named
+// after this process, so a run killed before its end (Ctrl-C, a timeout) has its folder removed by
+// the next run, once that process is gone.
+removeFoldersOfEndedRuns();
+const runTmp = mkdtempSync(join(tmpdir(), `wb-test-run-${process.pid}-`));
 chmodSync(runTmp, 0o1777);
+
+function removeFoldersOfEndedRuns() {
+  for (const name of readdirSync(tmpdir())) {
+    const pid = /^wb-test-run-(\d+)-/.exec(name)?.[1];
+    if (!pid || isAlive(Number(pid))) continue;
+    const dir = join(tmpdir(), name);
+    try {
+      // Only this user's: another user's run folder in a shared /tmp is theirs to clean.
+      if (statSync(dir).uid === process.getuid?.()) rmSync(dir, { recursive: true, force: true });
+    } catch (err) {
+      console.warn(`[test] could not remove ${dir}, left by an earlier run: ${err.message}`);
+    }
+  }
+}
+
+function isAlive(pid) {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (err) {
+    return err.code === 'EPERM';
+  }
+}
 
 const counts = { passed: 0, failed: 0, skipped: 0 };
 const failures = [];
