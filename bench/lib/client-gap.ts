@@ -8,7 +8,7 @@
  * `node:http` client in its own process posting requests of the same size with nothing in between
  * (http-floor-client.ts), what this machine charges any client for a round before it does any work.
  */
-import { spawn, spawnSync } from 'node:child_process';
+import { spawn, spawnSync, type SpawnOptions } from 'node:child_process';
 import path from 'node:path';
 import type { GroupContext } from './group.ts';
 import { startGapServer } from './gap-server.ts';
@@ -18,15 +18,20 @@ import { READ_PATH, writeReadTarget } from './workspace-files.ts';
 
 const ROUNDS = 20;
 
-function runPeer(command: string, baseURL: string, cwd: string): Promise<void> {
+/** Runs a process to its end; rejects when it cannot start or exits with anything but 0. */
+function runToEnd(file: string, args: string[], opts: SpawnOptions, who: string): Promise<void> {
   return new Promise((resolve, reject) => {
-    const line = `${command.replaceAll('{baseURL}', baseURL)} 'read ${READ_PATH} ${ROUNDS} times'`;
-    const child = spawn('/bin/sh', ['-c', line], { cwd, stdio: 'ignore' });
+    const child = spawn(file, args, opts);
     child.on('error', reject);
     child.on('close', (code) =>
-      code === 0 ? resolve() : reject(new Error(`peer exited ${code}`)),
+      code === 0 ? resolve() : reject(new Error(`${who} exited ${code}`)),
     );
   });
+}
+
+function runPeer(command: string, baseURL: string, cwd: string): Promise<void> {
+  const line = `${command.replaceAll('{baseURL}', baseURL)} 'read ${READ_PATH} ${ROUNDS} times'`;
+  return runToEnd('/bin/sh', ['-c', line], { cwd, stdio: 'ignore' }, 'peer');
 }
 
 /** Rounds of one floor run: more than a workbench run's, as each costs a fraction of a millisecond. */
@@ -34,15 +39,13 @@ const FLOOR_ROUNDS = 100;
 
 function runFloor(baseURL: string, bytes: number): Promise<void> {
   const script = path.join(import.meta.dirname, 'http-floor-client.ts');
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [script, baseURL, String(FLOOR_ROUNDS), String(bytes)], {
-      stdio: ['ignore', 'ignore', 'inherit'],
-    });
-    child.on('error', reject);
-    child.on('close', (code) =>
-      code === 0 ? resolve() : reject(new Error(`the floor client exited ${code}`)),
-    );
-  });
+  const args = [script, baseURL, String(FLOOR_ROUNDS), String(bytes)];
+  return runToEnd(
+    process.execPath,
+    args,
+    { stdio: ['ignore', 'ignore', 'inherit'] },
+    'the floor client',
+  );
 }
 
 /** Figures `gap_short` / `gap_long` and `gap_floor` (and `gap_peer` with a peer). */
