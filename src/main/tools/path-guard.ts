@@ -5,7 +5,7 @@
  * or under a read-only extra root for reads. Checked before any side effect; tools then use the
  * returned real path, so what was checked is what gets opened.
  */
-import { promises as fs, realpathSync } from 'node:fs';
+import { realpathSync } from 'node:fs';
 import path from 'node:path';
 import { PathOutsideWorkspaceError, type Workspace } from './workspace.ts';
 import { ToolError } from './types.ts';
@@ -33,7 +33,9 @@ export interface WorkspaceOptions {
 
 /** Creates the guard for a workspace folder. Contract: rejects if `root` does not exist. */
 export async function createWorkspace(root: string, opts: WorkspaceOptions = {}): Promise<Workspace> {
-  const realRoot = await fs.realpath(path.resolve(root));
+  // One realpath(3) call, made here rather than through the thread pool: every run's start makes its
+  // workspace, and the trip there cost more than the call (docs/performance.md).
+  const realRoot = realpathSync.native(path.resolve(root));
   const extraRoots = (opts.extraRoots ?? []).filter((r) => !isInside(r, realRoot));
   const readRoots: string[] = [];
   const ownRoots = opts.writableRoots ?? [];

@@ -6,7 +6,7 @@
  * `<hook> hook` names the event, cached per file identity.
  * An untrusted workspace's executables are never run, not even to ask their type.
  */
-import { constants, accessSync, statSync, type Stats } from 'node:fs';
+import { constants, accessSync, readdirSync, statSync, type Dirent, type Stats } from 'node:fs';
 import { readdir, rename, stat } from 'node:fs/promises';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
@@ -62,9 +62,18 @@ interface HookDir {
   namePrefix?: string;
 }
 
-/** The `hooks/` folders of the Kodelet plugins installed under `<kodelet>/plugins/<org@repo>/`. */
-async function kodeletPluginHookDirs(kodeletDir: string, scope: HookDir['scope']): Promise<HookDir[]> {
-  const plugins = await readdir(join(kodeletDir, 'plugins'), { withFileTypes: true }).catch(() => []);
+/**
+ * The `hooks/` folders of the Kodelet plugins installed under `<kodelet>/plugins/<org@repo>/`. Listed
+ * synchronously: every run's start asks, the folder is usually absent, and a trip through the thread
+ * pool cost more than the listing (docs/performance.md).
+ */
+function kodeletPluginHookDirs(kodeletDir: string, scope: HookDir['scope']): HookDir[] {
+  let plugins: Dirent[];
+  try {
+    plugins = readdirSync(join(kodeletDir, 'plugins'), { withFileTypes: true });
+  } catch {
+    plugins = [];
+  }
   return plugins
     .filter((p) => p.isDirectory() && /^[^@/]+@[^@/]+$/.test(p.name))
     .map((p) => p.name)
@@ -73,11 +82,9 @@ async function kodeletPluginHookDirs(kodeletDir: string, scope: HookDir['scope']
 }
 
 /** The hook folders, highest precedence first. `userHome` is the user's home (`~`), for Kodelet's folders. */
-export async function executableHookDirs(workspace: string, home: string, userHome: string = homedir()): Promise<HookDir[]> {
-  const [workspacePlugins, userPlugins] = await Promise.all([
-    kodeletPluginHookDirs(join(workspace, '.kodelet'), 'workspace'),
-    kodeletPluginHookDirs(join(userHome, '.kodelet'), 'user'),
-  ]);
+export function executableHookDirs(workspace: string, home: string, userHome: string = homedir()): HookDir[] {
+  const workspacePlugins = kodeletPluginHookDirs(join(workspace, '.kodelet'), 'workspace');
+  const userPlugins = kodeletPluginHookDirs(join(userHome, '.kodelet'), 'user');
   return [
     { path: join(workspace, '.workbench', 'hooks'), scope: 'workspace', idPrefix: '' },
     { path: join(workspace, '.kodelet', 'hooks'), scope: 'workspace', idPrefix: 'kodelet/' },
@@ -225,7 +232,7 @@ export interface DiscoverOptions {
  * Contract: runs `<hook> hook` only for enabled hooks of the user folders or of a trusted workspace.
  */
 export async function discoverExecutableHooks(opts: DiscoverOptions): Promise<ExecutableHookEntry[]> {
-  const dirs = await executableHookDirs(opts.workspace, opts.home, opts.userHome);
+  const dirs = executableHookDirs(opts.workspace, opts.home, opts.userHome);
   const lists = await Promise.all(dirs.map((d) => scanDir(d, opts, d.scope === 'user' || opts.trusted)));
   const active = new Set<string>();
   for (const list of lists) {
