@@ -33,6 +33,15 @@ describe('workspace path guard', () => {
     await expect(t.ws.resolve('/etc/passwd')).rejects.toThrow('path outside workspace');
   });
 
+  it('takes the real folder of a workspace opened through a symlink, and refuses one that is gone', async () => {
+    const link = path.join(t.base, 'proj-link');
+    await fs.symlink(t.root, link);
+    const viaLink = await createWorkspace(link);
+    expect(viaLink.root).toBe(t.root);
+    expect(await viaLink.resolve(path.join(link, 'a.txt'))).toBe(path.join(t.root, 'a.txt'));
+    await expect(createWorkspace(path.join(t.base, 'no-such-project'))).rejects.toThrow(/ENOENT/);
+  });
+
   it('keeps ~, $HOME and %2e literal, inside the root', async () => {
     expect(await t.ws.resolve('~/.ssh/id_rsa')).toBe(path.join(t.root, '~/.ssh/id_rsa'));
     expect(await t.ws.resolve('$HOME/.aws/credentials')).toBe(path.join(t.root, '$HOME/.aws/credentials'));
