@@ -23,7 +23,12 @@ await runGroup('loop', async (ctx) => {
   writeReadTarget(workspace);
   const rounds = ctx.quick ? 5 : 20;
   const runs = ctx.quick ? 3 : 15;
-  const warmup = 2;
+  // Each run loads a fresh pre-filled thread into the thread cache, so the heap grows over the first
+  // ~15 runs and V8 resizes its young generation with it: the rounds of those runs write to pages
+  // never touched before, a page fault apiece (12–15 µs on a VM whose host takes freed memory back,
+  // ~0.3 µs elsewhere). The figures are the settled process's, as in a live session; the page faults
+  // per round are reported beside them (docs/performance.md, "The `loop` figure in a settled process").
+  const warmup = ctx.quick ? 2 : 16;
   const sizes = [20, ctx.size(2000, 200)];
 
   // read_file alone on the same file, through the same workspace guard.
@@ -60,6 +65,7 @@ await runGroup('loop', async (ctx) => {
     interval: number;
     setup: number;
     commit: number;
+    faults: number;
   }
   const measured = new Map<number, RunFigures[]>(sizes.map((size) => [size, []]));
   const runOne = async (size: number): Promise<RunFigures> => {
@@ -68,6 +74,7 @@ await runGroup('loop', async (ctx) => {
     llm.callTimes.length = 0;
     llm.ownMs = 0;
     const c0 = { ...commits };
+    const f0 = process.resourceUsage().minorPageFault;
     const t0 = performance.now();
     const handle = await wb.chat.send({
       threadId,
@@ -77,6 +84,7 @@ await runGroup('loop', async (ctx) => {
     });
     const result = await handle.finished;
     const wall = (performance.now() - t0) / rounds;
+    const faults = (process.resourceUsage().minorPageFault - f0) / rounds;
     if (result.stop_reason !== 'max_iterations')
       throw new Error(`run ended with ${result.stop_reason}: ${result.error ?? ''}`);
     const after = wb.threads.get({ threadId })!.messages.length;
@@ -89,6 +97,7 @@ await runGroup('loop', async (ctx) => {
       interval: median(gaps),
       setup: llm.callTimes[0]! - t0,
       commit: (commits.ms - c0.ms) / rounds,
+      faults,
     };
   };
   try {
@@ -131,6 +140,11 @@ await runGroup('loop', async (ctx) => {
         `of the overhead: everything but COMMIT, ${size}-message thread`,
         'ms',
         pick((r) => r.overhead - r.commit),
+      );
+      figures[`faults_${size}`] = figure(
+        `page faults per round (the whole process; near 0 once it has settled), ${size}-message thread`,
+        'count',
+        pick((r) => r.faults),
       );
       perRound.set(size, median(pick((r) => r.overhead)));
       ctx.log(`${size} messages: ${perRound.get(size)!.toFixed(3)} ms/round overhead`);
