@@ -4,13 +4,13 @@
  * `$WORKBENCH_HOME/agents/*.md` and `~/.claude/agents/*.md`, the first of a name winning in that
  * order. Workspace profiles are inert (listed, never offered nor run) until the workspace is trusted.
  */
-import { readdirSync } from 'node:fs';
 import { basename, join } from 'node:path';
 import { LineCounter, parseDocument, isMap, isSeq, stringify } from 'yaml';
 import { loadAgentProfile, PROFILE_RELATIVE_PATH, type AgentProfile } from './profile.ts';
 import { parseProfileFile, profileFromFields, PROFILE_NAME } from './profile-file.ts';
 import { checkSource } from './source-policy.ts';
 import { compareStrings } from '../tools/glob.ts';
+import { namesIfAny } from '../fs/list-if-any.ts';
 import { readTextFileSync } from '../fs/read-text-if-file.ts';
 import { claudeConfigDir } from '../env/claude-config-dir.ts';
 
@@ -122,12 +122,7 @@ async function readDir(
   diagnostics: string[],
   roots: { workspace: string; home: string },
 ): Promise<Omit<AgentEntry, 'inert'>[]> {
-  let names: string[];
-  try {
-    names = readdirSync(dir).filter((n) => n.endsWith('.md')).sort();
-  } catch {
-    return [];
-  }
+  const names = namesIfAny(dir).filter((n) => n.endsWith('.md')).sort();
   const out: Omit<AgentEntry, 'inert'>[] = [];
   for (const n of names) {
     const path = join(dir, n);

@@ -6,8 +6,9 @@
  * elsewhere (`~/**\/*.pem`) cannot be listed without walking the whole disk: it is reported, not
  * hidden. The allow lists pass through as paths.
  */
-import { readdirSync, realpathSync } from 'node:fs';
+import { realpathSync } from 'node:fs';
 import { join, relative } from 'node:path';
+import { entriesIfAny } from '../fs/list-if-any.ts';
 import { globToSource, hasGlobMagic } from '../tools/glob-pattern.ts';
 import { isInside } from '../tools/path-guard.ts';
 import { rulePathPattern, type RuleWhere } from '../user-hooks/claude-rules.ts';
@@ -82,13 +83,7 @@ function walkMatches(
   let seen = 0;
   for (let next = 0; next < queue.length && seen < MAX_ENTRIES; next++) {
     const dir = queue[next]!;
-    let entries;
-    try {
-      entries = readdirSync(join(root, dir), { withFileTypes: true });
-    } catch {
-      continue;
-    }
-    for (const e of entries) {
+    for (const e of entriesIfAny(join(root, dir))) {
       if (++seen > MAX_ENTRIES) break;
       const rel = dir ? `${dir}/${e.name}` : e.name;
       const hits = regexes.filter((r) => r.test(rel));

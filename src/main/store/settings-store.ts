@@ -1,8 +1,9 @@
 /** settings.json under $WORKBENCH_HOME: read merged over defaults, written atomically, never with an API key. */
-import { copyFileSync, existsSync, readdirSync, readFileSync, unlinkSync } from 'node:fs';
+import { copyFileSync, existsSync, readFileSync, unlinkSync } from 'node:fs';
 import { join } from 'node:path';
 import { DEFAULT_SETTINGS, type WorkbenchSettings } from '../../shared/types/index.ts';
 import { versionOf, writeFileAtomic } from '../fs/atomic-write.ts';
+import { namesIfAny } from '../fs/list-if-any.ts';
 import { homePaths } from './paths.ts';
 import { deepMerge, findApiKeyFields, isPlainObject, settingsSchema } from './settings-schema.ts';
 
@@ -24,13 +25,7 @@ export interface SettingsStore {
 
 /** Removes temp files a crash left between write and rename (writeFileAtomic names them `.settings.json.<hex>.tmp`). */
 function removeStrayTemps(home: string): void {
-  let names: string[];
-  try {
-    names = readdirSync(home);
-  } catch {
-    return;
-  }
-  for (const name of names) {
+  for (const name of namesIfAny(home)) {
     if (/^\.settings\.json\.[0-9a-f]+\.tmp$/.test(name)) {
       try {
         unlinkSync(join(home, name));

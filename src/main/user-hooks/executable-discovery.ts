@@ -6,11 +6,12 @@
  * `<hook> hook` names the event, cached per file identity.
  * An untrusted workspace's executables are never run, not even to ask their type.
  */
-import { constants, accessSync, readdirSync, statSync, type Dirent, type Stats } from 'node:fs';
+import { constants, accessSync, statSync, type Stats } from 'node:fs';
 import { readdir, rename, stat } from 'node:fs/promises';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
 import { buildHookEnv } from '../env/child-env.ts';
+import { entriesIfAny } from '../fs/list-if-any.ts';
 import { existsAs } from '../fs/stat-if-any.ts';
 import type { WorkbenchSettings } from '../../shared/types/index.ts';
 import { hookSandbox, runHookProcess, type HookSandboxContext } from './runner.ts';
@@ -64,17 +65,10 @@ interface HookDir {
 
 /**
  * The `hooks/` folders of the Kodelet plugins installed under `<kodelet>/plugins/<org@repo>/`. Listed
- * synchronously: every run's start asks, the folder is usually absent, and a trip through the thread
- * pool cost more than the listing (docs/performance.md).
+ * in place: every run's start asks, and the folder is usually absent (docs/performance.md).
  */
 function kodeletPluginHookDirs(kodeletDir: string, scope: HookDir['scope']): HookDir[] {
-  let plugins: Dirent[];
-  try {
-    plugins = readdirSync(join(kodeletDir, 'plugins'), { withFileTypes: true });
-  } catch {
-    plugins = [];
-  }
-  return plugins
+  return entriesIfAny(join(kodeletDir, 'plugins'))
     .filter((p) => p.isDirectory() && /^[^@/]+@[^@/]+$/.test(p.name))
     .map((p) => p.name)
     .sort()

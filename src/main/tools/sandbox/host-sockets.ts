@@ -7,8 +7,8 @@
  * by one. The sockets that only answer name lookups or take log lines stay. Abstract sockets need
  * nothing: the sandbox has a network namespace of its own.
  */
-import { readdirSync, type Dirent } from 'node:fs';
 import path from 'node:path';
+import { entriesIfAny } from '../../fs/list-if-any.ts';
 import { lstatIfAny } from '../../fs/stat-if-any.ts';
 import { isInside } from '../path-guard.ts';
 
@@ -33,15 +33,6 @@ const KEPT = ['systemd/journal', 'systemd/resolve', 'nscd'];
 const SCAN_DEPTH = 3;
 const SCAN_LIMIT = 2000;
 
-/** The entries of `dir`; none when it cannot be read. */
-function entriesOf(dir: string): Dirent[] {
-  try {
-    return readdirSync(dir, { withFileTypes: true });
-  } catch {
-    return [];
-  }
-}
-
 /** Whether `p` is a folder (not a link to one); false when it cannot be looked at. */
 function isFolder(p: string): boolean {
   try {
@@ -59,7 +50,7 @@ function socketsUnder(root: string, skip: readonly string[]): string[] {
   for (let depth = 0; depth < SCAN_DEPTH && level.length && seen < SCAN_LIMIT; depth++) {
     const next: string[] = [];
     for (const dir of level) {
-      for (const e of entriesOf(dir)) {
+      for (const e of entriesIfAny(dir)) {
         if (++seen > SCAN_LIMIT) break;
         const p = path.join(dir, e.name);
         if (skip.some((s) => isInside(p, s))) continue;

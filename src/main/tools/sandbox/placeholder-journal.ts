@@ -8,8 +8,9 @@
  * command replaced is put back, by the cleanup or by the sweep.
  */
 import { randomBytes } from 'node:crypto';
-import { promises as fs, readdirSync } from 'node:fs';
+import { promises as fs } from 'node:fs';
 import path from 'node:path';
+import { namesIfAny } from '../../fs/list-if-any.ts';
 import type { PinnedLink } from './policy.ts';
 
 interface JournalEntry {
@@ -104,15 +105,9 @@ export async function notePlaceholders(
  */
 export async function sweepPlaceholders(workbenchHome: string): Promise<void> {
   const dir = dirOf(workbenchHome);
-  // Listed synchronously: every run's start sweeps, the folder is nearly always empty or absent, and
-  // a trip through the thread pool cost that start ~0.7 ms (docs/performance.md).
-  let names: string[];
-  try {
-    names = readdirSync(dir);
-  } catch {
-    names = [];
-  }
-  for (const name of names.filter((n) => n.endsWith('.json'))) {
+  // Listed in place: every run's start sweeps, the folder is nearly always empty or absent, and a
+  // trip through the thread pool cost that start ~0.7 ms (docs/performance.md).
+  for (const name of namesIfAny(dir).filter((n) => n.endsWith('.json'))) {
     const file = path.join(dir, name);
     let entry: JournalEntry;
     try {
